@@ -1,0 +1,58 @@
+"""The ``fortyfive`` command line: one entry point, one module per command group.
+
+Each module in :data:`COMMAND_MODULES` defines ``register(subparsers)``, which adds its
+sub-command and sets ``func`` on the parser to a callable taking the parsed arguments and
+returning the exit status. Usage errors exit with status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = (
+    "service.cli.rules",
+    "service.cli.play",
+    "service.cli.serve",
+    "service.cli.history",
+    "service.cli.bench",
+)
+
+
+class UsageError(Exception):
+    """Raised by a command for input it cannot use; printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Returns the parser with every command group registered."""
+    parser = _Parser(prog="fortyfive", description="Forty-Five card games as a service.")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line and returns its exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        status = args.func(args)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return int(status or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
