@@ -16,7 +16,7 @@ from engine.cards import ACE_OF_HEARTS, JOKER, Card, Rank, Suit
 from engine.profiles import RuleSet
 
 _BLACK_TRUMP_TAIL = "2346789T"
-_RED_TRUMP_TAIL = "T987642"
+_RED_TRUMP_TAIL = "T9876432"
 _BLACK_PLAIN = "KQJA23456789T"
 _HEARTS_PLAIN = "KQJT98765432"
 _DIAMONDS_PLAIN = {"low": "KQJT98765432A", "below_jack": "KQJAT98765432"}
