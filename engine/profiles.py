@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -338,6 +339,6 @@ def parse_option_text(profile: str, name: str, text: str) -> Any:
         return lowered == "true"
     if lowered in ("none", "null"):
         return None
-    if lowered.lstrip("-").isdigit():
+    if re.fullmatch(r"-?[0-9]+", lowered):
         return int(lowered)
     return text.strip()

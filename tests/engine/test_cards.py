@@ -1,4 +1,4 @@
-"""Card notation: every card parses and prints back, and bad text is refused with the input quoted."""
+"""Card notation: every card parses and prints back; bad text is refused, quoting the input."""
 
 from __future__ import annotations
 
