@@ -1,0 +1,455 @@
+"""Commands: which actions a seat may take, and the events an accepted action produces.
+
+Two tiers, as in python-chess ``push`` and ``push_san``: :func:`decide` checks an action
+against the rules and raises a typed error naming the rule; the fold (:mod:`engine.fold`)
+applies the resulting events without checking again. The server's own steps (revealing a
+finished deal's seed, shuffling the next deal) follow in the same batch, so a game never waits
+on the server; the fresh seed for a shuffle comes in as *entropy* (the engine draws nothing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import auction as bidding
+from engine.cards import ACE_OF_HEARTS, Card, Rank, Suit, card_sort_key, format_cards
+from engine.errors import (
+    GameOverError,
+    IllegalPlayError,
+    InvalidActionError,
+    InvalidCardError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from engine.fold import apply_event
+from engine.legality import check_card, legal_cards
+from engine.profiles import make_ruleset
+from engine.ranking import ranking
+from engine.shuffle import ALGORITHM, commitment
+from engine.state import DealState, GameState, Seat
+from events.types import (
+    BidHeld,
+    BidMade,
+    BidPassed,
+    CardPlayed,
+    CardsDiscarded,
+    DeckCut,
+    DeckShuffled,
+    Event,
+    GameCreated,
+    JinkAnnounced,
+    JokerBuried,
+    SeedRevealed,
+    TrumpNamed,
+    TurnUpRobbed,
+)
+
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "cut": ("position",),
+    "bury": ("card",),
+    "rob": ("discard",),
+    "bid": ("amount",),
+    "pass": (),
+    "hold": (),
+    "name_trump": ("suit",),
+    "discard": ("cards",),
+    "jink": (),
+    "play": ("card",),
+}
+"""Every action type and the fields its JSON object carries besides ``type``."""
+
+PHASE_OF: dict[str, str] = {
+    "cut": "cut", "bury": "joker", "rob": "play", "bid": "bidding", "pass": "bidding",
+    "hold": "bidding", "name_trump": "trump", "discard": "discard", "jink": "play",
+    "play": "play",
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Action:
+    """A player's action, parsed; see :data:`ACTION_FIELDS` for its JSON form."""
+
+    type: str
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()
+    amount: int | None = None
+    suit: Suit | None = None
+    position: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the JSON object a client posts for this action."""
+        body: dict[str, Any] = {"type": self.type}
+        for name in ACTION_FIELDS[self.type]:
+            value = getattr(self, "card" if name == "discard" else name)
+            if isinstance(value, Card):
+                value = value.code()
+            elif isinstance(value, Suit):
+                value = value.name
+            elif name == "cards":
+                value = [card.code() for card in value]
+            body[name] = value
+        return body
+
+
+def parse_action(body: Any) -> Action:
+    """Returns the action in a JSON object such as ``{"type": "play", "card": "5S"}``.
+
+    :raises InvalidActionError: for anything else, saying what is wrong.
+    """
+    if isinstance(body, Action):
+        return body
+    if not isinstance(body, Mapping):
+        raise InvalidActionError(
+            f"an action is a JSON object such as {{\"type\": \"play\", \"card\": \"5S\"}}, "
+            f"got {type(body).__name__}"
+        )
+    kind = body.get("type")
+    if kind not in ACTION_FIELDS:
+        raise InvalidActionError(
+            f"unknown action type {kind!r}: expected one of {', '.join(ACTION_FIELDS)}"
+        )
+    wanted = ACTION_FIELDS[kind]
+    missing = [name for name in wanted if name not in body]
+    extra = sorted(set(body) - set(wanted) - {"type"})
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"missing {', '.join(missing)}")
+        if extra:
+            parts.append(f"unexpected {', '.join(extra)}")
+        raise InvalidActionError(f"action {kind!r}: {'; '.join(parts)}")
+    try:
+        if kind in ("play", "bury"):
+            return Action(kind, card=_card(body["card"]))
+        if kind == "rob":
+            return Action(kind, card=_card(body["discard"]))
+        if kind == "discard":
+            cards = body["cards"]
+            if not isinstance(cards, list):
+                raise InvalidActionError("action 'discard': cards must be a list of card codes")
+            return Action(kind, cards=tuple(_card(code) for code in cards))
+        if kind == "bid":
+            return Action(kind, amount=_whole(body["amount"], "amount"))
+        if kind == "cut":
+            return Action(kind, position=_whole(body["position"], "position"))
+        if kind == "name_trump":
+            if not isinstance(body["suit"], str):
+                raise InvalidActionError("action 'name_trump': suit must be one of S, C, D, H")
+            return Action(kind, suit=Suit.parse(body["suit"]))
+    except InvalidCardError as error:
+        raise InvalidActionError(f"action {kind!r}: {error}") from None
+    return Action(kind)
+
+
+def _card(value: Any) -> Card:
+    if not isinstance(value, str):
+        raise InvalidCardError(f"invalid card {value!r}: expected a string such as '5S'")
+    return Card.parse(value)
+
+
+def _whole(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidActionError(f"{name} must be a whole number, got {value!r}")
+    return value
+
+
+def start_game(
+    profile: str,
+    options: Mapping[str, Any],
+    seat_types: Sequence[str],
+    game_seed: bytes,
+    shuffle_seed: bytes,
+) -> tuple[Event, ...]:
+    """Returns the opening events of a new game: its creation and the first shuffle.
+
+    :raises ProfileError: for a bad profile, option or player count.
+    :raises InvalidActionError: for a seat type other than ``human`` or ``bot``.
+    """
+    for kind in seat_types:
+        if kind not in ("human", "bot"):
+            raise InvalidActionError(f"seat type must be 'human' or 'bot', got {kind!r}")
+    rules = make_ruleset(profile, options, len(seat_types))
+    created = GameCreated(profile, rules.options(), tuple(seat_types), game_seed.hex())
+    state = apply_event(None, created)
+    return (created, *server_events(state, shuffle_seed))
+
+
+def server_events(state: GameState, entropy: bytes | None) -> tuple[Event, ...]:
+    """Returns the server's own steps due now: reveal a finished deal's seed, shuffle the next.
+
+    :raises ValueError: if a shuffle is due and *entropy* is not 32 bytes.
+    """
+    events: list[Event] = []
+    while True:
+        phase = state.phase
+        deal = state.deal
+        if phase == "reveal" and deal is not None and deal.seed is not None:
+            event: Event = SeedRevealed(deal.number, deal.seed)
+        elif phase == "shuffle":
+            if entropy is None or len(entropy) != 32:
+                raise ValueError("a new deal needs a fresh 32-byte shuffle seed")
+            seed = entropy.hex()
+            number = deal.number + 1 if deal is not None else 1
+            event = DeckShuffled(number, ALGORITHM, commitment(seed), seed)
+            entropy = None
+        else:
+            return tuple(events)
+        events.append(event)
+        state = apply_event(state, event)
+
+
+def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
+    """Returns every action *seat* may take now, as JSON objects that can be posted back."""
+    deal = state.deal
+    if state.turn is None or deal is None:
+        return ()
+    actions: list[Action] = []
+    if _may_jink(state, deal, seat):
+        actions.append(Action("jink"))
+    if deal.turn != seat:
+        return tuple(action.to_dict() for action in actions)
+    rules = state.rules
+    hand = deal.hands[seat]
+    if deal.phase == "cut":
+        actions += [Action("cut", position=p) for p in range(1, len(deal.order))]
+    elif deal.phase == "joker":
+        actions += [Action("bury", card=card) for card in _distinct(hand)]
+    elif deal.phase == "bidding":
+        assert deal.auction is not None
+        actions += [Action("bid", amount=a) for a in bidding.legal_bids(
+            deal.auction, seat, rules, state.scores)]
+        if bidding.may_hold(deal.auction, seat, deal.dealer, rules, state.scores):
+            actions.append(Action("hold"))
+        actions.append(Action("pass"))
+    elif deal.phase == "trump":
+        actions += [Action("name_trump", suit=suit) for suit in Suit]
+    elif deal.phase == "discard":
+        limit = min(5, len(deal.stock))
+        seen: set[tuple[Card, ...]] = set()
+        for size in range(limit + 1):
+            for combo in itertools.combinations(sorted(hand, key=card_sort_key), size):
+                if combo not in seen:
+                    seen.add(combo)
+                    actions.append(Action("discard", cards=combo))
+    elif deal.phase == "play":
+        if _may_rob(state, deal, seat):
+            actions += [Action("rob", card=card) for card in _distinct(hand)]
+        assert deal.trump is not None and deal.current is not None
+        cards, _ = legal_cards(hand, deal.current.cards, ranking(deal.trump, rules), rules)
+        actions += [Action("play", card=card) for card in cards]
+    return tuple(action.to_dict() for action in actions)
+
+
+def decide(
+    state: GameState, seat: Seat, action: Action | Mapping[str, Any], *,
+    entropy: bytes | None = None,
+) -> tuple[Event, ...]:
+    """Returns the events that *seat*'s *action* produces, followed by any server steps due.
+
+    :raises InvalidActionError: for a malformed action.
+    :raises GameOverError: once the game is won.
+    :raises WrongPhaseError: for an action of another phase.
+    :raises NotYourTurnError: when another seat is to act.
+    :raises IllegalPlayError: when the rules forbid it; the message names the rule.
+    """
+    parsed = parse_action(action)
+    if not 0 <= seat < state.rules.players:
+        raise NotYourTurnError(f"seat {seat} is not at this table of {state.rules.players}")
+    if state.phase == "over":
+        raise GameOverError(f"the game is over: side {state.winner} won; no more actions")
+    deal = state.deal
+    phase = state.phase
+    wanted = PHASE_OF[parsed.type]
+    legal = legal_actions(state, seat)
+    if deal is None or phase != wanted:
+        raise WrongPhaseError(
+            f"cannot {parsed.type} now: the deal is in phase {phase!r}, not {wanted!r}",
+            legal=legal,
+        )
+    if parsed.type == "jink":
+        return _after(state, _jink(state, deal, seat, legal), entropy)
+    if deal.turn != seat:
+        raise NotYourTurnError(
+            f"not your turn: seat {deal.turn} is to act, not seat {seat}", legal=legal
+        )
+    event = _check(state, deal, seat, parsed, legal)
+    return _after(state, event, entropy)
+
+
+def _after(state: GameState, event: Event, entropy: bytes | None) -> tuple[Event, ...]:
+    following = server_events(apply_event(state, event), entropy)
+    return (event, *following)
+
+
+def _jink(state: GameState, deal: DealState, seat: Seat, legal: Sequence[dict[str, Any]]) -> Event:
+    if state.rules.jink != "announced":
+        raise IllegalPlayError(
+            f"no jink can be announced: this game's jink option is {state.rules.jink!r}",
+            legal=legal,
+        )
+    if not _may_jink(state, deal, seat):
+        raise IllegalPlayError(
+            "a jink may be announced only once per deal, before the opening lead", legal=legal
+        )
+    return JinkAnnounced(seat)
+
+
+def _check(
+    state: GameState, deal: DealState, seat: Seat, action: Action,
+    legal: Sequence[dict[str, Any]],
+) -> Event:
+    """Returns the event for *action* once the rules allow it."""
+    rules = state.rules
+    hand = deal.hands[seat]
+    kind = action.type
+    if kind == "cut":
+        assert action.position is not None
+        if not 1 <= action.position < len(deal.order):
+            raise IllegalPlayError(
+                f"cut position {action.position} is outside 1..{len(deal.order) - 1}",
+                legal=legal[:3],
+            )
+        return DeckCut(seat, action.position)
+    if kind == "bury":
+        assert action.card is not None
+        _in_hand(action.card, hand, legal)
+        return JokerBuried(seat, action.card.code())
+    if kind == "rob":
+        assert action.card is not None
+        if not _may_rob(state, deal, seat):
+            raise IllegalPlayError(_why_not_rob(state, deal, seat), legal=legal)
+        _in_hand(action.card, hand, legal)
+        return TurnUpRobbed(seat, action.card.code())
+    if kind in ("bid", "hold", "pass"):
+        return _call(state, deal, seat, action, legal)
+    if kind == "name_trump":
+        assert action.suit is not None
+        return TrumpNamed(seat, action.suit.name)
+    if kind == "discard":
+        return _discard(deal, seat, action, legal)
+    assert kind == "play" and action.card is not None
+    assert deal.trump is not None and deal.current is not None
+    try:
+        check_card(hand, deal.current.cards, ranking(deal.trump, rules), rules, action.card)
+    except IllegalPlayError as error:
+        raise IllegalPlayError(
+            f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
+            ruling=error.ruling, legal=legal,
+        ) from None
+    return CardPlayed(seat, action.card.code())
+
+
+def _call(
+    state: GameState, deal: DealState, seat: Seat, action: Action,
+    legal: Sequence[dict[str, Any]],
+) -> Event:
+    rules = state.rules
+    auction = deal.auction
+    assert auction is not None
+    if action.type == "pass":
+        return BidPassed(seat)
+    floor = bidding.lowest_bid(seat, rules, state.scores)
+    if action.type == "hold":
+        if not bidding.may_hold(auction, seat, deal.dealer, rules, state.scores):
+            if seat != deal.dealer:
+                why = "only the dealer may hold"
+            elif auction.high is None:
+                why = "there is no bid to hold"
+            elif auction.high_seat == seat:
+                why = "the dealer already holds the highest bid"
+            else:
+                why = f"a side on 100 or more may not hold below {floor}"
+            raise IllegalPlayError(f"cannot hold: {why}", legal=legal)
+        return BidHeld(seat)
+    assert action.amount is not None
+    allowed = bidding.legal_bids(auction, seat, rules, state.scores)
+    if action.amount not in allowed:
+        if action.amount % 5 or not rules.min_bid <= action.amount <= bidding.MAX_BID:
+            why = f"bids are {rules.min_bid} to {bidding.MAX_BID} in fives"
+        elif auction.high is not None and action.amount <= auction.high:
+            why = f"a bid must exceed the current {auction.high}"
+        elif action.amount < floor:
+            why = f"a side on 100 or more may not bid below {floor}"
+        else:
+            why = "30 cannot be exceeded"
+        raise IllegalPlayError(f"cannot bid {action.amount}: {why}", legal=legal)
+    return BidMade(seat, action.amount)
+
+
+def _discard(
+    deal: DealState, seat: Seat, action: Action, legal: Sequence[dict[str, Any]]
+) -> Event:
+    hand = list(deal.hands[seat])
+    if len(action.cards) > 5:
+        raise IllegalPlayError(
+            f"cannot discard {len(action.cards)} cards: 0 to 5 may be exchanged", legal=legal
+        )
+    for card in action.cards:
+        if card not in hand:
+            why = "twice" if card in deal.hands[seat] else (
+                f"not in the hand ({format_cards(deal.hands[seat])})"
+            )
+            raise IllegalPlayError(f"cannot discard {card.code()!r}: {why}", legal=legal)
+        hand.remove(card)
+    if len(action.cards) > len(deal.stock):
+        raise IllegalPlayError(
+            f"only {len(deal.stock)} cards are left to draw", legal=legal
+        )
+    return CardsDiscarded(seat, tuple(card.code() for card in action.cards))
+
+
+def _in_hand(card: Card, hand: Sequence[Card], legal: Sequence[dict[str, Any]]) -> None:
+    if card not in hand:
+        raise IllegalPlayError(
+            f"{card.code()!r} is not in the hand ({format_cards(hand)})", legal=legal
+        )
+
+
+def _ace_of_trumps(trump: Suit) -> Card:
+    return ACE_OF_HEARTS if trump is Suit.H else Card(Rank.ACE, trump)
+
+
+def _may_rob(state: GameState, deal: DealState, seat: Seat) -> bool:
+    """True if *seat* may rob the turn-up now: before its own first play of the deal."""
+    rules = state.rules
+    if not rules.robbing or deal.turn_up is None or deal.robbed_by is not None:
+        return False
+    if deal.tricks or (deal.current is not None and seat in deal.current.seats):
+        return False
+    assert deal.trump is not None
+    ace = _ace_of_trumps(deal.trump)
+    return ace in deal.hands[seat] or (seat == deal.dealer and deal.turn_up == ace)
+
+
+def _why_not_rob(state: GameState, deal: DealState, seat: Seat) -> str:
+    if not state.rules.robbing:
+        return "this game is played without robbing"
+    if deal.robbed_by is not None:
+        return f"the turn-up was already robbed by seat {deal.robbed_by}"
+    if deal.tricks or (deal.current is not None and seat in deal.current.seats):
+        return "robbing is allowed only before your own first play of the deal"
+    assert deal.trump is not None
+    ace = _ace_of_trumps(deal.trump).code()
+    return (
+        f"only the holder of {ace} may rob (or the dealer when {ace} is turned); "
+        "the joker gives no right"
+    )
+
+
+def _may_jink(state: GameState, deal: DealState, seat: Seat) -> bool:
+    del seat  # Any seat may announce for its side.
+    return (
+        state.rules.jink == "announced"
+        and deal.phase == "play"
+        and deal.jink_seat is None
+        and not deal.tricks
+        and deal.current is not None
+        and not deal.current.cards
+    )
+
+
+def _distinct(cards: Sequence[Card]) -> list[Card]:
+    return sorted(set(cards), key=card_sort_key)

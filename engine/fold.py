@@ -1,0 +1,458 @@
+"""The fold: ``apply_event(state, event) -> state``, one registered function per event type.
+
+Apply functions never re-validate the rules (commands do that in :mod:`engine.actions`); they
+derive what follows from a decision: the deal out of a shuffle and a cut, trick winners, the
+bonus proof, a finish, the scores. A log that cannot fit its state (a card played from a hand
+that lacks it, a reveal of the wrong seed) raises :class:`EventSequenceError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable
+
+from engine import auction as bidding
+from engine import scoring
+from engine.cards import JOKER, Card, Suit
+from engine.errors import EventSequenceError
+from engine.profiles import RuleSet, make_ruleset
+from engine.ranking import Ranking, ranking, trick_winner
+from engine.rulings import Ruling
+from engine.shuffle import cut, deck_order, first_dealer
+from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
+from events.types import (
+    BidHeld,
+    BidMade,
+    BidPassed,
+    CardPlayed,
+    CardsDiscarded,
+    DealRecorded,
+    DeckCut,
+    DeckShuffled,
+    Event,
+    GameCreated,
+    JinkAnnounced,
+    JokerBuried,
+    SeedRevealed,
+    TrumpNamed,
+    TurnUpRobbed,
+)
+
+
+def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Returns the state after applying *events* in order to *state* (or to nothing).
+
+    :raises EventSequenceError: if the events do not form a game.
+    """
+    for event in events:
+        state = apply_event(state, event)
+    if state is None:
+        raise EventSequenceError("no events: a game starts with game_created")
+    return state
+
+
+def apply_event(state: GameState | None, event: Event) -> GameState:
+    """Returns the state after *event*; the first event of a game must be ``GameCreated``.
+
+    :raises EventSequenceError: if *event* cannot follow *state*.
+    :raises TypeError: for an object that is not a registered event type.
+    """
+    if state is None:
+        if not isinstance(event, GameCreated):
+            raise EventSequenceError(
+                f"a game starts with game_created, not {type(event).TYPE or type(event)!r}"
+            )
+        return _create(event)
+    if isinstance(event, GameCreated):
+        raise EventSequenceError("game_created may only be the first event")
+    after = _apply(event, state)
+    return dataclasses.replace(after, version=state.version + 1)
+
+
+@functools.singledispatch
+def _apply(event: Event, state: GameState) -> GameState:
+    raise TypeError(f"no apply function registered for {type(event).__name__}")
+
+
+def _create(event: GameCreated) -> GameState:
+    rules = make_ruleset(event.profile, event.options, len(event.seats))
+    return GameState(
+        version=1,
+        rules=rules,
+        seat_types=tuple(event.seats),
+        game_seed=event.seed,
+        dealer=first_dealer(event.seed, rules.players),
+        scores=(0,) * rules.sides,
+        games_won=(0,) * rules.sides,
+    )
+
+
+def _deal_of(state: GameState, *phases: str) -> DealState:
+    deal = state.deal
+    if deal is None or deal.phase not in phases:
+        found = "no deal" if deal is None else f"phase {deal.phase!r}"
+        raise EventSequenceError(
+            f"event {state.version + 1} needs phase {' or '.join(phases)}, found {found}"
+        )
+    return deal
+
+
+def _with_deal(state: GameState, deal: DealState) -> GameState:
+    return dataclasses.replace(state, deal=deal)
+
+
+def _new_deal(state: GameState, number: int, **fields: object) -> GameState:
+    if state.winner is not None:
+        raise EventSequenceError(f"deal {number} starts after the game was won")
+    past = state.past_deals + ((state.deal,) if state.deal is not None else ())
+    deal = DealState(
+        number=number,
+        dealer=state.dealer,
+        phase="cut",
+        hands=((),) * state.rules.players,
+        start_scores=state.scores,
+        **fields,  # type: ignore[arg-type]
+    )
+    return dataclasses.replace(state, deal=deal, past_deals=past)
+
+
+@_apply.register
+def _shuffled(event: DeckShuffled, state: GameState) -> GameState:
+    order = deck_order(state.rules, event.seed, event.algorithm)
+    state = _new_deal(
+        state, event.deal, algorithm=event.algorithm, commitment=event.commitment,
+        seed=event.seed, order=order, turn=(state.dealer - 1) % state.rules.players,
+    )
+    return state
+
+
+@_apply.register
+def _cut(event: DeckCut, state: GameState) -> GameState:
+    deal = _deal_of(state, "cut")
+    order = cut(deal.order, event.position)
+    return _with_deal(state, _deal_out(state.rules, deal, order, event.position))
+
+
+@_apply.register
+def _recorded(event: DealRecorded, state: GameState) -> GameState:
+    rules = state.rules
+    state = _new_deal(state, event.deal, recorded=True)
+    assert state.deal is not None
+    hands = tuple(tuple(Card.parse(code) for code in hand) for hand in event.hands)
+    if len(hands) != rules.players:
+        raise EventSequenceError(f"recorded deal has {len(hands)} hands for {rules.players} seats")
+    stock = tuple(Card.parse(code) for code in event.stock)
+    deal = dataclasses.replace(state.deal, hands=hands, stock=stock)
+    if rules.auction:
+        deal = dataclasses.replace(
+            deal, phase="bidding", auction=bidding.opening(deal.dealer, rules),
+            turn=(deal.dealer + 1) % rules.players,
+        )
+    else:
+        if event.turn_up is None:
+            raise EventSequenceError("a recorded turn-up deal needs its turn-up card")
+        deal = _expose(rules, dataclasses.replace(deal, turn_up=Card.parse(event.turn_up)))
+    return _with_deal(state, deal)
+
+
+def _deal_out(rules: RuleSet, deal: DealState, order: tuple[Card, ...], position: int) -> DealState:
+    """Returns *deal* with the cut pack dealt: rounds of the deal pattern from the dealer's
+    left, then the turn-up (or, in the auction, the stock)."""
+    players = rules.players
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    top = 0
+    for batch in rules.deal_pattern:
+        for step in range(1, players + 1):
+            hands[(deal.dealer + step) % players].extend(order[top:top + batch])
+            top += batch
+    dealt = dataclasses.replace(
+        deal, hands=tuple(tuple(hand) for hand in hands), cut_position=position
+    )
+    if rules.auction:
+        return dataclasses.replace(
+            dealt, phase="bidding", stock=order[top:], auction=bidding.opening(deal.dealer, rules),
+            turn=(deal.dealer + 1) % players,
+        )
+    return _expose(rules, dataclasses.replace(dealt, turn_up=order[top], stock=order[top + 1:]))
+
+
+def _expose(rules: RuleSet, deal: DealState) -> DealState:
+    """Returns *deal* after its turn-up is exposed: a joker goes to the dealer, who must bury
+    a card; any other card names trumps and the dealer's left leads."""
+    turn_up = deal.turn_up
+    assert turn_up is not None, "a turn-up deal exposes a card"
+    if turn_up is JOKER:
+        hands = list(deal.hands)
+        hands[deal.dealer] = hands[deal.dealer] + (JOKER,)
+        return dataclasses.replace(
+            deal, phase="joker", hands=tuple(hands), turn_up=None, turn=deal.dealer
+        )
+    leader = (deal.dealer + 1) % rules.players
+    return dataclasses.replace(
+        deal, phase="play", trump=turn_up.suit, current=Trick(leader=leader), turn=leader
+    )
+
+
+def _without(hand: tuple[Card, ...], card: Card, seat: int, version: int) -> tuple[Card, ...]:
+    try:
+        index = hand.index(card)
+    except ValueError:
+        raise EventSequenceError(
+            f"event {version}: seat {seat} does not hold {card.code()}"
+        ) from None
+    return hand[:index] + hand[index + 1:]
+
+
+def _replace_hand(
+    deal: DealState, seat: int, hand: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    return deal.hands[:seat] + (hand,) + deal.hands[seat + 1:]
+
+
+@_apply.register
+def _buried(event: JokerBuried, state: GameState) -> GameState:
+    deal = _deal_of(state, "joker")
+    card = Card.parse(event.card)
+    hand = _without(deal.hands[event.seat], card, event.seat, state.version + 1)
+    if not deal.stock:
+        raise EventSequenceError("no card left to turn up after the joker")
+    deal = dataclasses.replace(
+        deal, hands=_replace_hand(deal, event.seat, hand), face_down=deal.face_down + (card,),
+        turn_up=deal.stock[0], stock=deal.stock[1:],
+    )
+    return _with_deal(state, _expose(state.rules, deal))
+
+
+@_apply.register
+def _robbed(event: TurnUpRobbed, state: GameState) -> GameState:
+    deal = _deal_of(state, "play")
+    assert deal.turn_up is not None, "only a turn-up can be robbed"
+    discard = Card.parse(event.discard)
+    hand = _without(deal.hands[event.seat], discard, event.seat, state.version + 1)
+    deal = dataclasses.replace(
+        deal, hands=_replace_hand(deal, event.seat, hand + (deal.turn_up,)),
+        face_down=deal.face_down + (discard,), robbed_by=event.seat,
+    )
+    return _with_deal(state, deal)
+
+
+def _call(state: GameState, seat: int, call: str, amount: int | None) -> GameState:
+    deal = _deal_of(state, "bidding")
+    rules = state.rules
+    assert deal.auction is not None, "a bidding deal has an auction"
+    auction = bidding.record_call(deal.auction, seat, call, amount, rules)
+    if bidding.is_passed_out(auction, rules):
+        fact = Fact("passed_out", Ruling(
+            "auction.all_pass", "All four players passed: no score, the deal passes left."
+        ), state.version + 1)
+        result = DealResult(
+            (0,) * rules.sides, state.scores, (0,) * rules.sides, 0
+        )
+        deal = dataclasses.replace(deal, auction=auction, facts=deal.facts + (fact,))
+        return _end_deal(state, deal, scoring.Settlement(result, (fact,)), add_facts=False)
+    if bidding.is_won(auction, rules):
+        deal = dataclasses.replace(
+            deal, auction=auction, phase="trump", bidder=auction.high_seat, bid=auction.high,
+            turn=auction.high_seat,
+        )
+    else:
+        deal = dataclasses.replace(deal, auction=auction, turn=auction.turn)
+    return _with_deal(state, deal)
+
+
+@_apply.register
+def _bid(event: BidMade, state: GameState) -> GameState:
+    return _call(state, event.seat, "bid", event.amount)
+
+
+@_apply.register
+def _passed(event: BidPassed, state: GameState) -> GameState:
+    return _call(state, event.seat, "pass", None)
+
+
+@_apply.register
+def _held(event: BidHeld, state: GameState) -> GameState:
+    return _call(state, event.seat, "hold", None)
+
+
+@_apply.register
+def _trump_named(event: TrumpNamed, state: GameState) -> GameState:
+    deal = _deal_of(state, "trump")
+    deal = dataclasses.replace(
+        deal, trump=Suit.parse(event.suit), phase="discard",
+        turn=(deal.dealer + 1) % state.rules.players,
+    )
+    return _with_deal(state, deal)
+
+
+@_apply.register
+def _discarded(event: CardsDiscarded, state: GameState) -> GameState:
+    deal = _deal_of(state, "discard")
+    hand = deal.hands[event.seat]
+    cards = tuple(Card.parse(code) for code in event.cards)
+    for card in cards:
+        hand = _without(hand, card, event.seat, state.version + 1)
+    drawn = deal.stock[:len(cards)]
+    if len(drawn) < len(cards):
+        raise EventSequenceError("the stock cannot replace that many discards")
+    players = state.rules.players
+    done = deal.discards_done + (event.seat,)
+    deal = dataclasses.replace(
+        deal, hands=_replace_hand(deal, event.seat, hand + drawn), stock=deal.stock[len(cards):],
+        face_down=deal.face_down + cards, discards_done=done, turn=(event.seat + 1) % players,
+    )
+    if len(done) == players:
+        assert deal.bidder is not None, "an auction deal has a bidder"
+        leader = (deal.bidder + 1) % players
+        deal = dataclasses.replace(deal, phase="play", current=Trick(leader=leader), turn=leader)
+    return _with_deal(state, deal)
+
+
+@_apply.register
+def _jink(event: JinkAnnounced, state: GameState) -> GameState:
+    deal = _deal_of(state, "play")
+    return _with_deal(state, dataclasses.replace(deal, jink_seat=event.seat))
+
+
+@_apply.register
+def _played(event: CardPlayed, state: GameState) -> GameState:
+    deal = _deal_of(state, "play")
+    rules = state.rules
+    version = state.version + 1
+    card = Card.parse(event.card)
+    seat = event.seat
+    assert deal.trump is not None and deal.current is not None, "play needs trumps and a trick"
+    order = ranking(deal.trump, rules)
+    before = deal.hands[seat]
+    hand = _without(before, card, seat, version)
+    trick = deal.current
+    facts = deal.facts
+    if trick.cards and order.is_trump(trick.cards[0]) and not order.is_trump(card):
+        kept = [held for held in before if order.is_trump(held)]
+        if kept:
+            facts += (Fact("renege_allowed", Ruling(
+                "play.trump_lead.withhold",
+                f"Seat {seat} kept {','.join(c.code() for c in kept)} from the "
+                f"{trick.cards[0].code()} lead: protected trumps above the lead may be withheld.",
+            ), version, trick=len(deal.tricks) + 1, seat=seat),)
+    trick = Trick(trick.leader, trick.seats + (seat,), trick.cards + (card,))
+    highest = deal.highest
+    power = order.trump_power.get(card)
+    if power is not None and (highest is None or power > order.trump_power[highest.card]):
+        highest = HighestTrump(card, seat, len(deal.tricks) + 1)
+    tricks = deal.tricks
+    current: Trick | None = trick
+    turn = (seat + 1) % rules.players
+    if len(trick.cards) == rules.players:
+        winner = trick.seats[trick_winner(trick.cards, order)]
+        trick = dataclasses.replace(trick, winner=winner)
+        tricks += (trick,)
+        facts += (Fact("trick_won", _trick_ruling(trick, order),
+                       version, trick=len(tricks), seat=winner, side=rules.side_of(winner),
+                       points=scoring.TRICK_POINTS),)
+        current = Trick(leader=winner) if len(tricks) < scoring.TRICKS_PER_DEAL else None
+        turn = winner
+    deal = dataclasses.replace(
+        deal, hands=_replace_hand(deal, seat, hand), tricks=tricks, current=current, turn=turn,
+        highest=highest, facts=facts,
+    )
+    trick_done = current is None or not current.cards
+    deal = _check_bonus(deal, rules, order, version, trick_done)
+    settlement = _settlement(deal, rules, version)
+    if settlement is None:
+        return _with_deal(state, deal)
+    return _end_deal(state, deal, settlement)
+
+
+def _trick_ruling(trick: Trick, order: Ranking) -> Ruling:
+    assert trick.winner is not None, "a ruled trick is complete"
+    card = trick.cards[trick.seats.index(trick.winner)]
+    if order.is_trump(card):
+        if trick.cards.count(card) > 1:
+            return Ruling("trick.identical_first",
+                          f"{card.code()} wins: of two identical cards the first played ranks "
+                          "higher.")
+        return Ruling("trick.highest_trump", f"{card.code()} is the highest trump in the trick.")
+    return Ruling("trick.highest_of_led_suit",
+                  f"No trump was played: {card.code()} is the highest card of the led suit.")
+
+
+def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
+                 trick_done: bool) -> DealState:
+    """Returns *deal* with the bonus marked proven (and a fact) once public knowledge proves it."""
+    if not rules.bonus or deal.bonus_proven or deal.highest is None:
+        return deal
+    ruling = scoring.prove_bonus(deal, rules, order)
+    if ruling is None:
+        return deal
+    highest = deal.highest
+    at_trick = len(deal.tricks) if trick_done else len(deal.tricks) + 1
+    fact = Fact("bonus_proven", ruling, version, trick=at_trick, seat=highest.seat,
+                side=rules.side_of(highest.seat), points=scoring.BONUS_POINTS,
+                credited_trick=highest.trick)
+    return dataclasses.replace(deal, bonus_proven=True, facts=deal.facts + (fact,))
+
+
+def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settlement | None:
+    """Returns how the deal ends after this play, or ``None`` while it goes on."""
+    if deal.jink_seat is not None and rules.jink == "announced":
+        jinker = rules.side_of(deal.jink_seat)
+        if any(rules.side_of(t.winner) != jinker for t in deal.tricks if t.winner is not None):
+            return scoring.settle_failed_jink(deal, rules, version)
+    if len(deal.tricks) == scoring.TRICKS_PER_DEAL:
+        return scoring.settle_complete(deal, rules, version)
+    if rules.finish != "trick" or rules.auction or deal.jink_seat is not None:
+        return None
+    if rules.spoil_five and max(scoring.tricks_won(deal, rules)) < 3:
+        return None
+    finish = scoring.certain_finish(deal, rules)
+    if finish is None:
+        return None
+    return scoring.settle_chronology(deal, rules, finish, version)
+
+
+def _end_deal(
+    state: GameState, deal: DealState, settlement: scoring.Settlement, add_facts: bool = True
+) -> GameState:
+    """Returns the game after *deal* ends: scores, the next dealer, a game or match won."""
+    rules = state.rules
+    result = settlement.result
+    facts = deal.facts + (settlement.facts if add_facts else ())
+    version = state.version + 1
+    scores = result.scores
+    games_won = state.games_won
+    game_number = state.game_number
+    winner = state.winner
+    game_winners = state.game_winners
+    if result.winner is not None:
+        side = result.winner
+        games_won = games_won[:side] + (games_won[side] + 1,) + games_won[side + 1:]
+        game_winners += (side,)
+        facts += (Fact("game_won", Ruling(
+            "match.game_won", f"Side {side} wins game {game_number}."
+        ), version, side=side, points=scores[side]),)
+        if games_won[side] >= rules.match_games:
+            winner = side
+        else:
+            scores = (0,) * rules.sides
+            game_number += 1
+    deal = dataclasses.replace(
+        deal, phase="over", turn=None, current=None, result=result, facts=facts
+    )
+    return dataclasses.replace(
+        state, deal=deal, scores=scores, games_won=games_won, game_number=game_number,
+        winner=winner, game_winners=game_winners, deals_played=state.deals_played + 1,
+        dealer=(deal.dealer + 1) % rules.players,
+    )
+
+
+@_apply.register
+def _revealed(event: SeedRevealed, state: GameState) -> GameState:
+    deal = _deal_of(state, "over")
+    if deal.seed != event.seed or deal.number != event.deal:
+        raise EventSequenceError(
+            f"seed_revealed for deal {event.deal} does not match the seed shuffled for "
+            f"deal {deal.number}"
+        )
+    return _with_deal(state, dataclasses.replace(deal, seed_revealed=True))

@@ -1,0 +1,294 @@
+"""Scoring and the end of a deal: the bonus proven from public knowledge, trick chronology,
+jinks, bids made and set, spoil five, and who wins a game.
+
+Every conclusion is a :class:`~engine.state.Fact` with a ruling. A finish by chronology is
+declared only once it is certain: the highest-trump bonus may still be unproven, and then both
+places it could end up (the trick of the highest trump so far, or a trick not yet played) must
+give the same first side to reach the target.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from engine.cards import Rank
+from engine.profiles import RuleSet
+from engine.ranking import Ranking
+from engine.rulings import Ruling
+from engine.state import DealResult, DealState, Fact, Side
+
+TRICKS_PER_DEAL = 5
+TRICK_POINTS = 5
+BONUS_POINTS = 5
+
+
+def tricks_won(deal: DealState, rules: RuleSet) -> list[int]:
+    """Returns how many completed tricks each side has won in *deal*."""
+    won = [0] * rules.sides
+    for trick in deal.tricks:
+        assert trick.winner is not None, "completed tricks have winners"
+        won[rules.side_of(trick.winner)] += 1
+    return won
+
+
+def prove_bonus(deal: DealState, rules: RuleSet, order: Ranking) -> Ruling | None:
+    """Returns the ruling that proves the highest trump played so far is the deal's highest,
+    or ``None`` while public knowledge cannot tell.
+
+    Proof comes only from what every player knows: the trump five; every higher trump out of
+    play in public (a turn-up nobody robbed, once the first trick is complete or when robbing
+    is off); or the hands exhausted. No deeper inference is made.
+    """
+    highest = deal.highest
+    hands_exhausted = len(deal.tricks) == TRICKS_PER_DEAL
+    if highest is None:
+        return None
+    card = highest.card
+    if card.suit is order.trump and card.rank is Rank.FIVE:
+        return Ruling(
+            "bonus.proven.five",
+            f"{card.code()} is the trump five, the highest trump: the bonus goes to trick "
+            f"{highest.trick}.",
+        )
+    power = order.trump_power[card]
+    higher = [other for other in order.trump_order if order.trump_power[other] > power]
+    public_out: Counter[object] = Counter()
+    if deal.turn_up is not None and deal.robbed_by is None and (
+        deal.tricks or not rules.robbing
+    ):
+        public_out[deal.turn_up] += 1
+    if all(public_out[other] >= rules.decks for other in higher):
+        shown = ", ".join(other.code() for other in higher)
+        return Ruling(
+            "bonus.proven.higher_out",
+            f"{card.code()} is the highest trump: the only higher one ({shown}) is the turn-up, "
+            f"out of play; the bonus goes to trick {highest.trick}.",
+        )
+    if hands_exhausted:
+        return Ruling(
+            "bonus.proven.hands_exhausted",
+            f"The hands are exhausted: {card.code()} was the deal's highest trump; the bonus "
+            f"goes to trick {highest.trick}.",
+        )
+    return None
+
+
+def bonus_scenarios(deal: DealState, rules: RuleSet) -> list[int | None]:
+    """Returns where the bonus may lie among the completed tricks: a trick number, or
+    ``None`` for "not in a completed trick" (a later trick, or no bonus at all)."""
+    highest = deal.highest
+    done = len(deal.tricks)
+    if not rules.bonus or highest is None or highest.trick > done:
+        return [None]
+    if deal.bonus_proven:
+        return [highest.trick]
+    return [highest.trick, None]
+
+
+def trick_points(
+    deal: DealState, rules: RuleSet, bonus_trick: int | None
+) -> list[tuple[Side, int]]:
+    """Returns (side, points) for each completed trick with the bonus at *bonus_trick*."""
+    points = []
+    for number, trick in enumerate(deal.tricks, start=1):
+        assert trick.winner is not None, "completed tricks have winners"
+        value = TRICK_POINTS + (BONUS_POINTS if number == bonus_trick else 0)
+        points.append((rules.side_of(trick.winner), value))
+    return points
+
+
+def first_to_target(
+    deal: DealState, rules: RuleSet, bonus_trick: int | None
+) -> tuple[int, Side] | None:
+    """Returns (trick, side) where a side's running score first reaches the target, counting
+    trick by trick from the deal's starting scores, or ``None``."""
+    running = list(deal.start_scores)
+    for number, (side, value) in enumerate(trick_points(deal, rules, bonus_trick), start=1):
+        running[side] += value
+        if running[side] >= rules.target:
+            return number, side
+    return None
+
+
+def certain_finish(deal: DealState, rules: RuleSet) -> tuple[int, Side] | None:
+    """Returns (trick, side) once a chronology finish is certain, else ``None``.
+
+    Certain means every place the unproven bonus could lie gives the same first side to reach
+    the target; the trick reported is the latest of those, the one certain in every case.
+    """
+    outcomes = [first_to_target(deal, rules, place) for place in bonus_scenarios(deal, rules)]
+    if any(outcome is None for outcome in outcomes):
+        return None
+    sides = {outcome[1] for outcome in outcomes if outcome is not None}
+    if len(sides) != 1:
+        return None
+    return max(outcome for outcome in outcomes if outcome is not None)
+
+
+def deal_points(deal: DealState, rules: RuleSet) -> tuple[list[int], int | None]:
+    """Returns the points each side took in a complete deal and the bonus trick (or None)."""
+    highest = deal.highest
+    bonus_trick = highest.trick if rules.bonus and highest is not None else None
+    points = [0] * rules.sides
+    for side, value in trick_points(deal, rules, bonus_trick):
+        points[side] += value
+    return points, bonus_trick
+
+
+def counting_order(rules: RuleSet, dealer: int) -> list[Side]:
+    """Returns the sides in counting order: from the dealer's left, the dealer's side last."""
+    order: list[Side] = []
+    for step in range(1, rules.players + 1):
+        side = rules.side_of((dealer + step) % rules.players)
+        if side not in order:
+            order.append(side)
+    return order
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Settlement:
+    """How a deal ends: points, new scores, the game's winner if any, and the facts why."""
+
+    result: DealResult
+    facts: tuple[Fact, ...]
+
+
+def settle_chronology(
+    deal: DealState, rules: RuleSet, finish: tuple[int, Side], version: int
+) -> Settlement:
+    """Returns the settlement of a deal whose chronology finish is certain."""
+    trick, side = finish
+    scenarios = bonus_scenarios(deal, rules)
+    certain_bonus = scenarios[0] if len(scenarios) == 1 else None
+    running = list(deal.start_scores)
+    for number, (winner_side, value) in enumerate(
+        trick_points(deal, rules, certain_bonus), start=1
+    ):
+        if number > trick:
+            break
+        running[winner_side] += value
+    points = [now - before for now, before in zip(running, deal.start_scores, strict=True)]
+    fact = Fact(
+        "target_reached",
+        Ruling(
+            "finish.chronology",
+            f"Side {side} reached {rules.target} at trick {trick}, before any other side: "
+            "it wins, and later tricks do not count.",
+        ),
+        version,
+        trick=trick,
+        side=side,
+        points=running[side],
+    )
+    result = DealResult(
+        tuple(points), tuple(running), tuple(tricks_won(deal, rules)), trick, winner=side
+    )
+    return Settlement(result, (fact,))
+
+
+def settle_complete(deal: DealState, rules: RuleSet, version: int) -> Settlement:
+    """Returns the settlement of a deal whose five tricks have all been played."""
+    won = tricks_won(deal, rules)
+    points, bonus_trick = deal_points(deal, rules)
+    facts: list[Fact] = []
+    if rules.bonus and bonus_trick is None:
+        facts.append(Fact("bonus_none", Ruling(
+            "bonus.none", "No trump was played this deal: no bonus, 25 points in all."
+        ), version))
+    winner: Side | None = None
+    spoiled = rules.spoil_five and max(won) < 3
+    if spoiled:
+        facts.append(Fact("spoiled", Ruling(
+            "spoil_five", "No side took three of the five tricks: nobody scores this deal."
+        ), version))
+        points = [0] * rules.sides
+    if rules.jink == "announced" and deal.jink_seat is not None:
+        side = rules.side_of(deal.jink_seat)
+        points[side] *= 2
+        facts.append(Fact("jink", Ruling(
+            "jink.announced.made",
+            f"Side {side} announced a jink and took all five tricks: its "
+            f"{points[side] // 2} points are doubled to {points[side]}.",
+        ), version, side=side, points=points[side]))
+    if rules.auction:
+        points, bid_fact = _settle_bid(deal, rules, points, version)
+        facts.append(bid_fact)
+    scores = [before + gained for before, gained in zip(deal.start_scores, points, strict=True)]
+    by_chronology = rules.finish == "trick" and not rules.auction and deal.jink_seat is None
+    if by_chronology and not spoiled:
+        finish = first_to_target(deal, rules, bonus_trick)
+        if finish is not None:
+            settlement = settle_chronology(
+                dataclasses.replace(deal, bonus_proven=True), rules, finish, version
+            )
+            return Settlement(settlement.result, tuple(facts) + settlement.facts)
+    reached = [side for side in range(rules.sides) if scores[side] >= rules.target]
+    if rules.jink == "take_all" and max(won) == TRICKS_PER_DEAL:
+        winner = won.index(TRICKS_PER_DEAL)
+        facts.append(Fact("jink", Ruling(
+            "jink.take_all", f"Side {winner} took all five tricks: the jink wins the game."
+        ), version, side=winner))
+    elif len(reached) == 1:
+        winner = reached[0]
+        facts.append(Fact("target_reached", Ruling(
+            "finish.deal_end", f"Side {winner} reached {rules.target} at the end of the deal."
+        ), version, trick=TRICKS_PER_DEAL, side=winner, points=scores[winner]))
+    elif reached and rules.auction:
+        bidder_side = rules.side_of(deal.bidder if deal.bidder is not None else 0)
+        winner = bidder_side if bidder_side in reached else reached[0]
+        facts.append(Fact("target_reached", Ruling(
+            "finish.bidder_priority",
+            f"Both sides reached {rules.target}; the bidding side {bidder_side} "
+            f"{'made its bid and wins' if winner == bidder_side else 'did not reach it'}.",
+        ), version, trick=TRICKS_PER_DEAL, side=winner, points=scores[winner]))
+    elif reached:
+        winner = next(side for side in counting_order(rules, deal.dealer) if side in reached)
+        facts.append(Fact("target_reached", Ruling(
+            "finish.counted_first",
+            f"Sides {', '.join(map(str, sorted(reached)))} reached {rules.target} in one deal; "
+            f"counting from the dealer's left, side {winner} is counted first and wins.",
+        ), version, trick=TRICKS_PER_DEAL, side=winner, points=scores[winner]))
+    result = DealResult(tuple(points), tuple(scores), tuple(won), TRICKS_PER_DEAL, winner)
+    return Settlement(result, tuple(facts))
+
+
+def _settle_bid(
+    deal: DealState, rules: RuleSet, points: list[int], version: int
+) -> tuple[list[int], Fact]:
+    """Returns the points after the bid is made or set, and the fact that says which."""
+    assert deal.bidder is not None and deal.bid is not None, "an auction deal has a bidder"
+    side = rules.side_of(deal.bidder)
+    took = points[side]
+    settled = list(points)
+    if took >= deal.bid:
+        settled[side] = 60 if deal.bid == 30 else took
+        rule = "bid.made_thirty" if deal.bid == 30 else "bid.made"
+        text = (
+            f"Side {side} bid {deal.bid} and took {took}: "
+            + ("a made 30 scores 60." if deal.bid == 30 else f"it scores {took}.")
+        )
+        return settled, Fact("bid_made", Ruling(rule, text), version, side=side,
+                             points=settled[side])
+    settled[side] = -deal.bid
+    return settled, Fact("bid_set", Ruling(
+        "bid.set", f"Side {side} bid {deal.bid} but took only {took}: it loses {deal.bid}."
+    ), version, side=side, points=-deal.bid)
+
+
+def settle_failed_jink(deal: DealState, rules: RuleSet, version: int) -> Settlement:
+    """Returns the settlement when an announced jink fails: the other side wins the game."""
+    assert deal.jink_seat is not None, "only an announced jink can fail"
+    jinker = rules.side_of(deal.jink_seat)
+    assert rules.sides == 2, "an announced jink needs exactly two sides"
+    other = (jinker + 1) % rules.sides
+    fact = Fact("jink", Ruling(
+        "jink.announced.failed",
+        f"Side {jinker} announced a jink but lost trick {len(deal.tricks)}: the game goes to "
+        f"side {other}.",
+    ), version, trick=len(deal.tricks), side=other)
+    result = DealResult(
+        (0,) * rules.sides, deal.start_scores, tuple(tricks_won(deal, rules)),
+        len(deal.tricks), winner=other,
+    )
+    return Settlement(result, (fact,))

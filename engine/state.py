@@ -1,0 +1,187 @@
+"""Immutable game state: what the fold of a game's events has established so far.
+
+Nothing here decides anything; :mod:`engine.fold` builds these values and :mod:`engine.actions`
+reads them. Hidden information (hands, the seed before its reveal, face-down cards) is held
+here in full: :mod:`replay.views` is the only place that decides who may see it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal, TypeAlias
+
+from engine.cards import Card, Suit
+from engine.profiles import RuleSet
+from engine.rulings import Ruling
+
+Seat: TypeAlias = int
+Side: TypeAlias = int
+
+DealPhase = Literal["cut", "joker", "bidding", "trump", "discard", "play", "over"]
+GamePhase = Literal[
+    "shuffle", "cut", "joker", "bidding", "trump", "discard", "play", "reveal", "over"
+]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Fact:
+    """A derived fact (a trick won, a bonus proven, a target reached...) with its ruling."""
+
+    kind: str
+    """What was established: ``trick_won``, ``renege_allowed``, ``bonus_proven``,
+    ``bonus_none``, ``target_reached``, ``jink``, ``bid_made``, ``bid_set``, ``auction_won``,
+    ``passed_out``, ``spoiled``, ``game_won``, ``match_won``."""
+    ruling: Ruling
+    version: int
+    """The event version at which the fact became established."""
+    trick: int | None = None
+    """The 1-based trick it concerns (for a bonus: the trick at which it was proven)."""
+    seat: Seat | None = None
+    side: Side | None = None
+    points: int | None = None
+    credited_trick: int | None = None
+    """For a bonus: the trick it is credited to."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Returns the JSON form, without the fields that are unset."""
+        body: dict[str, object] = {"kind": self.kind, "version": self.version}
+        for name in ("trick", "seat", "side", "points", "credited_trick"):
+            value = getattr(self, name)
+            if value is not None:
+                body[name] = value
+        body["ruling"] = self.ruling.to_dict()
+        return body
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: who led, the cards in play order, and (once complete) who won it."""
+
+    leader: Seat
+    seats: tuple[Seat, ...] = ()
+    cards: tuple[Card, ...] = ()
+    winner: Seat | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HighestTrump:
+    """The highest trump played so far in a deal and where it fell."""
+
+    card: Card
+    seat: Seat
+    trick: int
+    """1-based number of the trick it was played to."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Auction:
+    """The bidding of one deal."""
+
+    turn: Seat
+    high: int | None = None
+    high_seat: Seat | None = None
+    passed: frozenset[Seat] = frozenset()
+    calls: tuple[tuple[Seat, str, int | None], ...] = ()
+    """Every call in order: (seat, ``bid``/``pass``/``hold``, amount)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended: the points it gave each side and the scores after it."""
+
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    ended_at_trick: int
+    """The last trick that counted (0 for a passed-out auction)."""
+    winner: Side | None = None
+    """The side that won the game in this deal, if any."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealState:
+    """One deal, from the shuffle to its last counted trick."""
+
+    number: int
+    dealer: Seat
+    phase: DealPhase
+    hands: tuple[tuple[Card, ...], ...]
+    algorithm: str | None = None
+    commitment: str | None = None
+    seed: str | None = None
+    """The shuffle seed (hex); hidden from everyone until :attr:`seed_revealed`."""
+    seed_revealed: bool = False
+    recorded: bool = False
+    """True when the hands were recorded at a real table instead of drawn from a seed."""
+    order: tuple[Card, ...] = ()
+    """The shuffled pack before the cut, top first."""
+    cut_position: int | None = None
+    turn_up: Card | None = None
+    stock: tuple[Card, ...] = ()
+    """The undealt cards below the turn-up, top first."""
+    face_down: tuple[Card, ...] = ()
+    """Cards out of play face down: rob discards, a buried card, auction discards."""
+    robbed_by: Seat | None = None
+    trump: Suit | None = None
+    auction: Auction | None = None
+    bidder: Seat | None = None
+    bid: int | None = None
+    discards_done: tuple[Seat, ...] = ()
+    jink_seat: Seat | None = None
+    tricks: tuple[Trick, ...] = ()
+    """Completed tricks, in order."""
+    current: Trick | None = None
+    turn: Seat | None = None
+    highest: HighestTrump | None = None
+    bonus_proven: bool = False
+    facts: tuple[Fact, ...] = ()
+    result: DealResult | None = None
+    start_scores: tuple[int, ...] = ()
+    """The game's scores when this deal began."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameState:
+    """A whole game (or match): the rules, the scores and the deal in progress."""
+
+    version: int
+    rules: RuleSet
+    seat_types: tuple[str, ...]
+    game_seed: str
+    dealer: Seat
+    """The dealer of the current deal, or of the next one once the current is over."""
+    scores: tuple[int, ...]
+    games_won: tuple[int, ...]
+    game_number: int = 1
+    deals_played: int = 0
+    deal: DealState | None = None
+    winner: Side | None = None
+    """The side that won the game (the match, where several games are played)."""
+    game_winners: tuple[Side, ...] = ()
+    """The winner of each finished game of the match, in order."""
+    past_deals: tuple[DealState, ...] = ()
+    """Every finished deal, for histories and audits."""
+
+    @property
+    def phase(self) -> GamePhase:
+        """What the game waits for: a player's action, or the server's (shuffle, reveal)."""
+        if self.winner is not None and (self.deal is None or self._seed_settled(self.deal)):
+            return "over"
+        deal = self.deal
+        if deal is None:
+            return "shuffle"
+        if deal.phase == "over":
+            return "shuffle" if self._seed_settled(deal) else "reveal"
+        return deal.phase
+
+    @staticmethod
+    def _seed_settled(deal: DealState) -> bool:
+        return deal.recorded or deal.seed_revealed or deal.seed is None
+
+    @property
+    def turn(self) -> Seat | None:
+        """The seat to act, or ``None`` when the server acts or the game is over."""
+        deal = self.deal
+        if deal is None or deal.phase == "over" or self.winner is not None:
+            return None
+        return deal.turn
