@@ -53,6 +53,9 @@ def seed_bytes(seed_hex: str) -> bytes:
         raw = bytes.fromhex(seed_hex)
     except (ValueError, TypeError):
         raise ShuffleError(f"invalid seed {seed_hex!r}: expected 64 hex digits") from None
+    if len(seed_hex) != 2 * len(raw):
+        # bytes.fromhex skips whitespace; a seed has exactly one spelling up to case.
+        raise ShuffleError(f"invalid seed {seed_hex!r}: expected 64 hex digits")
     if len(raw) != 32:
         raise ShuffleError(f"invalid seed {seed_hex!r}: expected 32 bytes, got {len(raw)}")
     return raw
