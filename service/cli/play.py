@@ -1,0 +1,142 @@
+"""``fortyfive play``: a whole game in the terminal, one person against bots.
+
+The game runs in-process on the engine (no server needed). The person types the number of an
+action from the list shown, or just a card code such as ``5s`` to play it. ``--seed`` makes
+the whole game (deals and bots) reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import secrets
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from engine.actions import decide, legal_actions, start_game
+from engine.bots import choose_action
+from engine.errors import FortyFiveError
+from engine.fold import apply_event, fold
+from engine.profiles import PROFILES, parse_option_text, profile_players
+from engine.state import GameState
+from replay.views import game_view
+from service.cli import UsageError
+
+
+def register(subparsers: Any) -> None:
+    """Adds the ``play`` command."""
+    parser = subparsers.add_parser("play", help="play a game in the terminal against bots")
+    parser.add_argument("--profile", choices=PROFILES, default="bruff")
+    parser.add_argument("--players", type=int, help="seats at the table (classic: 2 to 10)")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--seed", help="any text: makes deals and bots reproducible")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Plays one game; returns 0 when it ends, 1 if the input ends first."""
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    players = args.players or profile_players(args.profile)[0]
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UsageError(f"--option {item!r}: expected K=V")
+        try:
+            options[key] = parse_option_text(args.profile, key, value)
+        except FortyFiveError as error:
+            raise UsageError(str(error)) from None
+    if not 0 <= args.seat < players:
+        raise UsageError(f"--seat {args.seat}: expected 0..{players - 1}")
+    entropy = _entropy(args.seed)
+    chance = random.Random(args.seed if args.seed is not None else secrets.token_hex(8))
+    seats = ["bot"] * players
+    seats[args.seat] = "human"
+    try:
+        state = fold(start_game(args.profile, options, seats, entropy(), entropy()))
+    except FortyFiveError as error:
+        raise UsageError(str(error)) from None
+    shown = 0
+    while state.phase != "over":
+        shown = _show_news(state, shown, args.seat, out)
+        seat = state.turn
+        assert seat is not None, "a game in play has a seat to act"
+        if seat == args.seat:
+            action = _ask(state, seat, stdin, out)
+            if action is None:
+                print("input ended; game abandoned", file=out)
+                return 1
+        else:
+            action = choose_action(state, seat, chance)
+            assert action is not None, "a bot always has an action on its turn"
+        try:
+            events = decide(state, seat, action, entropy=entropy())
+        except FortyFiveError as error:
+            print(f"  ! {error}", file=out)
+            continue
+        for event in events:
+            state = apply_event(state, event)
+    _show_news(state, shown, args.seat, out)
+    sides = state.rules.seats_of(state.winner or 0)
+    print(f"Game over: side {state.winner} (seats {', '.join(map(str, sides))}) wins; "
+          f"scores {list(state.scores)}.", file=out)
+    return 0
+
+
+def _entropy(seed: str | None) -> Callable[[], bytes]:
+    """Returns a source of 32-byte seeds: secrets, or a hash chain of *seed*."""
+    if seed is None:
+        return lambda: secrets.token_bytes(32)
+    counter = iter(range(1 << 62))
+    return lambda: hashlib.sha256(f"{seed}/{next(counter)}".encode()).digest()
+
+
+def _show_news(state: GameState, shown: int, seat: int, out: TextIO) -> int:
+    """Prints the facts of the current deal not yet shown; returns how many are shown."""
+    deal = state.deal
+    if deal is None:
+        return shown
+    view = game_view(state, seat)["deal"]
+    facts = view["facts"]
+    if shown > len(facts):
+        shown = 0
+    for fact in facts[shown:]:
+        print(f"  * {fact['ruling']['text']}", file=out)
+    return len(facts)
+
+
+def _ask(state: GameState, seat: int, stdin: TextIO, out: TextIO) -> dict[str, Any] | None:
+    """Shows the table to *seat* and reads its choice; ``None`` at end of input."""
+    view = game_view(state, seat)
+    deal = view["deal"]
+    actions = list(legal_actions(state, seat))
+    trick = deal["current_trick"]["cards"] if deal["current_trick"] else []
+    print(
+        f"\nDeal {deal['number']}, dealer {deal['dealer']}, trump {deal['trump'] or '?'}"
+        f"{', turn-up ' + deal['turn_up'] if deal['turn_up'] else ''}; scores {view['scores']}",
+        file=out,
+    )
+    if trick:
+        print("  trick: " + " ".join(f"{c['seat']}:{c['card']}" for c in trick), file=out)
+    print(f"  your hand: {' '.join(view['hand'])}", file=out)
+    if actions and actions[0]["type"] == "cut":
+        actions = actions[:1] + actions[len(actions) // 2: len(actions) // 2 + 1]
+    for number, action in enumerate(actions, start=1):
+        detail = " ".join(str(v) for k, v in action.items() if k != "type")
+        print(f"  {number}) {action['type']} {detail}".rstrip(), file=out)
+    while True:
+        print("> ", end="", file=out, flush=True)
+        line = stdin.readline()
+        if not line:
+            return None
+        text = line.strip()
+        if text.isdigit() and 1 <= int(text) <= len(actions):
+            return actions[int(text) - 1]
+        for action in actions:
+            if action.get("card", "").upper() == text.upper().replace("10", "T"):
+                return action
+        print(f"  ? {text!r}: type a number from 1 to {len(actions)} or a card code", file=out)
