@@ -1,0 +1,148 @@
+"""The hash chain: each envelope's hash covers its content and the hash before it.
+
+``hash = SHA-256(canonical JSON of the envelope without hash)``, and ``prev_hash`` is the hash
+of the previous envelope (64 zeros for the first). Editing, dropping or reordering any event
+changes every hash after it, so a history is pinned by its head hash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from events.codec import canonical_json
+from events.envelope import Actor, Envelope
+from events.store import CorruptStreamError
+from events.types import Event, event_to_data
+
+GENESIS_HASH = "0" * 64
+"""The ``prev_hash`` of a game's first event."""
+
+
+def hash_bytes(body: bytes) -> str:
+    """Returns the hex SHA-256 of *body*, the canonical JSON of an envelope without its hash."""
+    return hashlib.sha256(body).hexdigest()
+
+
+def envelope_hash(envelope: Envelope) -> str:
+    """Returns the hash *envelope* should carry, recomputed from its other fields.
+
+    :raises events.codec.CodecError: if its data has no canonical JSON form.
+    """
+    return hash_bytes(canonical_json(envelope.body()))
+
+
+def seal(
+    *,
+    game_id: str,
+    version: int,
+    event_type: str,
+    schema: int,
+    data: Mapping[str, Any],
+    actor: Actor,
+    command_id: str | None,
+    occurred_at: str,
+    prev_hash: str,
+) -> tuple[Envelope, bytes]:
+    """Returns a new envelope with its hash, and the canonical body bytes that hash covers.
+
+    :raises events.codec.CodecError: if *data* has no canonical JSON form.
+    """
+    unsealed = Envelope(
+        game_id=game_id,
+        version=version,
+        type=event_type,
+        schema=schema,
+        data=data,
+        actor=actor,
+        command_id=command_id,
+        occurred_at=occurred_at,
+        prev_hash=prev_hash,
+        hash="",
+    )
+    body = canonical_json(unsealed.body())
+    return dataclasses.replace(unsealed, hash=hash_bytes(body)), body
+
+
+def seal_events(
+    game_id: str,
+    after: int,
+    prev_hash: str,
+    events: Sequence[Event],
+    *,
+    actor: Actor,
+    command_id: str | None,
+    occurred_at: str,
+) -> list[tuple[Envelope, bytes]]:
+    """Returns *events* sealed as versions ``after + 1...``, each linked to the one before.
+
+    :raises events.codec.CodecError: if an event's data has no canonical JSON form.
+    """
+    sealed: list[tuple[Envelope, bytes]] = []
+    for offset, event in enumerate(events, start=1):
+        envelope, body = seal(
+            game_id=game_id,
+            version=after + offset,
+            event_type=event.TYPE,
+            schema=event.SCHEMA,
+            data=event_to_data(event),
+            actor=actor,
+            command_id=command_id,
+            occurred_at=occurred_at,
+            prev_hash=prev_hash,
+        )
+        sealed.append((envelope, body))
+        prev_hash = envelope.hash
+    return sealed
+
+
+def check_link(envelope: Envelope, *, game_id: str, version: int, prev_hash: str) -> None:
+    """Checks *envelope* is event *version* of *game_id* and follows *prev_hash*.
+
+    Its own hash is not recomputed here (see :func:`verify`).
+
+    :raises CorruptStreamError: if the game, the version or the link differ.
+    """
+    if envelope.game_id != game_id or envelope.version != version:
+        raise CorruptStreamError(
+            f"chain broken in game {game_id!r} at version {version}: found event "
+            f"{envelope.version} of game {envelope.game_id!r}"
+        )
+    if envelope.prev_hash != prev_hash:
+        raise CorruptStreamError(
+            f"chain broken in game {game_id!r} at version {version}: prev_hash "
+            f"{envelope.prev_hash[:12]}... does not match {prev_hash[:12]}..."
+        )
+
+
+def verify(
+    envelopes: Iterable[Envelope],
+    *,
+    prev_hash: str = GENESIS_HASH,
+    after: int = 0,
+    game_id: str | None = None,
+) -> str:
+    """Verifies *envelopes* form an unbroken chain and returns the head hash.
+
+    They must be versions ``after + 1...`` of one game (*game_id*, or the first envelope's),
+    each hash must match its content and each must link to the one before, the first to
+    *prev_hash*. With no envelopes the head is *prev_hash*.
+
+    :raises CorruptStreamError: at the first envelope that breaks the chain.
+    """
+    version = after
+    for envelope in envelopes:
+        version += 1
+        if game_id is None:
+            game_id = envelope.game_id
+        check_link(envelope, game_id=game_id, version=version, prev_hash=prev_hash)
+        recomputed = envelope_hash(envelope)
+        if envelope.hash != recomputed:
+            raise CorruptStreamError(
+                f"chain broken in game {game_id!r} at version {version}: stored hash "
+                f"{envelope.hash[:12]}... does not match its content ({recomputed[:12]}...)"
+            )
+        prev_hash = envelope.hash
+    return prev_hash

@@ -1,0 +1,164 @@
+"""The envelope: an event's data as stored, with its place in the game and in the hash chain.
+
+An envelope holds the data exactly as written, at the schema it was written with, so its hash
+never changes; :mod:`events.upcasting` turns that data into the current event type on read.
+:class:`RecordedEvent` pairs the two.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeAlias
+
+from events.store import CorruptStreamError
+from events.types import Event, Seat
+
+Actor: TypeAlias = Seat | str
+"""Who caused an event: a seat number, or :data:`SERVER`."""
+
+SERVER = "server"
+"""The actor of events the service decides itself (shuffles, timeouts, seed reveals)."""
+
+BODY_FIELDS = (
+    "game_id",
+    "version",
+    "type",
+    "schema",
+    "data",
+    "actor",
+    "command_id",
+    "occurred_at",
+    "prev_hash",
+)
+"""The envelope fields covered by its hash: every field but ``hash``."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Envelope:
+    """One stored event: its data at the schema it was written with, and its chain links.
+
+    Build new envelopes with :func:`events.chain.seal`, which computes the hash.
+    """
+
+    game_id: str
+    version: int
+    """1-based and gapless within the game; the stream entry id is ``0-<version>``."""
+    type: str
+    """The event type's wire name (:attr:`events.types.Event.TYPE`)."""
+    schema: int
+    """The schema of :attr:`data` when it was written."""
+    data: Mapping[str, Any]
+    """The event data as written (JSON values); never mutate it."""
+    actor: Actor
+    command_id: str | None
+    """The command that produced the event, if the writer gave one."""
+    occurred_at: str
+    """When the event was appended: ISO-8601 UTC ending in ``Z``."""
+    prev_hash: str
+    """The hash of the previous envelope (64 zeros for version 1)."""
+    hash: str
+    """Hex SHA-256 of the canonical JSON of every other field."""
+
+    def body(self) -> dict[str, Any]:
+        """Returns the fields covered by the hash, as a JSON-ready dict."""
+        return {name: getattr(self, name) for name in BODY_FIELDS}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns every field, ``hash`` included, as a JSON-ready dict."""
+        return {**self.body(), "hash": self.hash}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Envelope:
+        """Returns the envelope held by *raw* (as made by :meth:`to_dict`).
+
+        The hash is not checked here; :func:`events.chain.verify` does that.
+
+        :raises CorruptStreamError: if a field is missing, unexpected or of the wrong type.
+        """
+        names = (*BODY_FIELDS, "hash")
+        missing = [name for name in names if name not in raw]
+        extra = sorted(set(raw) - set(names))
+        if missing or extra:
+            raise CorruptStreamError(
+                f"invalid envelope: missing fields {missing}, unexpected fields {extra}"
+            )
+        envelope = cls(**{name: raw[name] for name in names})
+        _check_types(envelope)
+        return envelope
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    """An event read back from the store: its envelope and the event at the current schema."""
+
+    envelope: Envelope
+    event: Event
+
+    @property
+    def version(self) -> int:
+        """The event's version in its game."""
+        return self.envelope.version
+
+
+def check_actor(actor: object) -> Actor:
+    """Returns *actor* if it is a seat number (an int, 0 or more) or :data:`SERVER`.
+
+    :raises ValueError: if it is neither.
+    """
+    if isinstance(actor, bool) or not (
+        (isinstance(actor, int) and actor >= 0) or actor == SERVER
+    ):
+        raise ValueError(f"invalid actor {actor!r}: expected a seat number or {SERVER!r}")
+    assert isinstance(actor, int | str), "checked above"
+    return actor
+
+
+def format_timestamp(moment: datetime) -> str:
+    """Returns *moment* as ISO-8601 UTC with microseconds and a ``Z``.
+
+    >>> format_timestamp(datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC))
+    '2025-01-02T03:04:05.000000Z'
+
+    :raises ValueError: if *moment* is naive (without a time zone).
+    """
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"naive datetime {moment!r}: the clock must return an aware datetime")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _check_types(envelope: Envelope) -> None:
+    """Checks each field of *envelope* has its JSON type.
+
+    :raises CorruptStreamError: naming the first field that does not.
+    """
+    expected: dict[str, type | tuple[type, ...]] = {
+        "game_id": str,
+        "version": int,
+        "type": str,
+        "schema": int,
+        "data": dict,
+        "actor": (int, str),
+        "command_id": (str, type(None)),
+        "occurred_at": str,
+        "prev_hash": str,
+        "hash": str,
+    }
+    for name, kind in expected.items():
+        value = getattr(envelope, name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise CorruptStreamError(
+                f"invalid envelope field {name}={value!r} in game {envelope.game_id!r}"
+            )
+    try:
+        check_actor(envelope.actor)
+    except ValueError as error:
+        raise CorruptStreamError(
+            f"invalid envelope in game {envelope.game_id!r}: {error}"
+        ) from None
+    if envelope.version < 1 or envelope.schema < 1:
+        raise CorruptStreamError(
+            f"invalid envelope in game {envelope.game_id!r}: version {envelope.version}, "
+            f"schema {envelope.schema}"
+        )

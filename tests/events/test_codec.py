@@ -1,0 +1,54 @@
+"""The canonical JSON codec follows RFC 8785."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from events.codec import CodecError, canonical_json, parse_json
+
+
+def test_rfc8785_sample_is_encoded_as_the_rfc_shows() -> None:
+    # RFC 8785 section 3.2.2, the sample input and its canonical output.
+    raw = (
+        '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],'
+        ' "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/",'
+        ' "literals": [null, true, false]}'
+    )
+    expected = (
+        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],'
+        '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}'
+    )
+    assert canonical_json(json.loads(raw)) == expected.encode("utf-8")
+
+
+def test_keys_sort_by_utf16_code_units_not_code_points() -> None:
+    # RFC 8785 section 3.2.3: the emoji (a surrogate pair) sorts before U+FB33.
+    keys = ["\u20ac", "\r", "\ufb33", "1", "\U0001f600", "\u0080", "\u00f6"]
+    encoded = canonical_json({key: 0 for key in keys})
+    order = json.loads(encoded, object_pairs_hook=lambda pairs: [key for key, _ in pairs])
+    assert order == ["\r", "1", "\u0080", "\u00f6", "\u20ac", "\U0001f600", "\ufb33"]
+
+
+def test_tuples_and_any_mapping_encode_like_lists_and_dicts() -> None:
+    from types import MappingProxyType
+
+    value = MappingProxyType({"cards": ("5S", "JK"), "nested": MappingProxyType({"b": 1})})
+    assert canonical_json(value) == b'{"cards":["5S","JK"],"nested":{"b":1}}'
+
+
+@pytest.mark.parametrize("bad", [float("nan"), {1, 2}, 2**53, object()])
+def test_values_without_a_canonical_form_are_refused(bad: object) -> None:
+    with pytest.raises(CodecError, match="no canonical JSON form"):
+        canonical_json({"x": bad})
+
+
+def test_parse_json_round_trips_canonical_bytes() -> None:
+    value = {"a": [1, "x", None, True], "b": {"c": -0.5}}
+    assert parse_json(canonical_json(value)) == value
+
+
+def test_parse_json_refuses_garbage() -> None:
+    with pytest.raises(CodecError, match="invalid JSON"):
+        parse_json(b"{not json")
