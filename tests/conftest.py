@@ -1,0 +1,84 @@
+"""Fixtures shared by the whole suite.
+
+- A private redis-server for the session (never a server the suite did not start), and
+  ``redis_url`` / ``redis_client`` / ``store`` on it. Tests use fresh game ids (``game_id``)
+  instead of flushing, so they can share the server.
+- Every test fails if something logs at ERROR (python-chess ``RaiseLogHandler``); a test
+  that expects such a log reads and clears ``error_logs``.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from events.embedded import EmbeddedRedis
+from events.redis_store import RedisEventStore
+
+
+class ErrorLogRecorder(logging.Handler):
+    """Collects the records logged at ERROR or above during one test."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def error_logs() -> Iterator[ErrorLogRecorder]:
+    """Fails the test if anything logs at ERROR; clear ``records`` to accept expected ones."""
+    recorder = ErrorLogRecorder()
+    root = logging.getLogger()
+    root.addHandler(recorder)
+    try:
+        yield recorder
+    finally:
+        root.removeHandler(recorder)
+    if recorder.records:
+        lines = "\n".join(f"{r.name}: {r.getMessage()}" for r in recorder.records)
+        pytest.fail(f"ERROR logged during the test:\n{lines}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    """A private redis-server (AOF, fsync always) on a free port, for the whole session."""
+    server = EmbeddedRedis(Path(tmp_path_factory.mktemp("redis")))
+    with server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: EmbeddedRedis) -> str:
+    """The URL of the session's private redis-server."""
+    return redis_server.url
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    """A client of the session's redis-server that decodes replies to str."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def store(redis_url: str) -> Iterator[RedisEventStore]:
+    """An event store on the session's redis-server, with an empty head cache."""
+    with RedisEventStore.from_url(redis_url) as event_store:
+        yield event_store
+
+
+@pytest.fixture
+def game_id() -> str:
+    """A game id no other test uses."""
+    return f"g-{uuid.uuid4().hex}"
