@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.actions import decide, legal_actions, server_events
+from engine.actions import decide, legal_actions, server_events, start_game
 from engine.cards import Card, card_sort_key, parse_cards
 from engine.fold import apply_event
 from engine.profiles import make_ruleset
@@ -123,6 +123,15 @@ class Table:
         self.fold_in(produced)
         return produced
 
+    def play_out(self) -> None:
+        """Plays the deal to its end, each seat playing its first legal card."""
+        deal_number = self.deal.number
+        while self.state.turn is not None and self.deal.number == deal_number:
+            seat = self.state.turn
+            first = next(a for a in self.legal(seat) if a["type"] == "play")
+            self.act(seat, first)
+        assert self.deal.phase == "over", f"deal {deal_number} did not end"
+
     def facts(self, kind: str) -> list[Fact]:
         """Returns the facts of *kind* established in the current deal, in order."""
         return [fact for fact in self.deal.facts if fact.kind == kind]
@@ -186,4 +195,18 @@ def recorded_game(
         state = dataclasses.replace(state, scores=tuple(scores))
     table = Table(state, [created])
     table.record(hands, turn_up, stock)
+    return table
+
+
+def shuffled_game(
+    profile: str, options: Mapping[str, Any] | None, players: int, dealer: int = 0,
+    shuffle_seed: bytes = ENTROPY,
+) -> Table:
+    """Returns a table as the server starts it: created and shuffled from *shuffle_seed*, with
+    a game seed that draws *dealer*; the next action is the cut."""
+    game_seed = bytes.fromhex(game_seed_for_dealer(players, dealer))
+    events = start_game(profile, options or {}, ("human",) * players, game_seed, shuffle_seed)
+    table = Table(apply_event(None, events[0]), [events[0]])
+    table.fold_in(events[1:])
+    assert table.state.dealer == dealer, "the seed draws the wanted dealer"
     return table
