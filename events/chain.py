@@ -7,7 +7,6 @@ changes every hash after it, so a history is pinned by its head hash.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -50,20 +49,19 @@ def seal(
 
     :raises events.codec.CodecError: if *data* has no canonical JSON form.
     """
-    unsealed = Envelope(
-        game_id=game_id,
-        version=version,
-        type=event_type,
-        schema=schema,
-        data=data,
-        actor=actor,
-        command_id=command_id,
-        occurred_at=occurred_at,
-        prev_hash=prev_hash,
-        hash="",
-    )
-    body = canonical_json(unsealed.body())
-    return dataclasses.replace(unsealed, hash=hash_bytes(body)), body
+    fields: dict[str, Any] = {
+        "game_id": game_id,
+        "version": version,
+        "type": event_type,
+        "schema": schema,
+        "data": data,
+        "actor": actor,
+        "command_id": command_id,
+        "occurred_at": occurred_at,
+        "prev_hash": prev_hash,
+    }
+    body = canonical_json(fields)
+    return Envelope(**fields, hash=hash_bytes(body)), body
 
 
 def seal_events(

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+import rfc8785
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from events.codec import CodecError, canonical_json, parse_json
 
@@ -52,3 +55,26 @@ def test_parse_json_round_trips_canonical_bytes() -> None:
 def test_parse_json_refuses_garbage() -> None:
     with pytest.raises(CodecError, match="invalid JSON"):
         parse_json(b"{not json")
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(_json_values)
+def test_fast_path_and_rfc8785_package_agree(value: object) -> None:
+    assert canonical_json(value) == rfc8785.dumps(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"\ufb33": 1, "\U0001f600": 2}, {"x": 1.5}, {"n": 2**53 - 1}, {"s": "\u2028\x00\x7f\"\\"}],
+)
+def test_values_near_the_fast_path_edges_match_rfc8785(value: object) -> None:
+    assert canonical_json(value) == rfc8785.dumps(value)
