@@ -1,0 +1,250 @@
+"""Event store throughput: appends against bare XADD, cold loads against cached ones.
+
+Two figures, measured side by side in one run, on the same server and the same client:
+
+- ``appends``: single-event appends per second through :class:`RedisEventStore` (sealing,
+  the compare-and-append script, a command id each) against bare ``XADD`` of an entry of the
+  same size, in alternating rounds so that drift hits both alike. Aim: at least half the
+  bare rate.
+- ``loads``: loads per second of one 300-event game through :class:`FoldCache`, cold (an
+  empty cache: read, verify, decode and fold every event) and cached (the game unchanged:
+  one read that finds nothing new). Aim: cached at least 20 times faster.
+
+By default a private redis-server (AOF, ``appendfsync always``) runs in a temporary
+directory for the run. ``--redis-url`` uses another server instead: only use a scratch one,
+since the benchmark writes games (ids ``bench-...``) and their partition feed entries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import random
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from events.embedded import EmbeddedRedis
+from events.envelope import RecordedEvent
+from events.fold_cache import FoldCache
+from events.redis_store import RedisEventStore, game_key
+from events.types import (
+    BidMade,
+    BidPassed,
+    CardPlayed,
+    DeckCut,
+    DeckShuffled,
+    Event,
+    GameCreated,
+    TrumpNamed,
+    event_to_data,
+)
+
+APPEND_AIM = 0.5
+"""The least share of the bare XADD rate the store's appends should reach."""
+SPEEDUP_AIM = 20.0
+"""The least speed-up of a cached load of an unchanged game over a cold one."""
+
+Fold = tuple[Callable[[], Any], Callable[[Any, RecordedEvent], Any]]
+"""An initial-state factory and a fold step, as :class:`FoldCache` takes them."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds this benchmark's options to *parser*."""
+    parser.add_argument("--appends", type=_positive, default=2000,
+                        help="single-event appends, and as many bare XADDs (default 2000)")
+    parser.add_argument("--events", type=_positive, default=300,
+                        help="events in the game loaded cold and cached (default 300)")
+    parser.add_argument("--loads", type=_positive, default=30,
+                        help="cold loads to time; cached loads are 20 times as many "
+                        "(default 30)")
+    parser.add_argument("--fold", choices=("digest", "engine"), default="digest",
+                        help="fold of the loaded game: a hash over each event's data "
+                        "(default), or the engine's fold over a game it plays itself")
+    parser.add_argument("--fsync", choices=("always", "everysec"), default="always",
+                        help="appendfsync of the private server (default always)")
+    parser.add_argument("--redis-url", default=None,
+                        help="use this (scratch) server instead of a private one")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Runs the benchmark and returns its figures.
+
+    :raises events.store.StoreError: if the store cannot be reached or started.
+    """
+    fold, game = _engine_game(args.events) if args.fold == "engine" else _digest_game(args.events)
+    with _server(args.redis_url, args.fsync) as (url, embedded):
+        with RedisEventStore.from_url(url) as store:
+            info = store.client.info("server")
+            fsync = store.client.config_get("appendfsync").get("appendfsync", "?")
+            return {
+                "server": {
+                    "redis_version": info.get("redis_version", "?"),
+                    "appendfsync": fsync,
+                    "embedded": embedded,
+                },
+                "appends": measure_appends(store, args.appends),
+                "loads": measure_loads(store, game, fold, args.loads, args.fold),
+            }
+
+
+def measure_appends(store: RedisEventStore, count: int, rounds: int = 5) -> dict[str, Any]:
+    """Returns single-event appends per second through *store* against bare XADD."""
+    game_id = f"bench-{uuid.uuid4().hex}"
+    bare_key = game_key(f"bench-bare-{uuid.uuid4().hex}")
+    sample = store.append(game_id, 0, [CardPlayed(0, "5S")], actor=0, command_id="warm-up")
+    body = json.dumps(sample.recorded[0].envelope.body(), separators=(",", ":"))
+    fields = {"body": body, "hash": sample.recorded[0].envelope.hash}
+    client = store.client
+    per_round = max(1, count // rounds)
+    bare_seconds = store_seconds = 0.0
+    bare_next, version = 1, 1
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for _ in range(per_round):
+            client.xadd(bare_key, fields, id=f"0-{bare_next}")
+            bare_next += 1
+        bare_seconds += time.perf_counter() - started
+        started = time.perf_counter()
+        for _ in range(per_round):
+            store.append(game_id, version, [CardPlayed(version % 6, "5S")], actor=version % 6,
+                         command_id=f"c{version}")  # fmt: skip
+            version += 1
+        store_seconds += time.perf_counter() - started
+    done = per_round * rounds
+    bare_rate, store_rate = done / bare_seconds, done / store_seconds
+    client.delete(bare_key)
+    ratio = store_rate / bare_rate
+    return {
+        "count": done,
+        "bare_xadd_per_second": round(bare_rate, 1),
+        "store_per_second": round(store_rate, 1),
+        "ratio_store_to_bare": round(ratio, 3),
+        "aim": f">= {APPEND_AIM:g}",
+        "within_aim": ratio >= APPEND_AIM,
+    }
+
+
+def measure_loads(
+    store: RedisEventStore, game: Sequence[Event], fold: Fold, loads: int, fold_name: str
+) -> dict[str, Any]:
+    """Returns loads per second of *game*, stored once, with an empty and a warm cache."""
+    game_id = f"bench-{uuid.uuid4().hex}"
+    for version, event in enumerate(game):
+        store.append(game_id, version, [event], actor="server")
+    initial, apply = fold
+    cache = FoldCache(store, initial, apply)
+    reference = cache.load(game_id)
+    started = time.perf_counter()
+    for _ in range(loads):
+        cache.clear()
+        assert cache.load(game_id).state == reference.state, "the fold is not deterministic"
+    cold_rate = loads / (time.perf_counter() - started)
+    cached_loads = loads * 20
+    started = time.perf_counter()
+    for _ in range(cached_loads):
+        cache.load(game_id)
+    cached_rate = cached_loads / (time.perf_counter() - started)
+    speedup = cached_rate / cold_rate
+    return {
+        "events": len(game),
+        "fold": fold_name,
+        "cold_per_second": round(cold_rate, 1),
+        "cached_per_second": round(cached_rate, 1),
+        "cold_milliseconds": round(1000 / cold_rate, 3),
+        "cached_milliseconds": round(1000 / cached_rate, 3),
+        "speedup_cached_over_cold": round(speedup, 1),
+        "aim": f">= {SPEEDUP_AIM:g}",
+        "within_aim": speedup >= SPEEDUP_AIM,
+    }
+
+
+def digest_fold() -> Fold:
+    """Returns a deterministic fold that needs no engine: a running SHA-256 over each
+    event's type and data (as sorted JSON), and a count per type."""
+
+    def initial() -> tuple[bytes, tuple[tuple[str, int], ...]]:
+        return b"", ()
+
+    def apply(state: Any, recorded: RecordedEvent) -> Any:
+        digest, counts = state
+        event = recorded.event
+        text = json.dumps(event_to_data(event), sort_keys=True, separators=(",", ":"))
+        digest = hashlib.sha256(digest + event.TYPE.encode() + text.encode()).digest()
+        tally = dict(counts)
+        tally[event.TYPE] = tally.get(event.TYPE, 0) + 1
+        return digest, tuple(sorted(tally.items()))
+
+    return initial, apply
+
+
+def _digest_game(size: int) -> tuple[Fold, list[Event]]:
+    """Returns the digest fold and a synthetic game of *size* events shaped like a real one."""
+    chance = random.Random(size)
+    cards = [rank + suit for suit in "SCDH" for rank in "A23456789TJQK"] + ["JK"]
+    seed = hashlib.sha256(b"bench").hexdigest()
+    game: list[Event] = [GameCreated("bruff", {"target": 25}, ("bot",) * 6, seed[:16])]
+    while len(game) < size:
+        game += [
+            DeckShuffled(len(game), "hmac-sha256-fy/1", seed, seed),
+            DeckCut(chance.randrange(6), chance.randrange(1, 52)),
+            BidMade(chance.randrange(6), 20),
+            BidPassed(chance.randrange(6)),
+            TrumpNamed(chance.randrange(6), chance.choice("SCDH")),
+            *(CardPlayed(seat % 6, chance.choice(cards)) for seat in range(30)),
+        ]
+    return digest_fold(), game[:size]
+
+
+def _engine_game(size: int) -> tuple[Fold, list[Event]]:
+    """Returns the engine's fold and the first *size* events of a bruff match it plays with
+    seeded random legal actions."""
+    from engine.actions import decide, legal_actions, start_game
+    from engine.fold import apply_event
+
+    chance = random.Random(size)
+    counter = iter(range(1 << 62))
+
+    def entropy() -> bytes:
+        return hashlib.sha256(f"bench/{next(counter)}".encode()).digest()
+
+    game = list(start_game("bruff", {"match_games": 9}, ["bot"] * 6, entropy(), entropy()))
+    state = None
+    for event in game:
+        state = apply_event(state, event)
+    while len(game) < size and state is not None and state.phase != "over":
+        seat = state.turn
+        if seat is None:
+            break
+        actions = [action for action in legal_actions(state, seat) if action["type"] != "jink"]
+        for event in decide(state, seat, chance.choice(actions), entropy=entropy()):
+            state = apply_event(state, event)
+            game.append(event)
+
+    def apply(state: Any, recorded: RecordedEvent) -> Any:
+        return apply_event(state, recorded.event)
+
+    return (lambda: None, apply), game[:size]
+
+
+@contextlib.contextmanager
+def _server(url: str | None, fsync: str) -> Iterator[tuple[str, bool]]:
+    """Yields the URL to measure against, and whether it is a private server of this run."""
+    if url:
+        yield url, False
+        return
+    with tempfile.TemporaryDirectory(prefix="fortyfive-bench-") as data_dir:
+        server = EmbeddedRedis(data_dir, appendfsync="always" if fsync == "always" else "everysec")
+        with server:
+            yield server.url, True
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
+    return value

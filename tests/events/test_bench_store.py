@@ -1,0 +1,63 @@
+"""The store benchmark runs end to end and reports its figures with their ratios."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from bench import store as bench_store
+from events.redis_store import RedisEventStore
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    bench_store.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_a_small_run_reports_appends_and_loads_side_by_side(redis_url: str) -> None:
+    figures = bench_store.run(
+        _args("--redis-url", redis_url, "--appends", "50", "--events", "40", "--loads", "3")
+    )
+    appends, loads = figures["appends"], figures["loads"]
+    assert figures["server"]["embedded"] is False
+    assert appends["count"] == 50
+    assert appends["ratio_store_to_bare"] == pytest.approx(
+        appends["store_per_second"] / appends["bare_xadd_per_second"], rel=0.01
+    )
+    assert loads["events"] == 40 and loads["fold"] == "digest"
+    assert loads["speedup_cached_over_cold"] == pytest.approx(
+        loads["cached_per_second"] / loads["cold_per_second"], rel=0.01
+    )
+    assert isinstance(appends["within_aim"], bool) and isinstance(loads["within_aim"], bool)
+
+
+def test_the_digest_fold_is_deterministic_and_order_sensitive(
+    store: RedisEventStore, game_id: str
+) -> None:
+    (initial, apply), game = bench_store._digest_game(12)
+    store.append(game_id, 0, game, actor="server")
+    recorded = store.read(game_id)
+    state = initial()
+    for event in recorded:
+        state = apply(state, event)
+    again = initial()
+    for event in recorded:
+        again = apply(again, event)
+    swapped = initial()
+    for event in [recorded[1], recorded[0], *recorded[2:]]:
+        swapped = apply(swapped, event)
+    assert state == again
+    assert state != swapped
+    assert sum(count for _, count in state[1]) == 12
+
+
+def test_the_engine_fold_loads_a_game_the_engine_played(redis_url: str) -> None:
+    pytest.importorskip("engine.actions")
+    figures = bench_store.run(
+        _args("--redis-url", redis_url, "--appends", "5", "--events", "60", "--loads", "2",
+              "--fold", "engine")
+    )  # fmt: skip
+    assert figures["loads"]["fold"] == "engine"
+    assert figures["loads"]["events"] == 60
