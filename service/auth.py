@@ -1,0 +1,251 @@
+"""Seat and auditor tokens, and who the caller of a request is.
+
+Each game gets one bearer token per human seat and one auditor token, all from
+``secrets.token_urlsafe(32)``. Only their SHA-256 digests are stored, in a Redis hash beside
+the game's events (``f45:{p<NNN>}:seats:<id>``, the same cluster slot), and a presented token
+is compared with every digest of the game in constant time (:func:`hmac.compare_digest`).
+
+A token is bound to one game: presented to any other game it is unknown there, and unknown
+tokens get **401** (``invalid_token``) on every endpoint, reads included, rather than a
+silent spectator view. **403** is for a known caller asking for what its role does not
+allow: an auditor view of a live game without the auditor token (``auditor_only``), or an
+action by the auditor (``auditor_cannot_act``).
+
+For other blueprints (hand histories, replays, audits): :func:`caller_for` reads the
+``Authorization`` header and :func:`viewer_for` turns the caller and an optional requested
+view into the viewer :mod:`replay.views` takes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Literal
+
+import redis
+from flask import request
+from flask_smorest import abort
+
+from engine.state import GameState, Seat
+from events.store import StoreUnavailableError, partition_of
+from replay.views import Viewer
+
+AUDITOR = "auditor"
+"""The role (and hash field) of a game's auditor token."""
+
+Role = Seat | Literal["auditor"]
+"""What a token is for: a seat of the game, or its auditor."""
+
+_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="fortyfive"'}
+
+
+def seats_key(game_id: str) -> str:
+    """Returns the key of the hash of *game_id*'s token digests (the game's hash tag)."""
+    return f"f45:{{p{partition_of(game_id):03d}}}:seats:{game_id}"
+
+
+def new_token() -> str:
+    """Returns a fresh bearer token: 32 random bytes, URL-safe base64."""
+    return secrets.token_urlsafe(32)
+
+
+def token_digest(token: str) -> str:
+    """Returns the hex SHA-256 of *token*, the only form in which tokens are stored."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class IssuedTokens:
+    """The tokens of a new game, shown once to its creator and never stored in clear."""
+
+    seats: tuple[str | None, ...]
+    """One per seat; ``None`` for a bot seat."""
+    auditor: str
+
+
+class TokenRegistry:
+    """The token digests of every game, in Redis beside the game's events."""
+
+    def __init__(self, client: Any) -> None:
+        """Uses *client* (a Redis client that decodes replies to str)."""
+        self._redis = client
+
+    def issue(self, game_id: str, seat_types: Sequence[str]) -> IssuedTokens:
+        """Creates and stores the tokens of *game_id*: one per human seat, one auditor.
+
+        :raises StoreUnavailableError: if Redis cannot be reached.
+        """
+        seats = tuple(new_token() if kind == "human" else None for kind in seat_types)
+        issued = IssuedTokens(seats, new_token())
+        self.register(
+            game_id,
+            {**{seat: token for seat, token in enumerate(seats) if token}, AUDITOR: issued.auditor},
+        )
+        return issued
+
+    def register(self, game_id: str, tokens: dict[Role, str]) -> None:
+        """Stores the digests of *tokens* (role -> token) for *game_id*.
+
+        :raises StoreUnavailableError: if Redis cannot be reached.
+        """
+        fields = {_field(role): token_digest(token) for role, token in tokens.items()}
+        with self._translate():
+            self._redis.hset(seats_key(game_id), mapping=fields)
+
+    def identify(self, game_id: str, token: str) -> Role | None:
+        """Returns the role of *token* in *game_id*, or ``None`` if it is not one of its tokens.
+
+        Every digest of the game is compared, each in constant time, so the time taken does
+        not tell how much of a guess was right.
+
+        :raises StoreUnavailableError: if Redis cannot be reached.
+        """
+        with self._translate():
+            stored: dict[str, str] = self._redis.hgetall(seats_key(game_id))
+        presented = token_digest(token)
+        found: Role | None = None
+        for name, digest in stored.items():
+            if hmac.compare_digest(presented.encode(), _bytes(digest)):
+                found = _role(_bytes(name).decode())
+        return found
+
+    @contextmanager
+    def _translate(self) -> Iterator[None]:
+        """Turns Redis connection failures into :class:`StoreUnavailableError`."""
+        try:
+            yield
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+            pool = getattr(self._redis, "connection_pool", None)
+            kwargs = pool.connection_kwargs if pool is not None else {}
+            where = f"redis://{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
+            raise StoreUnavailableError(f"store unavailable at {where}: {error}") from error
+
+
+def _bytes(value: str | bytes) -> bytes:
+    return value if isinstance(value, bytes) else value.encode()
+
+
+def _field(role: Role) -> str:
+    return AUDITOR if role == AUDITOR else f"seat:{role}"
+
+
+def _role(field: str) -> Role:
+    if field == AUDITOR:
+        return AUDITOR
+    return int(field.removeprefix("seat:"))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Caller:
+    """Who made a request, as far as one game is concerned."""
+
+    role: Role | None
+    """The token's seat or ``"auditor"``; ``None`` for a request without a token."""
+
+    @property
+    def seat(self) -> Seat | None:
+        """The caller's seat, if the token is a seat's."""
+        return self.role if isinstance(self.role, int) else None
+
+
+def bearer_token() -> str | None:
+    """Returns the bearer token of the current request, or ``None`` if it has none.
+
+    :raises werkzeug.exceptions.HTTPException: 401 for an ``Authorization`` header that is
+        not ``Bearer <token>``.
+    """
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        abort(
+            401,
+            message="the Authorization header must be 'Bearer <token>' with a token of this game",
+            code="invalid_token",
+            headers=_CHALLENGE,
+        )
+    return token
+
+
+def caller_for(registry: TokenRegistry, game_id: str) -> Caller:
+    """Returns the caller of the current request for *game_id*.
+
+    :raises werkzeug.exceptions.HTTPException: 401 for a token that is not one of this
+        game's (a token of another game included).
+    :raises StoreUnavailableError: if Redis cannot be reached.
+    """
+    token = bearer_token()
+    if token is None:
+        return Caller(None)
+    role = registry.identify(game_id, token)
+    if role is None:
+        abort(
+            401,
+            message=(
+                "this token is not valid for this game: each token belongs to one seat of "
+                "one game (use the token POST /v1/games returned for it, or no token to "
+                "watch as a spectator)"
+            ),
+            code="invalid_token",
+            headers=_CHALLENGE,
+        )
+    return Caller(role)
+
+
+def viewer_for(caller: Caller, state: GameState, requested: str | None = None) -> Viewer:
+    """Returns the view *caller* gets of *state*, optionally narrowed by *requested*.
+
+    Without a request: the seat's own view for a seat token, the auditor view for the
+    auditor token, the spectator view without a token. ``"spectator"`` is anyone's;
+    ``"auditor"`` needs the auditor token until the game is over.
+
+    :raises werkzeug.exceptions.HTTPException: 403 for an auditor view of a live game
+        without the auditor token; 422 for an unknown view name.
+    """
+    if requested is None or requested == "own":
+        if caller.role is None:
+            return "spectator"
+        return caller.role
+    if requested == "spectator":
+        return "spectator"
+    if requested == AUDITOR:
+        if caller.role == AUDITOR or state.phase == "over":
+            return AUDITOR
+        abort(
+            403,
+            message=(
+                "the auditor view of a game in progress needs the game's auditor token; "
+                "anyone may have it once the game is over"
+            ),
+            code="auditor_only",
+        )
+    abort(422, message=f"unknown view {requested!r}: own, spectator or auditor", code="bad_view")
+    raise AssertionError("abort raises")  # pragma: no cover
+
+
+def require_seat(caller: Caller) -> Seat:
+    """Returns *caller*'s seat, for a request that acts.
+
+    :raises werkzeug.exceptions.HTTPException: 401 without a token; 403 for the auditor.
+    """
+    if caller.role is None:
+        abort(
+            401,
+            message="acting needs the seat's token: Authorization: Bearer <token>",
+            code="token_required",
+            headers=_CHALLENGE,
+        )
+    if caller.seat is None:
+        abort(
+            403,
+            message="the auditor token can read everything but cannot act for a seat",
+            code="auditor_cannot_act",
+        )
+    assert caller.seat is not None, "checked above"
+    return caller.seat

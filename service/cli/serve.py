@@ -1,0 +1,191 @@
+"""``fortyfive serve`` (the API under gunicorn) and ``fortyfive openapi`` (the published document).
+
+``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
+redis-server with its data under ``--data-dir``), starts the RQ worker in a child process
+unless ``--no-worker``, and runs gunicorn with gthread workers, so a long-lived event stream
+holds one thread and never a whole worker. Each worker builds its own app after the fork.
+The Werkzeug debugger is never on: the app is built with ``DEBUG`` false and gunicorn does
+not run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from gunicorn.app.base import BaseApplication
+
+OPENAPI_FILE = "openapi.yaml"
+REGENERATE = "fortyfive openapi"
+"""The command that rewrites ``openapi.yaml`` from the code."""
+
+
+class GunicornServer(BaseApplication):  # type: ignore[misc]
+    """Runs the WSGI app that *factory* builds (once per worker) with gunicorn *options*."""
+
+    def __init__(self, factory: Callable[[], Any], options: dict[str, Any]) -> None:
+        self._factory = factory
+        self._options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        """Applies the options given to the constructor."""
+        for key, value in self._options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        """Returns the app (called in each worker after the fork)."""
+        return self._factory()
+
+
+def gunicorn_options(
+    host: str, port: int, workers: int, threads: int, *, access_log: bool = False
+) -> dict[str, Any]:
+    """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark)."""
+    return {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": threads,
+        "timeout": 90,
+        "graceful_timeout": 10,
+        "keepalive": 5,
+        "accesslog": "-" if access_log else None,
+        "errorlog": "-",
+        "loglevel": "info",
+        "proc_name": "fortyfive",
+    }
+
+
+def api_factory(redis_url: str) -> Callable[[], Any]:
+    """Returns a factory of the API app on *redis_url*, with the debugger forced off."""
+
+    def build() -> Any:
+        from service.app import create_app
+
+        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False})
+        app.debug = False
+        return app
+
+    return build
+
+
+def register(subparsers: Any) -> None:
+    """Adds the ``serve`` and ``openapi`` commands."""
+    serve = subparsers.add_parser(
+        "serve",
+        help="serve the HTTP API (and the RQ worker) on the embedded Redis or REDIS_URL",
+        description="Serve the HTTP API with gunicorn. Uses REDIS_URL when set, else starts "
+        "a private redis-server with its data under --data-dir.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
+    serve.add_argument("--port", type=int, default=8045, help="port (default %(default)s)")
+    serve.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    serve.add_argument("--threads", type=int, default=16, help="threads per worker (default 16)")
+    serve.add_argument("--no-worker", action="store_true", help="do not start the RQ worker")
+    serve.add_argument(
+        "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
+    )
+    serve.add_argument("--access-log", action="store_true", help="log every request to stdout")
+    serve.set_defaults(func=run_serve)
+
+    openapi = subparsers.add_parser(
+        "openapi",
+        help="write the OpenAPI document generated from the code",
+        description="Write openapi.yaml from the code (or check it is up to date).",
+    )
+    openapi.add_argument(
+        "-o", "--output", default=OPENAPI_FILE, help="file to write, - for stdout (default "
+        "%(default)s)"
+    )
+    openapi.add_argument(
+        "--check", action="store_true", help="only check the file matches; exit 1 if not"
+    )
+    openapi.set_defaults(func=run_openapi)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Runs ``fortyfive serve``; returns when gunicorn stops."""
+    from events.embedded import EmbeddedRedis
+
+    embedded = None
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        embedded = EmbeddedRedis(Path(args.data_dir) / "redis").start()
+        url = embedded.url
+        print(f"fortyfive: embedded redis-server at {url} (data in {embedded.data_dir})",
+              file=sys.stderr)
+    worker = None if args.no_worker else start_worker(url)
+    try:
+        options = gunicorn_options(
+            args.host, args.port, args.workers, args.threads, access_log=args.access_log
+        )
+        GunicornServer(api_factory(url), options).run()
+    finally:
+        if worker is not None and worker.is_alive():
+            worker.terminate()
+            worker.join(10)
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+def start_worker(redis_url: str) -> multiprocessing.process.BaseProcess | None:
+    """Starts ``workers.runner.run_worker(redis_url)`` in a child process.
+
+    Returns ``None`` (with a note on stderr) when this installation has no worker runner.
+    """
+    if importlib.util.find_spec("workers.runner") is None:
+        print("fortyfive: workers.runner is not installed; serving without the RQ worker "
+              "(bot seats and turn clocks will not act)", file=sys.stderr)
+        return None
+    process = multiprocessing.get_context("spawn").Process(
+        target=_run_worker, args=(redis_url,), name="fortyfive-worker", daemon=True
+    )
+    process.start()
+    return process
+
+
+def _run_worker(redis_url: str) -> None:
+    """The worker child: imported lazily, so ``serve --no-worker`` never loads RQ."""
+    from workers.runner import run_worker
+
+    run_worker(redis_url)
+
+
+def openapi_document() -> dict[str, Any]:
+    """Returns the OpenAPI document of the API, generated from the code."""
+    from service.app import create_app, get_api
+
+    spec: dict[str, Any] = get_api(create_app()).spec.to_dict()
+    return spec
+
+
+def openapi_yaml() -> str:
+    """Returns :func:`openapi_document` as YAML (keys in the document's order)."""
+    return yaml.safe_dump(openapi_document(), sort_keys=False, allow_unicode=True, width=100)
+
+
+def run_openapi(args: argparse.Namespace) -> int:
+    """Runs ``fortyfive openapi``."""
+    text = openapi_yaml()
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.output)
+    if args.check:
+        current = path.read_text("utf-8") if path.exists() else None
+        if current is None or yaml.safe_load(current) != yaml.safe_load(text):
+            print(f"{path} is out of date: run `{REGENERATE}` to regenerate it", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(text, "utf-8")
+    print(f"wrote {path}", file=sys.stderr)
+    return 0

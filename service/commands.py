@@ -1,0 +1,264 @@
+"""The command path: load a game, decide, append. Shared by the HTTP API and the workers.
+
+Nothing here knows Flask: a bot job, a turn clock and an HTTP request all call :func:`act`
+with the version they decided on and, when a retry must not act twice, a command id. The
+store checks both in one atomic step, so two writers racing for a turn cannot both win, and a
+retried command appends nothing and gets its first result back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
+
+from engine.actions import decide, parse_action, start_game
+from engine.fold import apply_event, fold
+from engine.state import GameState, Seat
+from events.envelope import SERVER, RecordedEvent
+from events.fold_cache import FoldCache, Folded, on_events
+from events.store import ConcurrencyError, EventStore, check_game_id
+from events.types import (
+    BidHeld,
+    BidMade,
+    BidPassed,
+    CardPlayed,
+    CardsDiscarded,
+    DeckCut,
+    Event,
+    JinkAnnounced,
+    JokerBuried,
+    TrumpNamed,
+    TurnUpRobbed,
+)
+
+GameCache: TypeAlias = FoldCache[GameState | None]
+"""Folded game states per game id (``None`` before a game's first event)."""
+
+Entropy: TypeAlias = Callable[[], bytes]
+"""Returns 32 fresh random bytes."""
+
+
+def fresh_entropy() -> bytes:
+    """Returns 32 bytes from :mod:`secrets`: the seed of a new game or shuffle."""
+    return secrets.token_bytes(32)
+
+
+class GameNotFoundError(LookupError):
+    """Raised for a game id with no events (or one that cannot be a game id)."""
+
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+class IdempotencyKeyReusedError(ValueError):
+    """Raised when a command id seen before comes with a different action."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ActionResult:
+    """What an accepted action led to (or, for a repeated command id, what it first led to)."""
+
+    state: GameState
+    """The game's state right after the action's events."""
+    version: int
+    """The version of that state: the last event the action appended."""
+    recorded: tuple[RecordedEvent, ...]
+    """The events the action appended, with their envelopes."""
+    duplicate: bool
+    """True when the command id had been seen: nothing was appended now."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A game just created: its id, its state and the version of that state."""
+
+    game_id: str
+    state: GameState
+    version: int
+
+
+def new_cache(store: EventStore, max_games: int = 1024) -> GameCache:
+    """Returns a fold cache of game states read from *store*."""
+    return FoldCache(store, lambda: None, on_events(apply_event), max_games=max_games)
+
+
+def load(cache: GameCache, game_id: str) -> Folded[GameState]:
+    """Returns *game_id*'s state folded over every stored event.
+
+    :raises GameNotFoundError: if the id is not a game id or the game has no events.
+    :raises events.store.StoreError: from the store.
+    """
+    try:
+        check_game_id(game_id)
+    except ValueError:
+        raise GameNotFoundError(game_id) from None
+    folded = cache.load(game_id)
+    if folded.state is None:
+        raise GameNotFoundError(game_id)
+    return Folded(folded.state, folded.version, folded.head_hash)
+
+
+def new_game_id() -> str:
+    """Returns a fresh, unguessable game id (24 hex digits)."""
+    return secrets.token_hex(12)
+
+
+def create_game(
+    store: EventStore,
+    profile: str,
+    options: Mapping[str, Any],
+    seat_types: Sequence[str],
+    *,
+    entropy: Entropy = fresh_entropy,
+    before_append: Callable[[str], None] | None = None,
+) -> CreatedGame:
+    """Creates a game: checks the rules, then appends its creation and first shuffle.
+
+    *before_append* is called with the new id once the rules are checked and before the
+    game exists, so that credentials bound to it are stored first (a game without them could
+    never be played).
+
+    :raises engine.errors.ProfileError: for a bad profile, option or number of seats.
+    :raises engine.errors.InvalidActionError: for a seat type other than human or bot.
+    :raises events.store.StoreError: from the store.
+    """
+    events = start_game(profile, options, tuple(seat_types), entropy(), entropy())
+    game_id = new_game_id()
+    if before_append is not None:
+        before_append(game_id)
+    result = store.append(game_id, 0, events, actor=SERVER)
+    return CreatedGame(game_id, fold(events), result.version)
+
+
+def act(
+    store: EventStore,
+    cache: GameCache,
+    game_id: str,
+    seat: Seat,
+    action: Mapping[str, Any],
+    *,
+    expected_version: int,
+    command_id: str | None = None,
+    entropy: Entropy = fresh_entropy,
+    loaded: Folded[GameState] | None = None,
+) -> ActionResult:
+    """Takes *action* for *seat* on the game at *expected_version*, and returns the result.
+
+    A *command_id* seen before returns that command's first result and appends nothing,
+    whatever the version is now; scope it to the caller (e.g. the seat) so that two callers
+    cannot collide. *loaded* is the game as the caller just loaded it with :func:`load`
+    (saves a read; the store still checks the version when appending).
+
+    :raises GameNotFoundError: if there is no such game.
+    :raises events.store.ConcurrencyError: if the game is not at *expected_version*.
+    :raises IdempotencyKeyReusedError: if *command_id* was used for another action.
+    :raises engine.errors.FortyFiveError: if the engine refuses the action (malformed,
+        not this seat's turn, wrong phase, illegal, game over).
+    :raises events.store.StoreError: from the store.
+    """
+    folded = loaded if loaded is not None else load(cache, game_id)
+    if folded.version != expected_version:
+        # A retry finds the game moved on by its own first attempt: answer with that.
+        if command_id is not None:
+            earlier = _earlier_result(store, cache, game_id, seat, action, command_id)
+            if earlier is not None:
+                return earlier
+        raise ConcurrencyError(game_id, expected_version, folded.version)
+    events = decide(folded.state, seat, action, entropy=entropy())
+    result = store.append(game_id, expected_version, events, actor=seat, command_id=command_id)
+    if result.duplicate:
+        return _replayed(store, cache, game_id, seat, action, result.recorded)
+    return ActionResult(fold(events, folded.state), result.version, result.recorded, False)
+
+
+def _earlier_result(
+    store: EventStore,
+    cache: GameCache,
+    game_id: str,
+    seat: Seat,
+    action: Mapping[str, Any],
+    command_id: str,
+) -> ActionResult | None:
+    """Returns the first result of *command_id* if it was seen, else ``None``.
+
+    Asks the store with an append of no events, which looks the command id up and writes
+    nothing; it retries when the game moves on meanwhile.
+    """
+    version = store.version(game_id)
+    for _attempt in range(5):
+        try:
+            probe = store.append(game_id, version, (), actor=seat, command_id=command_id)
+        except ConcurrencyError as conflict:
+            version = conflict.actual
+            continue
+        if not probe.duplicate:
+            return None
+        return _replayed(store, cache, game_id, seat, action, probe.recorded)
+    return None
+
+
+def _replayed(
+    store: EventStore,
+    cache: GameCache,
+    game_id: str,
+    seat: Seat,
+    action: Mapping[str, Any],
+    recorded: tuple[RecordedEvent, ...],
+) -> ActionResult:
+    """Returns the result of a command first taken with *recorded* events.
+
+    :raises IdempotencyKeyReusedError: if those events are not *seat*'s *action*.
+    """
+    first = recorded[0] if recorded else None
+    wanted = parse_action(action).to_dict()
+    if first is None or first.envelope.actor != seat or action_of(first.event) != wanted:
+        raise IdempotencyKeyReusedError(
+            "this Idempotency-Key was already used for another action; use a new key for a "
+            "new action"
+        )
+    version = recorded[-1].version
+    return ActionResult(state_at(store, cache, game_id, version), version, recorded, True)
+
+
+def state_at(store: EventStore, cache: GameCache, game_id: str, version: int) -> GameState:
+    """Returns *game_id*'s state as it stood right after event *version*.
+
+    :raises GameNotFoundError: if the game has no event *version*.
+    :raises events.store.StoreError: from the store.
+    """
+    folded = cache.load(game_id)
+    if folded.version == version and folded.state is not None:
+        return folded.state
+    events = store.read(game_id, limit=version) if version > 0 else []
+    if len(events) != version:
+        raise GameNotFoundError(game_id)
+    return fold(recorded.event for recorded in events)
+
+
+def action_of(event: Event) -> dict[str, Any] | None:
+    """Returns the action object (as clients post it) that produced *event*, or ``None`` for
+    an event no seat's action produces (a shuffle, a reveal, a creation)."""
+    if isinstance(event, CardPlayed):
+        return {"type": "play", "card": event.card}
+    if isinstance(event, DeckCut):
+        return {"type": "cut", "position": event.position}
+    if isinstance(event, JokerBuried):
+        return {"type": "bury", "card": event.card}
+    if isinstance(event, TurnUpRobbed):
+        return {"type": "rob", "discard": event.discard}
+    if isinstance(event, BidMade):
+        return {"type": "bid", "amount": event.amount}
+    if isinstance(event, BidPassed):
+        return {"type": "pass"}
+    if isinstance(event, BidHeld):
+        return {"type": "hold"}
+    if isinstance(event, TrumpNamed):
+        return {"type": "name_trump", "suit": event.suit}
+    if isinstance(event, CardsDiscarded):
+        return {"type": "discard", "cards": list(event.cards)}
+    if isinstance(event, JinkAnnounced):
+        return {"type": "jink"}
+    return None

@@ -1,0 +1,229 @@
+"""Every error as ``application/problem+json`` (RFC 9457), mapped in one place.
+
+A problem has ``type`` (``urn:fortyfive:problem:<code>``), ``title``, ``status``, a ``detail``
+a person can act on and a stable ``code``; an action the rules refuse adds
+``legal_actions`` and the ``ruling``, a stale ``If-Match`` the ``current_version``, an
+invalid request the field ``errors``. Engine errors map to HTTP here and nowhere else:
+malformed input (action, card, profile) is 422, a well-formed action the game refuses now
+(not your turn, wrong phase, illegal, game over) is 409 with the engine's code. Nothing a
+client sends can produce a traceback: the last-resort handler logs the exception and answers
+a bare 500.
+"""
+
+from __future__ import annotations
+
+import http
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, Response, current_app
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+
+from engine.errors import (
+    ActionRejectedError,
+    EventSequenceError,
+    InvalidActionError,
+    InvalidCardError,
+    ProfileError,
+)
+from events.store import ConcurrencyError, StoreError, StoreUnavailableError
+from service.commands import GameNotFoundError, IdempotencyKeyReusedError
+from service.schemas import ActionSchema, RulingSchema
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_PREFIX = "urn:fortyfive:problem:"
+
+logger = logging.getLogger(__name__)
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    412: "version_mismatch",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    428: "if_match_required",
+    500: "internal_error",
+    503: "store_unavailable",
+}
+
+_DETAILS = {
+    404: "there is no such resource: check the path (games are /v1/games/<id>)",
+    405: "this method is not allowed here; the Allow header lists the ones that are",
+    413: "the request body is larger than 64 KiB",
+}
+
+
+class ProblemSchema(ma.Schema):
+    """An RFC 9457 problem with this API's extensions (documentation only)."""
+
+    type = ma.fields.String(required=True, metadata={"example": "urn:fortyfive:problem:not_found"})
+    title = ma.fields.String(required=True)
+    status = ma.fields.Integer(required=True)
+    detail = ma.fields.String(required=True)
+    code = ma.fields.String(required=True, metadata={"description": "Stable error code"})
+    legal_actions = ma.fields.List(
+        ma.fields.Nested(ActionSchema),
+        metadata={"description": "What the seat may do instead (refused actions)"},
+    )
+    ruling = ma.fields.Nested(RulingSchema, allow_none=True)
+    current_version = ma.fields.Integer(metadata={"description": "The game's version now"})
+    errors = ma.fields.Dict(metadata={"description": "Validation errors by location and field"})
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    **extensions: Any,
+) -> Response:
+    """Returns a problem+json response."""
+    body = {
+        "type": TYPE_PREFIX + code,
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **{name: value for name, value in extensions.items() if value is not None},
+    }
+    response = current_app.response_class(
+        current_app.json.dumps(body) + "\n", status=status, mimetype=PROBLEM_JSON
+    )
+    response.headers["Cache-Control"] = "no-store"
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+class FortyFiveApi(Api):
+    """flask-smorest's Api with errors as problem+json, in the responses and in the spec."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        """Registers a response component per status, documented as problem+json."""
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM_JSON)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Any other error", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, PROBLEM_JSON)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> Any:
+        """Answers an HTTP error (``abort``, routing, webargs, werkzeug) as a problem."""
+        return http_problem(error)
+
+
+def http_problem(error: HTTPException) -> Any:
+    """Returns the problem response for *error* (a redirect is passed through)."""
+    status = error.code or 500
+    if status < 400:
+        return error
+    data: Mapping[str, Any] = getattr(error, "data", None) or {}
+    code = data.get("code") or _HTTP_CODES.get(status, f"http_{status}")
+    detail = data.get("message") or _DETAILS.get(status) or error.description or ""
+    messages = data.get("errors") or data.get("messages")
+    if messages == {"json": ["Invalid JSON body."]}:
+        code, detail, messages = "malformed_json", "the request body is not valid JSON", None
+    elif messages and not data.get("message"):
+        detail = "the request does not fit the API: " + "; ".join(_flatten(messages))
+    headers = dict(data.get("headers") or {})
+    allowed = getattr(error, "valid_methods", None)
+    if allowed:
+        headers["Allow"] = ", ".join(allowed)
+    extensions = {
+        name: data[name] for name in ("current_version", "legal_actions", "ruling") if name in data
+    }
+    return problem(status, code, detail, headers=headers, errors=messages, **extensions)
+
+
+def _flatten(messages: Any, where: str = "") -> list[str]:
+    """Returns ``"json.seats.0.type: Must be one of..."`` lines for nested field errors."""
+    if isinstance(messages, Mapping):
+        lines: list[str] = []
+        for key, value in messages.items():
+            lines += _flatten(value, f"{where}.{key}" if where else str(key))
+        return lines
+    if isinstance(messages, list) and all(isinstance(item, str) for item in messages):
+        return [f"{where}: {' '.join(messages)}"]
+    return [f"{where}: {messages}"]
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Registers the handlers that turn every exception into a problem response."""
+
+    @app.errorhandler(InvalidActionError)
+    @app.errorhandler(InvalidCardError)
+    @app.errorhandler(ProfileError)
+    def _malformed(error: Exception) -> Response:
+        code = {
+            InvalidActionError: "invalid_action",
+            InvalidCardError: "invalid_card",
+            ProfileError: "invalid_profile",
+        }[type(error)]
+        return problem(422, code, str(error))
+
+    @app.errorhandler(ActionRejectedError)
+    def _rejected(error: ActionRejectedError) -> Response:
+        return problem(
+            409,
+            error.code,
+            str(error),
+            legal_actions=list(error.legal),
+            ruling=error.ruling.to_dict() if error.ruling is not None else None,
+        )
+
+    @app.errorhandler(ConcurrencyError)
+    def _stale(error: ConcurrencyError) -> Response:
+        return problem(
+            412,
+            "version_mismatch",
+            f"the game is at version {error.actual}, not {error.expected}: fetch it again "
+            f"and send If-Match: \"{error.actual}\" with your next action",
+            headers={"ETag": f'"{error.actual}"'},
+            current_version=error.actual,
+        )
+
+    @app.errorhandler(GameNotFoundError)
+    def _missing(error: GameNotFoundError) -> Response:
+        return problem(404, "game_not_found", f"there is no game {error.game_id!r}")
+
+    @app.errorhandler(IdempotencyKeyReusedError)
+    def _reused(error: IdempotencyKeyReusedError) -> Response:
+        return problem(422, "idempotency_key_reused", str(error))
+
+    @app.errorhandler(StoreUnavailableError)
+    def _unavailable(error: StoreUnavailableError) -> Response:
+        logger.warning("%s", error)
+        return problem(503, "store_unavailable", str(error), headers={"Retry-After": "1"})
+
+    @app.errorhandler(StoreError)
+    @app.errorhandler(EventSequenceError)
+    def _corrupt(error: Exception) -> Response:
+        logger.error("stored history failed verification: %s", error)
+        return problem(
+            500,
+            "history_corrupt",
+            "this game's stored history failed verification; the operator has been alerted",
+        )
+
+    @app.errorhandler(Exception)
+    def _anything(error: Exception) -> Any:
+        if isinstance(error, HTTPException):
+            return http_problem(error)
+        logger.exception("unhandled error in %s", type(error).__name__)
+        return problem(500, "internal_error", "the server failed; the error was logged")

@@ -1,0 +1,325 @@
+"""Games: create one, read the caller's view, act, read the log, follow it live.
+
+The game's version is its ETag (``"<n>"``). An action must send ``If-Match`` with the version
+it was decided on (stale: 412 with the current version; missing: 428), and may send an
+``Idempotency-Key``: a retry with the same key (per game and seat) appends nothing and gets
+the first response again, rebuilt from the events that first attempt appended.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from engine.profiles import profile_players
+from replay.views import game_view
+from service import commands, sse
+from service.auth import require_seat
+from service.repository import (
+    load_game,
+    request_caller,
+    request_viewer,
+    services,
+)
+from service.schemas import (
+    ActionSchema,
+    EventPageSchema,
+    EventsQuerySchema,
+    GameCreatedSchema,
+    GameCreateSchema,
+    GameViewSchema,
+    StreamQuerySchema,
+    ViewQuerySchema,
+)
+
+blp = Blueprint(
+    "games", __name__, url_prefix="/v1/games", description="Create, watch and play games"
+)
+
+_ETAG_HEADER = {
+    "ETag": {"description": 'The game\'s version, e.g. "12"', "schema": {"type": "string"}}
+}
+_VERSION_TAG = re.compile(r'^\s*(?:"(\d{1,12})"|(\d{1,12}))\s*$')
+_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+_SEAT_AUTH: list[dict[str, list[str]]] = [{"seatToken": []}]
+_OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+_ACTION_HEADERS = [
+    {
+        "in": "header",
+        "name": "If-Match",
+        "required": True,
+        "description": 'The version the action was decided on, e.g. "12" (412 if stale, 428 if '
+        "missing)",
+        "schema": {"type": "string", "pattern": r'^(?:"\d{1,12}"|\d{1,12})$'},
+    },
+    {
+        "in": "header",
+        "name": "Idempotency-Key",
+        "required": False,
+        "description": "Any 1-128 visible ASCII characters; a retry with the same key gets "
+        "the first response and appends nothing",
+        "schema": {"type": "string", "pattern": r"^[\x21-\x7e]{1,128}$"},
+    },
+]
+_LAST_EVENT_ID = [
+    {
+        "in": "header",
+        "name": "Last-Event-ID",
+        "required": False,
+        "description": "Resume after this version (sent by EventSource on reconnecting)",
+        "schema": {"type": "string", "pattern": r"^\d{1,12}$"},
+    }
+]
+
+
+def etag(version: int) -> str:
+    """Returns the ETag of a game at *version*."""
+    return f'"{version}"'
+
+
+def _private(version: int) -> dict[str, str]:
+    return {"ETag": etag(version), "Cache-Control": "private, no-store"}
+
+
+@blp.route("")
+class Games(MethodView):
+    """The collection of games."""
+
+    @blp.doc(security=[{}])
+    @blp.arguments(GameCreateSchema)
+    @blp.response(201, GameCreatedSchema)
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a game.
+
+        Returns its id, its version and one token per seat (``null`` for a bot), plus an
+        auditor token for the creator. Tokens are shown only here.
+        """
+        svc = services()
+        seats = body.get("seats")
+        if seats is None:
+            low, _ = profile_players(body["profile"])
+            seat_types = ["human"] * low
+        else:
+            seat_types = [seat["type"] for seat in seats]
+        issued: dict[str, Any] = {}
+
+        def register(game_id: str) -> None:
+            issued["tokens"] = svc.tokens.issue(game_id, seat_types)
+
+        created = commands.create_game(
+            svc.store, body["profile"], body["options"], seat_types,
+            entropy=svc.entropy, before_append=register,
+        )
+        tokens = issued["tokens"]
+        return (
+            {
+                "id": created.game_id,
+                "version": created.version,
+                "seats": [
+                    {"seat": seat, "type": kind, "token": token}
+                    for seat, (kind, token) in enumerate(zip(seat_types, tokens.seats, strict=True))
+                ],
+                "auditor_token": tokens.auditor,
+            },
+            201,
+            {"Location": f"/v1/games/{created.game_id}", "Cache-Control": "no-store",
+             "ETag": etag(created.version)},
+        )
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    """One game, as the caller may see it."""
+
+    @blp.doc(security=_OPTIONAL_AUTH)
+    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.response(200, GameViewSchema, headers=_ETAG_HEADER)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The caller's view of the game now.
+
+        A seat token gives the seat's view (own hand, own legal actions), the auditor token
+        the auditor's; without a token, the spectator's.
+        """
+        state, version = load_game(game_id)
+        viewer = request_viewer(game_id, state, query.get("view"))
+        return game_view(state, viewer), 200, _private(version)
+
+
+@blp.route("/<game_id>/actions")
+class Actions(MethodView):
+    """A seat's actions."""
+
+    @blp.doc(security=_SEAT_AUTH, parameters=_ACTION_HEADERS)
+    @blp.arguments(ActionSchema)
+    @blp.response(201, GameViewSchema, headers=_ETAG_HEADER)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.alt_response(412, response="PRECONDITION_FAILED")
+    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(428, response="PRECONDITION_REQUIRED")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def post(self, action: dict[str, Any], game_id: str) -> Any:
+        """Take an action for the token's seat.
+
+        Returns the seat's new view. A refused action is a 409 with the seat's
+        ``legal_actions`` and the ``ruling``; nothing is appended.
+        """
+        svc = services()
+        folded = commands.load(svc.cache, game_id)
+        seat = require_seat(request_caller(game_id))
+        expected = _if_match()
+        key = _idempotency_key()
+        result = commands.act(
+            svc.store, svc.cache, game_id, seat, action,
+            expected_version=expected,
+            command_id=f"seat:{seat}:{key}" if key is not None else None,
+            entropy=svc.entropy,
+            loaded=folded,
+        )
+        headers = _private(result.version)
+        if result.duplicate:
+            headers["Idempotent-Replayed"] = "true"
+        return game_view(result.state, seat), 201, headers
+
+
+def _if_match() -> int:
+    """Returns the version in the request's ``If-Match``.
+
+    :raises werkzeug.exceptions.HTTPException: 428 without one, 400 for anything but one
+        version.
+    """
+    header = request.headers.get("If-Match")
+    if header is None:
+        abort(
+            428,
+            message='an action needs If-Match: "<version>", the ETag of the view it was '
+            "decided on (GET /v1/games/<id>)",
+            code="if_match_required",
+        )
+    match = _VERSION_TAG.match(header or "")
+    if match is None:
+        abort(
+            400,
+            message=f'If-Match must be one version such as "12", got {header!r}',
+            code="bad_if_match",
+        )
+    assert match is not None, "checked above"
+    return int(match.group(1) or match.group(2))
+
+
+def _idempotency_key() -> str | None:
+    """Returns the request's ``Idempotency-Key``, if any.
+
+    :raises werkzeug.exceptions.HTTPException: 400 for a key that is not 1-128 visible
+        ASCII characters.
+    """
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not _KEY.match(key):
+        abort(
+            400,
+            message="Idempotency-Key must be 1 to 128 visible ASCII characters",
+            code="bad_idempotency_key",
+        )
+    return key
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    """The event log."""
+
+    @blp.doc(security=_OPTIONAL_AUTH)
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventPageSchema, headers=_ETAG_HEADER)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The caller's view of the event log, a page at a time (``after`` a version)."""
+        state, version = load_game(game_id)
+        viewer = request_viewer(game_id, state, query.get("view"))
+        after = query["after"]
+        recorded = services().store.read(game_id, after=after, limit=query["limit"])
+        last = recorded[-1].version if recorded else min(after, version)
+        version = max(version, last)
+        page = {
+            "events": [sse.event_item(event, viewer) for event in recorded],
+            "version": version,
+            "next_after": last if last < version else None,
+        }
+        return page, 200, _private(version)
+
+
+@blp.route("/<game_id>/stream")
+class Stream(MethodView):
+    """The event log, live."""
+
+    @blp.doc(security=_OPTIONAL_AUTH, parameters=_LAST_EVENT_ID)
+    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.response(
+        200,
+        {"type": "string"},
+        content_type="text/event-stream",
+        description="id: version, event: type, data: the event as in /events",
+    )
+    @blp.alt_response(204, description="The game is over and every event was sent")
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """Server-sent events of the caller's view of each new event.
+
+        Starts after ``Last-Event-ID``, else ``after``, else the current version; ends
+        after ``wait`` idle seconds (default 25, at most 60) so clients reconnect.
+        """
+        svc = services()
+        state, version = load_game(game_id)
+        viewer = request_viewer(game_id, state, query.get("view"))
+        after = _last_event_id()
+        if after is None:
+            after = query.get("after", version)
+        if state.phase == "over" and after >= version:
+            return Response(status=204)
+        config = current_app.config
+        wait = min(query.get("wait", config["STREAM_WAIT"]), config["STREAM_WAIT_MAX"])
+        cache = svc.cache
+
+        def is_over(at: int) -> bool:
+            folded = commands.load(cache, game_id)
+            return folded.version <= at and folded.state.phase == "over"
+
+        body = sse.stream(svc.store, game_id, viewer, after=after, wait=wait, is_over=is_over)
+        response = Response(body, mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+
+def _last_event_id() -> int | None:
+    """Returns the version in ``Last-Event-ID``, if any.
+
+    :raises werkzeug.exceptions.HTTPException: 400 for one that is not a version.
+    """
+    header = request.headers.get("Last-Event-ID")
+    if header is None:
+        return None
+    if not header.strip().isdigit() or len(header.strip()) > 12:
+        abort(400, message=f"Last-Event-ID must be a version, got {header!r}",
+              code="bad_last_event_id")
+    return int(header.strip())

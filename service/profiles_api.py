@@ -1,0 +1,36 @@
+"""The built-in rules profiles and every option, with defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from engine.profiles import PROFILES, option_specs, profile_players
+from service.schemas import ProfileListSchema
+
+blp = Blueprint("profiles", __name__, url_prefix="/v1/profiles", description="Rules profiles")
+
+
+def profiles() -> dict[str, Any]:
+    """Returns every profile: its name, player counts and options (defaults for the
+    smallest table)."""
+    listed = []
+    for name in PROFILES:
+        low, high = profile_players(name)
+        listed.append(
+            {"name": name, "players": {"min": low, "max": high}, "options": option_specs(name)}
+        )
+    return {"profiles": listed}
+
+
+@blp.route("")
+class Profiles(MethodView):
+    """The profiles."""
+
+    @blp.doc(security=[{}])
+    @blp.response(200, ProfileListSchema)
+    def get(self) -> Any:
+        """The built-in profiles and every option, with defaults."""
+        return profiles()

@@ -1,0 +1,384 @@
+"""The API's request and response bodies as marshmallow schemas (and so the OpenAPI document).
+
+Every schema refuses unknown fields (marshmallow's ``RAISE``), which the document states as
+``additionalProperties: false``: a request with a field the API does not know is a 422, and a
+response cannot carry a field that is not documented here, since it is dumped through its
+schema (views fail closed). Card codes are validated for shape here; whether a card or an
+option fits a game is the engine's call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from engine.actions import ACTION_FIELDS
+from engine.profiles import PROFILES
+
+CARD_PATTERN = r"^(?:[jJ][kK]|(?:10|[2-9tTjJqQkKaA])[sScCdDhH])$"
+"""A card code: rank (2-9, T or 10, J, Q, K, A) and suit (S, C, D, H), or JK; any case."""
+
+SUIT_PATTERN = r"^[sScCdDhH]$"
+
+_CARD = {"pattern": CARD_PATTERN, "example": "5S"}
+
+
+def _card(**kwargs: Any) -> fields.String:
+    return fields.String(
+        validate=validate.Regexp(CARD_PATTERN, error="not a card code such as 5S, TD or JK"),
+        metadata=dict(_CARD),
+        **kwargs,
+    )
+
+
+def _seat(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(validate=validate.Range(min=0), **kwargs)
+
+
+class _Viewer(fields.Raw):
+    """A viewer: a seat number, ``"spectator"`` or ``"auditor"``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            metadata={
+                "oneOf": [
+                    {"type": "integer", "minimum": 0},
+                    {"type": "string", "enum": ["spectator", "auditor"]},
+                ]
+            },
+            **kwargs,
+        )
+
+
+# Requests.
+
+
+class ActionSchema(ma.Schema):
+    """An action a seat posts, e.g. ``{"type": "play", "card": "5S"}``.
+
+    Which fields an action needs depends on its type: cut (position), bury (card), rob
+    (discard), bid (amount), pass, hold, name_trump (suit), discard (cards), jink, play
+    (card). Every entry of a view's ``legal_actions`` can be posted back as it is.
+    """
+
+    type = fields.String(required=True, validate=validate.OneOf(tuple(ACTION_FIELDS)))
+    card = _card()
+    discard = _card()
+    cards = fields.List(_card(), validate=validate.Length(max=5))
+    amount = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
+    suit = fields.String(validate=validate.Regexp(SUIT_PATTERN), metadata={"example": "S"})
+    position = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
+
+
+class SeatRequestSchema(ma.Schema):
+    """One seat of a new game."""
+
+    type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
+
+
+class GameCreateSchema(ma.Schema):
+    """A new game: its profile, options over the profile's defaults, and its seats."""
+
+    profile = fields.String(required=True, validate=validate.OneOf(PROFILES))
+    options = fields.Dict(
+        keys=fields.String(validate=validate.Length(max=40)),
+        values=fields.Raw(allow_none=True),
+        load_default=dict,
+        metadata={"description": "Options of the profile (GET /v1/profiles lists them)"},
+    )
+    seats = fields.List(
+        fields.Nested(SeatRequestSchema),
+        validate=validate.Length(min=1, max=10),
+        metadata={"description": "Default: the profile's smallest table, all human"},
+    )
+
+
+class ViewQuerySchema(ma.Schema):
+    """Which view to read: the caller's own (default), the spectator's, or the auditor's."""
+
+    view = fields.String(
+        validate=validate.OneOf(("own", "spectator", "auditor")),
+        metadata={
+            "description": "auditor: needs the auditor token while the game is in progress"
+        },
+    )
+
+
+class EventsQuerySchema(ViewQuerySchema):
+    """A page of the event log."""
+
+    after = fields.Integer(
+        load_default=0, validate=validate.Range(min=0), metadata={"description": "Version"}
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class StreamQuerySchema(ViewQuerySchema):
+    """Where a live stream starts, and how long it may stay idle."""
+
+    after = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "Start after this version (Last-Event-ID takes precedence)"},
+    )
+    wait = fields.Float(
+        validate=validate.Range(min=0, max=60),
+        metadata={"description": "Seconds without events before the stream ends (default 25)"},
+    )
+
+
+class RulesRequestSchema(ma.Schema):
+    """The rules a stateless ruling applies: a profile, its options, the table size."""
+
+    profile = fields.String(required=True, validate=validate.OneOf(PROFILES))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=40)),
+                          values=fields.Raw(allow_none=True), load_default=dict)
+    players = fields.Integer(
+        strict=True, validate=validate.Range(min=2, max=10),
+        metadata={"description": "Default: the profile's smallest table"},
+    )
+    trump = fields.String(required=True, validate=validate.Regexp(SUIT_PATTERN))
+
+
+class LegalRequestSchema(RulesRequestSchema):
+    """Which cards of a hand may be played to a trick."""
+
+    trick = fields.List(_card(), load_default=list, validate=validate.Length(max=19),
+                        metadata={"description": "Cards played so far, in order"})
+    hand = fields.List(_card(), required=True, validate=validate.Length(min=1, max=5))
+
+
+class WinnerRequestSchema(RulesRequestSchema):
+    """Which card of a trick wins it."""
+
+    trick = fields.List(_card(), required=True, validate=validate.Length(min=1, max=20),
+                        metadata={"description": "Cards in play order"})
+
+
+# Responses.
+
+
+class RulingSchema(ma.Schema):
+    """Why something was decided: a stable rule id and one sentence."""
+
+    rule = fields.String(required=True, metadata={"example": "play.trump_lead.withhold"})
+    text = fields.String(required=True)
+
+
+class LegalSchema(ma.Schema):
+    """The legal cards (in hand order) and the ruling that decided (as the CLI's --json)."""
+
+    legal = fields.List(fields.String(metadata=_CARD), required=True)
+    ruling = fields.String(required=True, metadata={"description": "Why, in one sentence"})
+    rule = fields.String(required=True, metadata={"example": "play.trump_lead.withhold"})
+
+
+class WinnerSchema(ma.Schema):
+    """The winning card of a trick and why (as the CLI's --json)."""
+
+    winner = fields.Integer(required=True, metadata={"description": "0-based in play order"})
+    card = fields.String(required=True, metadata=_CARD)
+    ruling = fields.String(required=True, metadata={"description": "Why, in one sentence"})
+    rule = fields.String(required=True, metadata={"example": "trick.highest_trump"})
+
+
+class OptionSpecSchema(ma.Schema):
+    """One option of a profile."""
+
+    description = fields.String(required=True)
+    default = fields.Raw(required=True, allow_none=True)
+    values = fields.List(fields.Raw(allow_none=True), required=True, allow_none=True,
+                         metadata={"description": "Allowed values (null: see description)"})
+
+
+class PlayersSchema(ma.Schema):
+    """How many may play."""
+
+    min = fields.Integer(required=True)
+    max = fields.Integer(required=True)
+
+
+class ProfileSchema(ma.Schema):
+    """A built-in rules profile."""
+
+    name = fields.String(required=True)
+    players = fields.Nested(PlayersSchema, required=True)
+    options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionSpecSchema),
+                          required=True)
+
+
+class ProfileListSchema(ma.Schema):
+    """Every built-in profile."""
+
+    profiles = fields.List(fields.Nested(ProfileSchema), required=True)
+
+
+class SeatTokenSchema(ma.Schema):
+    """A seat of a new game and its token (shown once; ``null`` for a bot)."""
+
+    seat = fields.Integer(required=True, dump_only=True)
+    type = fields.String(required=True, dump_only=True)
+    token = fields.String(required=True, allow_none=True, dump_only=True)
+
+
+class GameCreatedSchema(ma.Schema):
+    """A new game: keep the tokens, they are never shown again."""
+
+    id = fields.String(required=True, dump_only=True)
+    version = fields.Integer(required=True, dump_only=True)
+    seats = fields.List(fields.Nested(SeatTokenSchema), required=True, dump_only=True)
+    auditor_token = fields.String(required=True, dump_only=True)
+
+
+class PlaySchema(ma.Schema):
+    """A card played to a trick."""
+
+    seat = _seat(required=True)
+    card = fields.String(required=True, metadata=_CARD)
+
+
+class TrickSchema(ma.Schema):
+    """A trick: leader, cards in play order, winner once complete."""
+
+    leader = _seat(required=True)
+    cards = fields.List(fields.Nested(PlaySchema), required=True)
+    winner = _seat(required=True, allow_none=True)
+
+
+class FactSchema(ma.Schema):
+    """A derived fact (trick won, bonus proven, target reached...) and its ruling."""
+
+    kind = fields.String(required=True)
+    version = fields.Integer(required=True)
+    trick = fields.Integer()
+    seat = _seat()
+    side = fields.Integer()
+    points = fields.Integer()
+    credited_trick = fields.Integer()
+    ruling = fields.Nested(RulingSchema, required=True)
+
+
+class CallSchema(ma.Schema):
+    """A call in the auction."""
+
+    seat = _seat(required=True)
+    call = fields.String(required=True, validate=validate.OneOf(("bid", "pass", "hold")))
+    amount = fields.Integer(required=True, allow_none=True)
+
+
+class AuctionSchema(ma.Schema):
+    """The auction of a deal."""
+
+    calls = fields.List(fields.Nested(CallSchema), required=True)
+    high = fields.Integer(required=True, allow_none=True)
+    high_seat = _seat(required=True, allow_none=True)
+    passed = fields.List(_seat(), required=True)
+
+
+class DealResultSchema(ma.Schema):
+    """How a deal ended."""
+
+    points = fields.List(fields.Integer(), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    tricks_won = fields.List(fields.Integer(), required=True)
+    ended_at_trick = fields.Integer(required=True)
+    winner = fields.Integer(required=True, allow_none=True)
+
+
+class DealViewSchema(ma.Schema):
+    """What the viewer may see of the current deal (``hands``, ``stock`` and
+    ``face_down`` appear in the auditor view only)."""
+
+    number = fields.Integer(required=True)
+    dealer = _seat(required=True)
+    phase = fields.String(required=True)
+    commitment = fields.String(required=True, allow_none=True)
+    algorithm = fields.String(required=True, allow_none=True)
+    seed = fields.String(required=True, allow_none=True)
+    recorded = fields.Boolean(required=True)
+    cut = fields.Integer(required=True, allow_none=True)
+    trump = fields.String(required=True, allow_none=True)
+    turn_up = fields.String(required=True, allow_none=True)
+    robbed_by = _seat(required=True, allow_none=True)
+    hand_sizes = fields.List(fields.Integer(), required=True)
+    stock_size = fields.Integer(required=True)
+    face_down_count = fields.Integer(required=True)
+    auction = fields.Nested(AuctionSchema, required=True, allow_none=True)
+    bidder = _seat(required=True, allow_none=True)
+    bid = fields.Integer(required=True, allow_none=True)
+    discarded = fields.List(_seat(), required=True)
+    jink = _seat(required=True, allow_none=True)
+    tricks = fields.List(fields.Nested(TrickSchema), required=True)
+    current_trick = fields.Nested(TrickSchema, required=True, allow_none=True)
+    bonus_proven = fields.Boolean(required=True)
+    facts = fields.List(fields.Nested(FactSchema), required=True)
+    result = fields.Nested(DealResultSchema, required=True, allow_none=True)
+    hands = fields.List(fields.List(fields.String()))
+    face_down = fields.List(fields.String())
+    stock = fields.List(fields.String())
+
+
+class GameViewSchema(ma.Schema):
+    """The caller's view of a game: the seat's own hand and legal actions, public play."""
+
+    version = fields.Integer(required=True, metadata={"description": "Also the ETag"})
+    viewer = _Viewer(required=True)
+    profile = fields.String(required=True)
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True),
+                          required=True)
+    rules_digest = fields.String(required=True)
+    players = fields.Integer(required=True)
+    seat_types = fields.List(fields.String(), required=True)
+    sides = fields.List(fields.List(_seat()), required=True)
+    phase = fields.String(required=True)
+    turn = _seat(required=True, allow_none=True)
+    dealer = _seat(required=True)
+    deal_number = fields.Integer(required=True)
+    game_number = fields.Integer(required=True)
+    hand = fields.List(fields.String(metadata=_CARD), required=True, allow_none=True)
+    trump = fields.String(required=True, allow_none=True)
+    tricks = fields.List(fields.Nested(TrickSchema), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    games_won = fields.List(fields.Integer(), required=True)
+    winner = fields.Integer(required=True, allow_none=True, metadata={"description": "Side"})
+    deal = fields.Nested(DealViewSchema, required=True, allow_none=True)
+    legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
+
+
+class EventSchema(ma.Schema):
+    """One event of the log as the viewer may see it (hidden fields are ``null`` and named
+    in ``data.redacted``; the chain fields are the auditor's)."""
+
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    actor = fields.Raw(
+        required=True,
+        metadata={"oneOf": [{"type": "integer", "minimum": 0},
+                            {"type": "string", "enum": ["server"]}]},
+    )
+    occurred_at = fields.String(required=True)
+    data = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True)
+    schema = fields.Integer()
+    command_id = fields.String(allow_none=True)
+    prev_hash = fields.String()
+    hash = fields.String()
+
+
+class EventPageSchema(ma.Schema):
+    """A page of the event log."""
+
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version"})
+    next_after = fields.Integer(
+        required=True, allow_none=True,
+        metadata={"description": "Pass as ?after= for the next page; null at the end"},
+    )
+
+
+class StatusSchema(ma.Schema):
+    """Liveness or readiness."""
+
+    status = fields.String(required=True)
+    store = fields.String()
+    latency_ms = fields.Float()
