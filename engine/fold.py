@@ -437,8 +437,11 @@ def _end_deal(
         else:
             scores = (0,) * rules.sides
             game_number += 1
+    # A finish can be declared in the middle of a trick: its cards stay on the table as the
+    # interrupted trick (they have left the hands), though it has no winner and does not count.
+    interrupted = deal.current if deal.current is not None and deal.current.cards else None
     deal = dataclasses.replace(
-        deal, phase="over", turn=None, current=None, result=result, facts=facts
+        deal, phase="over", turn=None, current=interrupted, result=result, facts=facts
     )
     return dataclasses.replace(
         state, deal=deal, scores=scores, games_won=games_won, game_number=game_number,
