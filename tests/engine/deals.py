@@ -98,14 +98,18 @@ class Table:
         """Plays *card* from *seat*."""
         return self.act(seat, {"type": "play", "card": card})
 
-    def trick(self, cards: str) -> Trick:
-        """Plays the comma-separated *cards* in turn order from the seat to play; returns the
-        trick once complete (``cards`` must fill it)."""
-        before = len(self.deal.tricks)
+    def play_in_turn(self, cards: str) -> None:
+        """Plays the comma-separated *cards* in turn order from the seat to play."""
         for card in cards.split(","):
             seat = self.state.turn
             assert seat is not None, f"nobody is to play {card}: phase {self.state.phase}"
             self.play(seat, card.strip())
+
+    def trick(self, cards: str) -> Trick:
+        """Plays the comma-separated *cards* in turn order from the seat to play; returns the
+        trick once complete (``cards`` must fill it)."""
+        before = len(self.deal.tricks)
+        self.play_in_turn(cards)
         tricks = self.deal.tricks
         assert len(tricks) == before + 1, f"{cards} did not complete trick {before + 1}"
         return tricks[-1]
