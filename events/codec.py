@@ -68,25 +68,31 @@ def parse_json(raw: bytes | str) -> Any:
 def _simple(value: Any) -> bool:
     """Returns whether :func:`json.dumps` encodes *value* (made by :func:`_plain`) exactly as
     RFC 8785 does: only dicts with str keys below U+D800, lists, str, bool, None and ints
-    within the double-precision range."""
-    if isinstance(value, str) or value is None or isinstance(value, bool):
+    within the double-precision range (exact types: subclasses take the slow path)."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
         return True
-    if isinstance(value, int):
-        return -_SAFE_INT < value < _SAFE_INT
-    if isinstance(value, dict):
-        return all(
-            isinstance(key, str) and (key.isascii() or max(key) < "\ud800") and _simple(item)
-            for key, item in value.items()
-        )
-    if isinstance(value, list):
+    if kind is int:
+        return bool(-_SAFE_INT < value < _SAFE_INT)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or not (key.isascii() or max(key) < "\ud800"):
+                return False
+            if not _simple(item):
+                return False
+        return True
+    if kind is list:
         return all(_simple(item) for item in value)
     return False
 
 
 def _plain(value: Any) -> Any:
     """Returns *value* with every mapping as a dict and every tuple as a list."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict or isinstance(value, Mapping):
         return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, tuple | list):
+    if kind is list or kind is tuple or isinstance(value, tuple | list):
         return [_plain(item) for item in value]
     return value

@@ -412,8 +412,9 @@ class RedisEventStore:
     def _known_hash(self, game_id: str, version: int) -> str:
         """Returns the hash at *version* of *game_id*, from the head cache or one read.
 
-        Returns ``""`` when the game has no such version; the script then answers with a
-        conflict (or with the right hash, if the version appeared meanwhile).
+        Returns ``""`` when the game has no such version, or is known to be past it: the
+        script then answers with the first result of a seen command id, a conflict, or the
+        right hash if the version appeared meanwhile.
         """
         if version == 0:
             return GENESIS_HASH
@@ -421,6 +422,8 @@ class RedisEventStore:
             cached = self._heads.get(game_id)
         if cached is not None and cached[0] == version:
             return cached[1]
+        if cached is not None and cached[0] > version:
+            return ""
         with self._translate():
             entries = self._redis.xrange(game_key(game_id), f"0-{version}", f"0-{version}")
         head = _field(entries[0][1], "hash") if entries else None

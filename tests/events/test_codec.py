@@ -66,7 +66,7 @@ _json_values = st.recursive(
 )  # fmt: skip
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_json_values)
 def test_fast_path_and_rfc8785_package_agree(value: object) -> None:
     assert canonical_json(value) == rfc8785.dumps(value)
