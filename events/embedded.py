@@ -127,16 +127,24 @@ class EmbeddedRedis:
         """The file that receives the server's output."""
         return self.data_dir / "redis.log"
 
+    @property
+    def pid_path(self) -> Path:
+        """The server's pid file, present while it runs."""
+        return self.data_dir / "redis.pid"
+
     def start(self) -> EmbeddedRedis:
         """Starts the server and waits until it answers PING; returns itself.
 
-        :raises EmbeddedRedisError: if the binary is missing, or the server exits or does not
-            answer within the startup timeout (the message ends with its log).
+        :raises EmbeddedRedisError: if the binary is missing, another server still runs on
+            the same data (say, left behind by a killed process: two servers would corrupt
+            one AOF), or the server exits or does not answer within the startup timeout (the
+            message ends with its log).
         """
         if self.running:
             return self
         executable = self._executable or find_redis_server()
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._check_data_dir_free()
         attempts = 1 if self._fixed_port else 3
         for attempt in range(1, attempts + 1):
             if not self._fixed_port and (self._port is None or attempt > 1):
@@ -201,8 +209,29 @@ class EmbeddedRedis:
             "--maxmemory-policy", "noeviction",
             "--save", "",
             "--daemonize", "no",
+            "--pidfile", str(self.pid_path),
             *self._extra_args,
         ]  # fmt: skip
+
+    def _check_data_dir_free(self) -> None:
+        """Checks no live process owns the pid file of the data directory.
+
+        :raises EmbeddedRedisError: if one does.
+        """
+        try:
+            pid = int(self.pid_path.read_text("ascii").strip())
+        except (OSError, ValueError):
+            return
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        except PermissionError:
+            pass
+        raise EmbeddedRedisError(
+            f"another redis-server (pid {pid}) still uses {self.data_dir}: stop it, or "
+            f"delete {self.pid_path} if that process is not a redis-server"
+        )
 
     def _spawn(self, executable: str) -> None:
         """Starts the process, its output appended to :attr:`log_path`.

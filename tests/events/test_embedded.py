@@ -131,3 +131,12 @@ def test_without_redis_url_an_embedded_server_runs_for_the_block(tmp_path: Path)
 def test_appendfsync_accepts_only_always_or_everysec(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="invalid appendfsync"):
         EmbeddedRedis(tmp_path, appendfsync="no")  # type: ignore[arg-type]
+
+
+def test_a_second_server_on_the_same_data_is_refused(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "data") as first:
+        assert first.pid_path.read_text().strip() == str(first.pid)
+        with pytest.raises(EmbeddedRedisError, match=f"pid {first.pid}\\) still uses"):
+            EmbeddedRedis(tmp_path / "data").start()
+    assert not first.pid_path.exists()
+    EmbeddedRedis(tmp_path / "data").start().stop()
