@@ -1,0 +1,180 @@
+"""``fortyfive bench``: lazy dispatch to bench modules, one-line errors, and the engine bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+from typing import Any
+
+import pytest
+
+from bench.engine import random_game
+from engine.fold import fold
+from service.cli import main
+from service.cli.bench import TARGETS, format_table
+
+
+def _fake(name: str, figures: dict[str, Any], option: str | None = None) -> types.ModuleType:
+    """Returns a stand-in bench module that reports *figures* and the options it was given."""
+    module = types.ModuleType(f"bench.{name}", f"Fake {name} benchmark.")
+
+    def add_arguments(parser: argparse.ArgumentParser) -> None:
+        if option:
+            parser.add_argument(option, type=int, default=1)
+
+    def run(args: argparse.Namespace) -> dict[str, Any]:
+        return {**figures, "args": sorted(vars(args))}
+
+    module.add_arguments = add_arguments  # type: ignore[attr-defined]
+    module.run = run  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.fixture
+def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replaces every bench module with a fast fake; only ``store`` knows ``--clients``."""
+    for target in TARGETS:
+        module = _fake(target, {"ops": 1.5}, "--clients" if target == "store" else None)
+        monkeypatch.setitem(sys.modules, f"bench.{target}", module)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(["bench", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_bench_runs_the_chosen_module_and_prints_pretty_json(
+    capsys: pytest.CaptureFixture[str], fakes: None
+) -> None:
+    status, out, err = _run(capsys, "store", "--json", "--clients", "3")
+    assert (status, err) == (0, "")
+    assert json.loads(out) == {"ops": 1.5, "args": ["clients", "json"]}
+    assert out.startswith("{\n  ")
+
+
+def test_bench_json_flag_may_come_before_the_target(
+    capsys: pytest.CaptureFixture[str], fakes: None
+) -> None:
+    status, out, _ = _run(capsys, "--json", "http")
+    assert status == 0 and json.loads(out)["ops"] == 1.5
+
+
+def test_bench_all_runs_every_module_in_order(
+    capsys: pytest.CaptureFixture[str], fakes: None
+) -> None:
+    status, out, _ = _run(capsys, "all", "--json", "--clients", "2")
+    assert status == 0
+    results = json.loads(out)
+    assert list(results) == ["engine", "store", "http", "history"]
+    assert results["store"]["args"] == ["clients", "json"]
+    assert results["engine"]["args"] == ["json"]
+
+
+def test_bench_without_a_target_runs_all(
+    capsys: pytest.CaptureFixture[str], fakes: None
+) -> None:
+    status, out, _ = _run(capsys)
+    assert status == 0
+    assert out.splitlines()[0].split() == ["engine.ops", "1.5"]
+
+
+def test_bench_prints_a_readable_table_without_json(
+    capsys: pytest.CaptureFixture[str], fakes: None
+) -> None:
+    status, out, _ = _run(capsys, "history")
+    assert status == 0
+    assert out == "ops   1.5\nargs  json\n"
+
+
+def test_format_table_aligns_nested_names() -> None:
+    assert format_table({"a": {"bb": 1, "c": [1, 2]}, "d": 0.5}) == (
+        "a.bb  1\na.c   1, 2\nd     0.5"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["all", "--nope"], "fortyfive bench all: no benchmark knows --nope"),
+        (["http", "--clients", "2"], "fortyfive bench http: unrecognized arguments: --clients 2"),
+        (["store", "--clients", "many"], "argument --clients: invalid int value: 'many'"),
+        (["gpu"], "argument target: invalid choice: 'gpu'"),
+    ],
+)
+def test_bench_refuses_bad_options_in_one_line(
+    capsys: pytest.CaptureFixture[str], fakes: None, argv: list[str], message: str
+) -> None:
+    status, out, err = _run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and message in err
+
+
+def test_a_missing_bench_module_is_named_in_one_line(
+    capsys: pytest.CaptureFixture[str], fakes: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "bench.http", None)
+    status, out, err = _run(capsys, "http")
+    assert (status, out) == (2, "")
+    assert err == "fortyfive bench: missing benchmark module: bench.http (bench/http.py)\n"
+    status, out, err = _run(capsys, "all")
+    assert (status, out) == (2, "")
+    assert "bench.http (bench/http.py)" in err and err.count("\n") == 1
+
+
+def test_a_bench_module_without_run_is_refused(
+    capsys: pytest.CaptureFixture[str], fakes: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = types.ModuleType("bench.store")
+    module.add_arguments = lambda parser: None  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bench.store", module)
+    status, _, err = _run(capsys, "store")
+    assert status == 2
+    assert err == "fortyfive bench: bench.store has no run() function\n"
+
+
+# The engine benchmark itself.
+
+
+def test_bench_engine_reports_games_fold_and_the_json_ratio(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _run(capsys, "engine", "--games", "1", "--repeat", "1", "--profiles",
+                            "bruff,classic", "--json")
+    assert (status, err) == (0, "")
+    figures = json.loads(out)
+    assert list(figures["games"]) == ["bruff", "classic"]
+    assert figures["games"]["bruff"]["games"] == 1
+    assert figures["games"]["bruff"]["games_per_second"] > 0
+    assert figures["fold"]["microseconds_per_event"] > 0
+    comparison = figures["fold_vs_json"]
+    assert (comparison["profile"], comparison["players"]) == ("bruff", 6)
+    assert comparison["ratio"] == pytest.approx(
+        comparison["fold_microseconds"] / comparison["json_loads_microseconds"], rel=0.05
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--profiles", "bruff,poker"], "argument --profiles: expected profiles from bruff"),
+        (["--games", "0"], "argument --games: expected a whole number of 1 or more, got '0'"),
+    ],
+)
+def test_bench_engine_refuses_bad_options_in_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = _run(capsys, "engine", *argv)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize("profile", ["bruff", "auction", "classic"])
+def test_random_games_are_complete_and_reproducible(profile: str) -> None:
+    events = random_game(profile, "test/1")
+    state = fold(events)
+    assert state.phase == "over" and state.winner is not None
+    assert random_game(profile, "test/1") == events
+    assert random_game(profile, "test/2") != events
