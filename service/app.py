@@ -49,13 +49,19 @@ def get_api(app: Flask) -> FortyFiveApi:
 
 
 def _require_json_body() -> None:
-    """Refuses a POST whose body is not JSON with 415, before anything parses it."""
-    if request.method == "POST" and not request.is_json:
+    """Refuses a POST whose body is not JSON (415) or is empty (400), before anything
+    parses it."""
+    if request.method != "POST":
+        return
+    if not request.is_json:
         abort(
             415,
             message="send the body as JSON with Content-Type: application/json",
             code="unsupported_media_type",
         )
+    if not request.get_data(cache=True):
+        abort(400, message="the request body is empty: send one JSON object",
+              code="malformed_json")
 
 
 def _harden(response: Response) -> Response:
