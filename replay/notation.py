@@ -1,0 +1,844 @@
+"""The pieces of the text notation: values, event tokens, result lines, header tags.
+
+Every compact form here has a parser, and writers use a compact form only after parsing it back
+and getting the same canonical JSON (:func:`same`); anything that would not come back exactly
+falls back to a JSON escape (``%event``, ``=json``, a JSON tag value). That is what makes
+JSON -> text -> JSON give the same bytes for any history, tampered ones included.
+
+The grammar is in docs/hand-history.md; :mod:`replay.text` reads it, :mod:`replay.export`
+writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card
+from engine.errors import InvalidCardError
+from events.codec import CodecError, canonical_json
+from replay.document import Integrity, RulesBlock, SeatInfo, StartBlock, ViewInfo
+
+MAGIC = "% fortyfive hand history"
+"""The first line of a history, followed by its format version."""
+INTEGRITY = "%integrity"
+"""The line that starts the integrity section."""
+
+_BARE = re.compile(r"[A-Za-z0-9_./:+-]+")
+_INT = re.compile(r"-?[0-9]+")
+_MOVE = re.compile(r"(?:(?P<seat>[0-9]+):)?(?P<name>[A-Za-z0-9]+)(?:\((?P<args>[^()]*)\))?")
+_CARD = re.compile(r"(?i)(?:10|[2-9TJQKA])[SCDH]|JK")
+
+
+class NotationError(ValueError):
+    """Raised for text that does not follow the notation; *column* is 0-based within the
+    piece that was parsed, for the reader to turn into a position."""
+
+    def __init__(self, message: str, column: int = 0, code: str = "syntax") -> None:
+        super().__init__(message)
+        self.column = column
+        self.code = code
+
+
+def same(left: Any, right: Any) -> bool:
+    """True when *left* and *right* have the same canonical JSON (so ``1`` is not ``True``)."""
+    try:
+        return canonical_json(left) == canonical_json(right)
+    except CodecError:
+        return False
+
+
+def compact_or_none(
+    render: Callable[[], str], parse: Callable[[str], Any], value: Any
+) -> str | None:
+    """Returns ``render()`` when parsing it gives back *value* exactly, else ``None``."""
+    try:
+        text = render()
+        back = parse(text)
+    except (NotationError, ValueError, TypeError, KeyError, IndexError):
+        return None
+    return text if same(back, value) else None
+
+
+# Scalars and simple values -------------------------------------------------------------------
+
+
+def encode_scalar(value: Any) -> str:
+    """Returns a scalar (int, null, bool or string) as a notation value: bare where that reads
+    back as the same value, else as a JSON literal.
+
+    >>> encode_scalar("hmac-sha256-fy/1"), encode_scalar("45"), encode_scalar(None)
+    ('hmac-sha256-fy/1', '"45"', 'null')
+
+    :raises TypeError: for a value that is not a scalar.
+    """
+    if value is None or isinstance(value, bool | int):
+        return json.dumps(value)
+    if isinstance(value, str):
+        if _BARE.fullmatch(value) and decode_scalar(value) == value:
+            return value
+        return json.dumps(value)
+    raise TypeError(f"not a scalar: {value!r}")
+
+
+def decode_scalar(text: str) -> Any:
+    """Returns the value of a notation scalar: a JSON literal, an integer, or a bare string.
+
+    :raises NotationError: for a malformed JSON string.
+    """
+    if text.startswith('"'):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise NotationError(f"malformed quoted string {text}") from None
+        if not isinstance(value, str):
+            raise NotationError(f"malformed quoted string {text}")
+        return value
+    if text in ("null", "true", "false"):
+        return json.loads(text)
+    if _INT.fullmatch(text):
+        return int(text)
+    return text
+
+
+def encode_ints(values: Sequence[int]) -> str:
+    """Returns integers as ``10,15,20`` (``[]`` for none)."""
+    return ",".join(str(value) for value in values) if values else "[]"
+
+
+def decode_ints(text: str) -> list[int]:
+    """Returns the integers of ``10,15,20`` (``[]`` for none).
+
+    :raises NotationError: if a part is not an integer.
+    """
+    if text == "[]":
+        return []
+    values = []
+    for part in text.split(","):
+        if not _INT.fullmatch(part):
+            raise NotationError(f"expected integers separated by commas, got {text!r}")
+        values.append(int(part))
+    return values
+
+
+def split_fields(text: str) -> list[tuple[str, int]]:
+    """Returns the whitespace-separated fields of *text* with their 0-based columns; a double-
+    quoted string (JSON escapes allowed) is one field even with spaces in it.
+
+    :raises NotationError: for an unterminated string.
+    """
+    fields: list[tuple[str, int]] = []
+    index = 0
+    while index < len(text):
+        if text[index].isspace():
+            index += 1
+            continue
+        start = index
+        while index < len(text) and not text[index].isspace():
+            if text[index] == '"':
+                index = _end_of_string(text, index)
+            index += 1
+        fields.append((text[start:index], start))
+    return fields
+
+
+def _end_of_string(text: str, index: int) -> int:
+    """Returns the index of the closing quote of the string opening at *index*."""
+    start = index
+    index += 1
+    while index < len(text):
+        if text[index] == "\\":
+            index += 2
+            continue
+        if text[index] == '"':
+            return index
+        index += 1
+    raise NotationError("unterminated quoted string", start)
+
+
+def parse_pairs(text: str, allowed: Mapping[str, Callable[[str], Any]]) -> dict[str, Any]:
+    """Returns the ``key=value`` fields of *text*, each decoded by its converter in *allowed*.
+
+    :raises NotationError: for an unknown or repeated key or a bad value.
+    """
+    values: dict[str, Any] = {}
+    for field, column in split_fields(text):
+        key, sep, raw = field.partition("=")
+        if not sep or key not in allowed:
+            raise NotationError(
+                f"unexpected {field!r}: expected one of {', '.join(k + '=' for k in allowed)}",
+                column,
+            )
+        if key in values:
+            raise NotationError(f"{key}= is given twice", column)
+        try:
+            values[key] = allowed[key](raw)
+        except NotationError as error:
+            raise NotationError(str(error), column) from None
+    return values
+
+
+def card_code(text: str) -> str:
+    """Returns the canonical code of the card written as *text* (``10s`` -> ``TS``).
+
+    :raises NotationError: if *text* is not a card.
+    """
+    try:
+        return Card.parse(text).code()
+    except InvalidCardError as error:
+        raise NotationError(str(error), code="bad_card") from None
+
+
+def is_card(text: str) -> bool:
+    """True if *text* is written like a card (``5S``, ``10d``, ``JK``)."""
+    return _CARD.fullmatch(text) is not None
+
+
+def _seat_or_null(text: str) -> int | None:
+    value = decode_scalar(text)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise NotationError(f"expected a number or null, got {text!r}")
+    return value
+
+
+def _int_value(text: str) -> int:
+    if not _INT.fullmatch(text):
+        raise NotationError(f"expected a whole number, got {text!r}")
+    return int(text)
+
+
+def _text_value(text: str) -> str:
+    value = decode_scalar(text)
+    if not isinstance(value, str):
+        raise NotationError(f"expected text, got {text!r}")
+    return value
+
+
+def _nullable_text(text: str) -> str | None:
+    value = decode_scalar(text)
+    if value is not None and not isinstance(value, str):
+        raise NotationError(f"expected text or null, got {text!r}")
+    return value
+
+
+# Header tags ---------------------------------------------------------------------------------
+
+HEADER_TAGS = ("Game", "Profile", "Players", "Options", "RulesDigest", "Seats", "View", "AsOf",
+               "ViewDeal", "Start", "Head")
+"""Tags that carry the history's own fields, in export order."""
+DEAL_TAGS = ("Deal", "Hands", "TurnUp", "Stock")
+"""Tags that open a deal or record its hands as dealt at a table."""
+RESERVED_TAGS = frozenset(HEADER_TAGS + DEAL_TAGS)
+
+
+def encode_options(options: Mapping[str, Any]) -> str:
+    """Returns options as ``name=value`` pairs in name order, or as a JSON object where a value
+    would not read back the same."""
+    def render() -> str:
+        return " ".join(f"{name}={encode_scalar(options[name])}" for name in sorted(options))
+    return compact_or_none(render, decode_options, dict(options)) or json.dumps(
+        dict(options), sort_keys=True)
+
+
+def decode_options(text: str) -> dict[str, Any]:
+    """Returns the options of an ``[Options]`` tag.
+
+    :raises NotationError: for a malformed pair.
+    """
+    if text.startswith("{"):
+        value = _json(text)
+        if not isinstance(value, dict):
+            raise NotationError("expected a JSON object of options")
+        return value
+    options: dict[str, Any] = {}
+    for field, column in split_fields(text):
+        name, sep, raw = field.partition("=")
+        if not sep or not name:
+            raise NotationError(f"expected name=value, got {field!r}", column)
+        if name in options:
+            raise NotationError(f"option {name!r} is given twice", column)
+        options[name] = decode_scalar(raw)
+    return options
+
+
+def encode_seats(seats: Sequence[SeatInfo]) -> str:
+    """Returns seats as ``human/A bot/B ...`` (seat numbers by position, sides as letters), or
+    JSON where that would not read back the same."""
+    plain = [seat.to_dict() for seat in seats]
+
+    def render() -> str:
+        parts = []
+        for seat in seats:
+            side = "" if seat.side is None else "/" + side_name(seat.side)
+            parts.append(encode_scalar(seat.type) + side)
+        return " ".join(parts)
+
+    return compact_or_none(render, lambda text: [s.to_dict() for s in decode_seats(text)],
+                           plain) or json.dumps(plain)
+
+
+def decode_seats(text: str) -> list[SeatInfo]:
+    """Returns the seats of a ``[Seats]`` tag (a hand-written one may leave out the sides).
+
+    :raises NotationError: for a malformed seat.
+    """
+    if text.startswith("["):
+        value = _json(text)
+        try:
+            return [SeatInfo(item["seat"], item["type"], item["side"]) for item in value]
+        except (TypeError, KeyError):
+            raise NotationError("expected a JSON list of seats") from None
+    seats = []
+    for index, (field, column) in enumerate(split_fields(text)):
+        kind, sep, side = field.rpartition("/") if "/" in field else (field, "", "")
+        if sep and not re.fullmatch(r"[A-Z]+", side):
+            raise NotationError(f"side {side!r} is not a letter", column)
+        seats.append(SeatInfo(index, _text_value(kind), side_number(side) if sep else None))
+    return seats
+
+
+def side_name(side: int) -> str:
+    """Returns the letter of *side*: 0 is A, 1 is B...; 26 and on are AA, AB... .
+
+    >>> side_name(0), side_name(2), side_name(27)
+    ('A', 'C', 'AB')
+    """
+    if side < 26:
+        return chr(ord("A") + side)
+    return side_name(side // 26 - 1) + chr(ord("A") + side % 26)
+
+
+def side_number(name: str) -> int:
+    """Returns the side whose letter is *name* (the inverse of :func:`side_name`)."""
+    number = 0
+    for letter in name:
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number - 1
+
+
+def encode_view(view: ViewInfo) -> str:
+    """Returns ``auditor``, ``spectator`` or ``seat 2``."""
+    viewer = view.viewer
+    return f"seat {viewer}" if isinstance(viewer, int) else viewer
+
+
+def decode_viewer(text: str) -> int | str:
+    """Returns the viewer of a ``[View]`` tag.
+
+    :raises NotationError: for anything but ``auditor``, ``spectator`` or ``seat N``.
+    """
+    if text in ("auditor", "spectator"):
+        return text
+    match = re.fullmatch(r"seat ([0-9]+)", text)
+    if match is None:
+        raise NotationError(f"view must be auditor, spectator or 'seat N', got {text!r}")
+    return int(match.group(1))
+
+
+_START_FIELDS: dict[str, Callable[[str], Any]] = {
+    "version": _int_value, "hash": _text_value, "dealer": _int_value, "scores": decode_ints,
+    "games_won": decode_ints, "game_number": _int_value,
+}
+
+
+def encode_start(start: StartBlock) -> str:
+    """Returns the ``[Start]`` tag value, or JSON where that would not read back the same."""
+    plain = start.to_dict()
+
+    def render() -> str:
+        return (
+            f"version={start.version} hash={encode_scalar(start.hash)} dealer={start.dealer} "
+            f"scores={encode_ints(start.scores)} games_won={encode_ints(start.games_won)} "
+            f"game_number={start.game_number}"
+        )
+
+    return compact_or_none(render, lambda t: decode_start(t).to_dict(), plain) or json.dumps(plain)
+
+
+def decode_start(text: str) -> StartBlock:
+    """Returns the start block of a ``[Start]`` tag.
+
+    :raises NotationError: for a missing or malformed field.
+    """
+    values = _json(text) if text.startswith("{") else parse_pairs(text, _START_FIELDS)
+    missing = [name for name in _START_FIELDS if name not in values]
+    if missing:
+        raise NotationError(f"[Start] lacks {', '.join(missing)}")
+    try:
+        return StartBlock(values["version"], values["hash"], values["dealer"],
+                          tuple(values["scores"]), tuple(values["games_won"]),
+                          values["game_number"])
+    except TypeError as error:
+        raise NotationError(f"malformed [Start]: {error}") from None
+
+
+def encode_rules_tags(rules: RulesBlock) -> list[tuple[str, str]]:
+    """Returns the ``Profile``, ``Players``, ``Options`` and ``RulesDigest`` tags of *rules*."""
+    tags = [("Profile", rules.profile)]
+    if rules.players is not None:
+        tags.append(("Players", str(rules.players)))
+    tags.append(("Options", encode_options(rules.options)))
+    if rules.digest is not None:
+        tags.append(("RulesDigest", rules.digest))
+    return tags
+
+
+# Event tokens --------------------------------------------------------------------------------
+
+
+class Context:
+    """What a token may leave out because the text already says it: the deal being read and the
+    header's rules and seats."""
+
+    def __init__(self) -> None:
+        self.deal: int | None = None
+        self.rules: RulesBlock | None = None
+        self.seats: tuple[SeatInfo, ...] = ()
+
+
+_SEAT_EVENTS: dict[str, str] = {
+    "cut": "deck_cut", "bury": "joker_buried", "rob": "turn_up_robbed", "bid": "bid_made",
+    "pass": "bid_passed", "hold": "bid_held", "trump": "trump_named",
+    "discard": "cards_discarded", "jink": "jink_announced",
+}
+_SERVER_EVENTS: dict[str, str] = {
+    "create": "game_created", "shuffle": "deck_shuffled", "reveal": "seed_revealed",
+}
+_NAMES = {kind: name for name, kind in (*_SEAT_EVENTS.items(), *_SERVER_EVENTS.items())}
+
+Parsed = tuple[str, dict[str, Any], tuple[str, ...]]
+"""An event read from a token: its type, its data and the names of its redacted fields."""
+
+
+def parse_move(token: str, context: Context) -> tuple[int | None, str | None, Parsed | None]:
+    """Returns what a movetext token says: ``(seat, card, None)`` for a card played (seat
+    ``None`` when not written), or ``(None, None, event)`` for any other event.
+
+    :raises NotationError: for a token that is neither.
+    """
+    match = _MOVE.fullmatch(token)
+    if match is None:
+        raise NotationError(f"not a card or an action: {token!r}", code="bad_token")
+    seat = int(match.group("seat")) if match.group("seat") is not None else None
+    name = match.group("name")
+    args = match.group("args")
+    if args is None and is_card(name):
+        return seat, card_code(name), None
+    lowered = name.lower()
+    if lowered in _SEAT_EVENTS:
+        if seat is None:
+            raise NotationError(f"{lowered} needs the seat that acted, e.g. '2:{lowered}'",
+                                code="bad_token")
+        return None, None, _seat_event(_SEAT_EVENTS[lowered], seat, args)
+    if lowered in _SERVER_EVENTS:
+        if seat is not None:
+            raise NotationError(f"{lowered} is the server's, not a seat's", code="bad_token")
+        return None, None, _server_event(_SERVER_EVENTS[lowered], args, context)
+    if is_card(name):
+        raise NotationError(f"a card takes no arguments: {token!r}", code="bad_token")
+    raise NotationError(
+        f"unknown action {name!r}: expected a card or one of "
+        f"{', '.join(sorted((*_SEAT_EVENTS, *_SERVER_EVENTS)))}",
+        code="bad_token",
+    )
+
+
+def _args(args: str | None, count: int, kind: str) -> list[str]:
+    parts = [] if args is None or not args.strip() else [a.strip() for a in args.split(",")]
+    if len(parts) != count:
+        raise NotationError(f"{_NAMES[kind]} takes {count} argument(s), got {len(parts)}",
+                            code="bad_token")
+    return parts
+
+
+def _seat_event(kind: str, seat: int, args: str | None) -> Parsed:
+    if kind in ("bid_passed", "bid_held", "jink_announced"):
+        _args(args, 0, kind)
+        return kind, {"seat": seat}, ()
+    if kind == "cards_discarded":
+        text = (args or "").strip()
+        if text.startswith("#"):
+            return kind, {"seat": seat, "cards": None, "count": _int_value(text[1:])}, ("cards",)
+        cards = [card_code(part.strip()) for part in text.split(",")] if text else []
+        return kind, {"seat": seat, "cards": cards}, ()
+    (value,) = _args(args, 1, kind)
+    if kind == "deck_cut":
+        return kind, {"seat": seat, "position": _int_value(value)}, ()
+    if kind == "bid_made":
+        return kind, {"seat": seat, "amount": _int_value(value)}, ()
+    if kind == "trump_named":
+        if value.upper() not in ("S", "C", "D", "H"):
+            raise NotationError(f"trump must be S, C, D or H, got {value!r}", code="bad_token")
+        return kind, {"seat": seat, "suit": value.upper()}, ()
+    field = "card" if kind == "joker_buried" else "discard"
+    if value == "?":
+        return kind, {"seat": seat, field: None}, (field,)
+    return kind, {"seat": seat, field: card_code(value)}, ()
+
+
+def _server_event(kind: str, args: str | None, context: Context) -> Parsed:
+    if kind == "game_created":
+        (seed,) = _args(args, 1, kind)
+        rules = context.rules
+        if rules is None:
+            raise NotationError("create(...) needs the [Profile] and [Options] tags before it")
+        return kind, {
+            "profile": rules.profile, "options": dict(rules.options),
+            "seats": [seat.type for seat in context.seats], "seed": decode_scalar(seed),
+        }, ()
+    if context.deal is None:
+        raise NotationError(f"{_NAMES[kind]}(...) belongs to a deal: give [Deal \"N\"] first")
+    if kind == "deck_shuffled":
+        algorithm, commitment, seed = _args(args, 3, kind)
+        data = {"deal": context.deal, "algorithm": decode_scalar(algorithm),
+                "commitment": decode_scalar(commitment)}
+        if seed == "?":
+            return kind, {**data, "seed": None}, ("seed",)
+        return kind, {**data, "seed": decode_scalar(seed)}, ()
+    (seed,) = _args(args, 1, kind)
+    return kind, {"deal": context.deal, "seed": decode_scalar(seed)}, ()
+
+
+def render_move(kind: str, data: Mapping[str, Any], redacted: Sequence[str],
+                context: Context) -> str | None:
+    """Returns the token for an event other than a plain card play, or ``None`` when no token
+    reads back as exactly this event (the writer then uses ``%event``)."""
+    name = _NAMES.get(kind)
+    if name is None:
+        return None
+    seat = data.get("seat")
+
+    def render() -> str:
+        if kind in _SERVER_EVENTS.values():
+            return name + "(" + ",".join(_server_args(kind, data)) + ")"
+        prefix = f"{seat}:{name}"
+        if kind in ("bid_passed", "bid_held", "jink_announced"):
+            return prefix
+        if kind == "cards_discarded":
+            if "cards" in redacted:
+                return f"{prefix}(#{data['count']})"
+            return f"{prefix}({','.join(data['cards'])})"
+        field = {"deck_cut": "position", "bid_made": "amount", "trump_named": "suit",
+                 "joker_buried": "card", "turn_up_robbed": "discard"}[kind]
+        value = data[field]
+        return f"{prefix}({'?' if value is None and field in redacted else value})"
+
+    def parse(text: str) -> Parsed | None:
+        return parse_move(text, context)[2]
+
+    return compact_or_none(render, parse, (kind, dict(data), tuple(redacted)))
+
+
+def _server_args(kind: str, data: Mapping[str, Any]) -> list[str]:
+    if kind == "game_created":
+        return [encode_scalar(data["seed"])]
+    if kind == "deck_shuffled":
+        seed = "?" if data["seed"] is None else encode_scalar(data["seed"])
+        return [encode_scalar(data["algorithm"]), encode_scalar(data["commitment"]), seed]
+    return [encode_scalar(data["seed"])]
+
+
+def parse_event_json(text: str) -> Parsed:
+    """Returns the event of a ``%event`` line: ``{"type", "data", "redacted"?}``.
+
+    :raises NotationError: if it is not such an object.
+    """
+    value = _json(text)
+    if not isinstance(value, dict) or set(value) - {"type", "data", "redacted"} or not (
+        isinstance(value.get("type"), str) and isinstance(value.get("data"), dict)
+    ):
+        raise NotationError('%event needs {"type": ..., "data": {...}, "redacted": [...]}')
+    redacted = value.get("redacted", [])
+    if not isinstance(redacted, list) or not all(isinstance(n, str) for n in redacted):
+        raise NotationError("%event redacted must be a list of field names")
+    return value["type"], value["data"], tuple(redacted)
+
+
+def render_event_json(kind: str, data: Mapping[str, Any], redacted: Sequence[str]) -> str:
+    """Returns the ``%event`` line of any event."""
+    body: dict[str, Any] = {"type": kind, "data": dict(data)}
+    if redacted:
+        body["redacted"] = list(redacted)
+    return "%event " + canonical_json(body).decode()
+
+
+# Deals recorded at a table ------------------------------------------------------------------
+
+
+def render_recorded(data: Mapping[str, Any], redacted: Sequence[str],
+                    context: Context) -> list[tuple[str, str]] | None:
+    """Returns the ``Hands``, ``TurnUp`` and ``Stock`` tags of a ``deal_recorded`` event, or
+    ``None`` when they would not read back as exactly this event."""
+    def render() -> list[tuple[str, str]]:
+        hands = data["hands"]
+        sizes = data.get("hand_sizes") or []
+        parts = []
+        for seat, hand in enumerate(hands):
+            shown = f"#{sizes[seat]}" if hand is None else ",".join(hand)
+            parts.append(f"{seat}:{shown}")
+        tags = [("Hands", " ".join(parts))]
+        if data["turn_up"] is not None:
+            tags.append(("TurnUp", data["turn_up"]))
+        if data["stock"] is None:
+            tags.append(("Stock", f"#{data['stock_size']}"))
+        elif data["stock"]:
+            tags.append(("Stock", ",".join(data["stock"])))
+        return tags
+
+    try:
+        tags = render()
+        back = parse_recorded(dict(tags), context)
+    except (NotationError, KeyError, TypeError, IndexError, ValueError):
+        return None
+    return tags if same(back, ("deal_recorded", dict(data), tuple(redacted))) else None
+
+
+def parse_recorded(tags: Mapping[str, str], context: Context) -> Parsed:
+    """Returns the ``deal_recorded`` event that a deal's ``Hands``, ``TurnUp`` and ``Stock``
+    tags describe (a hidden hand or stock is ``#n``: n cards not shown).
+
+    :raises NotationError: for a malformed tag.
+    """
+    if "Hands" not in tags:
+        raise NotationError("a recorded deal needs a [Hands] tag")
+    hands: list[list[str] | None] = []
+    sizes: list[int] = []
+    for field, column in split_fields(tags["Hands"]):
+        seat, sep, cards = field.partition(":")
+        try:
+            if sep:
+                if not seat.isdigit() or int(seat) != len(hands):
+                    raise NotationError(
+                        f"hands are written seat by seat from 0, as '0:5S,KD,... 1:...'; "
+                        f"expected seat {len(hands)}, got {field!r}")
+                if cards.startswith("#"):
+                    hands.append(None)
+                    sizes.append(_int_value(cards[1:]))
+                    continue
+                hands.append([])
+                sizes.append(0)
+            elif not hands or hands[-1] is None:
+                raise NotationError(f"{field!r} does not follow a seat such as '0:'")
+            else:
+                cards = field
+            hand = hands[-1]
+            assert hand is not None, "checked above"
+            hand.extend(card_code(code) for code in cards.split(",") if code)
+            sizes[-1] = len(hand)
+        except NotationError as error:
+            raise NotationError(str(error), column, error.code) from None
+    turn_up = tags.get("TurnUp")
+    stock_text = tags.get("Stock", "")
+    data: dict[str, Any] = {
+        "deal": context.deal, "hands": hands,
+        "turn_up": card_code(turn_up) if turn_up not in (None, "") else None,
+    }
+    if stock_text.startswith("#") or None in hands:
+        if not stock_text.startswith("#"):
+            raise NotationError("a record with hidden hands writes its stock as #n too")
+        return "deal_recorded", {
+            **data, "hand_sizes": sizes, "stock": None, "stock_size": _int_value(stock_text[1:]),
+        }, ("hands", "stock")
+    stock = [card_code(code) for code in stock_text.replace(" ", ",").split(",") if code]
+    return "deal_recorded", {**data, "stock": stock}, ()
+
+
+# Result lines --------------------------------------------------------------------------------
+
+_GAME_FIELDS: dict[str, Callable[[str], Any]] = {
+    "phase": _text_value, "scores": decode_ints, "games_won": decode_ints,
+    "game_number": _int_value, "winner": _seat_or_null,
+}
+_DEAL_FIELDS: dict[str, Callable[[str], Any]] = {
+    "dealer": _int_value, "turn_up": _nullable_text, "trump": _nullable_text,
+}
+_RESULT_FIELDS: dict[str, Callable[[str], Any]] = {
+    "points": decode_ints, "scores": decode_ints, "tricks_won": decode_ints,
+    "ended_at_trick": _int_value, "winner": _seat_or_null,
+}
+_FACT_FIELDS: dict[str, Callable[[str], Any]] = {
+    name: _int_value for name in ("trick", "seat", "side", "points", "credited_trick")
+}
+_IRREGULAR_FIELDS: dict[str, Callable[[str], Any]] = {
+    "version": _int_value, "seat": _seat_or_null, "card": _nullable_text, "rule": _text_value,
+}
+_LINE_KINDS = {"game": "game", "irregular": "irregularity", "deal": "deal", "hands": "hands",
+               "fact": "fact", "result": "result"}
+_KIND_NAMES = {kind: name for name, kind in _LINE_KINDS.items()}
+
+
+def parse_result_line(text: str) -> tuple[str, Any]:
+    """Returns the kind and value of a result line (``= fact ...``; ``=json kind {...}``).
+
+    :raises NotationError: for a malformed line; the column is within *text*.
+    """
+    if text.startswith("=json"):
+        fields = text[5:].strip().split(" ", 1)
+        if len(fields) != 2 or fields[0] not in _KIND_NAMES:
+            raise NotationError("=json needs a kind and a JSON value", code="bad_result")
+        return fields[0], _json(fields[1])
+    body = text[1:]
+    stripped = body.lstrip()
+    offset = 1 + len(body) - len(stripped)
+    name, _, rest = stripped.partition(" ")
+    kind = _LINE_KINDS.get(name)
+    if kind is None:
+        raise NotationError(f"unknown result {name!r}: expected {', '.join(_LINE_KINDS)}",
+                            offset, "bad_result")
+    rest_offset = offset + len(name) + 1
+    try:
+        return kind, _parse_result(kind, rest)
+    except NotationError as error:
+        raise NotationError(str(error), rest_offset + error.column, "bad_result") from None
+
+
+def _parse_result(kind: str, text: str) -> Any:
+    if kind == "game":
+        return _complete(parse_pairs(text, _GAME_FIELDS), _GAME_FIELDS)
+    if kind == "deal":
+        return _complete(parse_pairs(text, _DEAL_FIELDS), _DEAL_FIELDS)
+    if kind == "result":
+        return _complete(parse_pairs(text, _RESULT_FIELDS), _RESULT_FIELDS)
+    if kind == "hands":
+        hands: list[list[str] | None] = []
+        for index, (field, column) in enumerate(split_fields(text)):
+            seat, sep, cards = field.partition(":")
+            if not sep or seat != str(index):
+                raise NotationError(f"expected '{index}:cards', got {field!r}", column)
+            hands.append(None if cards == "?" else cards.split(",") if cards else [])
+        return hands
+    head, text_part = _split_quoted_tail(text)
+    if kind == "irregularity":
+        value = _complete(parse_pairs(head, _IRREGULAR_FIELDS), _IRREGULAR_FIELDS)
+        return {**value, "text": text_part}
+    fields = split_fields(head)
+    if len(fields) < 3:
+        raise NotationError("a fact is '= fact VERSION KIND [field=n...] rule=ID \"text\"'")
+    (version, _), (fact_kind, _) = fields[0], fields[1]
+    rule_field, rule_column = fields[-1]
+    if not rule_field.startswith("rule="):
+        raise NotationError("a fact ends with rule=ID and its quoted text", rule_column)
+    extra = parse_pairs(" ".join(field for field, _ in fields[2:-1]), _FACT_FIELDS)
+    return {"kind": _text_value(fact_kind), "version": _int_value(version), **extra,
+            "ruling": {"rule": _text_value(rule_field[5:]), "text": text_part}}
+
+
+def _split_quoted_tail(text: str) -> tuple[str, str]:
+    """Returns the fields before a trailing quoted string, and that string."""
+    index = text.find('"')
+    if index < 0 or not text.rstrip().endswith('"'):
+        raise NotationError("expected the text in double quotes at the end of the line",
+                            len(text))
+    return text[:index], _text_value(text[index:].strip())
+
+
+def _complete(values: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    missing = [name for name in fields if name not in values]
+    if missing:
+        raise NotationError(f"missing {', '.join(name + '=' for name in missing)}")
+    return values
+
+
+def render_result_line(kind: str, value: Any) -> str:
+    """Returns the line of a derived result: compact where it reads back exactly, else
+    ``=json``."""
+    def render() -> str:
+        name = _KIND_NAMES[kind]
+        if kind == "game":
+            return (f"= game phase={encode_scalar(value['phase'])} "
+                    f"scores={encode_ints(value['scores'])} "
+                    f"games_won={encode_ints(value['games_won'])} "
+                    f"game_number={value['game_number']} winner={encode_scalar(value['winner'])}")
+        if kind == "deal":
+            return (f"= deal dealer={value['dealer']} turn_up={encode_scalar(value['turn_up'])} "
+                    f"trump={encode_scalar(value['trump'])}")
+        if kind == "result":
+            return (f"= result points={encode_ints(value['points'])} "
+                    f"scores={encode_ints(value['scores'])} "
+                    f"tricks_won={encode_ints(value['tricks_won'])} "
+                    f"ended_at_trick={value['ended_at_trick']} "
+                    f"winner={encode_scalar(value['winner'])}")
+        if kind == "hands":
+            parts = []
+            for seat, hand in enumerate(value):
+                parts.append(f"{seat}:{'?' if hand is None else ','.join(hand)}")
+            return "= hands " + " ".join(parts)
+        if kind == "irregularity":
+            return (f"= irregular version={value['version']} seat={encode_scalar(value['seat'])} "
+                    f"card={encode_scalar(value['card'])} rule={encode_scalar(value['rule'])} "
+                    f"{json.dumps(value['text'])}")
+        extra = " ".join(f"{field}={value[field]}" for field in _FACT_FIELDS if field in value)
+        ruling = value["ruling"]
+        return " ".join(part for part in (
+            f"= {name} {value['version']} {encode_scalar(value['kind'])}", extra,
+            f"rule={encode_scalar(ruling['rule'])}", json.dumps(ruling["text"]),
+        ) if part)
+
+    def parse(text: str) -> Any:
+        parsed_kind, parsed = parse_result_line(text)
+        if parsed_kind != kind:
+            raise NotationError("kind changed")
+        return parsed
+
+    compact = compact_or_none(render, parse, value)
+    if compact is not None:
+        return compact
+    return f"=json {_KIND_NAMES[kind]} {canonical_json(value).decode()}"
+
+
+# Integrity records ---------------------------------------------------------------------------
+
+
+def render_integrity(record: Integrity, previous: Integrity | None, default_schema: int) -> str:
+    """Returns the integrity line of one event: version, actor, command id, time, hash, then
+    ``schema=`` and ``prev=`` only where they differ from what the reader assumes."""
+    from replay.visitor import default_prev
+
+    parts = [str(record.version), encode_scalar(record.actor), encode_scalar(record.command_id),
+             encode_scalar(record.occurred_at), encode_scalar(record.hash)]
+    if record.schema != default_schema:
+        parts.append(f"schema={record.schema}")
+    if record.prev_hash != default_prev(previous):
+        parts.append(f"prev={encode_scalar(record.prev_hash)}")
+    return " ".join(parts)
+
+
+def parse_integrity(text: str, previous: Integrity | None, default_schema: int) -> Integrity:
+    """Returns the record of an integrity line; *default_schema* is its event type's current
+    schema, assumed when the line gives none.
+
+    :raises NotationError: for a malformed line.
+    """
+    from replay.visitor import default_prev
+
+    fields = split_fields(text)
+    if len(fields) < 5:
+        raise NotationError("an integrity line is 'VERSION ACTOR COMMAND TIME HASH "
+                            "[schema=N] [prev=HASH]'", code="bad_integrity")
+    try:
+        version = _int_value(fields[0][0])
+        actor = decode_scalar(fields[1][0])
+        command_id = decode_scalar(fields[2][0])
+        occurred_at = _text_value(fields[3][0])
+        digest = _text_value(fields[4][0])
+        extra = parse_pairs(" ".join(f for f, _ in fields[5:]),
+                            {"schema": _int_value, "prev": _text_value})
+    except NotationError as error:
+        raise NotationError(str(error), error.column, "bad_integrity") from None
+    if isinstance(actor, bool) or not isinstance(actor, int | str):
+        raise NotationError(f"actor must be a seat or a name, got {fields[1][0]!r}",
+                            fields[1][1], "bad_integrity")
+    if command_id is not None and not isinstance(command_id, str):
+        raise NotationError("command id must be text or null", fields[2][1], "bad_integrity")
+    return Integrity(version, actor, command_id, occurred_at, digest,
+                     extra.get("schema", default_schema),
+                     extra.get("prev", default_prev(previous)))
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise NotationError(f"malformed JSON: {error}") from None

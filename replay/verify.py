@@ -1,0 +1,558 @@
+"""Verifying a hand history: the chain, the head, the seeds, and every derived result.
+
+:func:`verify` trusts nothing in the document but its events:
+
+1. the embedded rules are rebuilt from the profile and options, and must match their digest and
+   the game's first event;
+2. the events must be versions 1, 2, 3... (a one-deal history skips to its start block), each
+   linked by ``prev_hash`` to the one before, each hash recomputed from its content; a redacted
+   event is rebuilt where the history allows (:mod:`replay.reconstruct`), and otherwise named
+   with the reason its hash cannot be recomputed by this viewer;
+3. each shuffle's seed, where known, must match its commitment, and each reveal the commitment
+   of its deal;
+4. the events are folded again with the engine, and every derived result (each fact with its
+   ruling, each deal's hands, result and the game's standing) must equal what the history says.
+
+A tampered history is reported by the event (version) and what differs. What a view cannot check
+is listed separately: a history is *ok* when nothing it holds is contradicted, and *complete*
+when nothing was left unchecked (an auditor's history of a finished game always is).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import FortyFiveError, ProfileError
+from engine.profiles import RuleSet, make_ruleset
+from engine.shuffle import ALGORITHM, commitment
+from events.chain import GENESIS_HASH
+from events.codec import CodecError
+from events.store import StoreError
+from events.types import Event, EventDataError, UnknownEventTypeError, event_from_data
+from events.upcasting import upcast
+from replay.derive import Replayer, apply_start, derive_results
+from replay.diagnostics import pointer
+from replay.document import HandHistory, HistoryEvent
+from replay.notation import same
+from replay.reconstruct import reconstruct, stored_hash
+
+MAX_DIFFERENCES = 50
+"""The most result differences reported one by one (the rest are counted)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in the history that does not hold."""
+
+    code: str
+    """Stable: ``format``, ``rules``, ``seats``, ``view``, ``start``, ``version``, ``chain``,
+    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``."""
+    message: str
+    version: int | None = None
+    """The event concerned, where there is one."""
+    pointer: str | None = None
+    """Where in the JSON document."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the JSON form."""
+        return {"code": self.code, "message": self.message, "version": self.version,
+                "pointer": self.pointer}
+
+    def __str__(self) -> str:
+        where = f"event {self.version}: " if self.version is not None else ""
+        return f"{where}{self.message} [{self.code}]"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Unchecked:
+    """Events this view cannot check, and why."""
+
+    first: int
+    last: int
+    what: str
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the JSON form."""
+        return {"first": self.first, "last": self.last, "what": self.what, "why": self.why}
+
+    def __str__(self) -> str:
+        span = f"event {self.first}" if self.first == self.last else (
+            f"events {self.first}-{self.last}")
+        return f"{span}: {self.what} not checked: {self.why}"
+
+
+@dataclasses.dataclass
+class Report:
+    """What :func:`verify` found."""
+
+    game_id: str | None
+    viewer: object
+    events: int
+    head: str | None
+    problems: list[Problem] = dataclasses.field(default_factory=list)
+    unchecked: list[Unchecked] = dataclasses.field(default_factory=list)
+    notes: list[str] = dataclasses.field(default_factory=list)
+    checked: dict[str, int] = dataclasses.field(default_factory=lambda: {
+        "hashes_recomputed": 0, "hashes_rebuilt": 0, "events_folded": 0, "seeds": 0,
+        "results": 0,
+    })
+    irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing in the history is contradicted."""
+        return not self.problems
+
+    @property
+    def complete(self) -> bool:
+        """True when nothing was left unchecked."""
+        return not self.unchecked
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the JSON form (what ``fortyfive history verify --json`` prints)."""
+        return {
+            "ok": self.ok, "complete": self.complete, "game_id": self.game_id,
+            "viewer": self.viewer, "events": self.events, "head": self.head,
+            "checked": dict(self.checked),
+            "problems": [problem.to_dict() for problem in self.problems],
+            "unchecked": [item.to_dict() for item in self.unchecked],
+            "notes": list(self.notes),
+            "irregularities": list(self.irregularities),
+        }
+
+    def format(self) -> str:
+        """Returns the report as lines a person reads."""
+        viewer = f"seat {self.viewer}" if isinstance(self.viewer, int) else self.viewer
+        lines = [f"history {self.game_id}: {viewer}'s view, {self.events} events, head "
+                 f"{(self.head or '?')[:16]}"]
+        counts = self.checked
+        verdict = "OK" if self.ok else "FAILED"
+        lines.append(
+            f"{verdict}: {counts['hashes_recomputed']} hashes recomputed, "
+            f"{counts['hashes_rebuilt']} rebuilt from revealed seeds, {counts['seeds']} seed "
+            f"commitments, {counts['events_folded']} events re-folded, {counts['results']} "
+            "derived results compared"
+        )
+        lines += [f"  problem: {problem}" for problem in self.problems]
+        lines += [f"  unchecked: {item}" for item in self.unchecked]
+        lines += [f"  note: {note}" for note in self.notes]
+        lines += [f"  irregularity: event {item['version']}: {item['text']} [{item['rule']}]"
+                  for item in self.irregularities]
+        return "\n".join(lines)
+
+
+def verify(history: HandHistory, *, expected_head: str | None = None) -> Report:
+    """Verifies *history* (see the module docstring) and returns the report.
+
+    *expected_head* is a head hash obtained elsewhere (from the server, or a receipt): the
+    history must end on it, which also catches a history rewritten and re-hashed throughout.
+    """
+    checker = _Verifier(history)
+    checker.run()
+    if expected_head is not None and history.head != expected_head:
+        checker.problem("head", f"the history ends on head {str(history.head)[:16]}..., not "
+                        f"on the expected {expected_head[:16]}...", pointer="/head")
+    return checker.report
+
+
+class _Verifier:
+    def __init__(self, history: HandHistory) -> None:
+        self.history = history
+        self.report = Report(history.game_id, history.view.viewer, len(history.events),
+                             history.head)
+        self.rules: RuleSet | None = None
+        self.replayer = Replayer(legality=history.view.viewer == "auditor")
+        self.blocked: tuple[int, int | None, str] | None = None
+        """(version, deal, why) of the event from which the fold could not go on."""
+
+    def problem(self, code: str, message: str, version: int | None = None,
+                pointer: str | None = None) -> None:
+        self.report.problems.append(Problem(code, message, version, pointer))
+
+    def run(self) -> None:
+        history = self.history
+        if not history.sealed:
+            self.problem("format", "this history is a draft (no hashes or results): import "
+                         "it first")
+            return
+        if history.format_version.split(".")[0] != "1":
+            self.problem("format", f"format version {history.format_version} is not 1.x",
+                         pointer="/format_version")
+            return
+        self.check_rules()
+        self.check_view()
+        self.walk()
+        last = history.events[-1]
+        if history.head != last.hash:
+            self.problem("head", f"the head {str(history.head)[:16]}... is not the hash of the "
+                         f"last event ({str(last.hash)[:16]}...)", last.version, "/head")
+        self.check_results()
+
+    # Rules, seats and view -------------------------------------------------------------------
+
+    def check_rules(self) -> None:
+        history = self.history
+        block = history.rules
+        assert block is not None and block.players is not None
+        try:
+            rules = make_ruleset(block.profile, block.options, block.players)
+        except ProfileError as error:
+            self.problem("rules", f"the embedded rules are not valid: {error}", pointer="/rules")
+            return
+        self.rules = rules
+        full = rules.options()
+        for name in sorted(set(full) | set(block.options)):
+            if name not in block.options:
+                self.problem("rules", f"option {name!r} is missing from the embedded rules "
+                             "(a history lists every option)", pointer="/rules/options")
+            elif not same(block.options[name], full.get(name)):
+                self.problem("rules", f"option {name!r} is {block.options[name]!r}, not a value "
+                             "the profile keeps as given", pointer=pointer(
+                                 ["rules", "options", name]))
+        if block.digest != rules.digest():
+            self.problem("rules", f"the rules digest {str(block.digest)[:16]}... does not match "
+                         f"the embedded profile and options ({rules.digest()[:16]}...)",
+                         pointer="/rules/digest")
+        first = history.events[0]
+        if first.type != "game_created" or first.version != 1:
+            self.problem("data", "a history starts with event 1, game_created", first.version,
+                         "/events/0")
+            return
+        try:
+            created = upcast(first.type, first.schema, first.data)
+        except StoreError as error:
+            self.problem("data", f"game_created cannot be read: {error}", 1, "/events/0")
+            return
+        for name in ("profile", "options", "seats"):
+            if name not in created:
+                self.problem("data", f"game_created has no {name}", 1, "/events/0/data")
+                return
+        if created["profile"] != block.profile:
+            self.problem("rules", f"the embedded profile is {block.profile!r} but event 1 "
+                         f"(game_created) created a {created['profile']!r} game", 1,
+                         "/rules/profile")
+        for name in sorted(set(created["options"]) | set(block.options)):
+            mine, theirs = block.options.get(name), created["options"].get(name)
+            if not same(mine, theirs):
+                self.problem("rules", f"option {name!r} is {mine!r} in the embedded rules but "
+                             f"{theirs!r} in event 1 (game_created)", 1,
+                             pointer(["rules", "options", name]))
+        seats = created["seats"]
+        if len(seats) != block.players:
+            self.problem("rules", f"the rules say {block.players} players but event 1 seats "
+                         f"{len(seats)}", 1, "/rules/players")
+        if len(history.seats) != len(seats):
+            self.problem("seats", f"{len(history.seats)} seats listed for a table of "
+                         f"{len(seats)}", None, "/seats")
+        for index, seat in enumerate(history.seats):
+            where = pointer(["seats", index])
+            if seat.seat != index:
+                self.problem("seats", f"seat {index} is listed as seat {seat.seat}", None, where)
+            elif index < len(seats) and seat.type != seats[index]:
+                self.problem("seats", f"seat {index} is listed as {seat.type!r} but event 1 "
+                             f"seats a {seats[index]!r}", 1, where)
+            if seat.side != rules.side_of(index):
+                self.problem("seats", f"seat {index} is listed on side {seat.side}, but plays "
+                             f"for side {rules.side_of(index)}", None, where)
+
+    def check_view(self) -> None:
+        history = self.history
+        view = history.view
+        viewer = view.viewer
+        if isinstance(viewer, int) and self.rules is not None and not (
+                0 <= viewer < self.rules.players):
+            self.problem("view", f"the view is for seat {viewer}, not at this table",
+                         pointer="/view/viewer")
+        if view.as_of != history.events[-1].version:
+            self.problem("view", f"the view says it stops after event {view.as_of} but the "
+                         f"last event is {history.events[-1].version}", pointer="/view/as_of")
+        if viewer == "auditor":
+            for index, event in enumerate(history.events):
+                if event.redacted:
+                    self.problem("view", "an auditor's history hides nothing, but this event "
+                                 f"hides {', '.join(event.redacted)}", event.version,
+                                 pointer(["events", index, "redacted"]))
+        if view.deal is not None:
+            opened = [event for event in history.events if event.type in (
+                "deck_shuffled", "deal_recorded")]
+            if len(opened) != 1 or opened[0].data.get("deal") != view.deal:
+                self.problem("view", f"a history of deal {view.deal} holds that deal's events "
+                             "only", pointer="/view/deal")
+        start = history.start
+        if start is not None:
+            self.report.notes.append(
+                f"the game before event {start.version + 1} is taken from the history's start "
+                f"block (dealer {start.dealer}, scores {list(start.scores)}); "
+                + ("the events before it are not in this history" if start.version > 1
+                   else "it was stated with the record, not derived"))
+
+    # Chain, hashes, seeds and the fold -------------------------------------------------------
+
+    def walk(self) -> None:
+        history = self.history
+        game_id = history.game_id
+        assert game_id is not None
+        revealed = self.revealed_seeds()
+        commitments: dict[int, tuple[str, int]] = {}
+        expected_version, expected_prev = 1, GENESIS_HASH
+        for index, event in enumerate(history.events):
+            where = pointer(["events", index])
+            if index == 1 and history.start is not None:
+                start = history.start
+                expected_version, expected_prev = start.version + 1, start.hash
+                if start.version == 1 and start.hash != history.events[0].hash:
+                    self.problem("start", "the start block links to a hash that is not event "
+                                 "1's", 1, "/start/hash")
+            self.check_link(event, index, expected_version, expected_prev, where)
+            data = self.check_hash(game_id, event, revealed, where)
+            if data is not None:
+                self.check_seed(event, data, commitments, where)
+            self.fold(event, data, where)
+            expected_version, expected_prev = event.version + 1, str(event.hash)
+        if self.blocked is not None:
+            version, _, why = self.blocked
+            self.report.unchecked.append(Unchecked(
+                version, history.events[-1].version, "re-folding", why))
+
+    def revealed_seeds(self) -> dict[int, tuple[str, int]]:
+        revealed: dict[int, tuple[str, int]] = {}
+        for event in self.history.events:
+            deal, seed = event.data.get("deal"), event.data.get("seed")
+            if event.type == "seed_revealed" and isinstance(deal, int) and isinstance(seed, str):
+                revealed.setdefault(deal, (seed, event.version))
+        return revealed
+
+    def check_link(self, event: HistoryEvent, index: int, version: int, prev: str,
+                   where: str) -> None:
+        if event.version != version:
+            if event.version > version:
+                missing = f"event {version}" if event.version == version + 1 else (
+                    f"events {version}-{event.version - 1}")
+                why = f"{missing} missing before it"
+            else:
+                why = "it is out of order or repeated"
+            self.problem("version", f"event at position {index + 1} is version {event.version}"
+                         f", expected {version}: {why}", event.version, where + "/version")
+        if event.prev_hash != prev:
+            self.problem("chain", f"{event.type}: prev_hash {str(event.prev_hash)[:16]}... does "
+                         f"not link to the event before it ({prev[:16]}...)", event.version,
+                         where + "/prev_hash")
+
+    def check_hash(self, game_id: str, event: HistoryEvent,
+                   revealed: Mapping[int, tuple[str, int]], where: str) -> dict[str, Any] | None:
+        """Checks the stored hash; returns the event's full data, or None when not known."""
+        if event.redacted:
+            state = self.replayer.state if self.blocked is None else None
+            rebuilt = reconstruct(game_id, event, state, revealed)
+            if rebuilt.status == "rebuilt":
+                self.report.checked["hashes_rebuilt"] += 1
+                return rebuilt.data
+            if rebuilt.status == "mismatch":
+                self.problem("hash", f"{event.type}: {rebuilt.note}", event.version,
+                             where + "/hash")
+            else:
+                self.report.unchecked.append(Unchecked(
+                    event.version, event.version, f"the hash of {event.type}",
+                    f"{rebuilt.note}; the stored hash is kept and the chain linked by "
+                    "prev_hash"))
+            return None
+        try:
+            computed = stored_hash(game_id, event, event.data)
+        except CodecError as error:
+            self.problem("data", f"{event.type}: {error}", event.version, where + "/data")
+            return None
+        if computed != event.hash:
+            self.problem("hash", f"{event.type}: the stored hash {str(event.hash)[:16]}... does "
+                         f"not match its content ({computed[:16]}...): the event was changed",
+                         event.version, where + "/hash")
+        else:
+            self.report.checked["hashes_recomputed"] += 1
+        return dict(event.data)
+
+    def check_seed(self, event: HistoryEvent, data: Mapping[str, Any],
+                   commitments: dict[int, tuple[str, int]], where: str) -> None:
+        deal = data.get("deal")
+        if event.type == "deck_shuffled" and isinstance(deal, int):
+            commitments[deal] = (str(data.get("commitment")), event.version)
+            if data.get("algorithm") != ALGORITHM:
+                self.problem("seed", f"deal {deal} is shuffled by {data.get('algorithm')!r}, "
+                             f"which this version cannot re-derive (it knows {ALGORITHM})",
+                             event.version, where + "/data/algorithm")
+            seed = data.get("seed")
+            if isinstance(seed, str):
+                self.check_commitment(seed, commitments[deal], deal, event.version, where)
+        elif event.type == "seed_revealed" and isinstance(deal, int):
+            seed = data.get("seed")
+            if deal not in commitments:
+                self.problem("seed", f"the seed of deal {deal} is revealed but no shuffle of "
+                             "that deal comes before it", event.version, where)
+            elif isinstance(seed, str) and self.check_commitment(
+                    seed, commitments[deal], deal, event.version, where):
+                self.report.notes.append(
+                    f"deal {deal}: the seed revealed at event {event.version} matches the "
+                    f"commitment published at event {commitments[deal][1]}; the deck order "
+                    "follows from it")
+
+    def check_commitment(self, seed: str, published: tuple[str, int], deal: int, version: int,
+                         where: str) -> bool:
+        try:
+            actual = commitment(seed)
+        except FortyFiveError as error:
+            self.problem("seed", f"deal {deal}: {error}", version, where + "/data/seed")
+            return False
+        if actual != published[0]:
+            self.problem("seed", f"deal {deal}: the seed does not match the commitment "
+                         f"published at event {published[1]} ({published[0][:16]}...)",
+                         version, where + "/data/seed")
+            return False
+        self.report.checked["seeds"] += 1
+        return True
+
+    def fold(self, event: HistoryEvent, data: dict[str, Any] | None, where: str) -> None:
+        if self.blocked is not None:
+            return
+        state = self.replayer.state
+        deal = event.data.get("deal") if event.type in ("deck_shuffled", "deal_recorded") else (
+            state.deal.number if state is not None and state.deal is not None else None)
+        if data is None:
+            self.blocked = (event.version, deal if isinstance(deal, int) else None,
+                            f"event {event.version} ({event.type}) is not fully known to this "
+                            "view, so the engine cannot go on from it")
+            return
+        try:
+            decoded: Event = event_from_data(event.type, upcast(event.type, event.schema, data))
+        except (StoreError, UnknownEventTypeError, EventDataError) as error:
+            self.problem("data", f"{event.type}: {error}", event.version, where + "/data")
+            self.blocked = (event.version, deal if isinstance(deal, int) else None,
+                            "an event could not be read")
+            return
+        if not self.replayer.apply(event.version, decoded):
+            failure = self.replayer.failure
+            assert failure is not None
+            self.problem("fold", f"{event.type} cannot be applied by the engine: "
+                         f"{failure.message}", event.version, where)
+            self.blocked = (event.version, deal if isinstance(deal, int) else None,
+                            "the engine could not apply an event")
+            return
+        self.report.checked["events_folded"] += 1
+        start = self.history.start
+        if event.version == 1 and start is not None:
+            current = self.replayer.state
+            assert current is not None
+            try:
+                self.replayer.restart(apply_start(current, start))
+            except ValueError as error:
+                self.problem("start", f"the start block does not fit the table: {error}",
+                             None, "/start")
+                self.blocked = (1, None, "the start block does not fit the table")
+
+    # Derived results -------------------------------------------------------------------------
+
+    def check_results(self) -> None:
+        history = self.history
+        state = self.replayer.state
+        results = history.results
+        assert results is not None
+        if state is None:
+            return
+        viewer = history.view.viewer
+        derived = derive_results(state, self.replayer.dealt, self.replayer.irregularities,
+                                 viewer, deal=history.view.deal)
+        self.report.irregularities = [item.to_dict() for item in self.replayer.irregularities]
+        claimed: Sequence[Mapping[str, Any]] = results["deals"]
+        ranges = {section.number: section.events for section in history.sections()}
+        blocked_deal = None if self.blocked is None else self.blocked[1]
+        differences: list[tuple[str, int | None, str]] = []
+        if self.blocked is None:
+            if len(claimed) != len(derived["deals"]):
+                self.problem("result", f"the history has results for {len(claimed)} deals; the "
+                             f"engine derives {len(derived['deals'])}", None, "/results/deals")
+            compare = range(min(len(claimed), len(derived["deals"])))
+        else:
+            comparable = [index for index, entry in enumerate(derived["deals"])
+                          if blocked_deal is None or entry["number"] < blocked_deal]
+            compare = range(min(len(comparable), len(claimed)))
+            self.report.unchecked.append(Unchecked(
+                self.blocked[0], history.events[-1].version, "the derived results of "
+                + (f"deal {blocked_deal} and after" if blocked_deal else "the rest")
+                + " and the game's standing", self.blocked[2]))
+        for index in compare:
+            mine, theirs = claimed[index], derived["deals"][index]
+            events = ranges.get(mine.get("number", -1), ())
+            last = events[-1].version if events else None
+            self.diff(mine, theirs, ["results", "deals", index], last, differences)
+        if self.blocked is None:
+            last = history.events[-1].version
+            self.diff(results["game"], derived["game"], ["results", "game"], last, differences)
+            self.diff(results["irregularities"], derived["irregularities"],
+                      ["results", "irregularities"], last, differences)
+        for message, version, where in differences[:MAX_DIFFERENCES]:
+            self.problem("result", message, version, where)
+        if len(differences) > MAX_DIFFERENCES:
+            self.problem("result", f"{len(differences) - MAX_DIFFERENCES} more derived results "
+                         "differ", None, "/results")
+
+    def diff(self, claimed: Any, derived: Any, path: list[str | int], version: int | None,
+             out: list[tuple[str, int | None, str]]) -> None:
+        """Compares a claimed result with the derived one, recording each difference with the
+        event it concerns."""
+        if isinstance(claimed, Mapping) and "ruling" in claimed and isinstance(
+                claimed.get("version"), int):
+            version = claimed["version"]
+        if isinstance(claimed, Mapping) and isinstance(derived, Mapping):
+            for key in sorted(set(claimed) | set(derived), key=str):
+                if key not in claimed or key not in derived:
+                    out.append((f"{_label(path)}: {key!r} is "
+                                + ("missing from the history" if key not in claimed
+                                   else "not something the engine derives"),
+                                version, pointer([*path, key])))
+                else:
+                    self.diff(claimed[key], derived[key], [*path, key], version, out)
+            return
+        if isinstance(claimed, list) and isinstance(derived, list):
+            if same(claimed, derived):
+                self.report.checked["results"] += _leaves(derived)
+                return
+            if not any(isinstance(item, Mapping | list) for item in (*claimed, *derived)):
+                out.append((f"{_label(path)}: the history says {_short(claimed)}, the engine "
+                            f"derives {_short(derived)}", version, pointer(path)))
+                return
+            if len(claimed) != len(derived):
+                out.append((f"{_label(path)}: the history has {len(claimed)} entries, the "
+                            f"engine derives {len(derived)}", version, pointer(path)))
+            for index, (left, right) in enumerate(zip(claimed, derived, strict=False)):
+                self.diff(left, right, [*path, index], version, out)
+            return
+        self.report.checked["results"] += 1
+        if not same(claimed, derived):
+            out.append((f"{_label(path)}: the history says {_short(claimed)}, the engine "
+                        f"derives {_short(derived)}", version, pointer(path)))
+
+
+def _leaves(value: Any) -> int:
+    """Returns how many scalar values *value* holds (one for a scalar)."""
+    if isinstance(value, Mapping):
+        return sum(_leaves(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_leaves(item) for item in value)
+    return 1
+
+
+def _label(path: Sequence[str | int]) -> str:
+    """Returns a readable name for a results path: ``deal 1 result scores``."""
+    parts: list[str] = []
+    rest = list(path[1:]) if path and path[0] == "results" else list(path)
+    if len(rest) >= 2 and rest[0] == "deals":
+        parts.append(f"deal entry {int(rest[1]) + 1}")
+        rest = rest[2:]
+    for part in rest:
+        parts.append(f"[{part}]" if isinstance(part, int) else str(part))
+    return " ".join(parts) or "results"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
