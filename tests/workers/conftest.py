@@ -1,0 +1,61 @@
+"""Fixtures of the worker tests: a queue of their own, a dispatcher, and a way to run both.
+
+Every test gets its own queue name and dispatcher name on the session's redis-server, and its
+dispatcher starts at the current end of the feeds, so jobs and feed entries of other tests
+never reach it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import pytest
+import redis
+from rq import Queue
+from worker_helpers import entropy
+
+from events.redis_store import RedisEventStore
+from service import commands
+from workers import context
+from workers.dispatcher import Dispatcher
+
+
+@pytest.fixture
+def rq_redis(redis_url: str) -> Iterator[redis.Redis]:
+    """A client of the queue's Redis (here the session's server, replies not decoded)."""
+    client = context.rq_connection(redis_url)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def queue(rq_redis: redis.Redis) -> Queue:
+    """A queue no other test uses."""
+    return context.make_queue(rq_redis, f"test-{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture
+def configured(redis_url: str) -> None:
+    """Makes the jobs of this process use the session's store."""
+    context.configure(redis_url)
+
+
+@pytest.fixture
+def dispatcher(store: RedisEventStore, queue: Queue, configured: None) -> Dispatcher:
+    """A dispatcher of its own name, starting at the current end of every feed."""
+    return Dispatcher(store, queue, name=f"test-{uuid.uuid4().hex[:12]}", start="end")
+
+
+@pytest.fixture
+def new_game(store: RedisEventStore) -> Callable[..., str]:
+    """Creates a game (seeded deals) and returns its id."""
+
+    def create(profile: str, seats: Sequence[str], **options: Any) -> str:
+        created = commands.create_game(store, profile, options, seats, entropy=entropy(profile))
+        return created.game_id
+
+    return create

@@ -1,0 +1,109 @@
+"""Where jobs find the event store, and how the queue is set up.
+
+Jobs take ids and numbers only (they cross Redis as JSON), so the store they act on is
+configured once per process: :func:`configure` by the runner, or ``REDIS_URL`` from the
+environment. The store and the fold cache are made on first use and remade after a fork, so
+a forked job never shares a socket with its parent.
+
+The queue may live on its own Redis (``RQ_REDIS_URL``, default: the store's): RQ does not
+support Redis Cluster, while the store may be one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+
+import redis
+from rq import Queue, Retry
+from rq.serializers import JSONSerializer
+
+from events.redis_store import RedisEventStore
+from service.commands import GameCache, new_cache
+
+QUEUE_NAME = "fortyfive"
+"""The RQ queue every job of this package goes to."""
+
+RESULT_TTL = 24 * 3600
+"""Seconds a finished job is kept. While it is, a feed entry read again cannot enqueue it
+again (the id is taken); after that, a copy would run and find nothing to do."""
+
+FAILURE_TTL = 7 * 24 * 3600
+"""Seconds a failed job is kept for an operator to look at (and its id stays taken)."""
+
+
+def retry() -> Retry:
+    """Returns the retry policy of every job: three more tries, after 10, 30 and 60 s."""
+    return Retry(max=3, interval=[10, 30, 60])
+
+
+def rq_connection(url: str) -> redis.Redis[bytes]:
+    """Returns a client for the queue's Redis at *url*.
+
+    RQ stores pickled or JSON bytes, so the client does not decode replies.
+    """
+    return redis.Redis.from_url(url)
+
+
+def make_queue(connection: redis.Redis[bytes], name: str = QUEUE_NAME) -> Queue:
+    """Returns the jobs' queue *name* on *connection*, with the JSON serializer."""
+    return Queue(name, connection=connection, serializer=JSONSerializer)
+
+
+@dataclasses.dataclass(slots=True)
+class _Resources:
+    pid: int
+    url: str
+    store: RedisEventStore
+    games: GameCache
+
+
+_lock = threading.Lock()
+_store_url: str | None = None
+_resources: _Resources | None = None
+
+
+def configure(store_url: str) -> None:
+    """Makes jobs of this process use the event store at *store_url*."""
+    global _store_url, _resources
+    with _lock:
+        _store_url = store_url
+        if _resources is not None and _resources.url != store_url:
+            _resources.store.close()
+            _resources = None
+
+
+def _current() -> _Resources:
+    """Returns this process's store and fold cache, made on first use (and after a fork).
+
+    :raises RuntimeError: if no store was configured and ``REDIS_URL`` is not set.
+    """
+    global _resources
+    with _lock:
+        url = _store_url or os.environ.get("REDIS_URL")
+        if not url:
+            raise RuntimeError(
+                "workers have no event store: call workers.context.configure(url) or set "
+                "REDIS_URL"
+            )
+        if _resources is None or _resources.pid != os.getpid() or _resources.url != url:
+            store = RedisEventStore.from_url(url)
+            _resources = _Resources(os.getpid(), url, store, new_cache(store))
+        return _resources
+
+
+def store() -> RedisEventStore:
+    """Returns the event store jobs of this process use.
+
+    :raises RuntimeError: if none is configured.
+    """
+    return _current().store
+
+
+def games() -> GameCache:
+    """Returns the fold cache of game states jobs of this process share.
+
+    :raises RuntimeError: if no store is configured.
+    """
+    return _current().games

@@ -1,0 +1,231 @@
+"""The dispatcher: turns the partition feeds into RQ jobs.
+
+Jobs are derived from the log, never enqueued by the writer after its append: a crash between
+the two would lose the job, while a feed entry is written by the same script as the event.
+The dispatcher reads the feeds from its last position (``XREAD BLOCK``, one call for every
+partition on a single Redis), folds each game it sees, asks :func:`workers.plan.plan` what is
+due and enqueues it under deterministic job ids. Only then does it store its position per
+partition in Redis, beside the feed: after a crash it reads some entries again, and the queue
+refuses the jobs it already has (``unique``), while jobs that ran meanwhile find the game moved
+on. Positions only move forward, so two dispatchers sharing a name cannot move one back.
+
+On a Redis Cluster one ``XREAD`` cannot span partitions (they live in different slots), so
+the dispatcher reads them one by one without blocking, and sleeps when all are idle.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from typing import Any, Literal
+
+import redis
+import redis.cluster
+from rq import Queue
+from rq.exceptions import DuplicateJobError
+
+from engine.errors import EventSequenceError
+from events.redis_store import RedisEventStore, feed_key
+from events.store import (
+    PARTITIONS,
+    CorruptStreamError,
+    FeedEntry,
+    SchemaError,
+    StoreUnavailableError,
+)
+from service import commands
+from service.commands import GameCache
+from workers import context, jobs, keys
+from workers.plan import PlannedJob, finished_deals, plan
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE = (
+    StoreUnavailableError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
+"""Errors of a store or queue that is down for now: wait and try again."""
+
+_ADVANCE = """
+local old = redis.call('GET', KEYS[1])
+if old and tonumber(string.match(old, '%-(%d+)$')) >= tonumber(string.match(ARGV[1], '%-(%d+)$'))
+then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+"""
+"""Sets a cursor to a feed entry id unless it already holds a later one."""
+
+
+def enqueue(queue: Queue, job: PlannedJob) -> bool:
+    """Enqueues *job* (after its delay, if any) unless a job with its id exists; returns
+    True if it was enqueued."""
+    func = getattr(jobs, job.name)
+    options: dict[str, Any] = {
+        "job_id": job.job_id,
+        "unique": True,
+        "retry": context.retry(),
+        "result_ttl": context.RESULT_TTL,
+        "failure_ttl": context.FAILURE_TTL,
+    }
+    try:
+        if job.delay is None:
+            queue.enqueue(func, *job.args, **options)
+        else:
+            queue.enqueue_in(timedelta(seconds=job.delay), func, *job.args, **options)
+    except DuplicateJobError:
+        return False
+    return True
+
+
+class Dispatcher:
+    """Reads the partition feeds of a store and enqueues the jobs they call for."""
+
+    def __init__(
+        self,
+        store: RedisEventStore,
+        queue: Queue,
+        *,
+        name: str = "main",
+        partitions: Iterable[int] = range(PARTITIONS),
+        games: GameCache | None = None,
+        count: int = 500,
+        start: Literal["beginning", "end"] = "beginning",
+    ) -> None:
+        """Reads *partitions* of *store*'s feeds (*count* entries per partition and call) and
+        enqueues on *queue*, keeping its positions under *name*.
+
+        A partition with no stored position is read from its *start*: the beginning (every
+        game gets its due jobs, the safe default), or its end now (only what follows).
+
+        :raises redis.exceptions.ConnectionError: if the positions cannot be loaded.
+        """
+        self._store = store
+        self._client: Any = store.client
+        self._queue = queue
+        self.name = name
+        """The name its positions are stored under."""
+        self._partitions = tuple(partitions)
+        self._games = games if games is not None else commands.new_cache(store)
+        self._count = count
+        self._start = start
+        self._advance = self._client.register_script(_ADVANCE)
+        self.enqueued = 0
+        """Jobs enqueued so far."""
+        self.refused = 0
+        """Jobs the queue already had (entries read again, or states planned twice)."""
+        self.cursors: dict[int, str] = self._load_cursors()
+        """The last feed entry id handled in each partition."""
+
+    def poll(self, block_ms: int | None = None) -> int:
+        """Handles the feed entries that arrived since the last call, waiting up to
+        *block_ms* for one when there are none; returns how many entries it handled.
+
+        :raises events.store.StoreUnavailableError: (or a Redis connection error) if the
+            store or the queue cannot be reached; no position moves, so the entries are read
+            again next time.
+        """
+        entries = self._read(block_ms)
+        for game_id in dict.fromkeys(entry.game_id for _, entry in entries):
+            self._dispatch(game_id)
+        last: dict[int, str] = {}
+        for partition, entry in entries:
+            last[partition] = entry.id
+        for partition, entry_id in last.items():
+            self._advance(keys=[keys.cursor_key(partition, self.name)], args=[entry_id])
+            self.cursors[partition] = entry_id
+        return len(entries)
+
+    def _dispatch(self, game_id: str) -> None:
+        """Enqueues the jobs due for *game_id* in its current state."""
+        try:
+            state = commands.load(self._games, game_id).state
+        except (CorruptStreamError, SchemaError, EventSequenceError, commands.GameNotFoundError):
+            log.error("game %s cannot be loaded; no jobs for it", game_id, exc_info=True)
+            return
+        due = plan(game_id, state, sealed=self._sealed(game_id, finished_deals(state)))
+        for job in due:
+            if enqueue(self._queue, job):
+                self.enqueued += 1
+            else:
+                self.refused += 1
+
+    def _sealed(self, game_id: str, deals: Sequence[int]) -> set[int]:
+        """Returns which of *deals* of *game_id* have a sealed history stored."""
+        if not deals:
+            return set()
+        pipe = self._client.pipeline(transaction=False)
+        for number in deals:
+            pipe.exists(keys.sealed_key(game_id, number))
+        return {number for number, found in zip(deals, pipe.execute(), strict=True) if found}
+
+    def _read(self, block_ms: int | None) -> list[tuple[int, FeedEntry]]:
+        """Returns the new entries of every partition, oldest first within each."""
+        if isinstance(self._client, redis.cluster.RedisCluster):
+            found = [
+                (partition, entry)
+                for partition in self._partitions
+                for entry in self._store.read_feed(partition, self.cursors[partition], self._count)
+            ]
+            if not found and block_ms:
+                time.sleep(block_ms / 1000)
+            return found
+        streams = {feed_key(p): self.cursors[p] for p in self._partitions}
+        block = block_ms or None
+        reply = self._client.xread(streams, count=self._count, block=block)
+        return [
+            (_partition_of_key(key), _feed_entry(entry_id, fields))
+            for key, stream in _streams(reply)
+            for entry_id, fields in stream
+        ]
+
+    def _load_cursors(self) -> dict[int, str]:
+        """Returns the stored position of each partition. A partition without one starts at
+        the beginning, or at its end now, which is then stored (so a restart resumes there
+        rather than at the beginning)."""
+        pipe = self._client.pipeline(transaction=False)
+        for partition in self._partitions:
+            pipe.get(keys.cursor_key(partition, self.name))
+        stored = pipe.execute()
+        cursors: dict[int, str] = {}
+        for partition, cursor in zip(self._partitions, stored, strict=True):
+            if cursor is None and self._start == "end":
+                top = self._client.xrevrange(feed_key(partition), "+", "-", count=1)
+                cursor = top[0][0] if top else "0-0"
+                self._advance(keys=[keys.cursor_key(partition, self.name)], args=[cursor])
+            cursors[partition] = cursor or "0-0"
+        return cursors
+
+
+def schedule_sweep(queue: Queue, period: int) -> bool:
+    """Enqueues the chain sweep of *period* (a number of the periods since the epoch) unless
+    that period has one already; returns True if it enqueued it."""
+    return enqueue(queue, PlannedJob("sweep_chains", (), keys.sweep_job_id(period)))
+
+
+def _streams(reply: Any) -> list[tuple[str, list[Any]]]:
+    """Returns ``(key, entries)`` of each stream in an XREAD reply (RESP2 list or RESP3
+    dict)."""
+    if not reply:
+        return []
+    if isinstance(reply, dict):
+        return [(str(key), list(value[0])) for key, value in reply.items()]
+    return [(str(key), list(entries)) for key, entries in reply]
+
+
+def _partition_of_key(key: str) -> int:
+    """Returns the partition of a feed key ``f45:{p<NNN>}:feed``."""
+    return int(key.split("{p", 1)[1].split("}", 1)[0])
+
+
+def _feed_entry(entry_id: str, fields: dict[str, str]) -> FeedEntry:
+    """Returns the feed entry in one XREAD entry.
+
+    :raises CorruptStreamError: if a field is missing.
+    """
+    try:
+        return FeedEntry(entry_id, fields["game"], int(fields["version"]), fields["type"])
+    except (KeyError, ValueError):
+        raise CorruptStreamError(f"invalid feed entry {entry_id}: {fields!r}") from None

@@ -1,0 +1,157 @@
+"""The RQ jobs: top-level functions taking ids and numbers, safe to run twice.
+
+Each job reloads the game from the store and does nothing when the game has moved on from
+the version it was planned for. Seats act through :func:`service.commands.act`, the command
+path HTTP clients use, with the version decided on and a command id derived from the game and
+that version: a job that runs again, or two copies racing, append nothing twice.
+
+Bots draw chance from ``random.Random`` seeded with the game id and the version they act at,
+so a re-run makes the same choice.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any, cast
+
+from engine.bots import Chance, choose_action
+from events.fold_cache import Folded
+from events.store import ConcurrencyError
+from replay import jsonformat
+from replay.build import build_history, replay_log
+from service import commands
+from workers import context, integrity, keys, projections
+from workers.plan import finished_deals
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_ACTIONS = 10_000
+"""A bound on the actions one ``play_bots`` job takes (an all-bot game takes a few hundred)."""
+
+
+def _chance(seed: str) -> Chance:
+    """Returns a generator seeded with *seed* (a str seed is hashed with SHA-512, so the
+    same seed gives the same draws in every process)."""
+    # Random.randrange(start, stop=None) takes the bound as its first argument, as Chance
+    # says, though under another name.
+    return cast(Chance, random.Random(seed))
+
+
+def bot_command_id(game_id: str, version: int) -> str:
+    """Returns the command id of the bot action taken on *game_id* at *version*."""
+    return f"bot:{game_id}:{version}"
+
+
+def clock_command_id(game_id: str, version: int) -> str:
+    """Returns the command id of the turn clock's action on *game_id* at *version*."""
+    return f"clock:{game_id}:{version}"
+
+
+def play_bots(game_id: str, version: int) -> int:
+    """Plays every bot turn of *game_id* from *version* on, until a human seat is to act or
+    the game is over; returns how many actions it took.
+
+    Does nothing if the game is no longer at *version*. Stops, appending nothing more, when
+    another writer moves the game first: the feed then brings a job for the new version.
+
+    :raises engine.errors.FortyFiveError: if the engine refuses a bot's action (a bug).
+    :raises events.store.StoreError: from the store (the job is retried).
+    """
+    store, games = context.store(), context.games()
+    folded = commands.load(games, game_id)
+    if folded.version != version:
+        return 0
+    taken = 0
+    for _ in range(MAX_BOT_ACTIONS):
+        state, at = folded.state, folded.version
+        seat = state.turn
+        if seat is None or state.phase == "over" or state.seat_types[seat] != "bot":
+            break
+        action = choose_action(state, seat, _chance(f"bot:{game_id}:{at}"))
+        if action is None:
+            log.warning("bot in seat %d of game %s has no action at version %d", seat, game_id, at)
+            break
+        try:
+            result = commands.act(
+                store, games, game_id, seat, action,
+                expected_version=at, command_id=bot_command_id(game_id, at), loaded=folded,
+            )
+        except ConcurrencyError as conflict:
+            log.info("game %s moved on to version %d; bots stop", game_id, conflict.actual)
+            break
+        taken += 0 if result.duplicate else 1
+        folded = Folded(result.state, result.version, result.recorded[-1].envelope.hash)
+    return taken
+
+
+def turn_clock(game_id: str, version: int, seat: int) -> bool:
+    """Acts for *seat* of *game_id* with the bot policy if the game is still at *version*
+    with *seat* to act (its time ran out); returns True if it appended the action.
+
+    The command path records the seat as the envelope's actor; the command id
+    (:func:`clock_command_id`) is what marks the action as the clock's.
+
+    :raises engine.errors.FortyFiveError: if the engine refuses the action (a bug).
+    :raises events.store.StoreError: from the store (the job is retried).
+    """
+    store, games = context.store(), context.games()
+    folded = commands.load(games, game_id)
+    state = folded.state
+    if folded.version != version or state.phase == "over" or state.turn != seat:
+        return False
+    action = choose_action(state, seat, _chance(f"clock:{game_id}:{version}"))
+    if action is None:
+        return False
+    try:
+        result = commands.act(
+            store, games, game_id, seat, action,
+            expected_version=version, command_id=clock_command_id(game_id, version),
+        )
+    except ConcurrencyError:
+        return False
+    return not result.duplicate
+
+
+def seal_deal(game_id: str, deal_number: int, version: int) -> bool:
+    """Stores the auditor hand history of deal *deal_number* of *game_id* (canonical JSON,
+    :mod:`replay.jsonformat`), cut from the events up to *version*; returns False if it was
+    sealed already or the deal is not over at *version*.
+
+    The key is written only if absent (``SET NX``): a sealed history never changes.
+
+    :raises events.store.StoreError: from the store (the job is retried).
+    """
+    store = context.store()
+    key = keys.sealed_key(game_id, deal_number)
+    if store.client.exists(key):
+        return False
+    replay = replay_log(store.read(game_id, limit=version))
+    if deal_number not in finished_deals(replay.states[-1]):
+        log.warning("deal %d of game %s is not over at version %d", deal_number, game_id, version)
+        return False
+    history = build_history(game_id, replay, "auditor", deal=deal_number)
+    return bool(store.client.set(key, jsonformat.dumps(history), nx=True))
+
+
+def project(game_id: str, version: int) -> bool:
+    """Updates the recent-games and finished-games projections with *game_id*'s latest state
+    (at *version* or later); returns False when they already had it.
+
+    :raises events.store.StoreError: from the store (the job is retried).
+    """
+    store, games = context.store(), context.games()
+    folded = commands.load(games, game_id)
+    if folded.version < version:
+        return False
+    last = store.read(game_id, after=folded.version - 1, limit=1)
+    occurred_at = last[0].envelope.occurred_at
+    return projections.record(store.client, game_id, folded.state, occurred_at)
+
+
+def sweep_chains() -> dict[str, Any]:
+    """Re-verifies every game's hash chain and records failures; returns the summary.
+
+    :raises events.store.StoreUnavailableError: if the store cannot be reached.
+    """
+    return integrity.sweep(context.store())

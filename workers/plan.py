@@ -1,0 +1,73 @@
+"""What a game needs from the workers at its current version: a pure function of its state.
+
+The dispatcher folds each game it sees in the feed and asks :func:`plan` which jobs are due.
+Every job is named by what it is for (game, version or deal), so planning the same state
+twice plans the same jobs, and the queue refuses the copies.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection
+from typing import Literal, TypeAlias
+
+from engine.state import GameState
+from workers import keys
+
+JobName: TypeAlias = Literal["play_bots", "turn_clock", "seal_deal", "project", "sweep_chains"]
+"""The name of a function of :mod:`workers.jobs`."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlannedJob:
+    """A job to enqueue: which function of :mod:`workers.jobs`, its arguments and its id."""
+
+    name: JobName
+    args: tuple[str | int, ...]
+    job_id: str
+    delay: int | None = None
+    """Seconds to wait before it runs (a turn clock), or ``None`` to run it now."""
+
+
+def finished_deals(state: GameState) -> tuple[int, ...]:
+    """Returns the numbers of the deals of *state* that are over, oldest first."""
+    numbers = [deal.number for deal in state.past_deals]
+    if state.deal is not None and state.deal.phase == "over":
+        numbers.append(state.deal.number)
+    return tuple(numbers)
+
+
+def plan(
+    game_id: str, state: GameState, sealed: Collection[int] = ()
+) -> list[PlannedJob]:
+    """Returns the jobs due for *game_id* in *state* (at version ``state.version``), whose
+    deals numbered in *sealed* have their histories stored already.
+
+    - ``project`` always: the projections follow every change;
+    - ``seal_deal`` for every finished deal not yet sealed;
+    - ``play_bots`` when a bot seat is to act;
+    - ``turn_clock`` after ``turn_seconds`` when a human seat is to act and the game has a
+      clock. Any new event starts a new clock: the old one then finds the game moved on.
+    """
+    version = state.version
+    jobs = [PlannedJob("project", (game_id, version), keys.project_job_id(game_id, version))]
+    jobs += [
+        PlannedJob("seal_deal", (game_id, number, version), keys.seal_job_id(game_id, number))
+        for number in finished_deals(state)
+        if number not in sealed
+    ]
+    seat = state.turn
+    if seat is None or state.phase == "over":
+        return jobs
+    if state.seat_types[seat] == "bot":
+        jobs.append(PlannedJob("play_bots", (game_id, version), keys.bot_job_id(game_id, version)))
+    elif state.rules.turn_seconds is not None:
+        jobs.append(
+            PlannedJob(
+                "turn_clock",
+                (game_id, version, seat),
+                keys.clock_job_id(game_id, version),
+                delay=state.rules.turn_seconds,
+            )
+        )
+    return jobs
