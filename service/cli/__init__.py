@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "service.cli.rules",
     "service.cli.play",
     "service.cli.serve",
+    "service.cli.worker",
     "service.cli.history",
     "service.cli.bench",
 )

@@ -1,0 +1,48 @@
+"""``fortyfive worker``: the dispatcher and an RQ worker, standalone (``serve`` runs its own).
+
+Runs bots, turn clocks, deal sealing, projections and chain sweeps for the store at
+``--redis-url`` (default ``REDIS_URL``), with the queue at ``--rq-redis-url`` (default
+``RQ_REDIS_URL``, else the store's). See docs/workers.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from typing import Any
+
+from service.cli import UsageError
+
+
+def register(subparsers: Any) -> None:
+    """Adds the ``worker`` command."""
+    parser = subparsers.add_parser(
+        "worker", help="run the dispatcher and job worker (bots, clocks, sealing, sweeps)"
+    )
+    parser.add_argument(
+        "--redis-url", default=None, help="the event store (default: REDIS_URL)"
+    )
+    parser.add_argument(
+        "--rq-redis-url",
+        default=None,
+        help="the queue's Redis, a single server (default: RQ_REDIS_URL, else the store's)",
+    )
+    parser.add_argument(
+        "--burst", action="store_true", help="do what is due now, then exit"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs the workers until stopped; returns the exit status."""
+    url = args.redis_url or os.environ.get("REDIS_URL")
+    if not url:
+        raise UsageError(
+            "fortyfive worker: no store given: set REDIS_URL or pass --redis-url (or run "
+            "`fortyfive serve`, which starts its own store and worker)"
+        )
+    from workers.runner import run_worker
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    return run_worker(url, burst=args.burst, rq_url=args.rq_redis_url)

@@ -1,0 +1,80 @@
+"""The runner: dispatcher plus RQ worker, in burst mode and as a long-running service.
+
+These tests start their own redis-server: the runner's dispatcher reads every feed from the
+beginning, as it does in production, so it must not see the games of other tests.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from worker_helpers import entropy
+
+from engine.fold import fold
+from engine.state import GameState
+from events.embedded import EmbeddedRedis
+from events.redis_store import RedisEventStore
+from service import commands
+from workers import context
+from workers.runner import rq_url_for, run_worker
+
+
+@pytest.fixture
+def private_url(tmp_path: Path) -> Iterator[str]:
+    """The URL of a redis-server of this test's own."""
+    with EmbeddedRedis(tmp_path / "redis") as server:
+        yield server.url
+
+
+@pytest.fixture
+def private_store(private_url: str) -> Iterator[RedisEventStore]:
+    with RedisEventStore.from_url(private_url) as store:
+        yield store
+
+
+def _all_bot_game(store: RedisEventStore) -> str:
+    created = commands.create_game(store, "classic", {}, ["bot", "bot"], entropy=entropy("run"))
+    return created.game_id
+
+
+def _state(store: RedisEventStore, game_id: str) -> GameState:
+    return fold(recorded.event for recorded in store.read(game_id))
+
+
+def test_a_burst_run_plays_an_all_bot_game_to_its_end_with_the_queue_elsewhere(
+    private_url: str, private_store: RedisEventStore
+) -> None:
+    game_id = _all_bot_game(private_store)
+    assert run_worker(private_url, burst=True, rq_url=f"{private_url}/1") == 0
+    assert _state(private_store, game_id).phase == "over"
+    assert not list(private_store.client.scan_iter(match="rq:*")), "the queue lives in db 1"
+    queue_db = context.rq_connection(f"{private_url}/1")
+    assert list(queue_db.scan_iter(match="rq:*"))
+    queue_db.close()
+
+
+def test_the_service_plays_games_as_they_come_and_stops_on_sigterm(
+    private_url: str, private_store: RedisEventStore
+) -> None:
+    process = multiprocessing.get_context("spawn").Process(target=run_worker, args=(private_url,))
+    process.start()
+    try:
+        game_id = _all_bot_game(private_store)
+        deadline = time.monotonic() + 30
+        while _state(private_store, game_id).phase != "over":
+            assert time.monotonic() < deadline, "the game did not finish in 30 s"
+            assert process.is_alive(), "the runner died"
+            time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.join(30)
+    assert process.exitcode == 0, "SIGTERM stops the runner cleanly"
+
+
+def test_the_queue_defaults_to_the_stores_redis() -> None:
+    assert rq_url_for("redis://a:1", {}) == "redis://a:1"
+    assert rq_url_for("redis://a:1", {"RQ_REDIS_URL": "redis://b:2"}) == "redis://b:2"
