@@ -25,12 +25,14 @@ from service.commands import GameCache, new_cache
 QUEUE_NAME = "fortyfive"
 """The RQ queue every job of this package goes to."""
 
-RESULT_TTL = 24 * 3600
-"""Seconds a finished job is kept. While it is, a feed entry read again cannot enqueue it
-again (the id is taken); after that, a copy would run and find nothing to do."""
+RESULT_TTL = 3600
+"""Seconds a finished job is kept. While it is, its id stays taken, so a feed entry read again
+(after a dispatcher crash, within seconds) cannot enqueue it again; after that a copy would
+only find the game moved on. Longer would cost memory for every append."""
 
 FAILURE_TTL = 7 * 24 * 3600
-"""Seconds a failed job is kept for an operator to look at (and its id stays taken)."""
+"""Seconds a job that failed all its retries is kept for an operator (its id stays taken, so
+requeue it, e.g. with ``rq requeue``, once the cause is fixed)."""
 
 
 def retry() -> Retry:
@@ -53,6 +55,8 @@ def make_queue(connection: redis.Redis[bytes], name: str = QUEUE_NAME) -> Queue:
 
 @dataclasses.dataclass(slots=True)
 class _Resources:
+    """The store and fold cache of one process (*pid*), on the store at *url*."""
+
     pid: int
     url: str
     store: RedisEventStore
