@@ -28,6 +28,23 @@ from events.types import DealRecorded, DeckShuffled, Event, GameCreated
 ENTROPY = bytes(range(32))
 """The fixed 32 bytes the tests hand the engine whenever a new shuffle is due."""
 
+FACT_RULES = {
+    "trick_won": {"trick.highest_trump", "trick.highest_of_led_suit", "trick.identical_first"},
+    "renege_allowed": {"play.trump_lead.withhold"},
+    "bonus_proven": {"bonus.proven.five", "bonus.proven.higher_out",
+                     "bonus.proven.hands_exhausted"},
+    "bonus_none": {"bonus.none"},
+    "target_reached": {"finish.chronology", "finish.deal_end", "finish.counted_first",
+                       "finish.bidder_priority"},
+    "jink": {"jink.take_all", "jink.announced.made", "jink.announced.failed"},
+    "bid_made": {"bid.made", "bid.made_thirty"},
+    "bid_set": {"bid.set"},
+    "passed_out": {"auction.all_pass"},
+    "spoiled": {"spoil_five"},
+    "game_won": {"match.game_won"},
+}
+"""The rule ids each kind of derived fact may carry."""
+
 
 def game_seed_for_dealer(players: int, dealer: int) -> str:
     """Returns the first game seed (SHA-256 of ``dealer-seed/i``) that draws *dealer*."""

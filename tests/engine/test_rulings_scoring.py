@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from deals import Table, cards_in_play, recorded_game
+from deals import FACT_RULES, Table, cards_in_play, recorded_game
 
 from engine.rulings import RULE_IDS
 from engine.scoring import trick_points
@@ -166,26 +166,9 @@ def test_a_discard_on_a_trump_lead_proves_nothing() -> None:
 
 # Rulings on derived facts.
 
-EXPECTED_RULES = {
-    "trick_won": {"trick.highest_trump", "trick.highest_of_led_suit", "trick.identical_first"},
-    "renege_allowed": {"play.trump_lead.withhold"},
-    "bonus_proven": {"bonus.proven.five", "bonus.proven.higher_out",
-                     "bonus.proven.hands_exhausted"},
-    "bonus_none": {"bonus.none"},
-    "target_reached": {"finish.chronology", "finish.deal_end", "finish.counted_first",
-                       "finish.bidder_priority"},
-    "jink": {"jink.take_all", "jink.announced.made", "jink.announced.failed"},
-    "bid_made": {"bid.made", "bid.made_thirty"},
-    "bid_set": {"bid.set"},
-    "passed_out": {"auction.all_pass"},
-    "spoiled": {"spoil_five"},
-    "game_won": {"match.game_won"},
-}
-"""The rule ids each kind of fact may carry; also used by the property tests."""
-
 
 def test_the_rule_ids_a_fact_may_carry_are_all_registered() -> None:
-    for kind, rules in EXPECTED_RULES.items():
+    for kind, rules in FACT_RULES.items():
         assert rules <= set(RULE_IDS), kind
 
 
@@ -199,7 +182,7 @@ def test_every_fact_of_a_played_deal_carries_a_registered_ruling() -> None:
         {"trick_won": 5, "renege_allowed": 1, "bonus_proven": 1}
     ), kinds
     for fact in table.deal.facts:
-        assert fact.ruling.rule_id in EXPECTED_RULES[fact.kind]
+        assert fact.ruling.rule_id in FACT_RULES[fact.kind]
         assert fact.ruling.text
         assert fact.to_dict()["ruling"] == {"rule": fact.ruling.rule_id, "text": fact.ruling.text}
     assert cards_in_play(table.state) == Counter(pack(table.state.rules))

@@ -1,0 +1,381 @@
+"""Properties of random legal games over every profile, player count, layout and option.
+
+Each game is played by a seeded ``random.Random``: every action is chosen uniformly from
+``legal_actions``, except that in the auction a player mostly passes and otherwise holds or
+makes the lowest bid (so the auction stays short and bids are often made), and a seat out of
+turn sometimes announces a jink where it may. The server's
+steps get fresh entropy from the same generator. After every event the pack must be whole;
+after every deal its points must follow from its tricks by the rules, computed here
+independently of :mod:`engine.scoring` from the cards played and the cards still held.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+from collections import Counter
+from typing import Any
+
+from deals import FACT_RULES, cards_in_play
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.actions import decide, legal_actions, server_events, start_game
+from engine.cards import Card
+from engine.errors import IllegalPlayError
+from engine.fold import apply_event, fold
+from engine.profiles import LAYOUT_SIZE
+from engine.ranking import Ranking, ranking
+from engine.shuffle import pack
+from engine.state import DealState, GameState
+from events.types import Event
+
+MAX_STEPS = 6000
+"""No game here needs more actions than this; a game that does has not ended."""
+
+PROPERTY_SETTINGS = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@st.composite
+def configurations(draw: st.DrawFn) -> tuple[str, dict[str, Any], int]:
+    """Draws a profile, its options and a player count that make a valid game."""
+    profile = draw(st.sampled_from(["bruff", "auction", "classic", "classic", "classic"]))
+    match_games = draw(st.sampled_from([1, 1, 2]))
+    if profile == "bruff":
+        return profile, {"match_games": match_games}, 6
+    if profile == "auction":
+        return profile, {"match_games": match_games,
+                         "min_bid": draw(st.sampled_from([5, 15]))}, 4
+    players = draw(st.integers(2, 10))
+    layouts = [name for name, size in LAYOUT_SIZE.items()
+               if players % size == 0 and players // size >= 2]
+    layout = draw(st.sampled_from(layouts))
+    sides = players // LAYOUT_SIZE[layout]
+    options: dict[str, Any] = {
+        "layout": layout,
+        "match_games": match_games,
+        "joker": draw(st.sampled_from(["none", "below_ah"])),
+        "finish": draw(st.sampled_from(["trick", "deal_end"])),
+        "follow": draw(st.sampled_from(["trump_or_follow", "must_follow"])),
+        "deal_pattern": draw(st.sampled_from(["3-2", "2-3"])),
+        # With more than four sides most deals would be spoiled and a game would drag on.
+        "spoil_five": sides <= 4 and draw(st.booleans()),
+        "bonus": draw(st.sampled_from([True, True, False])),
+        "robbing": draw(st.sampled_from([True, True, False])),
+        "diamond_ace": draw(st.sampled_from(["low", "below_jack"])),
+    }
+    if players >= 7:
+        options["decks"] = draw(st.sampled_from([1, 2]))
+    if sides == 2:
+        options["jink"] = draw(st.sampled_from(["none", "announced"]))
+    return profile, options, players
+
+
+@dataclasses.dataclass
+class Game:
+    """A random game: its events and the state after each (``states[i]`` follows event i)."""
+
+    events: list[Event]
+    states: list[GameState]
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    def deals(self) -> list[DealState]:
+        """Every deal of the game that ended, in order."""
+        final = self.state
+        deals = [*final.past_deals, *([final.deal] if final.deal is not None else [])]
+        return [deal for deal in deals if deal.result is not None]
+
+
+def _choose(state: GameState, rnd: random.Random) -> tuple[int, dict[str, Any]]:
+    """Returns a seat and a legal action for it."""
+    players = state.rules.players
+    if state.rules.jink == "announced" and rnd.random() < 0.05:
+        jinkers = [seat for seat in range(players) if {"type": "jink"} in
+                   legal_actions(state, seat)]
+        if jinkers:
+            return rnd.choice(jinkers), {"type": "jink"}
+    seat = state.turn
+    assert seat is not None, f"nobody is to act in phase {state.phase}"
+    legal = legal_actions(state, seat)
+    assert legal, f"seat {seat} is to act in phase {state.phase} but has no legal action"
+    if state.phase == "bidding":
+        # Mostly pass; otherwise hold or make the lowest bid, so bids are often made and the
+        # game moves on (random bids up to 30 are mostly set, and scores would drift).
+        calls = [action for action in legal if action["type"] == "hold"]
+        calls += [action for action in legal if action["type"] == "bid"][:1]
+        if not calls or rnd.random() < 0.6:
+            return seat, {"type": "pass"}
+        return seat, rnd.choice(calls)
+    return seat, rnd.choice(legal)
+
+
+def _check_refusals(state: GameState, seat: int, rnd: random.Random) -> None:
+    """Checks that every card of the hand that is not listed as legal is refused."""
+    deal = state.deal
+    assert deal is not None
+    legal = legal_actions(state, seat)
+    for card in set(deal.hands[seat]):
+        action = {"type": "play", "card": card.code()}
+        if action not in legal:
+            try:
+                decide(state, seat, action, entropy=rnd.randbytes(32))
+            except IllegalPlayError:
+                continue
+            raise AssertionError(f"{card} was accepted but not listed: {legal}")
+
+
+def _check_cards(state: GameState) -> None:
+    """Checks that the deal accounts for the whole pack, no card more or less."""
+    deal = state.deal
+    if deal is None:
+        return
+    whole = Counter(pack(state.rules))
+    if deal.phase == "cut":
+        assert Counter(deal.order) == whole
+        return
+    counted = cards_in_play(state)
+    assert counted == whole, f"lost {whole - counted}, created {counted - whole}"
+
+
+def play_random_game(
+    profile: str, options: dict[str, Any], players: int, seed: int
+) -> Game:
+    """Plays a whole random game from *seed*, checking the pack after every event."""
+    rnd = random.Random(seed)
+    events = list(start_game(
+        profile, options, ["bot"] * players, rnd.randbytes(32), rnd.randbytes(32)
+    ))
+    state = apply_event(None, events[0])
+    states = [state]
+    pending = events[1:]
+    for _ in range(MAX_STEPS):
+        for event in pending:
+            state = apply_event(state, event)
+            _check_cards(state)
+            states.append(state)
+        if state.phase == "over":
+            return Game(events, states)
+        if state.phase in ("shuffle", "reveal"):
+            pending = list(server_events(state, rnd.randbytes(32)))
+        else:
+            seat, action = _choose(state, rnd)
+            if state.phase == "play" and seat == state.turn and rnd.random() < 0.2:
+                _check_refusals(state, seat, rnd)
+            pending = list(decide(state, seat, action, entropy=rnd.randbytes(32)))
+        events += pending
+    raise AssertionError(f"the game did not end within {MAX_STEPS} actions")
+
+
+# Independent bookkeeping of a deal's points.
+
+
+def _all_trumps_dealt(deal: DealState, order: Ranking) -> list[tuple[int, int, Card]]:
+    """Returns (power, when, card) for every trump of the deal that reached play or a hand:
+    *when* is the play order for cards played (0, 1, ...) and a large number for cards still
+    held (of identical cards the first played ranks higher)."""
+    found: list[tuple[int, int, Card]] = []
+    played = [card for trick in deal.tricks for card in trick.cards]
+    if deal.current is not None:
+        played += deal.current.cards
+    for when, card in enumerate(played):
+        if order.is_trump(card):
+            found.append((order.trump_power[card], -when, card))
+    for hand in deal.hands:
+        for card in hand:
+            if order.is_trump(card):
+                found.append((order.trump_power[card], -10_000, card))
+    return found
+
+
+def _true_bonus_trick(deal: DealState, rules: Any) -> int | None:
+    """Returns the completed trick holding the deal's highest trump, from every card dealt
+    (the server's knowledge), or ``None`` if it is not in a completed trick or there is none."""
+    assert deal.trump is not None
+    order = ranking(deal.trump, rules)
+    trumps = _all_trumps_dealt(deal, order)
+    if not rules.bonus or not trumps:
+        return None
+    power, when, card = max(trumps)
+    if when == -10_000:
+        return None
+    index = -when
+    for number, trick in enumerate(deal.tricks, start=1):
+        if index < len(trick.cards):
+            assert trick.cards[index] == card
+            return number
+        index -= len(trick.cards)
+    return None
+
+
+def _facts(deal: DealState, kind: str) -> list[Any]:
+    return [fact for fact in deal.facts if fact.kind == kind]
+
+
+def _check_deal_points(deal: DealState, rules: Any) -> None:
+    """Checks a finished deal's points against its tricks and the rules."""
+    result = deal.result
+    assert result is not None
+    if deal.trump is None:  # passed out
+        assert result.points == (0,) * rules.sides
+        assert [fact.ruling.rule_id for fact in deal.facts] == ["auction.all_pass"]
+        return
+    bonus_trick = _true_bonus_trick(deal, rules)
+    took = [0] * rules.sides
+    for number, trick in enumerate(deal.tricks[:result.ended_at_trick], start=1):
+        assert trick.winner is not None
+        took[rules.side_of(trick.winner)] += 5 + (5 if number == bonus_trick else 0)
+    complete = len(deal.tricks) == 5 and result.ended_at_trick == 5
+    if complete:
+        any_trump = bonus_trick is not None
+        assert sum(took) == (30 if any_trump else 25), "30 a deal, 25 with no trump in play"
+        assert bool(_facts(deal, "bonus_none")) == (rules.bonus and not any_trump)
+    failed_jink = [f for f in _facts(deal, "jink") if f.ruling.rule_id == "jink.announced.failed"]
+    expected = list(took)
+    if failed_jink:
+        expected = [0] * rules.sides
+    elif rules.spoil_five and complete and max(result.tricks_won) < 3:
+        expected = [0] * rules.sides
+        assert _facts(deal, "spoiled")
+    elif deal.jink_seat is not None and rules.jink == "announced":
+        side = rules.side_of(deal.jink_seat)
+        assert result.tricks_won[side] == 5
+        expected[side] *= 2
+    if rules.auction:
+        assert deal.bid is not None and deal.bidder is not None
+        side = rules.side_of(deal.bidder)
+        if took[side] >= deal.bid:
+            expected[side] = 60 if deal.bid == 30 else took[side]
+        else:
+            expected[side] = -deal.bid
+    if not complete and not failed_jink:
+        # A chronology finish mid-deal counts the bonus only once proven.
+        proven = _facts(deal, "bonus_proven")
+        if not proven or proven[0].credited_trick > result.ended_at_trick:
+            expected = [0] * rules.sides
+            for trick in deal.tricks[:result.ended_at_trick]:
+                expected[rules.side_of(trick.winner)] += 5
+    assert list(result.points) == expected, f"{result} for tricks worth {took}"
+    assert list(result.scores) == [
+        before + gained for before, gained in zip(deal.start_scores, expected, strict=True)
+    ]
+
+
+def _check_finish(deal: DealState, rules: Any) -> None:
+    """Checks who won in a deal against the rules, with the true place of the bonus."""
+    result = deal.result
+    assert result is not None
+    reached = _facts(deal, "target_reached")
+    if result.winner is None:
+        assert all(score < rules.target for score in result.scores)
+        assert not reached
+        return
+    if any(f.ruling.rule_id in ("jink.take_all", "jink.announced.failed")
+           for f in _facts(deal, "jink")):
+        return
+    [fact] = reached
+    assert fact.side == result.winner
+    assert result.scores[result.winner] >= rules.target
+    if fact.ruling.rule_id != "finish.chronology":
+        return
+    # The true first side to the target, trick by trick, with the bonus where it truly lies.
+    bonus_trick = _true_bonus_trick(deal, rules)
+    running = list(deal.start_scores)
+    for number, trick in enumerate(deal.tricks, start=1):
+        assert trick.winner is not None
+        side = rules.side_of(trick.winner)
+        running[side] += 5 + (5 if number == bonus_trick else 0)
+        if running[side] >= rules.target:
+            assert (side, number <= fact.trick) == (result.winner, True), (
+                f"side {side} truly reached {rules.target} first, at trick {number}"
+            )
+            return
+    raise AssertionError("a chronology finish was declared but no side truly reached it")
+
+
+# The properties.
+
+
+@PROPERTY_SETTINGS
+@given(configurations(), st.integers(0, 2**32))
+def test_random_legal_games_end_and_never_create_or_lose_a_card(
+    configuration: tuple[str, dict[str, Any], int], seed: int
+) -> None:
+    profile, options, players = configuration
+    game = play_random_game(profile, options, players, seed)
+
+    assert game.state.phase == "over"
+    assert game.state.winner is not None
+    assert game.state.games_won[game.state.winner] == game.state.rules.match_games
+
+
+@PROPERTY_SETTINGS
+@given(configurations(), st.integers(0, 2**32))
+def test_every_deal_scores_its_tricks_by_the_rules(
+    configuration: tuple[str, dict[str, Any], int], seed: int
+) -> None:
+    profile, options, players = configuration
+    game = play_random_game(profile, options, players, seed)
+
+    rules = game.state.rules
+    for deal in game.deals():
+        _check_deal_points(deal, rules)
+        _check_finish(deal, rules)
+        for fact in deal.facts:
+            assert fact.ruling.rule_id in FACT_RULES[fact.kind], fact
+
+
+@settings(max_examples=25, deadline=None)
+@given(configurations(), st.integers(0, 2**32), st.data())
+def test_folding_all_events_at_once_equals_folding_them_one_at_a_time(
+    configuration: tuple[str, dict[str, Any], int], seed: int, data: st.DataObject
+) -> None:
+    profile, options, players = configuration
+    game = play_random_game(profile, options, players, seed)
+
+    assert fold(game.events) == game.state
+    cut = data.draw(st.integers(1, len(game.events)))
+    assert fold(game.events[:cut]) == game.states[cut - 1]
+    assert fold(game.events[cut:], game.states[cut - 1]) == game.state
+
+
+@settings(max_examples=15, deadline=None)
+@given(configurations(), st.integers(0, 2**32))
+def test_the_same_seeds_give_the_same_game(
+    configuration: tuple[str, dict[str, Any], int], seed: int
+) -> None:
+    profile, options, players = configuration
+    first = play_random_game(profile, options, players, seed)
+    again = play_random_game(profile, options, players, seed)
+
+    assert again.events == first.events
+    assert again.state == first.state
+
+
+def test_a_bruff_deal_gives_five_cards_to_each_of_six_players_and_leaves_23() -> None:
+    jokers_turned = 0
+    for index in range(200):
+        seed = hashlib.sha256(b"bruff-deal/%d" % index).digest()
+        events = start_game("bruff", {}, ["bot"] * 6, seed[:16] * 2, seed)
+        state = fold(events)
+        cutter = (state.dealer - 1) % 6
+        for event in decide(state, cutter, {"type": "cut", "position": 1 + index % 52}):
+            state = apply_event(state, event)
+        deal = state.deal
+        assert deal is not None
+        if deal.phase == "joker":
+            jokers_turned += 1
+            assert len(deal.hands[deal.dealer]) == 6
+            state = fold(decide(state, deal.dealer, {"type": "bury", "card": "JK"}), state)
+            deal = state.deal
+            assert deal is not None
+        assert [len(hand) for hand in deal.hands] == [5] * 6
+        assert deal.turn_up is not None
+        assert len(deal.stock) + 1 + len(deal.face_down) == 23
+        assert cards_in_play(state) == Counter(pack(state.rules))
+    assert jokers_turned > 0, "some seed turns the joker"
