@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterable
+from typing import Any
 
 from engine import auction as bidding
 from engine import scoring
@@ -67,7 +68,8 @@ def apply_event(state: GameState | None, event: Event) -> GameState:
     if isinstance(event, GameCreated):
         raise EventSequenceError("game_created may only be the first event")
     after = _apply(event, state)
-    return dataclasses.replace(after, version=state.version + 1)
+    assert after.version == state.version + 1, "every apply function moves the version on once"
+    return after
 
 
 @functools.singledispatch
@@ -98,33 +100,34 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
     return deal
 
 
-def _with_deal(state: GameState, deal: DealState) -> GameState:
-    return dataclasses.replace(state, deal=deal)
+def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
+    """Returns *state* one version on, with *deal* (and any other *changes*)."""
+    return dataclasses.replace(state, deal=deal, version=state.version + 1, **changes)
 
 
-def _new_deal(state: GameState, number: int, **fields: object) -> GameState:
+def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
+    """Returns deal *number* before its cards are dealt, by the game's current dealer."""
     if state.winner is not None:
         raise EventSequenceError(f"deal {number} starts after the game was won")
-    past = state.past_deals + ((state.deal,) if state.deal is not None else ())
-    deal = DealState(
-        number=number,
-        dealer=state.dealer,
-        phase="cut",
-        hands=((),) * state.rules.players,
-        start_scores=state.scores,
-        **fields,  # type: ignore[arg-type]
+    fields.setdefault("hands", ((),) * state.rules.players)
+    return DealState(
+        number=number, dealer=state.dealer, phase="cut", start_scores=state.scores, **fields
     )
-    return dataclasses.replace(state, deal=deal, past_deals=past)
+
+
+def _past_deals(state: GameState) -> tuple[DealState, ...]:
+    """Returns the finished deals once the current one is put away."""
+    return state.past_deals + ((state.deal,) if state.deal is not None else ())
 
 
 @_apply.register
 def _shuffled(event: DeckShuffled, state: GameState) -> GameState:
     order = deck_order(state.rules, event.seed, event.algorithm)
-    state = _new_deal(
+    deal = _fresh_deal(
         state, event.deal, algorithm=event.algorithm, commitment=event.commitment,
         seed=event.seed, order=order, turn=(state.dealer - 1) % state.rules.players,
     )
-    return state
+    return _with_deal(state, deal, past_deals=_past_deals(state))
 
 
 @_apply.register
@@ -137,26 +140,26 @@ def _cut(event: DeckCut, state: GameState) -> GameState:
 @_apply.register
 def _recorded(event: DealRecorded, state: GameState) -> GameState:
     rules = state.rules
-    state = _new_deal(state, event.deal, recorded=True)
-    assert state.deal is not None
     hands = tuple(tuple(Card.parse(code) for code in hand) for hand in event.hands)
     if len(hands) != rules.players:
         raise EventSequenceError(f"recorded deal has {len(hands)} hands for {rules.players} seats")
     stock = tuple(Card.parse(code) for code in event.stock)
-    deal = dataclasses.replace(state.deal, hands=hands, stock=stock)
+    deal = _fresh_deal(state, event.deal, recorded=True, hands=hands, stock=stock)
     if rules.auction:
-        deal = dataclasses.replace(
-            deal, phase="bidding", auction=bidding.opening(deal.dealer, rules),
+        deal = deal._replace(
+            phase="bidding", auction=bidding.opening(deal.dealer, rules),
             turn=(deal.dealer + 1) % rules.players,
         )
     else:
         if event.turn_up is None:
             raise EventSequenceError("a recorded turn-up deal needs its turn-up card")
-        deal = _expose(rules, dataclasses.replace(deal, turn_up=Card.parse(event.turn_up)))
-    return _with_deal(state, deal)
+        deal = _expose(rules, deal._replace(turn_up=Card.parse(event.turn_up)))
+    return _with_deal(state, deal, past_deals=_past_deals(state))
 
 
-def _deal_out(rules: RuleSet, deal: DealState, order: tuple[Card, ...], position: int) -> DealState:
+def _deal_out(
+    rules: RuleSet, deal: DealState, order: tuple[Card, ...], position: int
+) -> DealState:
     """Returns *deal* with the cut pack dealt: rounds of the deal pattern from the dealer's
     left, then the turn-up (or, in the auction, the stock)."""
     players = rules.players
@@ -166,15 +169,13 @@ def _deal_out(rules: RuleSet, deal: DealState, order: tuple[Card, ...], position
         for step in range(1, players + 1):
             hands[(deal.dealer + step) % players].extend(order[top:top + batch])
             top += batch
-    dealt = dataclasses.replace(
-        deal, hands=tuple(tuple(hand) for hand in hands), cut_position=position
-    )
+    dealt = deal._replace(hands=tuple(tuple(hand) for hand in hands), cut_position=position)
     if rules.auction:
-        return dataclasses.replace(
-            dealt, phase="bidding", stock=order[top:], auction=bidding.opening(deal.dealer, rules),
+        return dealt._replace(
+            phase="bidding", stock=order[top:], auction=bidding.opening(deal.dealer, rules),
             turn=(deal.dealer + 1) % players,
         )
-    return _expose(rules, dataclasses.replace(dealt, turn_up=order[top], stock=order[top + 1:]))
+    return _expose(rules, dealt._replace(turn_up=order[top], stock=order[top + 1:]))
 
 
 def _expose(rules: RuleSet, deal: DealState) -> DealState:
@@ -185,12 +186,10 @@ def _expose(rules: RuleSet, deal: DealState) -> DealState:
     if turn_up is JOKER:
         hands = list(deal.hands)
         hands[deal.dealer] = hands[deal.dealer] + (JOKER,)
-        return dataclasses.replace(
-            deal, phase="joker", hands=tuple(hands), turn_up=None, turn=deal.dealer
-        )
+        return deal._replace(phase="joker", hands=tuple(hands), turn_up=None, turn=deal.dealer)
     leader = (deal.dealer + 1) % rules.players
-    return dataclasses.replace(
-        deal, phase="play", trump=turn_up.suit, current=Trick(leader=leader), turn=leader
+    return deal._replace(
+        phase="play", trump=turn_up.suit, current=Trick(leader=leader), turn=leader
     )
 
 
@@ -217,8 +216,8 @@ def _buried(event: JokerBuried, state: GameState) -> GameState:
     hand = _without(deal.hands[event.seat], card, event.seat, state.version + 1)
     if not deal.stock:
         raise EventSequenceError("no card left to turn up after the joker")
-    deal = dataclasses.replace(
-        deal, hands=_replace_hand(deal, event.seat, hand), face_down=deal.face_down + (card,),
+    deal = deal._replace(
+        hands=_replace_hand(deal, event.seat, hand), face_down=deal.face_down + (card,),
         turn_up=deal.stock[0], stock=deal.stock[1:],
     )
     return _with_deal(state, _expose(state.rules, deal))
@@ -230,8 +229,8 @@ def _robbed(event: TurnUpRobbed, state: GameState) -> GameState:
     assert deal.turn_up is not None, "only a turn-up can be robbed"
     discard = Card.parse(event.discard)
     hand = _without(deal.hands[event.seat], discard, event.seat, state.version + 1)
-    deal = dataclasses.replace(
-        deal, hands=_replace_hand(deal, event.seat, hand + (deal.turn_up,)),
+    deal = deal._replace(
+        hands=_replace_hand(deal, event.seat, hand + (deal.turn_up,)),
         face_down=deal.face_down + (discard,), robbed_by=event.seat,
     )
     return _with_deal(state, deal)
@@ -249,15 +248,15 @@ def _call(state: GameState, seat: int, call: str, amount: int | None) -> GameSta
         result = DealResult(
             (0,) * rules.sides, state.scores, (0,) * rules.sides, 0
         )
-        deal = dataclasses.replace(deal, auction=auction, facts=deal.facts + (fact,))
+        deal = deal._replace(auction=auction, facts=deal.facts + (fact,))
         return _end_deal(state, deal, scoring.Settlement(result, (fact,)), add_facts=False)
     if bidding.is_won(auction, rules):
-        deal = dataclasses.replace(
-            deal, auction=auction, phase="trump", bidder=auction.high_seat, bid=auction.high,
+        deal = deal._replace(
+            auction=auction, phase="trump", bidder=auction.high_seat, bid=auction.high,
             turn=auction.high_seat,
         )
     else:
-        deal = dataclasses.replace(deal, auction=auction, turn=auction.turn)
+        deal = deal._replace(auction=auction, turn=auction.turn)
     return _with_deal(state, deal)
 
 
@@ -279,8 +278,8 @@ def _held(event: BidHeld, state: GameState) -> GameState:
 @_apply.register
 def _trump_named(event: TrumpNamed, state: GameState) -> GameState:
     deal = _deal_of(state, "trump")
-    deal = dataclasses.replace(
-        deal, trump=Suit.parse(event.suit), phase="discard",
+    deal = deal._replace(
+        trump=Suit.parse(event.suit), phase="discard",
         turn=(deal.dealer + 1) % state.rules.players,
     )
     return _with_deal(state, deal)
@@ -298,26 +297,26 @@ def _discarded(event: CardsDiscarded, state: GameState) -> GameState:
         raise EventSequenceError("the stock cannot replace that many discards")
     players = state.rules.players
     done = deal.discards_done + (event.seat,)
-    deal = dataclasses.replace(
-        deal, hands=_replace_hand(deal, event.seat, hand + drawn), stock=deal.stock[len(cards):],
+    deal = deal._replace(
+        hands=_replace_hand(deal, event.seat, hand + drawn), stock=deal.stock[len(cards):],
         face_down=deal.face_down + cards, discards_done=done, turn=(event.seat + 1) % players,
     )
     if len(done) == players:
         assert deal.bidder is not None, "an auction deal has a bidder"
         leader = (deal.bidder + 1) % players
-        deal = dataclasses.replace(deal, phase="play", current=Trick(leader=leader), turn=leader)
+        deal = deal._replace(phase="play", current=Trick(leader=leader), turn=leader)
     return _with_deal(state, deal)
 
 
 @_apply.register
 def _jink(event: JinkAnnounced, state: GameState) -> GameState:
     deal = _deal_of(state, "play")
-    return _with_deal(state, dataclasses.replace(deal, jink_seat=event.seat))
+    return _with_deal(state, deal._replace(jink_seat=event.seat))
 
 
 @_apply.register
 def _played(event: CardPlayed, state: GameState) -> GameState:
-    deal = _deal_of(state, "play")
+    deal = deal_before = _deal_of(state, "play")
     rules = state.rules
     version = state.version + 1
     card = Card.parse(event.card)
@@ -346,18 +345,22 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     turn = (seat + 1) % rules.players
     if len(trick.cards) == rules.players:
         winner = trick.seats[trick_winner(trick.cards, order)]
-        trick = dataclasses.replace(trick, winner=winner)
+        trick = trick._replace(winner=winner)
         tricks += (trick,)
         facts += (Fact("trick_won", _trick_ruling(trick, order),
                        version, trick=len(tricks), seat=winner, side=rules.side_of(winner),
                        points=scoring.TRICK_POINTS),)
         current = Trick(leader=winner) if len(tricks) < scoring.TRICKS_PER_DEAL else None
         turn = winner
-    deal = dataclasses.replace(
-        deal, hands=_replace_hand(deal, seat, hand), tricks=tricks, current=current, turn=turn,
+    deal = deal._replace(
+        hands=_replace_hand(deal, seat, hand), tricks=tricks, current=current, turn=turn,
         highest=highest, facts=facts,
     )
     trick_done = current is None or not current.cards
+    if not trick_done and highest is deal_before.highest:
+        # Mid-trick, with the highest trump unchanged, neither the bonus proof nor a finish
+        # can change: both depend only on completed tricks and on the highest trump.
+        return _with_deal(state, deal)
     deal = _check_bonus(deal, rules, order, version, trick_done)
     settlement = _settlement(deal, rules, version)
     if settlement is None:
@@ -391,7 +394,7 @@ def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
     fact = Fact("bonus_proven", ruling, version, trick=at_trick, seat=highest.seat,
                 side=rules.side_of(highest.seat), points=scoring.BONUS_POINTS,
                 credited_trick=highest.trick)
-    return dataclasses.replace(deal, bonus_proven=True, facts=deal.facts + (fact,))
+    return deal._replace(bonus_proven=True, facts=deal.facts + (fact,))
 
 
 def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settlement | None:
@@ -440,13 +443,13 @@ def _end_deal(
     # A finish can be declared in the middle of a trick: its cards stay on the table as the
     # interrupted trick (they have left the hands), though it has no winner and does not count.
     interrupted = deal.current if deal.current is not None and deal.current.cards else None
-    deal = dataclasses.replace(
-        deal, phase="over", turn=None, current=interrupted, result=result, facts=facts
+    deal = deal._replace(
+        phase="over", turn=None, current=interrupted, result=result, facts=facts
     )
     return dataclasses.replace(
-        state, deal=deal, scores=scores, games_won=games_won, game_number=game_number,
-        winner=winner, game_winners=game_winners, deals_played=state.deals_played + 1,
-        dealer=(deal.dealer + 1) % rules.players,
+        state, version=version, deal=deal, scores=scores, games_won=games_won,
+        game_number=game_number, winner=winner, game_winners=game_winners,
+        deals_played=state.deals_played + 1, dealer=(deal.dealer + 1) % rules.players,
     )
 
 
@@ -458,4 +461,4 @@ def _revealed(event: SeedRevealed, state: GameState) -> GameState:
             f"seed_revealed for deal {event.deal} does not match the seed shuffled for "
             f"deal {deal.number}"
         )
-    return _with_deal(state, dataclasses.replace(deal, seed_revealed=True))
+    return _with_deal(state, deal._replace(seed_revealed=True))

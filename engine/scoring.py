@@ -220,7 +220,7 @@ def settle_complete(deal: DealState, rules: RuleSet, version: int) -> Settlement
         finish = first_to_target(deal, rules, bonus_trick)
         if finish is not None:
             settlement = settle_chronology(
-                dataclasses.replace(deal, bonus_proven=True), rules, finish, version
+                deal._replace(bonus_proven=True), rules, finish, version
             )
             return Settlement(settlement.result, tuple(facts) + settlement.facts)
     reached = [side for side in range(rules.sides) if scores[side] >= rules.target]

@@ -77,6 +77,13 @@ def uniform_below(bound: int, stream: Iterator[int]) -> int:
 
     :raises ShuffleError: if *stream* runs out before a draw is accepted.
     """
+    if bound <= 256:
+        # One byte a draw: the common case (every pack has at most 106 cards), kept tight.
+        limit = 256 - 256 % bound
+        for byte in stream:
+            if byte < limit:
+                return byte % bound
+        raise ShuffleError("byte stream exhausted before the shuffle finished")
     width = 1
     while 256**width < bound:
         width += 1
