@@ -9,8 +9,9 @@ Three figures, all measured in one run on the same machine:
   bids are mostly set, and both sides then sink below zero and never reach 120.
 - ``fold``: microseconds per event to fold the logs of those games from scratch.
 - ``fold_vs_json``: folding one complete 6-player ``bruff`` game against ``json.loads`` of
-  the same events as JSON text (``{"type": ..., "data": event_to_data(event)}`` per event).
-  The ratio says how much replaying a game costs beyond reading it; the aim is 10x or less.
+  the same events, both as bare data (``{"type": ..., "data": ...}`` per event) and as the
+  store holds them (sealed envelopes, decoded one by one as a load does). The ratio says how
+  much replaying a game costs beyond reading it; the aim is 10x or less.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 from engine.actions import decide, legal_actions, start_game
 from engine.fold import apply_event, fold
 from engine.profiles import PROFILES, profile_players
+from events.chain import seal_events
 from events.types import Event, event_to_data
 
 RATIO_AIM = 10.0
@@ -125,22 +127,33 @@ def random_game(profile: str, seed: str) -> list[Event]:
 
 
 def compare_with_json(events: Sequence[Event], repeat: int) -> dict[str, Any]:
-    """Returns the time to fold *events* against ``json.loads`` of their JSON text."""
-    text = json.dumps([{"type": event.TYPE, "data": event_to_data(event)} for event in events])
+    """Returns the time to fold *events* against ``json.loads`` of the same events, twice:
+    as bare data (``{"type", "data"}`` per event) and as the store holds them (sealed
+    envelopes with version, actor, timestamp and hash chain: what loading a game decodes)."""
+    bare = json.dumps([{"type": event.TYPE, "data": event_to_data(event)} for event in events])
+    sealed = seal_events(
+        "bench-game", 0, "0" * 64, events, actor="server", command_id=None,
+        occurred_at="2026-01-01T00:00:00.000000Z",
+    )
+    stored = [body for _, body in sealed]
     loops = max(1, 2000 // len(events))
     fold_seconds = _best(lambda: [fold(events) for _ in range(loops)], repeat) / loops
-    json_seconds = _best(lambda: [json.loads(text) for _ in range(loops)], repeat) / loops
-    ratio = fold_seconds / json_seconds
+    bare_seconds = _best(lambda: [json.loads(bare) for _ in range(loops)], repeat) / loops
+    stored_seconds = _best(
+        lambda: [[json.loads(body) for body in stored] for _ in range(loops)], repeat
+    ) / loops
     return {
         "profile": "bruff",
         "players": 6,
         "events": len(events),
-        "json_bytes": len(text.encode()),
         "fold_microseconds": round(fold_seconds * 1e6, 1),
-        "json_loads_microseconds": round(json_seconds * 1e6, 1),
-        "ratio": round(ratio, 2),
+        "bare_json_bytes": len(bare.encode()),
+        "bare_json_loads_microseconds": round(bare_seconds * 1e6, 1),
+        "ratio_to_bare": round(fold_seconds / bare_seconds, 2),
+        "stored_json_bytes": sum(len(body) for body in stored),
+        "stored_json_loads_microseconds": round(stored_seconds * 1e6, 1),
+        "ratio_to_stored": round(fold_seconds / stored_seconds, 2),
         "aim": f"<= {RATIO_AIM:g}x",
-        "within_aim": ratio <= RATIO_AIM,
     }
 
 

@@ -151,9 +151,12 @@ def test_bench_engine_reports_games_fold_and_the_json_ratio(
     assert figures["fold"]["microseconds_per_event"] > 0
     comparison = figures["fold_vs_json"]
     assert (comparison["profile"], comparison["players"]) == ("bruff", 6)
-    assert comparison["ratio"] == pytest.approx(
-        comparison["fold_microseconds"] / comparison["json_loads_microseconds"], rel=0.05
-    )
+    for baseline in ("bare", "stored"):
+        assert comparison[f"ratio_to_{baseline}"] == pytest.approx(
+            comparison["fold_microseconds"]
+            / comparison[f"{baseline}_json_loads_microseconds"], rel=0.05
+        )
+    assert comparison["stored_json_bytes"] > comparison["bare_json_bytes"]
 
 
 @pytest.mark.parametrize(
