@@ -34,7 +34,7 @@ from engine.state import GameState, Seat
 from events.store import StoreUnavailableError, partition_of
 from replay.views import Viewer
 
-AUDITOR = "auditor"
+AUDITOR: Literal["auditor"] = "auditor"
 """The role (and hash field) of a game's auditor token."""
 
 Role = Seat | Literal["auditor"]

@@ -30,7 +30,13 @@ from engine.errors import (
     InvalidCardError,
     ProfileError,
 )
-from events.store import ConcurrencyError, StoreError, StoreUnavailableError
+from events.store import (
+    ConcurrencyError,
+    CorruptStreamError,
+    SchemaError,
+    StoreError,
+    StoreUnavailableError,
+)
 from service.commands import GameNotFoundError, IdempotencyKeyReusedError
 from service.schemas import ActionSchema, RulingSchema
 
@@ -106,7 +112,7 @@ def problem(
     return response
 
 
-class FortyFiveApi(Api):
+class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
     """flask-smorest's Api with errors as problem+json, in the responses and in the spec."""
 
     ERROR_SCHEMA = ProblemSchema
@@ -163,6 +169,14 @@ def _flatten(messages: Any, where: str = "") -> list[str]:
     return [f"{where}: {messages}"]
 
 
+_MALFORMED: dict[type[Exception], str] = {
+    InvalidActionError: "invalid_action",
+    InvalidCardError: "invalid_card",
+    ProfileError: "invalid_profile",
+}
+"""The codes of the engine's errors for malformed input (422)."""
+
+
 def register_error_handlers(app: Flask) -> None:
     """Registers the handlers that turn every exception into a problem response."""
 
@@ -170,11 +184,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(InvalidCardError)
     @app.errorhandler(ProfileError)
     def _malformed(error: Exception) -> Response:
-        code = {
-            InvalidActionError: "invalid_action",
-            InvalidCardError: "invalid_card",
-            ProfileError: "invalid_profile",
-        }[type(error)]
+        code = next(code for kind, code in _MALFORMED.items() if isinstance(error, kind))
         return problem(422, code, str(error))
 
     @app.errorhandler(ActionRejectedError)
@@ -211,7 +221,8 @@ def register_error_handlers(app: Flask) -> None:
         logger.warning("%s", error)
         return problem(503, "store_unavailable", str(error), headers={"Retry-After": "1"})
 
-    @app.errorhandler(StoreError)
+    @app.errorhandler(CorruptStreamError)
+    @app.errorhandler(SchemaError)
     @app.errorhandler(EventSequenceError)
     def _corrupt(error: Exception) -> Response:
         logger.error("stored history failed verification: %s", error)
@@ -220,6 +231,11 @@ def register_error_handlers(app: Flask) -> None:
             "history_corrupt",
             "this game's stored history failed verification; the operator has been alerted",
         )
+
+    @app.errorhandler(StoreError)
+    def _store(error: StoreError) -> Response:
+        logger.error("event store error: %s", error)
+        return problem(500, "store_error", "the event store failed; the error was logged")
 
     @app.errorhandler(Exception)
     def _anything(error: Exception) -> Any:

@@ -5,6 +5,9 @@ store and answers 503 (``store unavailable at redis://host:port: ...``) when it 
 reached, so a load balancer stops sending games to a process that cannot play them.
 """
 
+# flask-smorest ships no type hints, so its decorators would make every view "untyped".
+# mypy: disable-error-code="untyped-decorator"
+
 from __future__ import annotations
 
 from typing import Any

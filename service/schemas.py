@@ -22,6 +22,9 @@ CARD_PATTERN = r"^(?:[jJ][kK]|(?:10|[2-9tTjJqQkKaA])[sScCdDhH])$"
 
 SUIT_PATTERN = r"^[sScCdDhH]$"
 
+MAX_VERSION = 10**12 - 1
+"""The largest version a request may name (twelve digits, as in If-Match)."""
+
 _CARD = {"pattern": CARD_PATTERN, "example": "5S"}
 
 
@@ -110,7 +113,8 @@ class EventsQuerySchema(ViewQuerySchema):
     """A page of the event log."""
 
     after = fields.Integer(
-        load_default=0, validate=validate.Range(min=0), metadata={"description": "Version"}
+        load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
+        metadata={"description": "Version"},
     )
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
@@ -119,7 +123,7 @@ class StreamQuerySchema(ViewQuerySchema):
     """Where a live stream starts, and how long it may stay idle."""
 
     after = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "Start after this version (Last-Event-ID takes precedence)"},
     )
     wait = fields.Float(

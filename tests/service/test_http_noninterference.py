@@ -58,11 +58,12 @@ def _clock() -> datetime:
 
 @pytest.fixture
 def twin_apps(redis_url: str) -> Iterator[tuple[Flask, Flask]]:
-    """Two apps, each on its own database of the session's server, with a fixed clock."""
+    """Two apps, each on its own database of the session's server, with a fixed clock and
+    the same entropy (both get the same requests, so their shuffles stay the same)."""
     apps = []
     for db in (1, 2):
         store = RedisEventStore.from_url(f"{redis_url}/{db}", clock=_clock)
-        apps.append(create_app({"STORE": store, "TESTING": True}))
+        apps.append(create_app({"STORE": store, "ENTROPY": _entropy(), "TESTING": True}))
     yield apps[0], apps[1]
     for app in apps:
         app.extensions["fortyfive"].store.close()
