@@ -19,7 +19,7 @@ from engine.state import DealState, GameState, Seat
 class Chance(Protocol):
     """What a bot needs from a random generator (``random.Random`` fits)."""
 
-    def randrange(self, stop: int) -> int:
+    def randrange(self, stop: int, /) -> int:
         """Returns a number in 0..stop-1."""
         ...
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any, cast
+from typing import Any
 
 from engine.bots import Chance, choose_action
 from events.fold_cache import Folded
@@ -33,9 +33,7 @@ MAX_BOT_ACTIONS = 10_000
 def _chance(seed: str) -> Chance:
     """Returns a generator seeded with *seed* (a str seed is hashed with SHA-512, so the
     same seed gives the same draws in every process)."""
-    # Random.randrange(start, stop=None) takes the bound as its first argument, as Chance
-    # says, though under another name.
-    return cast(Chance, random.Random(seed))
+    return random.Random(seed)
 
 
 def bot_command_id(game_id: str, version: int) -> str:
