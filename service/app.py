@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_smorest import abort
 
-from service import games, health, histories, profiles_api, rules_api
+from service import games, health, histories, profiles_api, rules_api, web
 from service.config import load_config
 from service.errors import FortyFiveApi, register_error_handlers
 from service.repository import EXTENSION, create_services
@@ -35,6 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.init_app(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    app.register_blueprint(web.bp)
     app.extensions[API_EXTENSION] = api
     register_error_handlers(app)
     app.before_request(_require_json_body)
