@@ -1,0 +1,289 @@
+"""The web client in a real browser: a game played to its end by clicking legal actions, a
+stale click answered with the 412 message, and the hand-history viewer stepping through tricks.
+
+Headless Chromium through Debian's chromedriver (see conftest.py); skipped when they are not
+installed. The pages' headers and self-containment are checked without a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import Bots, LiveServer
+
+from replay.build import build_history
+from replay.jsonformat import dumps
+from replay.sample import GameDriver, seeded_choice
+from service import web
+
+WEB_DIR = Path(web.__file__).resolve().parent / "web"
+WAIT = 10.0
+
+
+def wait_for(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT) -> Any:
+    """Waits until *condition(browser)* is truthy and returns it."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout, poll_frequency=0.05).until(condition)
+
+
+def by_id(browser: Any, element_id: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.ID, element_id)
+
+
+def css(browser: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return list(browser.find_elements(By.CSS_SELECTOR, selector))
+
+
+def console_errors(browser: Any) -> list[str]:
+    """The browser's console errors since the last call (script errors, refused by the
+    Content-Security-Policy...), apart from error statuses of API requests, which the pages
+    handle and show."""
+    return [
+        entry["message"] for entry in browser.get_log("browser")
+        if entry["level"] == "SEVERE" and entry.get("source") != "network"
+    ]
+
+
+@pytest.fixture
+def browser(chrome: Any) -> Any:
+    """The module's browser, its console emptied of earlier tests' messages."""
+    chrome.get_log("browser")
+    return chrome
+
+
+# Without a browser ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/table/g-any?seat=1", "/viewer", "/viewer?game=g-any"])
+def test_pages_carry_a_content_security_policy(live: LiveServer, path: str) -> None:
+    response = live.app.test_client().get(path)
+    assert response.status_code == 200
+    assert response.mimetype == "text/html"
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "default-src 'none'" in policy
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert b'<script type="module" src="/web/' in response.data
+
+
+def test_scripts_and_styles_are_served_from_this_origin(live: LiveServer) -> None:
+    client = live.app.test_client()
+    for name in ("app.js", "viewer.js", "cards.js", "history.js"):
+        response = client.get(f"/web/{name}")
+        assert response.status_code == 200
+        assert "javascript" in (response.mimetype or "")
+        assert "Content-Security-Policy" in response.headers
+    assert client.get("/web/style.css").mimetype == "text/css"
+    assert client.get("/web/../web.py").status_code == 404
+
+
+def test_no_page_loads_anything_from_elsewhere() -> None:
+    external = re.compile(r"""(?:src|href|from|url\()\s*=?\s*["']?(?:https?:)?//""", re.I)
+    for path in sorted(WEB_DIR.iterdir()):
+        text = path.read_text("utf-8")
+        assert not external.search(text), f"{path.name} refers to another origin"
+        if path.suffix == ".html":
+            assert "<script>" not in text and " style=" not in text, (
+                f"{path.name} has inline script or style, which the policy refuses"
+            )
+
+
+# The table -----------------------------------------------------------------------------------
+
+
+def test_a_game_against_a_bot_is_played_to_its_end_by_clicking_legal_actions(
+    live: LiveServer, bots: Bots, browser: Any, tmp_path: Path,
+) -> None:
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        StaleElementReferenceException,
+    )
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(f"{live.url}/")
+    wait_for(browser, lambda b: css(b, "#profile option[value=classic]"))
+    Select(by_id(browser, "profile")).select_by_value("classic")
+    players = by_id(browser, "players")
+    players.clear()
+    players.send_keys("2")
+    wait_for(browser, lambda b: len(css(b, "#seat-choices select")) == 2)
+    Select(by_id(browser, "seat-type-0")).select_by_value("human")
+    Select(by_id(browser, "seat-type-1")).select_by_value("bot")
+    by_id(browser, "create-button").click()
+
+    wait_for(browser, lambda b: "/table/" in b.current_url)
+    game_id = re.search(r"/table/([^/?#]+)", browser.current_url).group(1)  # type: ignore[union-attr]
+    assert browser.current_url.endswith("?seat=0")
+    bots.watch(game_id)
+    wait_for(browser, lambda b: by_id(b, "table").get_attribute("data-version"))
+
+    clicks, deadline = 0, time.monotonic() + 40
+    while not by_id(browser, "winner").is_displayed():
+        assert time.monotonic() < deadline, f"no winner after {clicks} clicks"
+        assert bots.error is None, f"a bot failed: {bots.error!r}"
+        buttons = css(browser, "#table button.action:not(:disabled)")
+        if not buttons:
+            time.sleep(0.05)
+            continue
+        try:
+            buttons[0].click()
+        except (StaleElementReferenceException, ElementClickInterceptedException):
+            continue  # The view was redrawn under the pointer: look again.
+        clicks += 1
+        assert clicks < 200, "the game did not end in 200 clicks"
+        wait_for(browser, lambda b: not css(b, "#table button.action:disabled"))
+
+    final = live.app.test_client().get(f"/v1/games/{game_id}").get_json()
+    assert final["phase"] == "over" and final["winner"] is not None
+    winner = by_id(browser, "winner").text
+    side = "AB"[final["winner"]]
+    assert f"Side {side} " in winner and "wins the game" in winner
+    assert ("you win" in winner) == (final["winner"] == 0)
+    assert by_id(browser, "table").get_attribute("data-phase") == "over"
+    scores = [cell.text for cell in css(browser, "#scores td.score")]
+    assert scores == [str(score) for score in final["scores"]]
+    rulings = by_id(browser, "facts").text
+    assert "won by seat" in rulings and re.search(r"\b(trick|finish|bonus)\.[a-z_.]+", rulings)
+    assert not css(browser, "#table button.action"), "a finished game offers no action"
+    assert not console_errors(browser)
+
+    shot = tmp_path / "table.png"
+    browser.save_screenshot(str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_click_on_a_stale_view_shows_the_412_message(
+    live: LiveServer, browser: Any,
+) -> None:
+    created = live.create_game("classic", ["human", "human"])
+    game_id = created["id"]
+    client = live.app.test_client()
+    seat = client.get(f"/v1/games/{game_id}").get_json()["turn"]
+    token = created["seats"][seat]["token"]
+
+    browser.get(f"{live.url}/table/{game_id}?seat={seat}#token={token}")
+    wait_for(browser, lambda b: css(b, "#table button.action:not(:disabled)"))
+    assert token not in browser.current_url, "the token must leave the address bar"
+    by_id(browser, "live").click()  # Stop following, so the view stays stale.
+    wait_for(browser, lambda b: "paused" in by_id(b, "live-state").text)
+    shown = int(by_id(browser, "table").get_attribute("data-version"))
+
+    headers = {"Authorization": f"Bearer {token}"}
+    view = client.get(f"/v1/games/{game_id}", headers=headers).get_json()
+    moved = client.post(
+        f"/v1/games/{game_id}/actions", json=view["legal_actions"][0],
+        headers={**headers, "If-Match": f'"{view["version"]}"'},
+    )
+    assert moved.status_code == 201
+    current = moved.get_json()["version"]
+    assert current > shown
+
+    css(browser, "#table button.action:not(:disabled)")[0].click()
+    alert = wait_for(browser, lambda b: css(b, "#messages [role=alert]"))[0]
+    message = alert.text
+    assert "(412)" in message and f"version {current}" in message, message
+    assert "moved on" in message
+    wait_for(browser, lambda b: by_id(b, "table").get_attribute("data-version") == str(current))
+    after = client.get(f"/v1/games/{game_id}").get_json()["version"]
+    assert after == current, "the stale click appended nothing"
+
+
+# The viewer ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def history_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A finished classic game's history, as seat 0 saw it, in a file."""
+    driver = GameDriver("g-web-viewer", "web-viewer").start("classic", ["human", "bot"])
+    driver.play(seeded_choice("web-viewer"))
+    history = build_history("g-web-viewer", driver.recorded, 0)
+    path = tmp_path_factory.mktemp("history") / "history.json"
+    path.write_bytes(dumps(history))
+    return path, json.loads(path.read_bytes())
+
+
+def test_the_viewer_steps_through_an_uploaded_history_trick_by_trick(
+    live: LiveServer, browser: Any, history_file: tuple[Path, dict[str, Any]],
+) -> None:
+    path, doc = history_file
+    first_deal = doc["results"]["deals"][0]
+    won = [fact for fact in first_deal["facts"] if fact["kind"] == "trick_won"]
+    last_version = doc["events"][-1]["version"]
+
+    browser.get(f"{live.url}/viewer")
+    by_id(browser, "history-file").send_keys(str(path))
+    history = wait_for(browser, lambda b: by_id(b, "history") if by_id(b, "history").is_displayed()
+                       else None)
+    assert history.get_attribute("data-version") == str(last_version)
+    assert by_id(browser, "next").get_attribute("disabled") is not None
+
+    by_id(browser, "first").click()
+    assert history.get_attribute("data-trick") == ""
+    for number in (1, 2, 3):
+        by_id(browser, "next-trick").click()
+        assert history.get_attribute("data-deal") == "1"
+        assert history.get_attribute("data-trick") == str(number)
+        assert history.get_attribute("data-version") == str(won[number - 1]["version"])
+        assert browser.current_url.endswith(f"#v={won[number - 1]['version']}")
+        row = css(browser, f"#tricks li[data-trick='{number}']")[0]
+        assert won[number - 1]["ruling"]["text"] in row.text
+        assert row.get_attribute("aria-current") == "step"
+        assert won[number - 1]["ruling"]["text"] in by_id(browser, "rulings").text
+    by_id(browser, "prev-trick").click()
+    assert history.get_attribute("data-trick") == "2"
+    by_id(browser, "prev").click()
+    assert int(history.get_attribute("data-version")) == won[1]["version"] - 1
+    rulings = by_id(browser, "rulings").text
+    assert won[1]["ruling"]["text"] not in rulings, "a ruling shown before its event"
+
+    # A link to an event opens the history there.
+    target = won[3]["version"]
+    browser.get(f"{live.url}/viewer#v={target}")
+    by_id(browser, "history-file").send_keys(str(path))
+    wait_for(browser, lambda b: by_id(b, "history").get_attribute("data-version") == str(target))
+    assert by_id(browser, "history").get_attribute("data-trick") == "4"
+    assert not console_errors(browser)
+
+
+def test_the_viewer_says_what_is_wrong_with_a_document_that_is_not_a_history(
+    live: LiveServer, browser: Any,
+) -> None:
+    browser.get(f"{live.url}/viewer")
+    by_id(browser, "history-text").send_keys('{"format": "something-else"}')
+    by_id(browser, "history-show").click()
+    alert = wait_for(browser, lambda b: css(b, "#messages [role=alert]"))[0]
+    assert "not a hand history" in alert.text
+    assert not by_id(browser, "history").is_displayed()
+
+
+def test_the_viewer_loads_a_game_history_from_the_api(
+    live: LiveServer, bots: Bots, browser: Any,
+) -> None:
+    rules = {rule.rule for rule in live.app.url_map.iter_rules()}
+    if "/v1/games/<game_id>/history" not in rules:
+        pytest.skip("the API does not serve hand histories yet (GET /v1/games/{id}/history)")
+    created = live.create_game("classic", ["bot", "bot"])
+    game_id = created["id"]
+    bots.watch(game_id)
+    client = live.app.test_client()
+    deadline = time.monotonic() + 20
+    while client.get(f"/v1/games/{game_id}").get_json()["phase"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.05)
+    browser.get(f"{live.url}/viewer?game={game_id}#v=3")
+    history = wait_for(browser, lambda b: by_id(b, "history") if by_id(b, "history").is_displayed()
+                       else None)
+    assert history.get_attribute("data-version") == "3"
+    by_id(browser, "next-trick").click()
+    assert history.get_attribute("data-trick") == "1"
+    assert "won by seat" in by_id(browser, "rulings").text
