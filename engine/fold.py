@@ -371,11 +371,12 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
 def _trick_ruling(trick: Trick, order: Ranking) -> Ruling:
     assert trick.winner is not None, "a ruled trick is complete"
     card = trick.cards[trick.seats.index(trick.winner)]
+    if trick.cards.count(card) > 1:
+        # Two packs: a trump or a card of the led suit may come twice; the first one wins.
+        return Ruling("trick.identical_first",
+                      f"{card.code()} wins: of two identical cards the first played ranks "
+                      "higher.")
     if order.is_trump(card):
-        if trick.cards.count(card) > 1:
-            return Ruling("trick.identical_first",
-                          f"{card.code()} wins: of two identical cards the first played ranks "
-                          "higher.")
         return Ruling("trick.highest_trump", f"{card.code()} is the highest trump in the trick.")
     return Ruling("trick.highest_of_led_suit",
                   f"No trump was played: {card.code()} is the highest card of the led suit.")
