@@ -360,3 +360,18 @@ def test_of_two_identical_cards_the_one_played_first_wins() -> None:
     assert won.ruling.rule_id == "trick.identical_first"
     [bonus] = table.facts("bonus_proven")
     assert (bonus.seat, bonus.credited_trick) == (1, 1)
+
+
+def test_two_identical_plain_cards_are_ruled_by_the_first_played_bug() -> None:
+    # Two packs, no trump in the trick: the first KC wins because it came first, not because
+    # it is "the highest card of the led suit" (the second KC is just as high).
+    hands = ["KC,2H,3H,4H,6H", "KC,7H,8H,9H,TH", "5C,JH,QH,KH,2D", "3D,4D,6D,7D,8D",
+             "9D,TD,JD,QD,KD", "2C,3C,4C,6C,7C", "8C,9C,TC,JC,QC"]
+    options = {"layout": "individuals", "decks": 2}
+    table = recorded_game("classic", options, hands, "9S", dealer=6)
+    trick = table.trick("KC,KC,5C,3D,9D,2C,8C")
+
+    assert trick.winner == 0
+    [won] = table.facts("trick_won")
+    assert won.ruling.rule_id == "trick.identical_first"
+    assert "KC" in won.ruling.text
