@@ -52,8 +52,8 @@ def get_api(app: Flask) -> FortyFiveApi:
 def _require_json_body() -> None:
     """Refuses a POST whose body is not JSON (415) or is empty (400), before anything
     parses it."""
-    if request.method != "POST":
-        return
+    if request.method != "POST" or request.routing_exception is not None:
+        return  # A path or method that does not exist is answered first (404, 405).
     if not request.is_json:
         abort(
             415,

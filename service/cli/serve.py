@@ -11,9 +11,10 @@ not run it.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib.util
-import multiprocessing
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +39,8 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
     def load_config(self) -> None:
         """Applies the options given to the constructor."""
         for key, value in self._options.items():
-            self.cfg.set(key, value)
+            if key in self.cfg.settings:  # Older gunicorns lack some settings.
+                self.cfg.set(key, value)
 
     def load(self) -> Any:
         """Returns the app (called in each worker after the fork)."""
@@ -61,6 +63,9 @@ def gunicorn_options(
         "errorlog": "-",
         "loglevel": "info",
         "proc_name": "fortyfive",
+        # No gunicornc control socket: one fixed path per user would make two servers
+        # (a benchmark's, a developer's) fight over it.
+        "control_socket_disable": True,
     }
 
 
@@ -115,10 +120,14 @@ def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
     from events.embedded import EmbeddedRedis
 
+    master = os.getpid()
     embedded = None
     url = os.environ.get("REDIS_URL")
     if not url:
         embedded = EmbeddedRedis(Path(args.data_dir) / "redis").start()
+        # Stopped below by this process only: gunicorn's workers are forks of it and would
+        # otherwise run its exit handlers too.
+        atexit.unregister(embedded.stop)
         url = embedded.url
         print(f"fortyfive: embedded redis-server at {url} (data in {embedded.data_dir})",
               file=sys.stderr)
@@ -129,15 +138,17 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         GunicornServer(api_factory(url), options).run()
     finally:
-        if worker is not None and worker.is_alive():
-            worker.terminate()
-            worker.join(10)
-        if embedded is not None:
-            embedded.stop()
+        # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
+        # stack): only the master stops what the master started.
+        if os.getpid() == master:
+            if worker is not None:
+                stop_process(worker)
+            if embedded is not None:
+                embedded.stop()
     return 0
 
 
-def start_worker(redis_url: str) -> multiprocessing.process.BaseProcess | None:
+def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
     """Starts ``workers.runner.run_worker(redis_url)`` in a child process.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
@@ -146,18 +157,19 @@ def start_worker(redis_url: str) -> multiprocessing.process.BaseProcess | None:
         print("fortyfive: workers.runner is not installed; serving without the RQ worker "
               "(bot seats and turn clocks will not act)", file=sys.stderr)
         return None
-    process = multiprocessing.get_context("spawn").Process(
-        target=_run_worker, args=(redis_url,), name="fortyfive-worker", daemon=True
-    )
-    process.start()
-    return process
+    code = "import sys; from workers.runner import run_worker; sys.exit(run_worker(sys.argv[1]))"
+    return subprocess.Popen([sys.executable, "-c", code, redis_url])
 
 
-def _run_worker(redis_url: str) -> None:
-    """The worker child: imported lazily, so ``serve --no-worker`` never loads RQ."""
-    from workers.runner import run_worker
-
-    run_worker(redis_url)
+def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """Stops a child with SIGTERM, killing it after *timeout* seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def openapi_document() -> dict[str, Any]:
