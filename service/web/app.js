@@ -509,6 +509,10 @@ function renderTrump(view) {
       const auction = deal.auction;
       add("Auction", auction.high === null ? "no bid yet"
         : `high bid ${auction.high} by ${seatLabel(auction.high_seat, view, true)}`);
+      if (auction.calls.length) {
+        add("Calls", auction.calls.map((call) => `seat ${call.seat} ${call.call === "bid"
+          ? `bids ${call.amount}` : (call.call === "hold" ? "holds" : "passes")}`).join(", "));
+      }
     }
     if (deal.bid !== null) add("Contract", `${deal.bid} by ${seatLabel(deal.bidder, view, true)}`);
     if (deal.jink !== null) add("Jink", `announced by ${seatLabel(deal.jink, view, true)}`);
@@ -563,9 +567,10 @@ function renderHand(view) {
   for (const action of view.legal_actions) {
     if (action.type === "play") plays.set(action.card.toUpperCase(), action);
   }
+  const playing = plays.size > 0;
   fill(hand, el("ul", { class: "cards", "aria-label": "Cards in your hand" }, view.hand.map((card) => {
     const action = plays.get(card.toUpperCase());
-    if (!action) return el("li", {}, cardFace(card, "span", { class: "unplayable" }));
+    if (!action) return el("li", {}, cardFace(card, "span", { class: playing ? "unplayable" : "" }));
     plays.delete(card.toUpperCase());
     return el("li", {}, cardFace(card, "button", {
       type: "button",
@@ -576,15 +581,14 @@ function renderHand(view) {
       onclick: () => act(action),
     }));
   })));
-  if (plays.size === 0 && view.legal_actions.some((action) => action.type === "play")) {
-    hand.prepend(el("p", { class: "help", text: "Click a raised card to play it." }));
-  }
+  if (playing) hand.prepend(el("p", { class: "help", text: "Click a raised card to play it." }));
 }
 
 function renderActions(view) {
   const box = $("actions");
   const actions = view.legal_actions.filter((action) => action.type !== "play");
   const groups = [];
+  const calls = [];
   const byType = new Map();
   for (const action of actions) {
     if (!byType.has(action.type)) byType.set(action.type, []);
@@ -610,11 +614,12 @@ function renderActions(view) {
         }))));
     } else if (type === "bid") {
       groups.push(group("Bid", null, list.map((action) => actionButton(action, `Bid ${action.amount}`))));
-    } else if (type === "pass") groups.push(actionButton(list[0], "Pass"));
-    else if (type === "hold") groups.push(actionButton(list[0], "Hold"));
-    else if (type === "jink") groups.push(actionButton(list[0], "Announce a jink (all five tricks)"));
+    } else if (type === "pass") calls.push(actionButton(list[0], "Pass"));
+    else if (type === "hold") calls.push(actionButton(list[0], "Hold"));
+    else if (type === "jink") calls.push(actionButton(list[0], "Announce a jink (all five tricks)"));
     else groups.push(group(type, null, list.map((action) => actionButton(action, JSON.stringify(action)))));
   }
+  if (calls.length) groups.push(el("div", { class: "buttons" }, calls));
   if (groups.length === 0) {
     const plays = view.legal_actions.length > 0;
     groups.push(el("p", { class: "muted", text: plays ? "Play a card from your hand." : (table.seat === null ? "Spectators cannot act." : "Nothing to do now.") }));
