@@ -28,6 +28,9 @@ from replay.document import (
 from replay.errors import HistoryError, HistoryRangeError
 from replay.views import check_viewer, event_view
 
+FACE_DOWN_TYPES = frozenset({"joker_buried", "turn_up_robbed", "cards_discarded"})
+"""Events that put a card face down: only the player who did it (and auditors) see it."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Replay:
@@ -117,7 +120,13 @@ def build_history(
     # one it reached, and the irregularities say where it stopped.
     state = replay.states[min(last, replay.applied) - 1]
     view_of = check_viewer(state, viewer)
-    events = tuple(_event(replay.recorded[index], view_of) for index in included)
+    chosen = [replay.recorded[index] for index in included]
+    withheld = _withheld_from(chosen, view_of)
+    events = tuple(
+        _event(item, view_of, hash_shown=withheld is None or position < withheld,
+               prev_shown=withheld is None or position <= withheld)
+        for position, item in enumerate(chosen)
+    )
     dealt = {number: snap for number, snap in replay.dealt.items() if snap.version <= last}
     irregular = [item for item in replay.irregularities if low <= item.version <= last]
     results = derive_results(state, dealt, irregular, view_of, deal=deal)
@@ -150,9 +159,36 @@ def _deal_range(recorded: Sequence[RecordedEvent], deal: int) -> tuple[int, int]
     return first, len(recorded)
 
 
-def _event(item: RecordedEvent, viewer: Viewer) -> HistoryEvent:
+def _withheld_from(chosen: Sequence[RecordedEvent], viewer: Viewer) -> int | None:
+    """Returns the position from which *viewer* gets no hashes, or ``None``.
+
+    A hash over a face-down card gives the card away: there are few candidates, and each can
+    be hashed and compared with the stored hash (or with any later hash, which covers it
+    through ``prev_hash``). So from the first face-down card of another seat in a deal whose
+    seed the history does not reveal (a deal in progress, or one recorded at a table, which is
+    never revealed), the hashes are withheld. An auditor sees the cards, and so every hash.
+    """
+    if viewer == "auditor":
+        return None
+    revealed = {getattr(item.event, "deal", None) for item in chosen
+                if item.envelope.type == "seed_revealed"}
+    deal = None
+    for position, item in enumerate(chosen):
+        if item.envelope.type in DEAL_START_TYPES:
+            deal = getattr(item.event, "deal", None)
+        hides_a_card = item.envelope.type != "cards_discarded" or bool(
+            getattr(item.event, "cards", ()))  # Discarding nothing hides nothing.
+        if item.envelope.type in FACE_DOWN_TYPES and hides_a_card and deal not in revealed and (
+                getattr(item.event, "seat", None) != viewer):
+            return position
+    return None
+
+
+def _event(item: RecordedEvent, viewer: Viewer, *, hash_shown: bool = True,
+           prev_shown: bool = True) -> HistoryEvent:
     """Returns one stored event as *viewer* may see it: as written, unless the view hides a
-    field, in which case the view's data and the names of the hidden fields."""
+    field, in which case the view's data and the names of the hidden fields; and with its
+    chain fields unless they are withheld (see :func:`_withheld_from`)."""
     envelope = item.envelope
     view: dict[str, Any] = event_view(item.event, viewer)
     redacted: tuple[str, ...] = ()
@@ -163,6 +199,7 @@ def _event(item: RecordedEvent, viewer: Viewer) -> HistoryEvent:
     return HistoryEvent(
         version=envelope.version, type=envelope.type, schema=envelope.schema,
         actor=envelope.actor, command_id=envelope.command_id,
-        occurred_at=envelope.occurred_at, data=data, prev_hash=envelope.prev_hash,
-        hash=envelope.hash, redacted=redacted,
+        occurred_at=envelope.occurred_at, data=data,
+        prev_hash=envelope.prev_hash if prev_shown else None,
+        hash=envelope.hash if hash_shown else None, redacted=redacted,
     )

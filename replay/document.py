@@ -135,9 +135,9 @@ class HistoryEvent:
     """``None`` only in a draft."""
     data: Mapping[str, Any]
     prev_hash: str | None
-    """``None`` only in a draft."""
+    """``None`` in a draft, and where the hash is withheld (see :attr:`withheld`)."""
     hash: str | None
-    """``None`` only in a draft."""
+    """``None`` in a draft, and where the hash is withheld (see :attr:`withheld`)."""
     redacted: tuple[str, ...] = ()
     """Fields of ``data`` hidden from this view."""
     position: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
@@ -145,10 +145,19 @@ class HistoryEvent:
 
     @property
     def sealed(self) -> bool:
-        """True when the event carries its time and chain links."""
-        return self.hash is not None and self.prev_hash is not None and (
-            self.occurred_at is not None
-        )
+        """True when the event carries its envelope fields (a draft's events do not)."""
+        return self.occurred_at is not None
+
+    @property
+    def withheld(self) -> bool:
+        """True when the view withholds this event's hash.
+
+        A hash over a face-down card gives the card away: there are few candidates, and each
+        can be hashed and compared. So while a deal is not revealed, a view that may not see
+        another seat's face-down card gets no hash from that card's event on (see
+        :func:`replay.build.build_history`).
+        """
+        return self.sealed and self.hash is None
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the JSON form (``redacted`` only when something is)."""
@@ -172,9 +181,11 @@ class Integrity:
     actor: Actor
     command_id: str | None
     occurred_at: str
-    hash: str
+    hash: str | None
+    """``None`` where the view withholds it."""
     schema: int
-    prev_hash: str
+    prev_hash: str | None
+    """``None`` where the view withholds it."""
 
     @classmethod
     def of(cls, event: HistoryEvent) -> Integrity:
@@ -182,7 +193,7 @@ class Integrity:
 
         :raises HistoryFormatError: if *event* is not sealed.
         """
-        if event.hash is None or event.prev_hash is None or event.occurred_at is None:
+        if event.occurred_at is None:
             raise HistoryFormatError(f"event {event.version} is not sealed")
         return cls(event.version, event.actor, event.command_id, event.occurred_at,
                    event.hash, event.schema, event.prev_hash)
@@ -210,7 +221,7 @@ class HandHistory:
     view: ViewInfo
     events: tuple[HistoryEvent, ...]
     head: str | None = None
-    """The hash of the last event; ``None`` only in a draft."""
+    """The hash of the last event; ``None`` in a draft, or when that hash is withheld."""
     results: Mapping[str, Any] | None = None
     """``{"deals": [...], "game": {...}, "irregularities": [...]}``; ``None`` in a draft."""
     start: StartBlock | None = None
@@ -227,9 +238,10 @@ class HandHistory:
     def sealed(self) -> bool:
         """True when every part is present: the history has a JSON form and can be verified."""
         rules = self.rules
+        head_known = self.head is not None or bool(self.events and self.events[-1].withheld)
         return (
             self.game_id is not None and rules is not None and rules.players is not None
-            and rules.digest is not None and self.head is not None
+            and rules.digest is not None and head_known
             and self.results is not None and self.view.as_of is not None
             and all(seat.side is not None for seat in self.seats)
             and all(event.sealed for event in self.events)
@@ -393,6 +405,10 @@ def _str(value: Any, name: str) -> str:
     return value
 
 
+def _optional_str(value: Any, name: str) -> str | None:
+    return None if value is None else _str(value, name)
+
+
 def _viewer(value: Any) -> Viewer:
     if value in ("spectator", "auditor"):
         return "spectator" if value == "spectator" else "auditor"
@@ -433,9 +449,11 @@ def _from_dict(raw: Mapping[str, Any]) -> HandHistory:
     if not isinstance(results, Mapping):
         raise TypeError("results must be an object")
     tags = raw.get("tags", {})
+    head = raw["head"]
     return HandHistory(
         game_id=_str(raw["game_id"], "game_id"), rules=rules, seats=seats, view=view,
-        events=events, head=_str(raw["head"], "head"), results=_plain(results), start=start,
+        events=events, head=None if head is None else _str(head, "head"),
+        results=_plain(results), start=start,
         tags={_str(k, "tag name"): _str(v, "tag value") for k, v in tags.items()},
         format_version=_str(raw["format_version"], "format_version"),
     )
@@ -455,6 +473,7 @@ def _event_from_dict(raw: Mapping[str, Any]) -> HistoryEvent:
         version=_int(raw["version"], "version"), type=_str(raw["type"], "type"),
         schema=_int(raw["schema"], "schema"), actor=actor, command_id=command_id,
         occurred_at=_str(raw["occurred_at"], "occurred_at"), data=_plain(data),
-        prev_hash=_str(raw["prev_hash"], "prev_hash"), hash=_str(raw["hash"], "hash"),
+        prev_hash=_optional_str(raw["prev_hash"], "prev_hash"),
+        hash=_optional_str(raw["hash"], "hash"),
         redacted=tuple(_str(name, "redacted field") for name in raw.get("redacted", ())),
     )

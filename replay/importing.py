@@ -224,11 +224,12 @@ class _Completion:
 
     def start(self, rules: RuleSet, created: GameCreated | None) -> StartBlock | None:
         tags = self.draft.tags
+        recorded = any(event.type == "deal_recorded" for event in self.draft.events)
+        if "Dealer" not in tags and "GameSeed" not in tags and recorded:
+            self.error("missing_dealer", 'say who dealt the first recorded deal: '
+                       '[Dealer "N"] (seats are numbered 0.. clockwise)', None)
+            return None
         if "Dealer" not in tags and "Scores" not in tags:
-            recorded = any(event.type == "deal_recorded" for event in self.draft.events)
-            if recorded and "GameSeed" not in tags:
-                self.error("missing_dealer", 'say who dealt the first recorded deal: '
-                           '[Dealer "N"] (seats are numbered 0.. clockwise)', None)
             return None
         dealer_text = tags.get("Dealer")
         if dealer_text is None:

@@ -792,8 +792,9 @@ def render_result_line(kind: str, value: Any) -> str:
 
 
 def render_integrity(record: Integrity, previous: Integrity | None, default_schema: int) -> str:
-    """Returns the integrity line of one event: version, actor, command id, time, hash, then
-    ``schema=`` and ``prev=`` only where they differ from what the reader assumes."""
+    """Returns the integrity line of one event: version, actor, command id, time, hash
+    (``null`` where withheld), then ``schema=`` and ``prev=`` only where they differ from what
+    the reader assumes."""
     from replay.visitor import default_prev
 
     parts = [str(record.version), encode_scalar(record.actor), encode_scalar(record.command_id),
@@ -822,9 +823,9 @@ def parse_integrity(text: str, previous: Integrity | None, default_schema: int) 
         actor = decode_scalar(fields[1][0])
         command_id = decode_scalar(fields[2][0])
         occurred_at = _text_value(fields[3][0])
-        digest = _text_value(fields[4][0])
+        digest = _nullable_text(fields[4][0])
         extra = parse_pairs(" ".join(f for f, _ in fields[5:]),
-                            {"schema": _int_value, "prev": _text_value})
+                            {"schema": _int_value, "prev": _nullable_text})
     except NotationError as error:
         raise NotationError(str(error), error.column, "bad_integrity") from None
     if isinstance(actor, bool) or not isinstance(actor, int | str):

@@ -64,6 +64,9 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
     """
     cls = EVENT_TYPES.get(event.type)
     hidden = ", ".join(event.redacted)
+    if event.hash is None or event.prev_hash is None:
+        return Reconstruction("impossible", None, (
+            f"{hidden} hidden, and the view withholds the hash while the deal is not revealed"))
     if cls is None:
         return Reconstruction("impossible", None, f"{hidden} hidden, and the type is unknown")
     if event.schema != cls.SCHEMA:

@@ -82,6 +82,7 @@ def _deal(section: Section, players: int) -> list[str]:
     for fact in facts:
         by_version.setdefault(fact["version"], []).append(fact)
     trick: list[tuple[Any, Any]] = []
+    waiting: list[str] = []
     number = 0
     for event in section.events:
         if event.type == "card_played" and not event.redacted:
@@ -94,11 +95,15 @@ def _deal(section: Section, players: int) -> list[str]:
                 trick = []
         else:
             lines.append("  " + describe(event))
-        for fact in by_version.pop(event.version, ()):
-            if fact["kind"] != "trick_won":
-                lines.append("      " + _fact(fact))
+        # A fact established in the middle of a trick is shown once the trick is complete.
+        waiting += ["      " + _fact(fact) for fact in by_version.pop(event.version, ())
+                    if fact["kind"] != "trick_won"]
+        if not trick:
+            lines += waiting
+            waiting = []
     if trick:
         lines.append(_trick_line(number, trick, None, open_trick=True))
+    lines += waiting
     for leftover in by_version.values():
         lines += ["      " + _fact(fact) for fact in leftover if fact["kind"] != "trick_won"]
     if entry is not None and entry["result"] is not None:
@@ -183,7 +188,8 @@ def describe(event: HistoryEvent) -> str:
 
 
 def _standing(game: Mapping[str, Any]) -> str:
-    line = f"Game {game['phase']}: scores {_scores(game['scores'])}"
+    state = "over" if game["phase"] == "over" else f"in progress (next: {game['phase']})"
+    line = f"Game {state}: scores {_scores(game['scores'])}"
     if game["winner"] is not None:
         line += f"; side {side_name(game['winner'])} wins"
     return line

@@ -156,6 +156,9 @@ class _Reader:
             return True
         if stripped.startswith("%"):
             return self.escape(number, column, stripped)
+        if stripped.startswith(";"):
+            self.visitor.visit_comment(stripped[1:].strip())
+            return True
         self.seen_content = True
         if stripped.startswith("["):
             self.tags(number, text)

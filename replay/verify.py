@@ -186,7 +186,9 @@ class _Verifier:
         self.check_view()
         self.walk()
         last = history.events[-1]
-        if history.head != last.hash:
+        if history.head is None and last.withheld:
+            pass  # Withheld with the last hash; listed as unchecked.
+        elif history.head != last.hash:
             self.problem("head", f"the head {str(history.head)[:16]}... is not the hash of the "
                          f"last event ({str(last.hash)[:16]}...)", last.version, "/head")
         self.check_results()
@@ -226,9 +228,9 @@ class _Verifier:
         except StoreError as error:
             self.problem("data", f"game_created cannot be read: {error}", 1, "/events/0")
             return
-        for name in ("profile", "options", "seats"):
-            if name not in created:
-                self.problem("data", f"game_created has no {name}", 1, "/events/0/data")
+        for name, kind in (("profile", str), ("options", Mapping), ("seats", list)):
+            if not isinstance(created.get(name), kind):
+                self.problem("data", f"game_created has no valid {name}", 1, "/events/0/data")
                 return
         if created["profile"] != block.profile:
             self.problem("rules", f"the embedded profile is {block.profile!r} but event 1 "
@@ -297,7 +299,8 @@ class _Verifier:
         assert game_id is not None
         revealed = self.revealed_seeds()
         commitments: dict[int, tuple[str, int]] = {}
-        expected_version, expected_prev = 1, GENESIS_HASH
+        expected_version: int = 1
+        expected_prev: str | None = GENESIS_HASH
         for index, event in enumerate(history.events):
             where = pointer(["events", index])
             if index == 1 and history.start is not None:
@@ -311,7 +314,14 @@ class _Verifier:
             if data is not None:
                 self.check_seed(event, data, commitments, where)
             self.fold(event, data, where)
-            expected_version, expected_prev = event.version + 1, str(event.hash)
+            expected_version, expected_prev = event.version + 1, event.hash
+        withheld = [event.version for event in history.events if event.withheld]
+        if withheld:
+            self.report.unchecked.append(Unchecked(
+                withheld[0], withheld[-1], "the hashes and chain links",
+                "this view does not get them: from another seat's face-down card on, a hash "
+                "would give the card away until its deal is revealed (an auditor's history "
+                "has them all)"))
         if self.blocked is not None:
             version, _, why = self.blocked
             self.report.unchecked.append(Unchecked(
@@ -325,7 +335,7 @@ class _Verifier:
                 revealed.setdefault(deal, (seed, event.version))
         return revealed
 
-    def check_link(self, event: HistoryEvent, index: int, version: int, prev: str,
+    def check_link(self, event: HistoryEvent, index: int, version: int, prev: str | None,
                    where: str) -> None:
         if event.version != version:
             if event.version > version:
@@ -336,6 +346,8 @@ class _Verifier:
                 why = "it is out of order or repeated"
             self.problem("version", f"event at position {index + 1} is version {event.version}"
                          f", expected {version}: {why}", event.version, where + "/version")
+        if prev is None or event.prev_hash is None:
+            return  # Withheld from this view: listed once as unchecked.
         if event.prev_hash != prev:
             self.problem("chain", f"{event.type}: prev_hash {str(event.prev_hash)[:16]}... does "
                          f"not link to the event before it ({prev[:16]}...)", event.version,
@@ -344,6 +356,12 @@ class _Verifier:
     def check_hash(self, game_id: str, event: HistoryEvent,
                    revealed: Mapping[int, tuple[str, int]], where: str) -> dict[str, Any] | None:
         """Checks the stored hash; returns the event's full data, or None when not known."""
+        if event.withheld:
+            return None if event.redacted else dict(event.data)
+        if event.prev_hash is None:
+            self.problem("chain", f"{event.type}: its hash is given but the link it covers is "
+                         "withheld, so it cannot be checked", event.version, where + "/prev_hash")
+            return None if event.redacted else dict(event.data)
         if event.redacted:
             state = self.replayer.state if self.blocked is None else None
             rebuilt = reconstruct(game_id, event, state, revealed)

@@ -277,7 +277,7 @@ def default_actor(data: Mapping[str, Any]) -> int | str:
     return "server"
 
 
-def default_prev(previous: Integrity | None) -> str:
+def default_prev(previous: Integrity | None) -> str | None:
     """Returns the ``prev_hash`` an integrity record has unless it says otherwise: the hash of
-    the record before it, or the genesis hash for the first."""
+    the record before it (``None`` where withheld), or the genesis hash for the first."""
     return previous.hash if previous is not None else GENESIS_HASH

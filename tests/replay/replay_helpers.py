@@ -1,0 +1,60 @@
+"""Helpers shared by the replay tests: the golden corpus, and stored events from a history."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+from events.envelope import Envelope, RecordedEvent
+from events.upcasting import decode
+from replay.document import HandHistory
+from replay.jsonformat import read_json
+from replay.sample import GameDriver, seeded_choice
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def golden_names() -> list[str]:
+    """Returns the golden games by name (each has NAME.json, its auditor's history)."""
+    return sorted(path.stem for path in GOLDEN.glob("*.json") if path.stem.count(".") == 0)
+
+
+def golden_files(suffix: str) -> list[Path]:
+    """Returns every golden file ending in *suffix* (``.json`` or ``.txt``), table records
+    excluded."""
+    return sorted(path for path in GOLDEN.glob(f"*{suffix}") if not path.name.endswith(
+        ".table.txt"))
+
+
+@functools.cache
+def golden(name: str) -> HandHistory:
+    """Returns the auditor's history of golden game *name*."""
+    history, diagnostics = read_json((GOLDEN / f"{name}.json").read_bytes())
+    assert history is not None and not diagnostics, diagnostics
+    return history
+
+
+def raw(name: str) -> dict[str, Any]:
+    """Returns the JSON value of golden file *name* (e.g. ``jink.json``)."""
+    value: dict[str, Any] = json.loads((GOLDEN / name).read_bytes())
+    return value
+
+
+def recorded(history: HandHistory) -> list[RecordedEvent]:
+    """Returns the stored events behind an auditor's history (which hides nothing)."""
+    out = []
+    for event in history.events:
+        envelope = Envelope.from_dict({**event.to_dict(), "game_id": history.game_id})
+        out.append(RecordedEvent(envelope, decode(envelope)))
+    return out
+
+
+@functools.cache
+def sample_game(label: str, profile: str = "bruff", players: int | None = None) -> GameDriver:
+    """Returns a game played to its end by the seeded policy *label*."""
+    seats = ["human"] * (players or {"bruff": 6, "auction": 4}.get(profile, 4))
+    driver = GameDriver(f"g-{label}", label).start(profile, seats)
+    driver.play(seeded_choice(label))
+    return driver
