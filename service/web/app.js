@@ -34,6 +34,8 @@ const table = {
   loading: null,
   reloadAgain: false,
   busy: false,
+  keepFocus: false,
+  parked: false,
   previousDeal: null,
 };
 
@@ -345,6 +347,8 @@ function setLive(text) {
 async function act(action) {
   if (table.busy || !table.view) return;
   table.busy = true;
+  const section = $("table");
+  table.keepFocus = section.contains(document.activeElement) && document.activeElement !== section;
   setButtonsDisabled(true);
   const version = table.view.version;
   const key = randomKey();
@@ -384,7 +388,19 @@ async function act(action) {
   } finally {
     table.busy = false;
     setButtonsDisabled(false);
+    restoreFocus();
+    table.keepFocus = false;
   }
+}
+
+/** Puts the focus back at the table when the control that had it was disabled or redrawn,
+ * so that keyboard users are not sent back to the top of the page. */
+function restoreFocus() {
+  const section = $("table");
+  if (!table.keepFocus || section.contains(document.activeElement)) return;
+  const next = section.querySelector("button.action:not(:disabled)");
+  table.parked = !next;
+  (next || $("turn")).focus();
 }
 
 function setButtonsDisabled(disabled) {
@@ -399,6 +415,7 @@ function actionButton(action, label, extra = {}) {
     class: `action action-${action.type}${extra.class ? ` ${extra.class}` : ""}`,
     "data-type": action.type,
     "data-action": JSON.stringify(action),
+    disabled: table.busy,
     "aria-label": extra.ariaLabel || null,
     title: extra.title || null,
     onclick: () => act(action),
@@ -429,6 +446,9 @@ function show(view) {
     announceDealOver(previous, view);
   }
   const section = $("table");
+  if (section.contains(document.activeElement) && document.activeElement !== section) {
+    table.keepFocus = true;
+  }
   section.dataset.version = String(view.version);
   section.dataset.phase = view.phase;
   section.dataset.turn = view.turn === null ? "" : String(view.turn);
@@ -441,6 +461,15 @@ function show(view) {
   renderActions(view);
   renderFacts(view);
   renderSeats(view);
+  if (table.parked && document.activeElement === $("turn")) {
+    // Focus waited on the turn line for the seat's next actions: move it to them.
+    table.keepFocus = true;
+    document.activeElement.blur();
+  }
+  if (!table.busy) {
+    restoreFocus();
+    table.keepFocus = false;
+  }
   if (view.phase === "over") disconnect("the game is over");
 }
 
@@ -577,6 +606,7 @@ function renderHand(view) {
       class: "action action-play",
       "data-type": "play",
       "data-action": JSON.stringify(action),
+      disabled: table.busy,
       "aria-label": `Play the ${cardName(card)}`,
       onclick: () => act(action),
     }));
