@@ -175,42 +175,64 @@ def play_random_game(
 # Independent bookkeeping of a deal's points.
 
 
-def _all_trumps_dealt(deal: DealState, order: Ranking) -> list[tuple[int, int, Card]]:
-    """Returns (power, when, card) for every trump of the deal that reached play or a hand:
-    *when* is the play order for cards played (0, 1, ...) and a large number for cards still
-    held (of identical cards the first played ranks higher)."""
-    found: list[tuple[int, int, Card]] = []
-    played = [card for trick in deal.tricks for card in trick.cards]
+def _played(deal: DealState) -> list[tuple[int, Card]]:
+    """Returns (trick number, card) for every card played in *deal*, in play order, the cards
+    of an unfinished (or interrupted) trick numbered after the completed ones."""
+    played = [(number, card) for number, trick in enumerate(deal.tricks, start=1)
+              for card in trick.cards]
     if deal.current is not None:
-        played += deal.current.cards
-    for when, card in enumerate(played):
-        if order.is_trump(card):
-            found.append((order.trump_power[card], -when, card))
-    for hand in deal.hands:
-        for card in hand:
-            if order.is_trump(card):
-                found.append((order.trump_power[card], -10_000, card))
-    return found
+        played += [(len(deal.tricks) + 1, card) for card in deal.current.cards]
+    return played
+
+
+def _highest_played(deal: DealState, order: Ranking) -> tuple[int, Card] | None:
+    """Returns (trick number, card) of the highest trump played so far: of two identical
+    cards the first played ranks higher."""
+    best: tuple[int, Card] | None = None
+    for number, card in _played(deal):
+        if order.is_trump(card) and (
+            best is None or order.trump_power[card] > order.trump_power[best[1]]
+        ):
+            best = (number, card)
+    return best
 
 
 def _true_bonus_trick(deal: DealState, rules: Any) -> int | None:
-    """Returns the completed trick holding the deal's highest trump, from every card dealt
-    (the server's knowledge), or ``None`` if it is not in a completed trick or there is none."""
+    """Returns the trick (possibly an unfinished one) that holds the deal's highest trump, from
+    every card dealt (the server's knowledge), or ``None`` when that trump is still held, no
+    trump was dealt, or the game has no bonus."""
     assert deal.trump is not None
     order = ranking(deal.trump, rules)
-    trumps = _all_trumps_dealt(deal, order)
-    if not rules.bonus or not trumps:
+    highest = _highest_played(deal, order)
+    if not rules.bonus or highest is None:
         return None
-    power, when, card = max(trumps)
-    if when == -10_000:
+    held = [card for hand in deal.hands for card in hand if order.is_trump(card)]
+    if any(order.trump_power[card] > order.trump_power[highest[1]] for card in held):
         return None
-    index = -when
-    for number, trick in enumerate(deal.tricks, start=1):
-        if index < len(trick.cards):
-            assert trick.cards[index] == card
-            return number
-        index -= len(trick.cards)
-    return None
+    return highest[0]
+
+
+def _publicly_proven(deal: DealState, rules: Any) -> bool:
+    """True when public knowledge proves the highest trump played is the deal's highest
+    (RULES.md: the trump five; every higher trump the unrobbed turn-up, once the first trick
+    is complete or without robbing; or the hands exhausted)."""
+    assert deal.trump is not None
+    order = ranking(deal.trump, rules)
+    highest = _highest_played(deal, order)
+    if not rules.bonus or highest is None:
+        return False
+    card = highest[1]
+    if card.suit is deal.trump and card.code()[0] == "5":
+        return True
+    higher = [other for other in order.trump_order
+              if order.trump_power[other] > order.trump_power[card]]
+    turn_up_out = (
+        deal.turn_up is not None and deal.robbed_by is None
+        and (bool(deal.tricks) or not rules.robbing)
+    )
+    if rules.decks == 1 and turn_up_out and higher == [deal.turn_up]:
+        return True
+    return len(deal.tricks) == 5
 
 
 def _facts(deal: DealState, kind: str) -> list[Any]:
@@ -226,6 +248,8 @@ def _check_deal_points(deal: DealState, rules: Any) -> None:
         assert [fact.ruling.rule_id for fact in deal.facts] == ["auction.all_pass"]
         return
     bonus_trick = _true_bonus_trick(deal, rules)
+    for proven in _facts(deal, "bonus_proven"):
+        assert proven.credited_trick == bonus_trick, "a proven bonus is where it truly lies"
     took = [0] * rules.sides
     for number, trick in enumerate(deal.tricks[:result.ended_at_trick], start=1):
         assert trick.winner is not None
@@ -379,3 +403,20 @@ def test_a_bruff_deal_gives_five_cards_to_each_of_six_players_and_leaves_23() ->
         assert len(deal.stock) + 1 + len(deal.face_down) == 23
         assert cards_in_play(state) == Counter(pack(state.rules))
     assert jokers_turned > 0, "some seed turns the joker"
+
+
+@settings(max_examples=30, deadline=None)
+@given(configurations(), st.integers(0, 2**32))
+def test_the_bonus_is_proven_exactly_when_public_knowledge_proves_it(
+    configuration: tuple[str, dict[str, Any], int], seed: int
+) -> None:
+    profile, options, players = configuration
+    game = play_random_game(profile, options, players, seed)
+
+    for state in game.states:
+        deal = state.deal
+        if deal is None or deal.trump is None or deal.phase not in ("play", "over"):
+            continue
+        assert deal.bonus_proven == _publicly_proven(deal, state.rules), (
+            f"deal {deal.number} after event {state.version}"
+        )
