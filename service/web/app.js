@@ -257,9 +257,10 @@ function showJoinForm() {
   if (table.seat !== null) $("join-seat").value = String(table.seat);
 }
 
-function viewerUrl(version = null) {
+function viewerUrl(version = null, view = null) {
   const params = new URLSearchParams({ game: table.gameId });
-  if (table.seat !== null) params.set("seat", String(table.seat));
+  if (view) params.set("view", view);
+  else if (table.seat !== null) params.set("seat", String(table.seat));
   return `/viewer?${params}${version ? `#v=${version}` : ""}`;
 }
 
@@ -505,7 +506,8 @@ function renderWinner(view) {
   if (table.seat !== null) text += seats.includes(table.seat) ? ": you win!" : ": you lose.";
   else text += ".";
   fill(box, el("strong", { text }), " ",
-    el("a", { href: viewerUrl(view.version), text: "Replay the hand history" }));
+    el("a", { href: viewerUrl(view.version), text: "Replay the hand history" }), " ",
+    el("a", { href: viewerUrl(view.version, "auditor"), text: "with every hand shown" }));
   box.hidden = false;
 }
 
@@ -519,7 +521,7 @@ function renderScores(view) {
   const rows = view.sides.map((seats, side) => el("tr", {
     class: [seats.includes(table.seat) ? "mine" : "", view.winner === side ? "won" : ""].join(" ").trim() || null,
   },
-  el("th", { scope: "row", text: sideName(side) }),
+  el("th", { scope: "row", text: `${sideName(side)} (${side})` }),
   el("td", { text: seats.map((seat) => seatLabel(seat, view)).join(", ") }),
   el("td", { class: "score", text: String(view.scores[side]) + (matchGames ? ` (games ${view.games_won[side]})` : "") }),
   el("td", { text: String(tricks[side]) })));

@@ -16,9 +16,10 @@ function say(text, kind = "info") {
 
 // Loading -------------------------------------------------------------------------------------
 
-async function loadGame(gameId, { deal = null, token = null } = {}) {
+async function loadGame(gameId, { deal = null, token = null, view = null } = {}) {
   const params = new URLSearchParams({ format: "json" });
   if (deal) params.set("deal", String(deal));
+  if (view) params.set("view", view);
   say(`Loading the history of game ${gameId}\u2026`);
   let response;
   try {
@@ -157,7 +158,7 @@ function renderSummary(model) {
     if (!sides.has(seat.side)) sides.set(seat.side, []);
     sides.get(seat.side).push(seat.seat);
   }
-  const sideText = Array.from(sides, ([side, seats]) => `${sideName(side)}: ${seats.map((seat) => seatText(seat)).join(", ")}`);
+  const sideText = Array.from(sides, ([side, seats]) => `${sideName(side)} (side ${side}): ${seats.map((seat) => seatText(seat)).join(", ")}`);
   fill($("history-title"), `Hand history of game ${doc.game_id}`);
   fill($("history-summary"),
     `${rules.profile}, ${rules.players} players, target ${rules.options ? rules.options.target : "?"}`,
@@ -391,10 +392,12 @@ function main() {
     event.preventDefault();
     const gameId = $("game-id").value.trim();
     const deal = Number.parseInt($("game-deal").value, 10) || null;
+    const view = $("game-view").value || null;
     const params = new URLSearchParams({ game: gameId });
     if (deal) params.set("deal", String(deal));
+    if (view) params.set("view", view);
     window.history.replaceState(null, "", `/viewer?${params}`);
-    loadGame(gameId, { deal, token: $("game-token").value.trim() || null });
+    loadGame(gameId, { deal, view, token: $("game-token").value.trim() || null });
   });
   $("file-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -414,8 +417,10 @@ function main() {
     const seat = params.get("seat");
     const deal = Number.parseInt(params.get("deal") || "", 10) || null;
     if (deal) $("game-deal").value = String(deal);
+    const view = ["own", "spectator", "auditor"].includes(params.get("view")) ? params.get("view") : null;
+    if (view && view !== "own") $("game-view").value = view;
     const token = seat !== null ? tokens.get(gameId, seat) : null;
-    loadGame(gameId, { deal, token });
+    loadGame(gameId, { deal, token, view });
   }
 }
 

@@ -284,6 +284,14 @@ def test_the_viewer_loads_a_game_history_from_the_api(
     history = wait_for(browser, lambda b: by_id(b, "history") if by_id(b, "history").is_displayed()
                        else None)
     assert history.get_attribute("data-version") == "3"
+    assert "as seen by a spectator" in by_id(browser, "history-summary").text
+    assert "hidden from this view" in by_id(browser, "hands").text
     by_id(browser, "next-trick").click()
     assert history.get_attribute("data-trick") == "1"
     assert "won by seat" in by_id(browser, "rulings").text
+
+    # Once the game is over, anyone may replay it with every hand shown.
+    browser.get(f"{live.url}/viewer?game={game_id}&view=auditor")
+    wait_for(browser, lambda b: "as seen by the auditor" in by_id(b, "history-summary").text)
+    assert "hidden" not in by_id(browser, "hands").text
+    assert not console_errors(browser)
