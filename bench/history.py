@@ -66,12 +66,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     events = [item.event for item in driver.recorded]
     report = verify(history)
     assert report.ok and report.complete, report.format()
-    rounds, repeat = args.rounds, args.repeat
+    rounds: int = args.rounds
+    repeat: int = args.repeat
 
     def per_second(work: Callable[[], object]) -> float:
         return rounds / _best(work, rounds, repeat)
 
-    figures = {
+    figures: dict[str, Any] = {
         "game": {
             "events": len(events), "deals": len(driver.state.past_deals) + 1,
             "json_bytes": len(as_json), "text_bytes": len(as_text),
@@ -84,8 +85,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "verify_seat_view_per_second": per_second(lambda: verify(seat_view)),
         "fold_per_second": per_second(lambda: fold(events)),
     }
-    figures["verify_cost_in_folds"] = round(
-        figures["fold_per_second"] / figures["verify_per_second"], 1)
+    folds, verifications = figures["fold_per_second"], figures["verify_per_second"]
+    assert isinstance(folds, float) and isinstance(verifications, float)
+    figures["verify_cost_in_folds"] = round(folds / verifications, 1)
     return figures
 
 

@@ -1,10 +1,421 @@
-"""Hand-history endpoints: history, replay, audit, and importing histories.
+"""Hand histories over HTTP: a game's history, its replay at any event, its audit, and
+verifying (and keeping) an uploaded history.
 
-Owned by the hand-history work (issue 5); the app factory registers :data:`blp`.
+- ``GET /v1/games/{id}/history``: the caller's view of the game as a hand history
+  (``format=json`` canonical JSON, or ``format=text`` the notation), the whole game or one
+  ``deal``, optionally only up to event ``at``.
+- ``GET /v1/games/{id}/replay?at=N``: the caller's view of the game as it stood after event N,
+  with that event as the caller may see it.
+- ``GET /v1/games/{id}/audit``: the full, explained audit; for the auditor token, or for anyone
+  once the game is over (403 ``auditor_only`` otherwise).
+- ``POST /v1/histories?mode=dry_run|keep``: reads a history (``{"history": {...}}`` in its JSON
+  encoding, or ``{"text": "..."}`` in the notation, hand-written records included) and verifies
+  it. ``keep`` also stores it: under the Redis key ``f45:history:<id>``, where the id is
+  ``h-`` and the first 32 hex digits of the SHA-256 of its canonical JSON, so the same history
+  is kept once; kept histories are not expired. ``GET /v1/histories/{id}`` returns it.
+
+Every history comes from :mod:`replay` (which hides through :mod:`replay.views` only). A file
+that cannot be read is a 422 problem (``unreadable_history``) whose ``errors`` carry each
+diagnostic with its line and column or JSON pointer. Bodies are limited to 64 KiB like every
+request: send a long history in the notation (less than half the size) or one deal at a time.
 """
+
+# flask-smorest ships no type hints, so its decorators would make every view "untyped".
+# mypy: disable-error-code="untyped-decorator"
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
+import hashlib
+import json
+from typing import Any
+
+import marshmallow as ma
+from flask import Response, current_app, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+from marshmallow import fields, validate
+
+from events.codec import canonical_json
+from replay.audit import audit_game
+from replay.build import build_history
+from replay.diagnostics import has_errors
+from replay.document import HandHistory
+from replay.errors import HistoryRangeError
+from replay.export import export_text
+from replay.importing import ImportResult, read_history
+from replay.jsonformat import dumps
+from replay.verify import verify
+from replay.views import game_view
+from service.repository import load_game, load_record, request_viewer, services
+from service.schemas import MAX_VERSION, EventSchema, GameViewSchema
+from service.sse import event_item
 
 blp = Blueprint("histories", __name__, description="Hand histories, replays and audits")
+
+KEPT_PREFIX = "f45:history:"
+"""The Redis key prefix of kept histories (``f45:history:h-<32 hex>``)."""
+TEXT_MIMETYPE = "text/plain"
+_OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+_VIEW = fields.String(
+    validate=validate.OneOf(("own", "spectator", "auditor")),
+    metadata={"description": "auditor: needs the auditor token while the game is in progress"},
+)
+
+
+# Schemas -------------------------------------------------------------------------------------
+
+
+class HistoryQuerySchema(ma.Schema):
+    """Which history: the encoding, one deal or all, up to which event, whose view."""
+
+    format = fields.String(load_default="json", validate=validate.OneOf(("json", "text")))
+    deal = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION),
+                          metadata={"description": "Only this deal (and the game's creation)"})
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION),
+                        metadata={"description": "Only up to this event (version)"})
+    view = _VIEW
+
+
+class KeptQuerySchema(ma.Schema):
+    """The encoding of a kept history."""
+
+    format = fields.String(load_default="json", validate=validate.OneOf(("json", "text")))
+
+
+class ReplayQuerySchema(ma.Schema):
+    """The event after which to show the game, and whose view."""
+
+    at = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION),
+                        metadata={"description": "Version of the event"})
+    view = _VIEW
+
+
+class SubmitQuerySchema(ma.Schema):
+    """Verify only, or verify and keep."""
+
+    mode = fields.String(load_default="dry_run", validate=validate.OneOf(("dry_run", "keep")))
+
+
+class HistorySubmissionSchema(ma.Schema):
+    """A history to verify: its JSON encoding as an object, or its text notation."""
+
+    history = fields.Dict(metadata={"description": "The history in its JSON encoding"})
+    text = fields.String(metadata={"description": "The history in the text notation (a "
+                                                  "hand-written table record included)"})
+
+    @ma.validates_schema
+    def _one_of(self, data: dict[str, Any], **kwargs: Any) -> None:
+        del kwargs  # Unused.
+        if ("history" in data) == ("text" in data):
+            raise ma.ValidationError("send exactly one of history (JSON) and text (notation)")
+
+
+class DiagnosticSchema(ma.Schema):
+    """A problem found reading a file, with where it is."""
+
+    code = fields.String(required=True)
+    severity = fields.String(required=True, validate=validate.OneOf(("error", "warning")))
+    message = fields.String(required=True)
+    line = fields.Integer()
+    column = fields.Integer()
+    pointer = fields.String()
+
+
+class VerificationProblemSchema(ma.Schema):
+    """Something in a history that does not hold."""
+
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+    version = fields.Integer(required=True, allow_none=True)
+    pointer = fields.String(required=True, allow_none=True)
+
+
+class UncheckedSchema(ma.Schema):
+    """Events a view cannot check, and why."""
+
+    first = fields.Integer(required=True)
+    last = fields.Integer(required=True)
+    what = fields.String(required=True)
+    why = fields.String(required=True)
+
+
+class IrregularitySchema(ma.Schema):
+    """An action that broke a rule (a record of a real table)."""
+
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    card = fields.String(required=True, allow_none=True)
+    rule = fields.String(required=True)
+    text = fields.String(required=True)
+
+
+class VerificationSchema(ma.Schema):
+    """The verification report of a history."""
+
+    ok = fields.Boolean(required=True, metadata={"description": "Nothing is contradicted"})
+    complete = fields.Boolean(required=True, metadata={"description": "Nothing unchecked"})
+    game_id = fields.String(required=True, allow_none=True)
+    viewer = fields.Raw(required=True, metadata={"oneOf": [
+        {"type": "integer", "minimum": 0}, {"type": "string", "enum": ["spectator", "auditor"]}]})
+    events = fields.Integer(required=True)
+    head = fields.String(required=True, allow_none=True)
+    checked = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    problems = fields.List(fields.Nested(VerificationProblemSchema), required=True)
+    unchecked = fields.List(fields.Nested(UncheckedSchema), required=True)
+    notes = fields.List(fields.String(), required=True)
+    irregularities = fields.List(fields.Nested(IrregularitySchema), required=True)
+
+
+class SubmissionResultSchema(ma.Schema):
+    """What verifying a history found, and where it was kept."""
+
+    ok = fields.Boolean(required=True,
+                        metadata={"description": "Read without errors and verified"})
+    id = fields.String(required=True, allow_none=True, metadata={"description": "When kept"})
+    url = fields.String(required=True, allow_none=True)
+    diagnostics = fields.List(fields.Nested(DiagnosticSchema), required=True)
+    verification = fields.Nested(VerificationSchema, required=True)
+
+
+class ReplaySchema(ma.Schema):
+    """The caller's view of a game as it stood after one event."""
+
+    at = fields.Integer(required=True, metadata={"description": "The event shown"})
+    version = fields.Integer(required=True, metadata={"description": "The game's version now"})
+    event = fields.Nested(EventSchema, required=True)
+    game = fields.Nested(GameViewSchema, required=True)
+
+
+class HistoryEventSchema(ma.Schema):
+    """One event of a history, with its chain links (null where the view withholds them)."""
+
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    schema = fields.Integer(required=True)
+    actor = fields.Raw(required=True)
+    command_id = fields.String(required=True, allow_none=True)
+    occurred_at = fields.String(required=True)
+    data = fields.Dict(required=True)
+    prev_hash = fields.String(required=True, allow_none=True)
+    hash = fields.String(required=True, allow_none=True)
+    redacted = fields.List(fields.String())
+
+
+class HandHistorySchema(ma.Schema):
+    """A hand history in its JSON encoding (canonical JSON; the full JSON Schema ships as
+    ``replay/hand-history.schema.json`` and is described in docs/hand-history.md)."""
+
+    format = fields.String(required=True, metadata={"example": "fortyfive-hand-history"})
+    format_version = fields.String(required=True, metadata={"example": "1.0"})
+    game_id = fields.String(required=True)
+    rules = fields.Dict(required=True)
+    seats = fields.List(fields.Dict(), required=True)
+    view = fields.Dict(required=True)
+    start = fields.Dict()
+    events = fields.List(fields.Nested(HistoryEventSchema), required=True)
+    head = fields.String(required=True, allow_none=True)
+    results = fields.Dict(required=True)
+    tags = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class AuditSchema(ma.Schema):
+    """The full, explained audit of a game."""
+
+    format = fields.String(required=True, metadata={"example": "fortyfive-audit"})
+    format_version = fields.String(required=True)
+    game_id = fields.String(required=True)
+    verification = fields.Nested(VerificationSchema, required=True)
+    deals = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Per deal: the shuffle proof (commitment, seed, deck order re-derived) "
+                       "and every ruling with the rule it applies"})
+    rules = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    history = fields.Nested(HandHistorySchema, required=True)
+
+
+_TEXT_RESPONSE = {"200": {
+    "description": "The history: canonical JSON, or the text notation with ``format=text``",
+    "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/HandHistory"}},
+        TEXT_MIMETYPE: {"schema": {"type": "string"}},
+    },
+}}
+"""Both encodings of a history response (flask-smorest documents one content type)."""
+
+
+# Endpoints -----------------------------------------------------------------------------------
+
+
+@blp.route("/v1/games/<game_id>/history")
+class GameHistory(MethodView):
+    """A game's hand history."""
+
+    @blp.doc(security=_OPTIONAL_AUTH, responses=_TEXT_RESPONSE)
+    @blp.arguments(HistoryQuerySchema, location="query")
+    @blp.response(200, HandHistorySchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The caller's view of the game as a hand history (JSON or text).
+
+        A seat token gives the seat's view, the auditor token (or, once the game is over,
+        ``view=auditor``) the auditor's, no token the spectator's. ``deal`` keeps one deal,
+        ``at`` stops after that event.
+        """
+        state, version = load_game(game_id)
+        viewer = request_viewer(game_id, state, query.get("view"))
+        record = load_record(game_id)
+        at = query.get("at")
+        if at is not None and at > record.version:
+            abort(404, message=f"game {game_id!r} has no event {at} yet (it is at version "
+                  f"{record.version})", code="event_not_found")
+        try:
+            history = build_history(game_id, record.events, viewer, deal=query.get("deal"),
+                                    as_of=at)
+        except HistoryRangeError as error:
+            abort(404, message=str(error), code="deal_not_found")
+        return _history_response(history, query["format"], version)
+
+
+@blp.route("/v1/games/<game_id>/replay")
+class GameReplay(MethodView):
+    """A game as it stood after one event."""
+
+    @blp.doc(security=_OPTIONAL_AUTH)
+    @blp.arguments(ReplayQuerySchema, location="query")
+    @blp.response(200, ReplaySchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The caller's view of the game as it stood after event ``at``, and that event."""
+        state, version = load_game(game_id)
+        viewer = request_viewer(game_id, state, query.get("view"))
+        at = query["at"]
+        if at > version:
+            abort(404, message=f"game {game_id!r} has no event {at} yet (it is at version "
+                  f"{version})", code="event_not_found")
+        record = load_record(game_id, upto=at)
+        body = {
+            "at": at,
+            "version": version,
+            "event": event_item(record.events[-1], viewer),
+            "game": game_view(record.state, viewer),
+        }
+        return body, 200, {"Cache-Control": "private, no-store"}
+
+
+@blp.route("/v1/games/<game_id>/audit")
+class GameAudit(MethodView):
+    """The full, explained audit of a game."""
+
+    @blp.doc(security=_OPTIONAL_AUTH)
+    @blp.response(200, AuditSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, game_id: str) -> Any:
+        """The audit: the auditor's history, its verification, and per deal the shuffle proof
+        and every ruling explained. Needs the auditor token until the game is over."""
+        state, version = load_game(game_id)
+        request_viewer(game_id, state, "auditor")
+        record = load_record(game_id)
+        body = canonical_json(audit_game(game_id, record.events)).decode()
+        return _raw(body, "application/json", version)
+
+
+@blp.route("/v1/histories")
+class Histories(MethodView):
+    """Uploaded histories: verify, and keep."""
+
+    @blp.doc(security=[{}])
+    @blp.arguments(SubmitQuerySchema, location="query")
+    @blp.arguments(HistorySubmissionSchema)
+    @blp.response(200, SubmissionResultSchema, description="Verified (dry run)")
+    @blp.alt_response(201, schema=SubmissionResultSchema, description="Verified and kept")
+    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
+        """Reads and verifies a history; with ``mode=keep`` also keeps it.
+
+        The answer says whether it verified (``ok``), the diagnostics of reading it and the
+        full verification report. A history that cannot be read at all is a 422 whose
+        ``errors`` list each problem with its position.
+        """
+        result = _read(body)
+        history = result.history
+        if history is None or has_errors(result.diagnostics) or not history.sealed:
+            abort(422, message="the history cannot be read: "
+                  + "; ".join(str(d) for d in result.diagnostics[:5]),
+                  code="unreadable_history",
+                  errors={"history": [d.to_dict() for d in result.diagnostics]})
+            raise AssertionError("abort raises")  # pragma: no cover
+        report = verify(history)
+        answer: dict[str, Any] = {
+            "ok": report.ok, "id": None, "url": None,
+            "diagnostics": [d.to_dict() for d in result.diagnostics],
+            "verification": report.to_dict(),
+        }
+        if query["mode"] == "dry_run":
+            return answer
+        data = dumps(history)
+        kept_id = "h-" + hashlib.sha256(data).hexdigest()[:32]
+        services().store.client.set(KEPT_PREFIX + kept_id, data.decode(), nx=True)
+        url = url_for("histories.KeptHistory", history_id=kept_id)
+        answer.update(id=kept_id, url=url)
+        return answer, 201, {"Location": url}
+
+
+@blp.route("/v1/histories/<history_id>")
+class KeptHistory(MethodView):
+    """A kept history."""
+
+    @blp.doc(security=[{}], responses=_TEXT_RESPONSE)
+    @blp.arguments(KeptQuerySchema, location="query")
+    @blp.response(200, HandHistorySchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, query: dict[str, Any], history_id: str) -> Any:
+        """A history kept by ``POST /v1/histories?mode=keep``, in either encoding."""
+        stored = None
+        if len(history_id) <= 40:
+            stored = services().store.client.get(KEPT_PREFIX + history_id)
+        if not isinstance(stored, str | bytes):
+            abort(404, message=f"there is no kept history {history_id!r}",
+                  code="history_not_found")
+            raise AssertionError("abort raises")  # pragma: no cover
+        result = read_history(stored, format="json")
+        if result.history is None:
+            abort(404, message=f"the kept history {history_id!r} cannot be read",
+                  code="history_not_found")
+        assert result.history is not None
+        return _history_response(result.history, query["format"], None)
+
+
+def _read(body: dict[str, Any]) -> ImportResult:
+    """Reads the submitted history in whichever encoding it was sent."""
+    if "text" in body:
+        return read_history(body["text"], format="text")
+    return read_history(json.dumps(body["history"]), format="json")
+
+
+def _history_response(history: HandHistory, encoding: str, version: int | None) -> Response:
+    if encoding == "text":
+        return _raw(export_text(history), f"{TEXT_MIMETYPE}; charset=utf-8", version,
+                    history.head)
+    return _raw(dumps(history).decode(), "application/json", version, history.head)
+
+
+def _raw(body: str, mimetype: str, version: int | None, head: str | None = None) -> Response:
+    response = current_app.response_class(body, status=200, content_type=mimetype)
+    response.headers["Cache-Control"] = "private, no-store"
+    if head is not None:
+        response.headers["ETag"] = f'"{head}"'
+    elif version is not None:
+        response.headers["ETag"] = f'"{version}"'
+    return response
