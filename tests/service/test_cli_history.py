@@ -1,0 +1,122 @@
+"""``fortyfive history verify|show|convert``: exit statuses, outputs and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+
+GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(["history", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("name", ["jink.json", "jink.txt", "turned-joker.seat0.txt"])
+def test_verify_exits_0_for_a_golden_history(capsys: pytest.CaptureFixture[str],
+                                             name: str) -> None:
+    status, out, err = _run(capsys, "verify", str(GOLDEN / name))
+    assert (status, err) == (0, "")
+    assert out.splitlines()[1].startswith("OK: ")
+
+
+def test_verify_json_is_one_object_with_the_report(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "verify", str(GOLDEN / "set-bid.json"), "--json")
+    body = json.loads(out)
+    assert status == 0 and body["ok"] is True and body["diagnostics"] == []
+    assert body["verification"]["complete"] is True
+
+
+def test_verify_names_the_changed_event(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    doc = json.loads((GOLDEN / "jink.json").read_bytes())
+    doc["events"][5]["data"]["card"] = "2C"
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(doc))
+    status, out, _ = _run(capsys, "verify", str(path))
+    assert status == 1
+    assert "FAILED" in out and f"event {doc['events'][5]['version']}: card_played" in out
+
+
+def test_verify_complete_fails_for_a_view_that_leaves_things_unchecked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    seat_view = str(GOLDEN / "seed-000-09.seat2.json")
+    assert _run(capsys, "verify", seat_view)[0] == 0
+    status, out, _ = _run(capsys, "verify", seat_view, "--complete")
+    assert status == 1 and "unchecked" in out
+
+
+def test_verify_checks_an_expected_head(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(GOLDEN / "jink.json")
+    head = json.loads(Path(path).read_bytes())["head"]
+    assert _run(capsys, "verify", path, "--head", head)[0] == 0
+    status, out, _ = _run(capsys, "verify", path, "--head", "0" * 64)
+    assert status == 1 and "expected" in out
+
+
+def test_verify_an_unreadable_file_prints_positions_and_exits_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Profile "bruff"]\n[Deal "1"]\n1. 0:7S ZZ\n')
+    status, out, err = _run(capsys, "verify", str(path))
+    assert status == 1
+    assert "line 3, column 9: error:" in err and "FAILED" in out
+
+
+def test_a_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "verify", "/nonexistent/history.json")
+    assert status == 2 and out == ""
+    assert err.startswith("fortyfive history: cannot read") and err.count("\n") == 1
+
+
+def test_show_prints_the_deal_trick_by_trick(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "show", str(GOLDEN / "seed-000-09.json"))
+    assert status == 0
+    assert "trick 1: 0 7S · 1 5S · 2 KD · 3 2S · 4 QC · 5 4D → seat 1 (B) wins" in out
+    assert "renege allowed: Seat 2 kept AH from the 7S lead" in out
+    assert "bonus proven at trick 1, credited to trick 1" in out
+
+
+def test_show_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "show", str(GOLDEN / "all-pass-redeal.json"), "--deal", "2")
+    assert status == 0 and "Deal 2:" in out and "Deal 1:" not in out
+    status, _, err = _run(capsys, "show", str(GOLDEN / "all-pass-redeal.json"), "--deal", "7")
+    assert status == 2 and "no deal 7" in err
+
+
+def test_show_imports_a_hand_written_table_record(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "show", str(GOLDEN / "chronology-finish.table.txt"))
+    assert status == 0
+    assert "target reached: Side 0 reached 45 at trick 1" in out
+
+
+@pytest.mark.parametrize("name", ["seed-001-06", "dealer-robs-turned-ace.seat1"])
+def test_convert_both_ways_to_stdout_and_to_a_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    status, out, _ = _run(capsys, "convert", str(GOLDEN / f"{name}.json"), "--to", "text")
+    assert status == 0 and out == (GOLDEN / f"{name}.txt").read_text()
+    target = tmp_path / "back.json"
+    status, out, _ = _run(capsys, "convert", str(GOLDEN / f"{name}.txt"), "--to", "json",
+                          "-o", str(target))
+    assert (status, out) == (0, "")
+    assert target.read_bytes() == (GOLDEN / f"{name}.json").read_bytes()
+
+
+def test_convert_seals_a_table_record(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "convert", str(GOLDEN / "seed-001-06.table.txt"), "--to",
+                          "json")
+    assert status == 0 and out.encode() == (GOLDEN / "seed-001-06.json").read_bytes()
+
+
+def test_convert_needs_a_target_encoding(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, "convert", str(GOLDEN / "jink.json"))
+    assert status == 2 and "--to" in err
