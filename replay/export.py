@@ -226,13 +226,14 @@ class _Layout:
         self.plays = 0
         self.last_seat: int | None = None
         self.seen_version = 0
+        self.version = 0
+        """The version of the event being laid out; its facts follow the line it ends up on."""
         self.facts_done = 0
 
     def run(self, items: Sequence[Item]) -> None:
         for kind, type_name, data, redacted, seat in items:
-            version = self.versions[self.index] if self.index < len(self.versions) else 0
+            self.version = self.versions[self.index] if self.index < len(self.versions) else 0
             self.index += 1
-            self.seen_version = max(self.seen_version, version)
             if kind == "play" and self.play(seat, data["card"]):
                 continue
             if kind == "play":
@@ -267,6 +268,7 @@ class _Layout:
             self.last_seat = None
         elif self.current is None:
             self.current = []
+        self.seen()
         self.current.append(token)
         self.last_seat = seat
         self.plays += 1
@@ -283,20 +285,29 @@ class _Layout:
             self.plays % self.players != 0)
         if in_trick:
             assert self.current is not None
+            self.seen()
             self.current.append(token)
         elif type_name in _OWN_LINE:
             self.close()
+            self.seen()
             self.lines.append(token)
             self.flush_facts()
         else:
             if self.current is None or self.trick is not None:
                 self.close()
                 self.current = []
+            self.seen()
             self.current.append(token)
+
+    def seen(self) -> None:
+        """Marks the event being laid out as written (its facts may follow its line)."""
+        self.seen_version = max(self.seen_version, self.version)
 
     def raw(self, type_name: str, data: Mapping[str, Any], redacted: tuple[str, ...]) -> None:
         self.close()
+        self.seen()
         self.lines.append(render_event_json(type_name, data, redacted))
+        self.flush_facts()
 
     def close(self) -> None:
         if self.current:
