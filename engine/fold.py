@@ -8,7 +8,6 @@ that lacks it, a reveal of the wrong seed) raises :class:`EventSequenceError`.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Iterable
 from typing import Any
@@ -102,7 +101,7 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
 
 def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     """Returns *state* one version on, with *deal* (and any other *changes*)."""
-    return dataclasses.replace(state, deal=deal, version=state.version + 1, **changes)
+    return state._replace(deal=deal, version=state.version + 1, **changes)
 
 
 def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
@@ -447,8 +446,8 @@ def _end_deal(
     deal = deal._replace(
         phase="over", turn=None, current=interrupted, result=result, facts=facts
     )
-    return dataclasses.replace(
-        state, version=version, deal=deal, scores=scores, games_won=games_won,
+    return state._replace(
+        version=version, deal=deal, scores=scores, games_won=games_won,
         game_number=game_number, winner=winner, game_winners=game_winners,
         deals_played=state.deals_played + 1, dealer=(deal.dealer + 1) % rules.players,
     )

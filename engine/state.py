@@ -142,9 +142,12 @@ class DealState(NamedTuple):
     """The game's scores when this deal began."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class GameState:
-    """A whole game (or match): the rules, the scores and the deal in progress."""
+class GameState(NamedTuple):
+    """A whole game (or match): the rules, the scores and the deal in progress.
+
+    A named tuple for the same reason as :class:`DealState`: the fold replaces it on every
+    event. Change one with ``state._replace(...)``.
+    """
 
     version: int
     rules: RuleSet
@@ -167,18 +170,15 @@ class GameState:
     @property
     def phase(self) -> GamePhase:
         """What the game waits for: a player's action, or the server's (shuffle, reveal)."""
-        if self.winner is not None and (self.deal is None or self._seed_settled(self.deal)):
+        if self.winner is not None and (self.deal is None or _seed_settled(self.deal)):
             return "over"
         deal = self.deal
         if deal is None:
             return "shuffle"
         if deal.phase == "over":
-            return "shuffle" if self._seed_settled(deal) else "reveal"
+            return "shuffle" if _seed_settled(deal) else "reveal"
         return deal.phase
 
-    @staticmethod
-    def _seed_settled(deal: DealState) -> bool:
-        return deal.recorded or deal.seed_revealed or deal.seed is None
 
     @property
     def turn(self) -> Seat | None:
@@ -187,3 +187,8 @@ class GameState:
         if deal is None or deal.phase == "over" or self.winner is not None:
             return None
         return deal.turn
+
+
+def _seed_settled(deal: DealState) -> bool:
+    """True once nothing about the deal's seed is left to reveal."""
+    return deal.recorded or deal.seed_revealed or deal.seed is None

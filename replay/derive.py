@@ -91,8 +91,8 @@ def apply_start(state: GameState, start: StartBlock) -> GameState:
         raise ValueError(f"start dealer {start.dealer} is not a seat of {rules.players}")
     if len(start.scores) != rules.sides or len(start.games_won) != rules.sides:
         raise ValueError(f"start scores and games won need {rules.sides} sides")
-    return dataclasses.replace(
-        state, version=start.version, dealer=start.dealer, scores=tuple(start.scores),
+    return state._replace(
+        version=start.version, dealer=start.dealer, scores=tuple(start.scores),
         games_won=tuple(start.games_won), game_number=start.game_number,
     )
 

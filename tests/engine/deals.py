@@ -202,7 +202,7 @@ def recorded_game(
     pack below it, dealt by *dealer*.
 
     The game seed is chosen so that the seed itself draws *dealer*. *scores*, when given,
-    replace the game's scores before the deal is recorded (``dataclasses.replace`` on the
+    replace the game's scores before the deal is recorded (``_replace`` on the
     state), to stand for earlier deals; the events alone then no longer fold to that state.
     """
     players = len(hands)
@@ -213,7 +213,7 @@ def recorded_game(
     state = apply_event(None, created)
     assert state.dealer == dealer, "the seed draws the wanted dealer"
     if scores is not None:
-        state = dataclasses.replace(state, scores=tuple(scores))
+        state = state._replace(scores=tuple(scores))
     table = Table(state, [created])
     table.record(hands, turn_up, stock)
     return table

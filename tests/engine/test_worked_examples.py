@@ -118,7 +118,7 @@ def _auction_example() -> Table:
     """Returns the 001 deal after North bid 20, named spades and nobody exchanged.
 
     The previous score 70:85 stands for earlier deals: the builder replaces the game's scores
-    before recording this deal (``dataclasses.replace``), so this deal starts from it.
+    before recording this deal (``_replace``), so this deal starts from it.
     """
     table = recorded_game("auction", {}, AUCTION_HANDS, None, dealer=W, scores=(70, 85))
     assert table.state.turn == N, "bidding starts left of the dealer"
