@@ -254,6 +254,8 @@ def decide(
     :raises WrongPhaseError: for an action of another phase.
     :raises NotYourTurnError: when another seat is to act.
     :raises IllegalPlayError: when the rules forbid it; the message names the rule.
+    :raises ValueError: if the action ends a deal and *entropy* is not 32 bytes for the next
+        shuffle (a caller's mistake, not a player's).
     """
     parsed = parse_action(action)
     if not 0 <= seat < state.rules.players:
@@ -286,10 +288,12 @@ def _after(state: GameState, event: Event, entropy: bytes | None) -> tuple[Event
 
 def _jink(state: GameState, deal: DealState, seat: Seat, legal: Sequence[dict[str, Any]]) -> Event:
     if state.rules.jink != "announced":
-        raise IllegalPlayError(
-            f"no jink can be announced: this game's jink option is {state.rules.jink!r}",
-            legal=legal,
+        why = (
+            "in bruff a side wins by taking all five tricks, without announcing"
+            if state.rules.jink == "take_all"
+            else "this game is played with the jink option 'none'"
         )
+        raise IllegalPlayError(f"no jink can be announced: {why}", legal=legal)
     if not _may_jink(state, deal, seat):
         raise IllegalPlayError(
             "a jink may be announced only once per deal, before the opening lead", legal=legal

@@ -259,8 +259,14 @@ def test_a_jink_is_announced_only_before_the_opening_lead_and_once() -> None:
 def test_a_jink_is_announced_only_where_the_option_allows_it() -> None:
     table = recorded_game("classic", {}, STRONG, "9S", dealer=1)
     assert table.legal(1) == []
-    with pytest.raises(IllegalPlayError, match="this game's jink option is 'none'"):
+    with pytest.raises(IllegalPlayError, match="played with the jink option 'none'"):
         table.act(1, {"type": "jink"})
+
+
+def test_bruff_refuses_an_announced_jink_saying_its_jink_needs_no_announcement() -> None:
+    table = recorded_game("bruff", {}, JINK, "9S", dealer=5)
+    with pytest.raises(IllegalPlayError, match="in bruff a side wins by taking all five"):
+        table.act(0, {"type": "jink"})
 
 
 def test_the_announced_jink_needs_exactly_two_sides() -> None:
