@@ -74,6 +74,7 @@ def chrome(chrome_paths: tuple[str, str]) -> Iterator[Any]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
+    offline = os.environ.get("SE_OFFLINE")
     os.environ["SE_OFFLINE"] = "true"  # selenium-manager must never fetch anything.
     binary, driver_path = chrome_paths
     profile = tempfile.mkdtemp(prefix="fortyfive-chromium-")
@@ -93,3 +94,7 @@ def chrome(chrome_paths: tuple[str, str]) -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+        if offline is None:
+            os.environ.pop("SE_OFFLINE", None)
+        else:
+            os.environ["SE_OFFLINE"] = offline
