@@ -86,6 +86,9 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
                     f"rebuilt with the seed revealed at event {at}",
                     f"rebuilt with the seed revealed at event {at}, it does not give the "
                     "stored hash: the event or the reveal was changed")
+    if event.type == "cards_discarded" and event.data.get("count") == 0:
+        return _try(game_id, event, [{**base, "cards": []}], "nothing was discarded",
+                    "discarding nothing does not give the stored hash: the event was changed")
     if event.type == "deal_recorded":
         return Reconstruction("impossible", None, (
             "the hands recorded at the table are hidden from this view, and no seed reveals "

@@ -37,6 +37,7 @@ from replay.diagnostics import pointer
 from replay.document import HandHistory, HistoryEvent
 from replay.notation import same
 from replay.reconstruct import reconstruct, stored_hash
+from replay.views import event_view
 
 MAX_DIFFERENCES = 50
 """The most result differences reported one by one (the rest are counted)."""
@@ -311,9 +312,11 @@ class _Verifier:
                                  "1's", 1, "/start/hash")
             self.check_link(event, index, expected_version, expected_prev, where)
             data = self.check_hash(game_id, event, revealed, where)
+            decoded = self.decode(event, data, where)
             if data is not None:
                 self.check_seed(event, data, commitments, where)
-            self.fold(event, data, where)
+            self.check_view_of(event, decoded, where)
+            self.fold(event, data, decoded, where)
             expected_version, expected_prev = event.version + 1, event.hash
         withheld = [event.version for event in history.events if event.withheld]
         if withheld:
@@ -429,7 +432,44 @@ class _Verifier:
         self.report.checked["seeds"] += 1
         return True
 
-    def fold(self, event: HistoryEvent, data: dict[str, Any] | None, where: str) -> None:
+    def decode(self, event: HistoryEvent, data: dict[str, Any] | None,
+               where: str) -> Event | None:
+        """Returns the event read from its full *data* (None when unknown or unreadable)."""
+        if data is None:
+            return None
+        try:
+            return event_from_data(event.type, upcast(event.type, event.schema, data))
+        except (StoreError, UnknownEventTypeError, EventDataError) as error:
+            self.problem("data", f"{event.type}: {error}", event.version, where + "/data")
+            return None
+
+    def check_view_of(self, event: HistoryEvent, decoded: Event | None, where: str) -> None:
+        """Checks the event shows what the history's viewer sees of it, no more, no less."""
+        viewer = self.history.view.viewer
+        if decoded is None:
+            for name in event.redacted:
+                value = event.data.get(name)
+                if event.type == "deal_recorded" and name == "hands" and isinstance(value, list):
+                    # A seat sees its own hand as dealt: only the others' are null.
+                    value = [hand for seat, hand in enumerate(value) if seat != viewer]
+                    value = None if all(hand is None for hand in value) else value
+                if value is not None:
+                    self.problem("view", f"{event.type}: redacted field {name!r} must be null",
+                                 event.version, pointer([*_parts(where), "data", name]))
+            return
+        if not _is_viewer(viewer, self.rules):
+            return
+        view: dict[str, Any] = event_view(decoded, viewer)
+        hidden = tuple(view.pop("redacted", ()))
+        expected = view if hidden else event.data
+        if hidden != event.redacted or not same(expected, event.data):
+            who = f"seat {viewer}" if isinstance(viewer, int) else f"the {viewer}"
+            shown = f"hides {', '.join(hidden)}" if hidden else "hides nothing"
+            self.problem("view", f"{event.type}: this is not what {who} sees of it (the view "
+                         f"{shown})", event.version, where)
+
+    def fold(self, event: HistoryEvent, data: dict[str, Any] | None, decoded: Event | None,
+             where: str) -> None:
         if self.blocked is not None:
             return
         state = self.replayer.state
@@ -440,10 +480,7 @@ class _Verifier:
                             f"event {event.version} ({event.type}) is not fully known to this "
                             "view, so the engine cannot go on from it")
             return
-        try:
-            decoded: Event = event_from_data(event.type, upcast(event.type, event.schema, data))
-        except (StoreError, UnknownEventTypeError, EventDataError) as error:
-            self.problem("data", f"{event.type}: {error}", event.version, where + "/data")
+        if decoded is None:
             self.blocked = (event.version, deal if isinstance(deal, int) else None,
                             "an event could not be read")
             return
@@ -477,6 +514,8 @@ class _Verifier:
         if state is None:
             return
         viewer = history.view.viewer
+        if not _is_viewer(viewer, self.rules):
+            return  # Reported by check_view.
         derived = derive_results(state, self.replayer.dealt, self.replayer.irregularities,
                                  viewer, deal=history.view.deal)
         self.report.irregularities = [item.to_dict() for item in self.replayer.irregularities]
@@ -548,6 +587,18 @@ class _Verifier:
         if not same(claimed, derived):
             out.append((f"{_label(path)}: the history says {_short(claimed)}, the engine "
                         f"derives {_short(derived)}", version, pointer(path)))
+
+
+def _is_viewer(viewer: object, rules: RuleSet | None) -> bool:
+    """True if *viewer* can view a game under *rules*."""
+    if viewer in ("spectator", "auditor"):
+        return True
+    return rules is not None and isinstance(viewer, int) and 0 <= viewer < rules.players
+
+
+def _parts(where: str) -> list[str | int]:
+    """Returns the parts of a JSON pointer such as ``/events/3``."""
+    return [int(part) if part.isdigit() else part for part in where.split("/")[1:]]
 
 
 def _leaves(value: Any) -> int:
