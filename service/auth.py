@@ -18,10 +18,13 @@ view into the viewer :mod:`replay.views` takes.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import hashlib
 import hmac
 import secrets
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -68,11 +71,23 @@ class IssuedTokens:
 
 
 class TokenRegistry:
-    """The token digests of every game, in Redis beside the game's events."""
+    """The token digests of every game, in Redis beside the game's events.
 
-    def __init__(self, client: Any) -> None:
-        """Uses *client* (a Redis client that decodes replies to str)."""
+    The digests of a game are written once, when it is created, and never change, so each
+    process keeps those it has read for *cache_seconds* (an action then needs no round trip
+    to identify its caller). A game without digests is never cached: it may be created by
+    another process a moment later. Thread-safe.
+    """
+
+    def __init__(self, client: Any, *, cache_seconds: float = 60.0, max_games: int = 4096) -> None:
+        """Uses *client* (a Redis client) and keeps the digests of up to *max_games* games."""
         self._redis = client
+        self._cache_seconds = cache_seconds
+        self._max_games = max_games
+        self._cache: collections.OrderedDict[str, tuple[float, dict[bytes, bytes]]] = (
+            collections.OrderedDict()
+        )
+        self._lock = threading.Lock()
 
     def issue(self, game_id: str, seat_types: Sequence[str]) -> IssuedTokens:
         """Creates and stores the tokens of *game_id*: one per human seat, one auditor.
@@ -104,14 +119,34 @@ class TokenRegistry:
 
         :raises StoreUnavailableError: if Redis cannot be reached.
         """
-        with self._translate():
-            stored: dict[str, str] = self._redis.hgetall(seats_key(game_id))
-        presented = token_digest(token)
+        presented = token_digest(token).encode()
         found: Role | None = None
-        for name, digest in stored.items():
-            if hmac.compare_digest(presented.encode(), _bytes(digest)):
-                found = _role(_bytes(name).decode())
+        for name, digest in self._digests(game_id).items():
+            if hmac.compare_digest(presented, digest):
+                found = _role(name.decode())
         return found
+
+    def _digests(self, game_id: str) -> dict[bytes, bytes]:
+        """Returns the stored digests of *game_id* (field -> digest), from the cache if fresh.
+
+        :raises StoreUnavailableError: if Redis cannot be reached.
+        """
+        now = time.monotonic()
+        with self._lock:
+            cached = self._cache.get(game_id)
+            if cached is not None and now - cached[0] < self._cache_seconds:
+                self._cache.move_to_end(game_id)
+                return cached[1]
+        with self._translate():
+            stored = self._redis.hgetall(seats_key(game_id))
+        digests = {_bytes(name): _bytes(digest) for name, digest in stored.items()}
+        if digests:
+            with self._lock:
+                self._cache[game_id] = (now, digests)
+                self._cache.move_to_end(game_id)
+                while len(self._cache) > self._max_games:
+                    self._cache.popitem(last=False)
+        return digests
 
     @contextmanager
     def _translate(self) -> Iterator[None]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 from engine.actions import decide, parse_action, start_game
+from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.state import GameState, Seat
 from events.envelope import SERVER, RecordedEvent
@@ -32,9 +33,6 @@ from events.types import (
     TrumpNamed,
     TurnUpRobbed,
 )
-
-GameCache: TypeAlias = FoldCache[GameState | None]
-"""Folded game states per game id (``None`` before a game's first event)."""
 
 Entropy: TypeAlias = Callable[[], bytes]
 """Returns 32 fresh random bytes."""
@@ -80,9 +78,32 @@ class CreatedGame:
     version: int
 
 
+class GameCache(FoldCache[GameState | None]):
+    """Folded game states per game id (``None`` before a game's first event), plus what the
+    command path adds: the state held now without a read (:meth:`peek`), and keeping the
+    state an append of this process has just produced (:meth:`remember`).
+
+    So the next action on a game this process serves needs no read: it is decided on the
+    state held, and the store's compare-and-append refuses it if another process moved the
+    game on meanwhile.
+    """
+
+    def peek(self, game_id: str) -> Folded[GameState] | None:
+        """Returns the state held for *game_id*, without reading the store."""
+        with self._lock:
+            folded = self._games.get(game_id)
+        if folded is None or folded.state is None:
+            return None
+        return Folded(folded.state, folded.version, folded.head_hash)
+
+    def remember(self, game_id: str, folded: Folded[GameState]) -> None:
+        """Holds *folded* for *game_id* unless a newer state is held already."""
+        self._keep(game_id, Folded(folded.state, folded.version, folded.head_hash))
+
+
 def new_cache(store: EventStore, max_games: int = 1024) -> GameCache:
     """Returns a fold cache of game states read from *store*."""
-    return FoldCache(store, lambda: None, on_events(apply_event), max_games=max_games)
+    return GameCache(store, lambda: None, on_events(apply_event), max_games=max_games)
 
 
 def load(cache: GameCache, game_id: str) -> Folded[GameState]:
@@ -99,6 +120,16 @@ def load(cache: GameCache, game_id: str) -> Folded[GameState]:
     if folded.state is None:
         raise GameNotFoundError(game_id)
     return Folded(folded.state, folded.version, folded.head_hash)
+
+
+def known(cache: GameCache, game_id: str) -> Folded[GameState]:
+    """Returns *game_id* as this process last saw it, reading the store only if it holds
+    nothing for it (enough to tell that a game exists).
+
+    :raises GameNotFoundError: if there is no such game.
+    :raises events.store.StoreError: from the store.
+    """
+    return cache.peek(game_id) or load(cache, game_id)
 
 
 def new_game_id() -> str:
@@ -149,8 +180,12 @@ def act(
 
     A *command_id* seen before returns that command's first result and appends nothing,
     whatever the version is now; scope it to the caller (e.g. the seat) so that two callers
-    cannot collide. *loaded* is the game as the caller just loaded it with :func:`load`
-    (saves a read; the store still checks the version when appending).
+    cannot collide.
+
+    When *loaded* (the game as the caller just loaded it) or else the cache holds the game at
+    *expected_version*, the action is decided on that state without a read (the append still
+    checks the version); when the engine refuses it there, it is decided again on a fresh
+    read, since the store may be ahead.
 
     :raises GameNotFoundError: if there is no such game.
     :raises events.store.ConcurrencyError: if the game is not at *expected_version*.
@@ -159,7 +194,15 @@ def act(
         not this seat's turn, wrong phase, illegal, game over).
     :raises events.store.StoreError: from the store.
     """
-    folded = loaded if loaded is not None else load(cache, game_id)
+    held = loaded if loaded is not None else cache.peek(game_id)
+    if held is not None and held.version == expected_version:
+        try:
+            events = decide(held.state, seat, action, entropy=entropy())
+        except FortyFiveError:
+            pass
+        else:
+            return _append(store, cache, game_id, seat, action, held, events, command_id)
+    folded = load(cache, game_id)
     if folded.version != expected_version:
         # A retry finds the game moved on by its own first attempt: answer with that.
         if command_id is not None:
@@ -168,10 +211,27 @@ def act(
                 return earlier
         raise ConcurrencyError(game_id, expected_version, folded.version)
     events = decide(folded.state, seat, action, entropy=entropy())
-    result = store.append(game_id, expected_version, events, actor=seat, command_id=command_id)
+    return _append(store, cache, game_id, seat, action, folded, events, command_id)
+
+
+def _append(
+    store: EventStore,
+    cache: GameCache,
+    game_id: str,
+    seat: Seat,
+    action: Mapping[str, Any],
+    folded: Folded[GameState],
+    events: tuple[Event, ...],
+    command_id: str | None,
+) -> ActionResult:
+    """Appends the *events* decided on *folded* and returns the result (or, if the command
+    id was seen, the first one), keeping the new state in the cache."""
+    result = store.append(game_id, folded.version, events, actor=seat, command_id=command_id)
     if result.duplicate:
         return _replayed(store, cache, game_id, seat, action, result.recorded)
-    return ActionResult(fold(events, folded.state), result.version, result.recorded, False)
+    state = fold(events, folded.state)
+    cache.remember(game_id, Folded(state, result.version, result.recorded[-1].envelope.hash))
+    return ActionResult(state, result.version, result.recorded, False)
 
 
 def _earlier_result(

@@ -126,7 +126,7 @@ class Legal(MethodView):
     """Legal plays."""
 
     @blp.doc(security=[{}])
-    @blp.arguments(LegalRequestSchema)
+    @blp.arguments(LegalRequestSchema())
     @blp.response(200, LegalSchema)
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     def post(self, body: dict[str, Any]) -> Any:
@@ -142,7 +142,7 @@ class Winner(MethodView):
     """Trick winners."""
 
     @blp.doc(security=[{}])
-    @blp.arguments(WinnerRequestSchema)
+    @blp.arguments(WinnerRequestSchema())
     @blp.response(200, WinnerSchema)
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     def post(self, body: dict[str, Any]) -> Any:

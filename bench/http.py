@@ -1,0 +1,387 @@
+"""HTTP throughput: plays posted through ``fortyfive serve`` against a bare XADD endpoint.
+
+One run starts two servers with the same gunicorn settings (gthread workers, as ``serve``
+runs them): ``fortyfive serve`` on a free port and on its own embedded redis-server (AOF,
+``appendfsync always``), and a bare Flask app whose one endpoint does a single ``XADD`` on
+that same Redis. Concurrent clients (threads with keep-alive connections, loopback only) then:
+
+- play two-seat classic games through the API, each client its own game, posting every
+  action with ``If-Match`` (a new game when one ends). A client reads a seat's view once per
+  deal and then works out its legal plays itself from the responses (the engine's
+  ``legal_cards``), so nearly every request is an action;
+- post to the bare endpoint as fast as it answers.
+
+Reported: actions per second and the p50/p99 latency of the plays, next to the bare
+endpoint's requests per second and latencies. Aim: at least half the bare throughput.
+The sides take turns over ``--rounds`` rounds, so that other load on the machine hits both
+alike; each is bounded by ``--actions`` and by ``--seconds`` in all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import http.client
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Suit, parse_cards
+from engine.legality import legal_cards
+from engine.profiles import make_ruleset
+from engine.ranking import ranking
+
+AIM = 0.5
+"""The least share of the bare endpoint's throughput the API's actions should reach."""
+
+RULES = make_ruleset("classic")
+_EMBEDDED_LINE = re.compile(r"embedded redis-server at (redis://\S+)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds this benchmark's options to *parser*."""
+    parser.add_argument("--clients", type=_positive, default=8,
+                        help="concurrent clients (default 8)")
+    parser.add_argument("--actions", type=_positive, default=3000,
+                        help="actions to post through the API, and as many bare requests "
+                        "(default 3000)")
+    parser.add_argument("--seconds", type=_positive, default=60,
+                        help="time limit of each side (default 60)")
+    parser.add_argument("--rounds", type=_positive, default=4,
+                        help="alternating rounds of each side, so that the machine's other "
+                        "load hits both alike (default 4)")
+    parser.add_argument("--workers", type=_positive, default=2,
+                        help="gunicorn workers of each server (default 2)")
+    parser.add_argument("--threads", type=_positive, default=16,
+                        help="threads per gunicorn worker (default 16)")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Runs the benchmark and returns its figures.
+
+    :raises RuntimeError: if a server does not start.
+    """
+    with tempfile.TemporaryDirectory(prefix="fortyfive-bench-http-") as data_dir:
+        with _api_server(Path(data_dir), args.workers, args.threads) as (api_port, redis_url):
+            with _bare_server(redis_url, args.workers, args.threads) as bare_port:
+                sides: dict[str, list[Sample]] = {"api": [], "bare": []}
+                share = max(1, args.actions // args.rounds)
+                seconds = args.seconds / args.rounds
+                for _ in range(args.rounds):
+                    sides["api"].append(
+                        measure(lambda: _ApiClient(api_port), args.clients, share, seconds)
+                    )
+                    sides["bare"].append(
+                        measure(lambda: _BareClient(bare_port), args.clients, share, seconds)
+                    )
+    api, bare = summarize(sides["api"]), summarize(sides["bare"])
+    ratio = api["per_second"] / bare["per_second"] if bare["per_second"] else 0.0
+    return {
+        "setup": {
+            "clients": args.clients, "gunicorn_workers": args.workers,
+            "threads": args.threads, "cpus": os.cpu_count(),
+            "redis": "embedded, appendfsync always",
+        },
+        "api_actions": api,
+        "bare_xadd": bare,
+        "ratio": round(ratio, 3),
+        "aim": AIM,
+        "aim_met": ratio >= AIM,
+    }
+
+
+@dataclasses.dataclass
+class Sample:
+    """One round of one side: the latency of each step, the other requests, the time."""
+
+    latencies: list[float]
+    other_requests: int
+    seconds: float
+
+
+def measure(
+    make_client: Callable[[], Any], clients: int, total: int, seconds: float
+) -> Sample:
+    """Runs *clients* threads, each calling ``step()`` of its own client (after three
+    untimed warm-up steps) until *total* steps or *seconds* have passed."""
+    latencies: list[float] = []
+    others = [0]
+    lock = threading.Lock()
+    remaining = [total]
+    barrier = threading.Barrier(clients + 1)
+    deadline = [0.0]
+
+    def work() -> None:
+        client = make_client()
+        for _ in range(3):
+            client.step()  # Warm-up: connections, caches, the first game.
+        client.other_requests = 0
+        barrier.wait()
+        mine: list[float] = []
+        while time.monotonic() < deadline[0]:
+            with lock:
+                if remaining[0] <= 0:
+                    break
+                remaining[0] -= 1
+            mine.append(client.step())
+        with lock:
+            latencies.extend(mine)
+            others[0] += client.other_requests
+        client.close()
+
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    deadline[0] = time.monotonic() + 3600
+    barrier.wait()
+    start = time.monotonic()
+    deadline[0] = start + seconds
+    for thread in threads:
+        thread.join()
+    return Sample(latencies, others[0], time.monotonic() - start)
+
+
+def summarize(samples: list[Sample]) -> dict[str, Any]:
+    """Returns the rate and latency percentiles of one side over all its rounds."""
+    ordered = sorted(latency for sample in samples for latency in sample.latencies)
+    elapsed = sum(sample.seconds for sample in samples)
+    return {
+        "count": len(ordered),
+        "other_requests": sum(sample.other_requests for sample in samples),
+        "seconds": round(elapsed, 3),
+        "per_second": round(len(ordered) / elapsed, 1) if elapsed else 0.0,
+        "p50_ms": round(_percentile(ordered, 50) * 1000, 2),
+        "p99_ms": round(_percentile(ordered, 99) * 1000, 2),
+        "mean_ms": round(statistics.fmean(ordered) * 1000, 2) if ordered else 0.0,
+    }
+
+
+def _percentile(ordered: list[float], percent: float) -> float:
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(percent / 100 * len(ordered)) - 1))
+    return ordered[index]
+
+
+class _Connection:
+    """One keep-alive connection to a local server."""
+
+    def __init__(self, port: int) -> None:
+        self._http = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        payload = json.dumps(body) if body is not None else None
+        sent = {"Content-Type": "application/json"} if payload is not None else {}
+        self._http.request(method, path, body=payload, headers={**sent, **(headers or {})})
+        response = self._http.getresponse()
+        data = response.read()
+        return response.status, json.loads(data) if data else None
+
+    def close(self) -> None:
+        self._http.close()
+
+
+class _BareClient:
+    """Posts to the bare XADD endpoint."""
+
+    def __init__(self, port: int) -> None:
+        self._connection = _Connection(port)
+        self.other_requests = 0
+
+    def step(self) -> float:
+        start = time.perf_counter()
+        status, _ = self._connection.call("POST", "/bare", {"type": "play", "card": "5S"})
+        assert status == 201, status
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+class _ApiClient:
+    """Plays two-seat classic games through the API, one action per :meth:`step`."""
+
+    def __init__(self, port: int) -> None:
+        self._connection = _Connection(port)
+        self.other_requests = 0
+        self._new_game()
+
+    def _new_game(self) -> None:
+        status, created = self._connection.call("POST", "/v1/games", {"profile": "classic"})
+        assert status == 201, created
+        self.other_requests += 1
+        self._path = f"/v1/games/{created['id']}"
+        self._auth = [{"Authorization": f"Bearer {seat['token']}"} for seat in created["seats"]]
+        self._hands: dict[int, tuple[int, list[str]]] = {}
+        self._view = self._get(0)
+
+    def _get(self, seat: int) -> dict[str, Any]:
+        status, view = self._connection.call("GET", self._path, headers=self._auth[seat])
+        assert status == 200, view
+        self.other_requests += 1
+        self._remember(view)
+        return dict(view)
+
+    def _remember(self, view: dict[str, Any]) -> None:
+        """Keeps the viewer's hand of the deal in play (none before the cut)."""
+        if view["phase"] == "play":
+            self._hands[view["viewer"]] = (view["deal_number"], list(view["hand"] or []))
+
+    def _action(self, seat: int) -> dict[str, Any]:
+        """Returns the seat's next action: the view's first legal action when it is the
+        seat's own view, else the first legal card worked out from its known hand."""
+        view = self._view
+        if view["viewer"] == seat:
+            return dict(view["legal_actions"][0])
+        known = self._hands.get(seat)
+        if view["phase"] != "play" or known is None or known[0] != view["deal_number"]:
+            self._view = view = self._get(seat)
+            return dict(view["legal_actions"][0])
+        current = view["deal"]["current_trick"]
+        trick = parse_cards([play["card"] for play in current["cards"]]) if current else ()
+        order = ranking(Suit.parse(view["trump"]), RULES)
+        cards, _ = legal_cards(parse_cards(known[1]), trick, order, RULES)
+        return {"type": "play", "card": cards[0].code()}
+
+    def step(self) -> float:
+        """Posts one action; returns its latency in seconds."""
+        while self._view["winner"] is not None:
+            self._new_game()
+        seat = self._view["turn"]
+        action = self._action(seat)
+        start = time.perf_counter()
+        status, view = self._connection.call(
+            "POST", f"{self._path}/actions", action,
+            {**self._auth[seat], "If-Match": f'"{self._view["version"]}"'},
+        )
+        elapsed = time.perf_counter() - start
+        assert status == 201, view
+        self._remember(view)
+        self._view = view
+        return elapsed
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+def bare_app(redis_url: str) -> Any:
+    """Returns the bare endpoint: ``POST /bare`` appends the body with one XADD."""
+    import redis
+    from flask import Flask, request
+
+    app = Flask("bare")
+    client = redis.Redis.from_url(redis_url)
+    key = f"f45:{{p000}}:bench-bare:{os.getpid()}"
+
+    @app.post("/bare")
+    def bare() -> Any:
+        entry = client.xadd(key, {"body": request.get_data()})
+        return {"id": entry.decode()}, 201
+
+    return app
+
+
+def serve_bare(redis_url: str, port: int, workers: int, threads: int) -> None:
+    """Serves :func:`bare_app` with gunicorn as ``fortyfive serve`` serves the API."""
+    from service.cli.serve import GunicornServer, gunicorn_options
+
+    options = gunicorn_options("127.0.0.1", port, workers, threads)
+    options["loglevel"] = "warning"
+    GunicornServer(lambda: bare_app(redis_url), options).run()
+
+
+@contextmanager
+def _api_server(data_dir: Path, workers: int, threads: int) -> Iterator[tuple[int, str]]:
+    """Runs ``fortyfive serve`` (no RQ worker) on its own embedded Redis; yields its port
+    and that Redis' URL."""
+    port = _free_port()
+    env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
+    code = "import sys; from service.cli import main; sys.exit(main())"
+    command = [sys.executable, "-c", code, "serve", "--port", str(port), "--workers",
+               str(workers), "--threads", str(threads), "--no-worker", "--data-dir",
+               str(data_dir)]
+    log = (data_dir / "serve.log").open("w+")
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    try:
+        _wait_until_up(port, process, data_dir / "serve.log")
+        match = _EMBEDDED_LINE.search((data_dir / "serve.log").read_text())
+        if match is None:
+            raise RuntimeError("fortyfive serve did not say where its Redis is")
+        yield port, match.group(1)
+    finally:
+        _stop(process)
+        log.close()
+
+
+@contextmanager
+def _bare_server(redis_url: str, workers: int, threads: int) -> Iterator[int]:
+    """Runs the bare XADD endpoint under gunicorn; yields its port."""
+    port = _free_port()
+    code = ("import sys; from bench.http import serve_bare; "
+            "serve_bare(sys.argv[1], *map(int, sys.argv[2:]))")
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, redis_url, str(port), str(workers), str(threads)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_until_up(port, process, None, path="/nothing")
+        yield port
+    finally:
+        _stop(process)
+
+
+def _wait_until_up(port: int, process: subprocess.Popen[Any], log: Path | None,
+                   path: str = "/healthz") -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            output = log.read_text()[-2000:] if log else ""
+            raise RuntimeError(f"server exited with status {process.returncode}: {output}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", path)
+            connection.getresponse().read()
+            connection.close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"server on port {port} did not answer within 30 s")
+
+
+def _stop(process: subprocess.Popen[Any]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
+    return value
