@@ -11,6 +11,10 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from service.schemas import GameViewSchema
+
+VIEW_SCHEMA = GameViewSchema()
+
 
 def bearer(token: str | None) -> dict[str, str]:
     """Returns the Authorization header for *token* (none for ``None``)."""
@@ -84,7 +88,10 @@ class Table:
         """Posts the action :func:`choose` picks from *seat*'s *view*; returns the new view."""
         response = self.post(seat, choose(view, rng), view["version"])
         assert response.status_code == 201, json.dumps(response.get_json())
-        return dict(response.get_json())
+        new_view = dict(response.get_json())
+        # Views are sent as built, not dumped through their schema: hold each one to it.
+        assert VIEW_SCHEMA.validate(new_view) == {}, VIEW_SCHEMA.validate(new_view)
+        return new_view
 
     def play_out(self, rng: random.Random | None = None, limit: int = 3000) -> dict[str, Any]:
         """Plays until the game has a winner; returns seat 0's view of the finished game.

@@ -6,7 +6,7 @@ import random
 
 import pytest
 from flask.testing import FlaskClient
-from http_table import Table, bearer
+from http_table import VIEW_SCHEMA, Table, bearer
 
 from engine.fold import fold
 from engine.profiles import PROFILES, profile_players
@@ -146,4 +146,6 @@ def test_a_whole_game_over_http_agrees_with_the_fold(
     assert final["version"] == state.version
     assert final["phase"] == "over"
     # Once the game is over, anyone may read the auditor view.
-    assert table.view(view="auditor").status_code == 200
+    audit = table.view(view="auditor")
+    assert audit.status_code == 200
+    assert VIEW_SCHEMA.validate(audit.get_json()) == {}
