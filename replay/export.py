@@ -25,12 +25,11 @@ from replay.notation import (
     encode_view,
     parse_move,
     render_event_json,
-    render_integrity,
     render_move,
     render_recorded,
-    render_result_line,
     side_name,
 )
+from replay.notation_lines import render_integrity, render_result_line
 from replay.visitor import HandVisitor, default_schema
 
 _OWN_LINE = frozenset({"game_created", "deck_shuffled", "seed_revealed"})

@@ -19,7 +19,7 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import InvalidCardError
 from events.codec import CodecError, canonical_json
-from replay.document import Integrity, RulesBlock, SeatInfo, StartBlock, ViewInfo
+from replay.document import RulesBlock, SeatInfo, StartBlock, ViewInfo
 
 MAGIC = "% fortyfive hand history"
 """The first line of a history, followed by its format version."""
@@ -196,27 +196,43 @@ def is_card(text: str) -> bool:
     return _CARD.fullmatch(text) is not None
 
 
-def _seat_or_null(text: str) -> int | None:
+def decode_seat_or_null(text: str) -> int | None:
+    """Returns a seat (or side) number, or ``None`` for ``null``.
+
+    :raises NotationError: for anything else.
+    """
     value = decode_scalar(text)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise NotationError(f"expected a number or null, got {text!r}")
     return value
 
 
-def _int_value(text: str) -> int:
+def decode_whole(text: str) -> int:
+    """Returns a whole number written in digits.
+
+    :raises NotationError: for anything else.
+    """
     if not _INT.fullmatch(text):
         raise NotationError(f"expected a whole number, got {text!r}")
     return int(text)
 
 
-def _text_value(text: str) -> str:
+def decode_text(text: str) -> str:
+    """Returns a string, bare or quoted.
+
+    :raises NotationError: for a value that is not text.
+    """
     value = decode_scalar(text)
     if not isinstance(value, str):
         raise NotationError(f"expected text, got {text!r}")
     return value
 
 
-def _nullable_text(text: str) -> str | None:
+def decode_nullable_text(text: str) -> str | None:
+    """Returns a string, bare or quoted, or ``None`` for ``null``.
+
+    :raises NotationError: for a value that is neither.
+    """
     value = decode_scalar(text)
     if value is not None and not isinstance(value, str):
         raise NotationError(f"expected text or null, got {text!r}")
@@ -248,7 +264,7 @@ def decode_options(text: str) -> dict[str, Any]:
     :raises NotationError: for a malformed pair.
     """
     if text.startswith("{"):
-        value = _json(text)
+        value = decode_json(text)
         if not isinstance(value, dict):
             raise NotationError("expected a JSON object of options")
         return value
@@ -285,7 +301,7 @@ def decode_seats(text: str) -> list[SeatInfo]:
     :raises NotationError: for a malformed seat.
     """
     if text.startswith("["):
-        value = _json(text)
+        value = decode_json(text)
         try:
             return [SeatInfo(item["seat"], item["type"], item["side"]) for item in value]
         except (TypeError, KeyError):
@@ -295,7 +311,7 @@ def decode_seats(text: str) -> list[SeatInfo]:
         kind, sep, side = field.rpartition("/") if "/" in field else (field, "", "")
         if sep and not re.fullmatch(r"[A-Z]+", side):
             raise NotationError(f"side {side!r} is not a letter", column)
-        seats.append(SeatInfo(index, _text_value(kind), side_number(side) if sep else None))
+        seats.append(SeatInfo(index, decode_text(kind), side_number(side) if sep else None))
     return seats
 
 
@@ -338,8 +354,8 @@ def decode_viewer(text: str) -> int | str:
 
 
 _START_FIELDS: dict[str, Callable[[str], Any]] = {
-    "version": _int_value, "hash": _text_value, "dealer": _int_value, "scores": decode_ints,
-    "games_won": decode_ints, "game_number": _int_value,
+    "version": decode_whole, "hash": decode_text, "dealer": decode_whole, "scores": decode_ints,
+    "games_won": decode_ints, "game_number": decode_whole,
 }
 
 
@@ -362,7 +378,7 @@ def decode_start(text: str) -> StartBlock:
 
     :raises NotationError: for a missing or malformed field.
     """
-    values = _json(text) if text.startswith("{") else parse_pairs(text, _START_FIELDS)
+    values = decode_json(text) if text.startswith("{") else parse_pairs(text, _START_FIELDS)
     missing = [name for name in _START_FIELDS if name not in values]
     if missing:
         raise NotationError(f"[Start] lacks {', '.join(missing)}")
@@ -460,14 +476,14 @@ def _seat_event(kind: str, seat: int, args: str | None) -> Parsed:
     if kind == "cards_discarded":
         text = (args or "").strip()
         if text.startswith("#"):
-            return kind, {"seat": seat, "cards": None, "count": _int_value(text[1:])}, ("cards",)
+            return kind, {"seat": seat, "cards": None, "count": decode_whole(text[1:])}, ("cards",)
         cards = [card_code(part.strip()) for part in text.split(",")] if text else []
         return kind, {"seat": seat, "cards": cards}, ()
     (value,) = _args(args, 1, kind)
     if kind == "deck_cut":
-        return kind, {"seat": seat, "position": _int_value(value)}, ()
+        return kind, {"seat": seat, "position": decode_whole(value)}, ()
     if kind == "bid_made":
-        return kind, {"seat": seat, "amount": _int_value(value)}, ()
+        return kind, {"seat": seat, "amount": decode_whole(value)}, ()
     if kind == "trump_named":
         if value.upper() not in ("S", "C", "D", "H"):
             raise NotationError(f"trump must be S, C, D or H, got {value!r}", code="bad_token")
@@ -545,7 +561,7 @@ def parse_event_json(text: str) -> Parsed:
 
     :raises NotationError: if it is not such an object.
     """
-    value = _json(text)
+    value = decode_json(text)
     if not isinstance(value, dict) or set(value) - {"type", "data", "redacted"} or not (
         isinstance(value.get("type"), str) and isinstance(value.get("data"), dict)
     ):
@@ -615,7 +631,7 @@ def parse_recorded(tags: Mapping[str, str], context: Context) -> Parsed:
                         f"expected seat {len(hands)}, got {field!r}")
                 if cards.startswith("#"):
                     hands.append(None)
-                    sizes.append(_int_value(cards[1:]))
+                    sizes.append(decode_whole(cards[1:]))
                     continue
                 hands.append([])
                 sizes.append(0)
@@ -639,206 +655,17 @@ def parse_recorded(tags: Mapping[str, str], context: Context) -> Parsed:
         if not stock_text.startswith("#"):
             raise NotationError("a record with hidden hands writes its stock as #n too")
         return "deal_recorded", {
-            **data, "hand_sizes": sizes, "stock": None, "stock_size": _int_value(stock_text[1:]),
+            **data, "hand_sizes": sizes, "stock": None, "stock_size": decode_whole(stock_text[1:]),
         }, ("hands", "stock")
     stock = [card_code(code) for code in stock_text.replace(" ", ",").split(",") if code]
     return "deal_recorded", {**data, "stock": stock}, ()
 
 
-# Result lines --------------------------------------------------------------------------------
+def decode_json(text: str) -> Any:
+    """Returns the JSON value of *text*.
 
-_GAME_FIELDS: dict[str, Callable[[str], Any]] = {
-    "phase": _text_value, "scores": decode_ints, "games_won": decode_ints,
-    "game_number": _int_value, "winner": _seat_or_null,
-}
-_DEAL_FIELDS: dict[str, Callable[[str], Any]] = {
-    "dealer": _int_value, "turn_up": _nullable_text, "trump": _nullable_text,
-}
-_RESULT_FIELDS: dict[str, Callable[[str], Any]] = {
-    "points": decode_ints, "scores": decode_ints, "tricks_won": decode_ints,
-    "ended_at_trick": _int_value, "winner": _seat_or_null,
-}
-_FACT_FIELDS: dict[str, Callable[[str], Any]] = {
-    name: _int_value for name in ("trick", "seat", "side", "points", "credited_trick")
-}
-_IRREGULAR_FIELDS: dict[str, Callable[[str], Any]] = {
-    "version": _int_value, "seat": _seat_or_null, "card": _nullable_text, "rule": _text_value,
-}
-_LINE_KINDS = {"game": "game", "irregular": "irregularity", "deal": "deal", "hands": "hands",
-               "fact": "fact", "result": "result"}
-_KIND_NAMES = {kind: name for name, kind in _LINE_KINDS.items()}
-
-
-def parse_result_line(text: str) -> tuple[str, Any]:
-    """Returns the kind and value of a result line (``= fact ...``; ``=json kind {...}``).
-
-    :raises NotationError: for a malformed line; the column is within *text*.
+    :raises NotationError: for malformed JSON.
     """
-    if text.startswith("=json"):
-        fields = text[5:].strip().split(" ", 1)
-        if len(fields) != 2 or fields[0] not in _KIND_NAMES:
-            raise NotationError("=json needs a kind and a JSON value", code="bad_result")
-        return fields[0], _json(fields[1])
-    body = text[1:]
-    stripped = body.lstrip()
-    offset = 1 + len(body) - len(stripped)
-    name, _, rest = stripped.partition(" ")
-    kind = _LINE_KINDS.get(name)
-    if kind is None:
-        raise NotationError(f"unknown result {name!r}: expected {', '.join(_LINE_KINDS)}",
-                            offset, "bad_result")
-    rest_offset = offset + len(name) + 1
-    try:
-        return kind, _parse_result(kind, rest)
-    except NotationError as error:
-        raise NotationError(str(error), rest_offset + error.column, "bad_result") from None
-
-
-def _parse_result(kind: str, text: str) -> Any:
-    if kind == "game":
-        return _complete(parse_pairs(text, _GAME_FIELDS), _GAME_FIELDS)
-    if kind == "deal":
-        return _complete(parse_pairs(text, _DEAL_FIELDS), _DEAL_FIELDS)
-    if kind == "result":
-        return _complete(parse_pairs(text, _RESULT_FIELDS), _RESULT_FIELDS)
-    if kind == "hands":
-        hands: list[list[str] | None] = []
-        for index, (field, column) in enumerate(split_fields(text)):
-            seat, sep, cards = field.partition(":")
-            if not sep or seat != str(index):
-                raise NotationError(f"expected '{index}:cards', got {field!r}", column)
-            hands.append(None if cards == "?" else cards.split(",") if cards else [])
-        return hands
-    head, text_part = _split_quoted_tail(text)
-    if kind == "irregularity":
-        value = _complete(parse_pairs(head, _IRREGULAR_FIELDS), _IRREGULAR_FIELDS)
-        return {**value, "text": text_part}
-    fields = split_fields(head)
-    if len(fields) < 3:
-        raise NotationError("a fact is '= fact VERSION KIND [field=n...] rule=ID \"text\"'")
-    (version, _), (fact_kind, _) = fields[0], fields[1]
-    rule_field, rule_column = fields[-1]
-    if not rule_field.startswith("rule="):
-        raise NotationError("a fact ends with rule=ID and its quoted text", rule_column)
-    extra = parse_pairs(" ".join(field for field, _ in fields[2:-1]), _FACT_FIELDS)
-    return {"kind": _text_value(fact_kind), "version": _int_value(version), **extra,
-            "ruling": {"rule": _text_value(rule_field[5:]), "text": text_part}}
-
-
-def _split_quoted_tail(text: str) -> tuple[str, str]:
-    """Returns the fields before a trailing quoted string, and that string."""
-    index = text.find('"')
-    if index < 0 or not text.rstrip().endswith('"'):
-        raise NotationError("expected the text in double quotes at the end of the line",
-                            len(text))
-    return text[:index], _text_value(text[index:].strip())
-
-
-def _complete(values: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
-    missing = [name for name in fields if name not in values]
-    if missing:
-        raise NotationError(f"missing {', '.join(name + '=' for name in missing)}")
-    return values
-
-
-def render_result_line(kind: str, value: Any) -> str:
-    """Returns the line of a derived result: compact where it reads back exactly, else
-    ``=json``."""
-    def render() -> str:
-        name = _KIND_NAMES[kind]
-        if kind == "game":
-            return (f"= game phase={encode_scalar(value['phase'])} "
-                    f"scores={encode_ints(value['scores'])} "
-                    f"games_won={encode_ints(value['games_won'])} "
-                    f"game_number={value['game_number']} winner={encode_scalar(value['winner'])}")
-        if kind == "deal":
-            return (f"= deal dealer={value['dealer']} turn_up={encode_scalar(value['turn_up'])} "
-                    f"trump={encode_scalar(value['trump'])}")
-        if kind == "result":
-            return (f"= result points={encode_ints(value['points'])} "
-                    f"scores={encode_ints(value['scores'])} "
-                    f"tricks_won={encode_ints(value['tricks_won'])} "
-                    f"ended_at_trick={value['ended_at_trick']} "
-                    f"winner={encode_scalar(value['winner'])}")
-        if kind == "hands":
-            parts = []
-            for seat, hand in enumerate(value):
-                parts.append(f"{seat}:{'?' if hand is None else ','.join(hand)}")
-            return "= hands " + " ".join(parts)
-        if kind == "irregularity":
-            return (f"= irregular version={value['version']} seat={encode_scalar(value['seat'])} "
-                    f"card={encode_scalar(value['card'])} rule={encode_scalar(value['rule'])} "
-                    f"{json.dumps(value['text'])}")
-        extra = " ".join(f"{field}={value[field]}" for field in _FACT_FIELDS if field in value)
-        ruling = value["ruling"]
-        return " ".join(part for part in (
-            f"= {name} {value['version']} {encode_scalar(value['kind'])}", extra,
-            f"rule={encode_scalar(ruling['rule'])}", json.dumps(ruling["text"]),
-        ) if part)
-
-    def parse(text: str) -> Any:
-        parsed_kind, parsed = parse_result_line(text)
-        if parsed_kind != kind:
-            raise NotationError("kind changed")
-        return parsed
-
-    compact = compact_or_none(render, parse, value)
-    if compact is not None:
-        return compact
-    return f"=json {_KIND_NAMES[kind]} {canonical_json(value).decode()}"
-
-
-# Integrity records ---------------------------------------------------------------------------
-
-
-def render_integrity(record: Integrity, previous: Integrity | None, default_schema: int) -> str:
-    """Returns the integrity line of one event: version, actor, command id, time, hash
-    (``null`` where withheld), then ``schema=`` and ``prev=`` only where they differ from what
-    the reader assumes."""
-    from replay.visitor import default_prev
-
-    parts = [str(record.version), encode_scalar(record.actor), encode_scalar(record.command_id),
-             encode_scalar(record.occurred_at), encode_scalar(record.hash)]
-    if record.schema != default_schema:
-        parts.append(f"schema={record.schema}")
-    if record.prev_hash != default_prev(previous):
-        parts.append(f"prev={encode_scalar(record.prev_hash)}")
-    return " ".join(parts)
-
-
-def parse_integrity(text: str, previous: Integrity | None, default_schema: int) -> Integrity:
-    """Returns the record of an integrity line; *default_schema* is its event type's current
-    schema, assumed when the line gives none.
-
-    :raises NotationError: for a malformed line.
-    """
-    from replay.visitor import default_prev
-
-    fields = split_fields(text)
-    if len(fields) < 5:
-        raise NotationError("an integrity line is 'VERSION ACTOR COMMAND TIME HASH "
-                            "[schema=N] [prev=HASH]'", code="bad_integrity")
-    try:
-        version = _int_value(fields[0][0])
-        actor = decode_scalar(fields[1][0])
-        command_id = decode_scalar(fields[2][0])
-        occurred_at = _text_value(fields[3][0])
-        digest = _nullable_text(fields[4][0])
-        extra = parse_pairs(" ".join(f for f, _ in fields[5:]),
-                            {"schema": _int_value, "prev": _nullable_text})
-    except NotationError as error:
-        raise NotationError(str(error), error.column, "bad_integrity") from None
-    if isinstance(actor, bool) or not isinstance(actor, int | str):
-        raise NotationError(f"actor must be a seat or a name, got {fields[1][0]!r}",
-                            fields[1][1], "bad_integrity")
-    if command_id is not None and not isinstance(command_id, str):
-        raise NotationError("command id must be text or null", fields[2][1], "bad_integrity")
-    return Integrity(version, actor, command_id, occurred_at, digest,
-                     extra.get("schema", default_schema),
-                     extra.get("prev", default_prev(previous)))
-
-
-def _json(text: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as error:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar, overload
 
 from engine.errors import ProfileError
 from engine.profiles import profile_players
@@ -36,11 +36,10 @@ from replay.notation import (
     decode_start,
     decode_viewer,
     parse_event_json,
-    parse_integrity,
     parse_move,
     parse_recorded,
-    parse_result_line,
 )
+from replay.notation_lines import parse_integrity, parse_result_line
 from replay.visitor import HandBuilder, HandVisitor, default_schema
 
 T = TypeVar("T")
@@ -52,9 +51,19 @@ _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TRICK = re.compile(r"([0-9]+)\.")
 
 
+@overload
+def read_hand(handle: TextIO) -> HandHistory | None: ...
+
+
+@overload
 def read_hand(
-    handle: TextIO, *, Visitor: Callable[[], HandVisitor[T]] = HandBuilder,  # type: ignore[assignment]  # noqa: N803
-) -> T | None:
+    handle: TextIO, *, Visitor: Callable[[], HandVisitor[T]]  # noqa: N803
+) -> T | None: ...
+
+
+def read_hand(
+    handle: TextIO, *, Visitor: Callable[[], HandVisitor[Any]] = HandBuilder  # noqa: N803
+) -> Any:
     """Reads one history from *handle* (the rest of the stream) and returns the visitor's
     result, or ``None`` when nothing but blank lines is left.
 
