@@ -46,7 +46,8 @@ blp = Blueprint(
 _ETAG_HEADER = {
     "ETag": {"description": 'The game\'s version, e.g. "12"', "schema": {"type": "string"}}
 }
-_VERSION_TAG = re.compile(r'^\s*(?:"(\d{1,12})"|(\d{1,12}))\s*$')
+_VERSION_TAG = re.compile(r'^\s*(?:"(\d{1,12})"|(\d{1,12}))\s*$', re.ASCII)
+_VERSION = re.compile(r"^\s*(\d{1,12})\s*$", re.ASCII)
 _KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 _SEAT_AUTH: list[dict[str, list[str]]] = [{"seatToken": []}]
 _OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
@@ -333,7 +334,9 @@ def _last_event_id() -> int | None:
     header = request.headers.get("Last-Event-ID")
     if header is None:
         return None
-    if not header.strip().isdigit() or len(header.strip()) > 12:
+    match = _VERSION.match(header)
+    if match is None:
         abort(400, message=f"Last-Event-ID must be a version, got {header!r}",
               code="bad_last_event_id")
-    return int(header.strip())
+    assert match is not None, "checked above"
+    return int(match.group(1))

@@ -111,11 +111,10 @@ def load_record(game_id: str, upto: int | None = None) -> GameRecord:
     :raises service.commands.GameNotFoundError: if there is no such game, or *upto* is 0.
     :raises events.store.StoreError: from the store (a broken chain included).
     """
-    load_game(game_id)
-    limit = upto if upto is not None and upto > 0 else None
     if upto is not None and upto < 1:
         raise commands.GameNotFoundError(game_id)
-    events = tuple(services().store.read(game_id, limit=limit))
+    load_game(game_id)
+    events = tuple(services().store.read(game_id, limit=upto))
     return GameRecord(game_id, events, fold(recorded.event for recorded in events))
 
 

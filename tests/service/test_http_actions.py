@@ -57,7 +57,7 @@ def test_missing_if_match_is_428(table: Table, api_store: RedisEventStore) -> No
     assert api_store.version(table.id) == version
 
 
-@pytest.mark.parametrize("header", ["*", 'W/"2"', '"2", "3"', "two", '"2'])
+@pytest.mark.parametrize("header", ["*", 'W/"2"', '"2", "3"', "two", '"2', "²"])
 def test_if_match_must_be_one_version(table: Table, header: str) -> None:
     seat, _ = _cutter(table)
     response = table.client.post(

@@ -7,6 +7,7 @@ import threading
 import time
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from http_table import Table, bearer
@@ -115,8 +116,9 @@ def test_a_finished_game_with_everything_sent_is_204(client: FlaskClient) -> Non
     assert time.monotonic() - start < 5
 
 
-def test_a_bad_last_event_id_is_400(table: Table) -> None:
-    response = table.client.get(f"{table.path}/stream", headers={"Last-Event-ID": "x1"})
+@pytest.mark.parametrize("header", ["x1", "-1", "²", "1" * 13])
+def test_a_bad_last_event_id_is_400(table: Table, header: str) -> None:
+    response = table.client.get(f"{table.path}/stream", headers={"Last-Event-ID": header})
     assert response.status_code == 400
     assert response.get_json()["code"] == "bad_last_event_id"
 
