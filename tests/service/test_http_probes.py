@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from engine.profiles import PROFILES, option_specs, profile_players
 from service.app import create_app
 from service.cli import rules as rules_cli
+from service.cli.serve import api_factory
 
 
 def _cli_json(argv: list[str]) -> dict[str, Any]:
@@ -175,3 +176,12 @@ def test_an_unexpected_error_is_a_bare_500_and_is_logged(app: Flask, error_logs:
 
 def test_the_debugger_is_off(app: Flask) -> None:
     assert app.debug is False
+
+
+def test_serve_builds_its_app_with_the_debugger_off_even_if_asked(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLASK_DEBUG", "1")
+    served = api_factory(redis_url)()
+    assert served.debug is False
+    assert served.config["DEBUG"] is False
