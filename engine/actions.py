@@ -144,6 +144,32 @@ def parse_action(body: Any) -> Action:
     return Action(kind)
 
 
+def action_of(event: Event) -> dict[str, Any] | None:
+    """Returns the action object (as clients post it) that produced *event*, or ``None`` for
+    an event no seat's action produces (a creation, a shuffle, a reveal, a recorded deal)."""
+    if isinstance(event, CardPlayed):
+        return {"type": "play", "card": event.card}
+    if isinstance(event, DeckCut):
+        return {"type": "cut", "position": event.position}
+    if isinstance(event, JokerBuried):
+        return {"type": "bury", "card": event.card}
+    if isinstance(event, TurnUpRobbed):
+        return {"type": "rob", "discard": event.discard}
+    if isinstance(event, BidMade):
+        return {"type": "bid", "amount": event.amount}
+    if isinstance(event, BidPassed):
+        return {"type": "pass"}
+    if isinstance(event, BidHeld):
+        return {"type": "hold"}
+    if isinstance(event, TrumpNamed):
+        return {"type": "name_trump", "suit": event.suit}
+    if isinstance(event, CardsDiscarded):
+        return {"type": "discard", "cards": list(event.cards)}
+    if isinstance(event, JinkAnnounced):
+        return {"type": "jink"}
+    return None
+
+
 def _card(value: Any) -> Card:
     if not isinstance(value, str):
         raise InvalidCardError(f"invalid card {value!r}: expected a string such as '5S'")

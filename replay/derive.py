@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.actions import decide
+from engine.actions import action_of, decide
 from engine.cards import Card
 from engine.errors import ActionRejectedError, FortyFiveError, IllegalPlayError
 from engine.fold import apply_event
@@ -21,18 +21,10 @@ from engine.legality import check_card
 from engine.ranking import ranking
 from engine.state import DealState, GameState
 from events.types import (
-    BidHeld,
-    BidMade,
-    BidPassed,
     CardPlayed,
-    CardsDiscarded,
     DealRecorded,
     DeckCut,
     Event,
-    JinkAnnounced,
-    JokerBuried,
-    TrumpNamed,
-    TurnUpRobbed,
 )
 from replay.document import StartBlock, Viewer
 from replay.views import deal_view, game_view
@@ -167,7 +159,7 @@ def check_event(state: GameState, version: int, event: Event) -> list[Irregulari
     """
     if isinstance(event, CardPlayed):
         return _check_play(state, version, event)
-    action = _action(event)
+    action = action_of(event)
     if action is None:
         return []
     seat: int = getattr(event, "seat", -1)
@@ -213,28 +205,6 @@ def _check_play(state: GameState, version: int, event: CardPlayed) -> list[Irreg
             f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
         ))
     return found
-
-
-def _action(event: Event) -> dict[str, Any] | None:
-    if isinstance(event, DeckCut):
-        return {"type": "cut", "position": event.position}
-    if isinstance(event, JokerBuried):
-        return {"type": "bury", "card": event.card}
-    if isinstance(event, TurnUpRobbed):
-        return {"type": "rob", "discard": event.discard}
-    if isinstance(event, BidMade):
-        return {"type": "bid", "amount": event.amount}
-    if isinstance(event, BidPassed):
-        return {"type": "pass"}
-    if isinstance(event, BidHeld):
-        return {"type": "hold"}
-    if isinstance(event, TrumpNamed):
-        return {"type": "name_trump", "suit": event.suit}
-    if isinstance(event, CardsDiscarded):
-        return {"type": "discard", "cards": list(event.cards)}
-    if isinstance(event, JinkAnnounced):
-        return {"type": "jink"}
-    return None
 
 
 def derive_results(
