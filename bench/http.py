@@ -41,6 +41,7 @@ from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
+from service.cli.serve import GunicornServer, gunicorn_options, stop_process
 
 AIM = 0.5
 """The least share of the bare endpoint's throughput the API's actions should reach."""
@@ -295,8 +296,6 @@ def bare_app(redis_url: str) -> Any:
 
 def serve_bare(redis_url: str, port: int, workers: int, threads: int) -> None:
     """Serves :func:`bare_app` with gunicorn as ``fortyfive serve`` serves the API."""
-    from service.cli.serve import GunicornServer, gunicorn_options
-
     options = gunicorn_options("127.0.0.1", port, workers, threads)
     options["loglevel"] = "warning"
     GunicornServer(lambda: bare_app(redis_url), options).run()
@@ -321,7 +320,7 @@ def _api_server(data_dir: Path, workers: int, threads: int) -> Iterator[tuple[in
             raise RuntimeError("fortyfive serve did not say where its Redis is")
         yield port, match.group(1)
     finally:
-        _stop(process)
+        stop_process(process, 20)
         log.close()
 
 
@@ -339,7 +338,7 @@ def _bare_server(redis_url: str, workers: int, threads: int) -> Iterator[int]:
         _wait_until_up(port, process, None, path="/nothing")
         yield port
     finally:
-        _stop(process)
+        stop_process(process, 20)
 
 
 def _wait_until_up(port: int, process: subprocess.Popen[Any], log: Path | None,
@@ -358,16 +357,6 @@ def _wait_until_up(port: int, process: subprocess.Popen[Any], log: Path | None,
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"server on port {port} did not answer within 30 s")
-
-
-def _stop(process: subprocess.Popen[Any]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _free_port() -> int:

@@ -45,6 +45,11 @@ Role = Seat | Literal["auditor"]
 
 _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="fortyfive"'}
 
+SEAT_AUTH: list[dict[str, list[str]]] = [{"seatToken": []}]
+"""The OpenAPI security of an endpoint that needs a seat token."""
+OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+"""The OpenAPI security of an endpoint any caller may read (a token chooses the view)."""
+
 
 def seats_key(game_id: str) -> str:
     """Returns the key of the hash of *game_id*'s token digests (the game's hash tag)."""

@@ -21,13 +21,8 @@ from flask_smorest import Blueprint, abort
 from engine.profiles import profile_players
 from replay.views import game_view
 from service import commands, sse
-from service.auth import require_seat
-from service.repository import (
-    load_game,
-    request_caller,
-    request_viewer,
-    services,
-)
+from service.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
+from service.repository import request_caller, request_game, services
 from service.schemas import (
     ActionSchema,
     EventPageSchema,
@@ -49,8 +44,6 @@ _ETAG_HEADER = {
 _VERSION_TAG = re.compile(r'^\s*(?:"(\d{1,12})"|(\d{1,12}))\s*$', re.ASCII)
 _VERSION = re.compile(r"^\s*(\d{1,12})\s*$", re.ASCII)
 _KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
-_SEAT_AUTH: list[dict[str, list[str]]] = [{"seatToken": []}]
-_OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 _ACTION_HEADERS = [
     {
         "in": "header",
@@ -141,7 +134,7 @@ class Games(MethodView):
 class Game(MethodView):
     """One game, as the caller may see it."""
 
-    @blp.doc(security=_OPTIONAL_AUTH)
+    @blp.doc(security=OPTIONAL_AUTH)
     @blp.arguments(ViewQuerySchema(), location="query")
     @blp.response(200, GameViewSchema, headers=_ETAG_HEADER)
     @blp.alt_response(401, response="UNAUTHORIZED")
@@ -154,8 +147,7 @@ class Game(MethodView):
         A seat token gives the seat's view (own hand, own legal actions), the auditor token
         the auditor's; without a token, the spectator's.
         """
-        state, version = load_game(game_id)
-        viewer = request_viewer(game_id, state, query.get("view"))
+        state, version, viewer = request_game(game_id, query.get("view"))
         return _view_response(game_view(state, viewer), 200, _private(version))
 
 
@@ -163,7 +155,7 @@ class Game(MethodView):
 class Actions(MethodView):
     """A seat's actions."""
 
-    @blp.doc(security=_SEAT_AUTH, parameters=_ACTION_HEADERS)
+    @blp.doc(security=SEAT_AUTH, parameters=_ACTION_HEADERS)
     @blp.arguments(ActionSchema())
     @blp.response(201, GameViewSchema, headers=_ETAG_HEADER)
     @blp.alt_response(400, response="BAD_REQUEST")
@@ -256,7 +248,7 @@ def _idempotency_key() -> str | None:
 class Events(MethodView):
     """The event log."""
 
-    @blp.doc(security=_OPTIONAL_AUTH)
+    @blp.doc(security=OPTIONAL_AUTH)
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema, headers=_ETAG_HEADER)
     @blp.alt_response(401, response="UNAUTHORIZED")
@@ -265,8 +257,7 @@ class Events(MethodView):
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the event log, a page at a time (``after`` a version)."""
-        state, version = load_game(game_id)
-        viewer = request_viewer(game_id, state, query.get("view"))
+        _, version, viewer = request_game(game_id, query.get("view"))
         after = query["after"]
         recorded = services().store.read(game_id, after=after, limit=query["limit"])
         last = recorded[-1].version if recorded else min(after, version)
@@ -283,7 +274,7 @@ class Events(MethodView):
 class Stream(MethodView):
     """The event log, live."""
 
-    @blp.doc(security=_OPTIONAL_AUTH, parameters=_LAST_EVENT_ID)
+    @blp.doc(security=OPTIONAL_AUTH, parameters=_LAST_EVENT_ID)
     @blp.arguments(StreamQuerySchema(), location="query")
     @blp.response(
         200,
@@ -304,8 +295,7 @@ class Stream(MethodView):
         after ``wait`` idle seconds (default 25, at most 60) so clients reconnect.
         """
         svc = services()
-        state, version = load_game(game_id)
-        viewer = request_viewer(game_id, state, query.get("view"))
+        state, version, viewer = request_game(game_id, query.get("view"))
         after = _last_event_id()
         if after is None:
             after = query.get("after", version)

@@ -8,7 +8,8 @@ that need a game:
 - :func:`load_record`: the state *and* the verified events, optionally only up to a version
   (hand histories, replays, audits);
 - :func:`request_caller` / :func:`request_viewer`: the caller and its viewer for this game
-  (see :mod:`service.auth`).
+  (see :mod:`service.auth`); :func:`request_game` loads the game and resolves the viewer in
+  one call.
 
 Each raises :class:`service.commands.GameNotFoundError` (404) for an unknown game and
 :class:`events.store.StoreUnavailableError` (503) when the store is down; the app's error
@@ -124,6 +125,18 @@ def request_caller(game_id: str) -> Caller:
     :raises werkzeug.exceptions.HTTPException: 401 for a token not of this game.
     """
     return caller_for(services().tokens, game_id)
+
+
+def request_game(game_id: str, requested: str | None = None) -> tuple[GameState, int, Viewer]:
+    """Returns *game_id*'s current state, its version, and the viewer the current request gets
+    of it (see :func:`request_viewer`): what every read of a game starts with.
+
+    :raises service.commands.GameNotFoundError: if there is no such game.
+    :raises werkzeug.exceptions.HTTPException: 401 for a token not of this game, 403 for an
+        auditor view of a live game without the auditor token.
+    """
+    state, version = load_game(game_id)
+    return state, version, request_viewer(game_id, state, requested)
 
 
 def request_viewer(game_id: str, state: GameState, requested: str | None = None) -> Viewer:

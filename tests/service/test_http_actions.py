@@ -9,7 +9,11 @@ from typing import Any
 import pytest
 from http_table import Table, bearer
 
+from engine.profiles import make_ruleset
+from engine.shuffle import pack
 from events.redis_store import RedisEventStore
+
+PACK = [card.code() for card in pack(make_ruleset("bruff"))]
 
 
 def _problem(response: Any, status: int, code: str) -> dict[str, Any]:
@@ -150,20 +154,22 @@ def test_wrong_phase_is_409(table: Table, api_store: RedisEventStore) -> None:
 def test_an_illegal_play_is_409_with_the_ruling_and_the_alternatives(
     table: Table, api_store: RedisEventStore
 ) -> None:
-    table.step()
+    # Cut (and bury, after a turned joker) until the opening lead, then lead.
+    while table.view().get_json()["phase"] != "play":
+        table.step()
     view = table.view().get_json()
     leader = view["turn"]
     seat_view = table.view(leader).get_json()
     lead = next(a for a in seat_view["legal_actions"] if a["type"] == "play")
     table.post(leader, lead, seat_view["version"])
-    # Find a seat with a card it may not play to this lead, if any; else an unheld card.
+    # A card this seat holds but may not play to the lead, if any; else one it does not hold.
     view = table.view().get_json()
     seat = view["turn"]
     seat_view = table.view(seat).get_json()
     legal = {a["card"] for a in seat_view["legal_actions"] if a["type"] == "play"}
     barred = [card for card in seat_view["hand"] if card not in legal]
     card = barred[0] if barred else next(
-        code for code in ("2C", "3C", "4C", "6C") if code not in seat_view["hand"]
+        code for code in PACK if code not in seat_view["hand"] and code != lead["card"]
     )
     response = table.post(seat, {"type": "play", "card": card}, seat_view["version"])
     body = _problem(response, 409, "illegal_action")
@@ -171,6 +177,8 @@ def test_an_illegal_play_is_409_with_the_ruling_and_the_alternatives(
     if barred:
         assert body["ruling"]["rule"].startswith("play.")
         assert body["ruling"]["text"]
+    else:
+        assert "not in the hand" in body["detail"]
     assert api_store.version(table.id) == seat_view["version"]
 
 

@@ -34,10 +34,11 @@ EXPECTED: dict[str, dict[str, int]] = {
 
 
 def _setup(client: FlaskClient) -> tuple[Table, dict[str, str | None], dict[str, Any]]:
-    """A bruff game after the cut, and the token of each kind of caller."""
+    """A bruff game at its opening lead, and the token of each kind of caller."""
     table = Table.create(client, "bruff")
     other = Table.create(client, "bruff")
-    table.step()
+    while table.view().get_json()["phase"] != "play":
+        table.step()  # The cut, and the burial after a turned joker.
     own = table.view().get_json()["turn"]
     tokens = {
         "own": table.tokens[own],
