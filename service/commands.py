@@ -13,26 +13,14 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
-from engine.actions import decide, parse_action, start_game
+from engine.actions import action_of, decide, parse_action, start_game
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.state import GameState, Seat
 from events.envelope import SERVER, RecordedEvent
 from events.fold_cache import FoldCache, Folded, on_events
 from events.store import ConcurrencyError, EventStore, check_game_id
-from events.types import (
-    BidHeld,
-    BidMade,
-    BidPassed,
-    CardPlayed,
-    CardsDiscarded,
-    DeckCut,
-    Event,
-    JinkAnnounced,
-    JokerBuried,
-    TrumpNamed,
-    TurnUpRobbed,
-)
+from events.types import Event
 
 Entropy: TypeAlias = Callable[[], bytes]
 """Returns 32 fresh random bytes."""
@@ -296,29 +284,3 @@ def state_at(store: EventStore, cache: GameCache, game_id: str, version: int) ->
     if len(events) != version:
         raise GameNotFoundError(game_id)
     return fold(recorded.event for recorded in events)
-
-
-def action_of(event: Event) -> dict[str, Any] | None:
-    """Returns the action object (as clients post it) that produced *event*, or ``None`` for
-    an event no seat's action produces (a shuffle, a reveal, a creation)."""
-    if isinstance(event, CardPlayed):
-        return {"type": "play", "card": event.card}
-    if isinstance(event, DeckCut):
-        return {"type": "cut", "position": event.position}
-    if isinstance(event, JokerBuried):
-        return {"type": "bury", "card": event.card}
-    if isinstance(event, TurnUpRobbed):
-        return {"type": "rob", "discard": event.discard}
-    if isinstance(event, BidMade):
-        return {"type": "bid", "amount": event.amount}
-    if isinstance(event, BidPassed):
-        return {"type": "pass"}
-    if isinstance(event, BidHeld):
-        return {"type": "hold"}
-    if isinstance(event, TrumpNamed):
-        return {"type": "name_trump", "suit": event.suit}
-    if isinstance(event, CardsDiscarded):
-        return {"type": "discard", "cards": list(event.cards)}
-    if isinstance(event, JinkAnnounced):
-        return {"type": "jink"}
-    return None
