@@ -10,6 +10,7 @@ its JSON escape is used, so the text always converts back to the same canonical 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,9 +40,14 @@ Item = tuple[str, str, Mapping[str, Any], tuple[str, ...], int | None]
 """An event as collected: ``("play"|"event", type, data, redacted, seat)``."""
 
 
+_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def escape_tag(value: str) -> str:
-    """Returns *value* with ``\\`` and ``"`` escaped for a tag, as PGN does."""
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """Returns *value* with ``\\`` and ``"`` escaped for a tag, as PGN does, and any control
+    or line-breaking character written as ``\\uXXXX`` so a tag always stays on its line."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return _LINE_BREAKING.sub(lambda match: f"\\u{ord(match.group()):04x}", escaped)
 
 
 class _Section:

@@ -53,13 +53,23 @@ def same(left: Any, right: Any) -> bool:
 def compact_or_none(
     render: Callable[[], str], parse: Callable[[str], Any], value: Any
 ) -> str | None:
-    """Returns ``render()`` when parsing it gives back *value* exactly, else ``None``."""
+    """Returns ``render()`` when parsing it gives back *value* exactly, else ``None``.
+
+    A compact form must also be printable ASCII: anything else (a line or paragraph separator,
+    a control character) could break or blank the line it stands on, so it takes the JSON
+    escape instead.
+    """
     try:
         text = render()
         back = parse(text)
     except (NotationError, ValueError, TypeError, KeyError, IndexError):
         return None
+    if not _PRINTABLE.fullmatch(text):
+        return None
     return text if same(back, value) else None
+
+
+_PRINTABLE = re.compile(r"[ -~]*")
 
 
 # Scalars and simple values -------------------------------------------------------------------

@@ -73,7 +73,9 @@ def read_hand(
     :raises HistoryFormatError: only from a visitor whose ``handle_error`` raises (the default
         :class:`HandBuilder` collects instead).
     """
-    lines = handle.read().splitlines()
+    # Lines end at a newline only: str.splitlines would also break at separators (U+0085,
+    # U+2028, ...) that may stand inside a quoted value.
+    lines = [line.removesuffix("\r") for line in handle.read().split("\n")]
     if not any(line.strip() for line in lines):
         return None
     visitor = Visitor()
@@ -159,7 +161,7 @@ class _Reader:
             return True
         column = len(text) - len(text.lstrip()) + 1
         if self.integrity is not None and not stripped.startswith("%"):
-            content = stripped.split(";", 1)[0].strip()
+            content = _before_comment(stripped).strip()
             if content:
                 self.integrity.append((content, number))
             return True
@@ -228,7 +230,7 @@ class _Reader:
             if match is None:
                 self.error("bad_tag", 'a tag is written [Name "value"]', number, index + 1)
                 return
-            value = re.sub(r"\\(.)", r"\1", match.group(2))
+            value = _unescape_tag(match.group(2))
             self.tag(match.group(1), value, number, match.start(2) + 1)
             index = match.end()
 
@@ -458,3 +460,30 @@ def _whole(text: str) -> int:
     if not text.isdigit():
         raise NotationError(f"expected a whole number, got {text!r}")
     return int(text)
+
+
+def _before_comment(text: str) -> str:
+    """Returns *text* up to a ``;`` comment, ignoring any ``;`` inside a quoted string."""
+    quoted = False
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if quoted and char == "\\":
+            index += 2
+            continue
+        if char == '"':
+            quoted = not quoted
+        elif char == ";" and not quoted:
+            return text[:index]
+        index += 1
+    return text
+
+
+def _unescape_tag(text: str) -> str:
+    """Returns a tag value with its ``\\x`` and ``\\uXXXX`` escapes undone."""
+    return re.sub(
+        r"\\(u[0-9a-fA-F]{4}|.)",
+        lambda match: chr(int(match.group(1)[1:], 16)) if len(match.group(1)) == 5
+        else match.group(1),
+        text,
+    )

@@ -129,3 +129,28 @@ def test_reordered_or_dropped_events_still_convert_losslessly(name: str, data: A
     history, _ = read_json(json.dumps(doc))
     assert history is not None
     assert_lossless(history)
+
+
+def _tampered(name: str, path: tuple[Any, ...], value: Any) -> HandHistory:
+    doc = copy.deepcopy(raw(f"{name}.json"))
+    target = doc
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = value
+    history, diagnostics = read_json(json.dumps(doc))
+    assert history is not None, diagnostics
+    return history
+
+
+def test_a_semicolon_inside_a_quoted_integrity_field_is_not_a_comment_bug() -> None:
+    assert_lossless(_tampered("turned-joker", ("events", 0, "actor"), ";"))
+
+
+def test_a_line_break_in_a_tag_value_stays_on_its_line_bug() -> None:
+    history = _tampered("turned-joker", ("rules", "profile"), "a\nb\u2028c")
+    assert_lossless(history)
+    assert "\u2028" not in export_text(history)
+
+
+def test_a_next_line_character_in_event_data_takes_the_json_escape_bug() -> None:
+    assert_lossless(_tampered("seed-000-09", ("events", 15, "data", "card"), "\x85"))
