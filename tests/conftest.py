@@ -5,20 +5,28 @@
   instead of flushing, so they can share the server.
 - Every test fails if something logs at ERROR (python-chess ``RaiseLogHandler``); a test
   that expects such a log reads and clears ``error_logs``.
+- Under CI (``CI`` set), Hypothesis runs derandomized and without its example database, so a
+  CI run is reproducible: property tests explore afresh on developers' machines instead.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
+from hypothesis import settings
 
 from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 class ErrorLogRecorder(logging.Handler):
