@@ -17,6 +17,7 @@ from typing import Any
 from engine import auction as bidding
 from engine.cards import ACE_OF_HEARTS, Card, Rank, Suit, card_sort_key, format_cards
 from engine.errors import (
+    ActionRejectedError,
     GameOverError,
     IllegalPlayError,
     InvalidActionError,
@@ -288,23 +289,30 @@ def decide(
         raise NotYourTurnError(f"seat {seat} is not at this table of {state.rules.players}")
     if state.phase == "over":
         raise GameOverError(f"the game is over: side {state.winner} won; no more actions")
+    try:
+        event = _accept(state, seat, parsed)
+    except ActionRejectedError as error:
+        # The legal alternatives are worked out only for a refusal, never on the hot path.
+        if not error.legal:
+            error.legal = legal_actions(state, seat)
+        raise
+    return _after(state, event, entropy)
+
+
+def _accept(state: GameState, seat: Seat, action: Action) -> Event:
+    """Returns the event for *action* by *seat*, or raises the error that refuses it."""
     deal = state.deal
     phase = state.phase
-    wanted = PHASE_OF[parsed.type]
-    legal = legal_actions(state, seat)
+    wanted = PHASE_OF[action.type]
     if deal is None or phase != wanted:
         raise WrongPhaseError(
-            f"cannot {parsed.type} now: the deal is in phase {phase!r}, not {wanted!r}",
-            legal=legal,
+            f"cannot {action.type} now: the deal is in phase {phase!r}, not {wanted!r}"
         )
-    if parsed.type == "jink":
-        return _after(state, _jink(state, deal, seat, legal), entropy)
+    if action.type == "jink":
+        return _jink(state, deal, seat)
     if deal.turn != seat:
-        raise NotYourTurnError(
-            f"not your turn: seat {deal.turn} is to act, not seat {seat}", legal=legal
-        )
-    event = _check(state, deal, seat, parsed, legal)
-    return _after(state, event, entropy)
+        raise NotYourTurnError(f"not your turn: seat {deal.turn} is to act, not seat {seat}")
+    return _check(state, deal, seat, action)
 
 
 def _after(state: GameState, event: Event, entropy: bytes | None) -> tuple[Event, ...]:
@@ -312,25 +320,21 @@ def _after(state: GameState, event: Event, entropy: bytes | None) -> tuple[Event
     return (event, *following)
 
 
-def _jink(state: GameState, deal: DealState, seat: Seat, legal: Sequence[dict[str, Any]]) -> Event:
+def _jink(state: GameState, deal: DealState, seat: Seat) -> Event:
     if state.rules.jink != "announced":
         why = (
             "in bruff a side wins by taking all five tricks, without announcing"
             if state.rules.jink == "take_all"
             else "this game is played with the jink option 'none'"
         )
-        raise IllegalPlayError(f"no jink can be announced: {why}", legal=legal)
+        raise IllegalPlayError(f"no jink can be announced: {why}")
     if not _may_jink(state, deal, seat):
         raise IllegalPlayError(
-            "a jink may be announced only once per deal, before the opening lead", legal=legal
-        )
+            "a jink may be announced only once per deal, before the opening lead")
     return JinkAnnounced(seat)
 
 
-def _check(
-    state: GameState, deal: DealState, seat: Seat, action: Action,
-    legal: Sequence[dict[str, Any]],
-) -> Event:
+def _check(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
     """Returns the event for *action* once the rules allow it."""
     rules = state.rules
     hand = deal.hands[seat]
@@ -340,26 +344,25 @@ def _check(
         if not 1 <= action.position < len(deal.order):
             raise IllegalPlayError(
                 f"cut position {action.position} is outside 1..{len(deal.order) - 1}",
-                legal=legal[:3],
             )
         return DeckCut(seat, action.position)
     if kind == "bury":
         assert action.card is not None
-        _in_hand(action.card, hand, legal)
+        _in_hand(action.card, hand)
         return JokerBuried(seat, action.card.code())
     if kind == "rob":
         assert action.card is not None
         if not _may_rob(state, deal, seat):
-            raise IllegalPlayError(_why_not_rob(state, deal, seat), legal=legal)
-        _in_hand(action.card, hand, legal)
+            raise IllegalPlayError(_why_not_rob(state, deal, seat))
+        _in_hand(action.card, hand)
         return TurnUpRobbed(seat, action.card.code())
     if kind in ("bid", "hold", "pass"):
-        return _call(state, deal, seat, action, legal)
+        return _call(state, deal, seat, action)
     if kind == "name_trump":
         assert action.suit is not None
         return TrumpNamed(seat, action.suit.name)
     if kind == "discard":
-        return _discard(deal, seat, action, legal)
+        return _discard(deal, seat, action)
     assert kind == "play" and action.card is not None
     assert deal.trump is not None and deal.current is not None
     try:
@@ -367,15 +370,11 @@ def _check(
     except IllegalPlayError as error:
         raise IllegalPlayError(
             f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
-            ruling=error.ruling, legal=legal,
-        ) from None
+            ruling=error.ruling) from None
     return CardPlayed(seat, action.card.code())
 
 
-def _call(
-    state: GameState, deal: DealState, seat: Seat, action: Action,
-    legal: Sequence[dict[str, Any]],
-) -> Event:
+def _call(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
     rules = state.rules
     auction = deal.auction
     assert auction is not None
@@ -392,7 +391,7 @@ def _call(
                 why = "the dealer already holds the highest bid"
             else:
                 why = f"a side on 100 or more may not hold below {floor}"
-            raise IllegalPlayError(f"cannot hold: {why}", legal=legal)
+            raise IllegalPlayError(f"cannot hold: {why}")
         return BidHeld(seat)
     assert action.amount is not None
     allowed = bidding.legal_bids(auction, seat, rules, state.scores)
@@ -405,37 +404,32 @@ def _call(
             why = f"a side on 100 or more may not bid below {floor}"
         else:
             why = "30 cannot be exceeded"
-        raise IllegalPlayError(f"cannot bid {action.amount}: {why}", legal=legal)
+        raise IllegalPlayError(f"cannot bid {action.amount}: {why}")
     return BidMade(seat, action.amount)
 
 
-def _discard(
-    deal: DealState, seat: Seat, action: Action, legal: Sequence[dict[str, Any]]
-) -> Event:
+def _discard(deal: DealState, seat: Seat, action: Action) -> Event:
     hand = list(deal.hands[seat])
     if len(action.cards) > 5:
         raise IllegalPlayError(
-            f"cannot discard {len(action.cards)} cards: 0 to 5 may be exchanged", legal=legal
-        )
+            f"cannot discard {len(action.cards)} cards: 0 to 5 may be exchanged")
     for card in action.cards:
         if card not in hand:
             why = "twice" if card in deal.hands[seat] else (
                 f"not in the hand ({format_cards(deal.hands[seat])})"
             )
-            raise IllegalPlayError(f"cannot discard {card.code()!r}: {why}", legal=legal)
+            raise IllegalPlayError(f"cannot discard {card.code()!r}: {why}")
         hand.remove(card)
     if len(action.cards) > len(deal.stock):
         raise IllegalPlayError(
-            f"only {len(deal.stock)} cards are left to draw", legal=legal
-        )
+            f"only {len(deal.stock)} cards are left to draw")
     return CardsDiscarded(seat, tuple(card.code() for card in action.cards))
 
 
-def _in_hand(card: Card, hand: Sequence[Card], legal: Sequence[dict[str, Any]]) -> None:
+def _in_hand(card: Card, hand: Sequence[Card]) -> None:
     if card not in hand:
         raise IllegalPlayError(
-            f"{card.code()!r} is not in the hand ({format_cards(hand)})", legal=legal
-        )
+            f"{card.code()!r} is not in the hand ({format_cards(hand)})")
 
 
 def _ace_of_trumps(trump: Suit) -> Card:

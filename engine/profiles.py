@@ -8,6 +8,7 @@ message naming the option.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -69,16 +70,11 @@ class RuleSet:
 
     def options(self) -> dict[str, Any]:
         """Returns the profile's public options with their values (the form games store)."""
-        values: dict[str, Any] = {}
-        for name in _OPTIONS[self.profile]:
-            values[name] = _OPTION_GETTERS[name](self)
-        return values
+        return dict(_options_of(self))
 
     def digest(self) -> str:
         """Returns the SHA-256 of the canonical JSON of profile, players and options."""
-        body = {"profile": self.profile, "players": self.players, "options": self.options()}
-        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return _digest_of(self)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -196,6 +192,19 @@ _OPTION_GETTERS: dict[str, Callable[[RuleSet], Any]] = {
     "match_games": lambda r: r.match_games,
     "turn_seconds": lambda r: r.turn_seconds,
 }
+
+
+@functools.lru_cache(maxsize=256)
+def _options_of(rules: RuleSet) -> tuple[tuple[str, Any], ...]:
+    """Returns the public options of *rules* (cached: every view shows them)."""
+    return tuple((name, _OPTION_GETTERS[name](rules)) for name in _OPTIONS[rules.profile])
+
+
+@functools.lru_cache(maxsize=256)
+def _digest_of(rules: RuleSet) -> str:
+    body = {"profile": rules.profile, "players": rules.players, "options": rules.options()}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def find_ruleset(name: str) -> str:
