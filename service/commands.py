@@ -17,7 +17,7 @@ from engine.actions import action_of, decide, parse_action, start_game
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.state import GameState, Seat
-from events.envelope import SERVER, RecordedEvent
+from events.envelope import SERVER, Actor, RecordedEvent
 from events.fold_cache import FoldCache, Folded, on_events
 from events.store import ConcurrencyError, EventStore, check_game_id
 from events.types import Event
@@ -163,8 +163,12 @@ def act(
     command_id: str | None = None,
     entropy: Entropy = fresh_entropy,
     loaded: Folded[GameState] | None = None,
+    actor: Actor | None = None,
 ) -> ActionResult:
     """Takes *action* for *seat* on the game at *expected_version*, and returns the result.
+
+    The events are recorded as made by *seat*, or by *actor* when given (``"server"`` for
+    the turn clock acting for a seat that ran out of time).
 
     A *command_id* seen before returns that command's first result and appends nothing,
     whatever the version is now; scope it to the caller (e.g. the seat) so that two callers
@@ -189,24 +193,28 @@ def act(
         except FortyFiveError:
             pass
         else:
-            return _append(store, cache, game_id, seat, action, held, events, command_id)
+            return _append(
+                store, cache, game_id, actor if actor is not None else seat, action, held,
+                events, command_id,
+            )
+    author = actor if actor is not None else seat
     folded = load(cache, game_id)
     if folded.version != expected_version:
         # A retry finds the game moved on by its own first attempt: answer with that.
         if command_id is not None:
-            earlier = _earlier_result(store, cache, game_id, seat, action, command_id)
+            earlier = _earlier_result(store, cache, game_id, author, action, command_id)
             if earlier is not None:
                 return earlier
         raise ConcurrencyError(game_id, expected_version, folded.version)
     events = decide(folded.state, seat, action, entropy=entropy())
-    return _append(store, cache, game_id, seat, action, folded, events, command_id)
+    return _append(store, cache, game_id, author, action, folded, events, command_id)
 
 
 def _append(
     store: EventStore,
     cache: GameCache,
     game_id: str,
-    seat: Seat,
+    actor: Actor,
     action: Mapping[str, Any],
     folded: Folded[GameState],
     events: tuple[Event, ...],
@@ -214,9 +222,9 @@ def _append(
 ) -> ActionResult:
     """Appends the *events* decided on *folded* and returns the result (or, if the command
     id was seen, the first one), keeping the new state in the cache."""
-    result = store.append(game_id, folded.version, events, actor=seat, command_id=command_id)
+    result = store.append(game_id, folded.version, events, actor=actor, command_id=command_id)
     if result.duplicate:
-        return _replayed(store, cache, game_id, seat, action, result.recorded)
+        return _replayed(store, cache, game_id, actor, action, result.recorded)
     state = fold(events, folded.state)
     cache.remember(game_id, Folded(state, result.version, result.recorded[-1].envelope.hash))
     return ActionResult(state, result.version, result.recorded, False)
@@ -226,7 +234,7 @@ def _earlier_result(
     store: EventStore,
     cache: GameCache,
     game_id: str,
-    seat: Seat,
+    actor: Actor,
     action: Mapping[str, Any],
     command_id: str,
 ) -> ActionResult | None:
@@ -238,13 +246,13 @@ def _earlier_result(
     version = store.version(game_id)
     for _attempt in range(5):
         try:
-            probe = store.append(game_id, version, (), actor=seat, command_id=command_id)
+            probe = store.append(game_id, version, (), actor=actor, command_id=command_id)
         except ConcurrencyError as conflict:
             version = conflict.actual
             continue
         if not probe.duplicate:
             return None
-        return _replayed(store, cache, game_id, seat, action, probe.recorded)
+        return _replayed(store, cache, game_id, actor, action, probe.recorded)
     return None
 
 
@@ -252,17 +260,17 @@ def _replayed(
     store: EventStore,
     cache: GameCache,
     game_id: str,
-    seat: Seat,
+    actor: Actor,
     action: Mapping[str, Any],
     recorded: tuple[RecordedEvent, ...],
 ) -> ActionResult:
     """Returns the result of a command first taken with *recorded* events.
 
-    :raises IdempotencyKeyReusedError: if those events are not *seat*'s *action*.
+    :raises IdempotencyKeyReusedError: if those events are not *actor*'s *action*.
     """
     first = recorded[0] if recorded else None
     wanted = parse_action(action).to_dict()
-    if first is None or first.envelope.actor != seat or action_of(first.event) != wanted:
+    if first is None or first.envelope.actor != actor or action_of(first.event) != wanted:
         raise IdempotencyKeyReusedError(
             "this Idempotency-Key was already used for another action; use a new key for a "
             "new action"

@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from engine.bots import Chance, choose_action
+from events.envelope import SERVER
 from events.fold_cache import Folded
 from events.store import ConcurrencyError
 from replay import jsonformat
@@ -105,6 +106,7 @@ def turn_clock(game_id: str, version: int, seat: int) -> bool:
         result = commands.act(
             store, games, game_id, seat, action,
             expected_version=version, command_id=clock_command_id(game_id, version),
+            actor=SERVER,
         )
     except ConcurrencyError:
         return False

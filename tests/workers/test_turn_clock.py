@@ -65,7 +65,8 @@ def test_the_clock_acts_for_the_seat_once_its_time_is_up(
     assert store.version(game_id) > version
     acted = store.read(game_id, after=version, limit=1)[0].envelope
     assert acted.command_id == jobs.clock_command_id(game_id, version)
-    assert acted.actor == 1, "the command path records the seat it acted for"
+    assert acted.actor == "server", "the clock, not the seat, made the move"
+    assert acted.data["seat"] == 1, "the clock acted for the seat whose time ran out"
     job = Job.fetch(keys.clock_job_id(game_id, version), connection=queue.connection,
                     serializer=queue.serializer)
     assert job.return_value() is True
