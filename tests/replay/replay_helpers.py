@@ -42,6 +42,26 @@ def raw(name: str) -> dict[str, Any]:
     return value
 
 
+def json_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Returns the path of *value* and of every value nested in it (keys and list indexes)."""
+    out = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += json_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += json_paths(item, (*path, index))
+    return out
+
+
+def set_at(doc: Any, path: tuple[Any, ...], value: Any) -> None:
+    """Replaces the value at *path* (non-empty) inside *doc* with *value*."""
+    target = doc
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = value
+
+
 def recorded(history: HandHistory) -> list[RecordedEvent]:
     """Returns the stored events behind an auditor's history (which hides nothing)."""
     out = []

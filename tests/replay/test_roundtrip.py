@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from replay_helpers import golden, golden_names, raw
+from replay_helpers import golden, golden_names, json_paths, raw, set_at
 
 from replay.build import build_history, replay_log
 from replay.document import HandHistory
@@ -84,30 +84,16 @@ _ODD_VALUES = st.recursive(
 )
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            out += _paths(item, (*path, index))
-    return out
-
-
 @settings(max_examples=300, deadline=None)
 @given(name=st.sampled_from(["seed-000-09", "turned-joker", "turned-joker.seat0",
                              "all-pass-redeal.seat2", "seed-001-06"]),
        pick=st.integers(0, 10**6), value=_ODD_VALUES)
 def test_a_tampered_history_still_converts_losslessly(name: str, pick: int, value: Any) -> None:
     doc = copy.deepcopy(raw(f"{name}.json"))
-    paths = [p for p in _paths(doc) if len(p) >= 2 and p[0] in ("events", "results", "tags",
+    paths = [p for p in json_paths(doc) if len(p) >= 2 and p[0] in ("events", "results", "tags",
                                                                   "rules", "start")]
     path = paths[pick % len(paths)]
-    target = doc
-    for part in path[:-1]:
-        target = target[part]
-    target[path[-1]] = value
+    set_at(doc, path, value)
     history, diagnostics = read_json(json.dumps(doc))
     if history is None:
         assert diagnostics, "an unreadable history always says why"
@@ -133,10 +119,7 @@ def test_reordered_or_dropped_events_still_convert_losslessly(name: str, data: A
 
 def _tampered(name: str, path: tuple[Any, ...], value: Any) -> HandHistory:
     doc = copy.deepcopy(raw(f"{name}.json"))
-    target = doc
-    for part in path[:-1]:
-        target = target[part]
-    target[path[-1]] = value
+    set_at(doc, path, value)
     history, diagnostics = read_json(json.dumps(doc))
     assert history is not None, diagnostics
     return history

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from replay_helpers import golden, raw, recorded
+from replay_helpers import golden, json_paths, raw, recorded, set_at
 
 from events.chain import GENESIS_HASH, seal
 from replay.build import build_history, replay_log
@@ -247,17 +247,6 @@ _VALUES = st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(
     st.integers(-1, 10) | st.sampled_from(["5S", "KD"]), max_size=6)
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            out += _paths(item, (*path, index))
-    return out
-
-
 @settings(max_examples=300, deadline=None)
 @given(name=st.sampled_from(["seed-000-09.json", "turned-joker.seat0.json", "set-bid.json",
                              "chronology-finish.json"]),
@@ -268,12 +257,9 @@ def test_verification_never_raises_and_catches_any_change(
     doc = copy.deepcopy(raw(name))
     original = json.dumps(doc, sort_keys=True)
     for pick in picks:
-        paths = [p for p in _paths(doc) if len(p) >= 2]
+        paths = [p for p in json_paths(doc) if len(p) >= 2]
         path = paths[pick % len(paths)]
-        target = doc
-        for part in path[:-1]:
-            target = target[part]
-        target[path[-1]] = copy.deepcopy(value)
+        set_at(doc, path, copy.deepcopy(value))
     history, diagnostics = read_json(json.dumps(doc))
     if history is None:
         assert diagnostics
