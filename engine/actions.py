@@ -29,6 +29,7 @@ from engine.fold import apply_event
 from engine.legality import check_card, legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
+from engine.rulings import side_name
 from engine.shuffle import ALGORITHM, commitment
 from engine.state import DealState, GameState, Seat
 from events.types import (
@@ -248,7 +249,7 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
         assert deal.auction is not None
         actions += [Action("bid", amount=a) for a in bidding.legal_bids(
             deal.auction, seat, rules, state.scores)]
-        if bidding.may_hold(deal.auction, seat, deal.dealer, rules, state.scores):
+        if bidding.why_not_hold(deal.auction, seat, deal.dealer, rules, state.scores) is None:
             actions.append(Action("hold"))
         actions.append(Action("pass"))
     elif deal.phase == "trump":
@@ -285,10 +286,7 @@ def decide(
         shuffle (a caller's mistake, not a player's).
     """
     parsed = parse_action(action)
-    if not 0 <= seat < state.rules.players:
-        raise NotYourTurnError(f"seat {seat} is not at this table of {state.rules.players}")
-    if state.phase == "over":
-        raise GameOverError(f"the game is over: side {state.winner} won; no more actions")
+    _check_table(state, seat)
     try:
         event = _accept(state, seat, parsed)
     except ActionRejectedError as error:
@@ -299,8 +297,48 @@ def decide(
     return _after(state, event, entropy)
 
 
-def _accept(state: GameState, seat: Seat, action: Action) -> Event:
-    """Returns the event for *action* by *seat*, or raises the error that refuses it."""
+def refusals(
+    state: GameState, seat: Seat, action: Action | Mapping[str, Any]
+) -> list[ActionRejectedError]:
+    """Returns every reason the rules refuse *seat*'s *action* now, empty when they allow it.
+
+    A seat not at the table, a game over or an action of another phase is the only reason
+    given; otherwise acting out of turn and breaking the action's own rule are both given when
+    both hold (a replay of a real table reports each). :func:`decide` raises the first.
+
+    :raises InvalidActionError: for a malformed action.
+    """
+    parsed = parse_action(action)
+    try:
+        _check_table(state, seat)
+        deal = _check_phase(state, parsed)
+    except ActionRejectedError as error:
+        return [error]
+    found: list[ActionRejectedError] = []
+    if parsed.type != "jink" and deal.turn != seat:
+        found.append(_not_your_turn(deal, seat))
+    try:
+        if parsed.type == "jink":
+            _jink(state, deal, seat)
+        else:
+            _check(state, deal, seat, parsed)
+    except ActionRejectedError as error:
+        found.append(error)
+    return found
+
+
+def _check_table(state: GameState, seat: Seat) -> None:
+    """Refuses a seat that is not at the table, and any action once the game is over."""
+    if not 0 <= seat < state.rules.players:
+        raise NotYourTurnError(f"seat {seat} is not at this table of {state.rules.players}")
+    if state.phase == "over":
+        assert state.winner is not None, "a game is over once a side has won it"
+        raise GameOverError(
+            f"the game is over: side {side_name(state.winner)} won; no more actions")
+
+
+def _check_phase(state: GameState, action: Action) -> DealState:
+    """Returns the deal when *action* belongs to the phase it is in, else refuses it."""
     deal = state.deal
     phase = state.phase
     wanted = PHASE_OF[action.type]
@@ -308,10 +346,20 @@ def _accept(state: GameState, seat: Seat, action: Action) -> Event:
         raise WrongPhaseError(
             f"cannot {action.type} now: the deal is in phase {phase!r}, not {wanted!r}"
         )
+    return deal
+
+
+def _not_your_turn(deal: DealState, seat: Seat) -> NotYourTurnError:
+    return NotYourTurnError(f"not your turn: seat {deal.turn} is to act, not seat {seat}")
+
+
+def _accept(state: GameState, seat: Seat, action: Action) -> Event:
+    """Returns the event for *action* by *seat*, or raises the error that refuses it."""
+    deal = _check_phase(state, action)
     if action.type == "jink":
         return _jink(state, deal, seat)
     if deal.turn != seat:
-        raise NotYourTurnError(f"not your turn: seat {deal.turn} is to act, not seat {seat}")
+        raise _not_your_turn(deal, seat)
     return _check(state, deal, seat, action)
 
 
@@ -321,16 +369,9 @@ def _after(state: GameState, event: Event, entropy: bytes | None) -> tuple[Event
 
 
 def _jink(state: GameState, deal: DealState, seat: Seat) -> Event:
-    if state.rules.jink != "announced":
-        why = (
-            "in bruff a side wins by taking all five tricks, without announcing"
-            if state.rules.jink == "take_all"
-            else "this game is played with the jink option 'none'"
-        )
-        raise IllegalPlayError(f"no jink can be announced: {why}")
-    if not _may_jink(state, deal, seat):
-        raise IllegalPlayError(
-            "a jink may be announced only once per deal, before the opening lead")
+    why = _why_not_jink(state, deal, seat)
+    if why is not None:
+        raise IllegalPlayError(why)
     return JinkAnnounced(seat)
 
 
@@ -352,8 +393,9 @@ def _check(state: GameState, deal: DealState, seat: Seat, action: Action) -> Eve
         return JokerBuried(seat, action.card.code())
     if kind == "rob":
         assert action.card is not None
-        if not _may_rob(state, deal, seat):
-            raise IllegalPlayError(_why_not_rob(state, deal, seat))
+        why = _why_not_rob(state, deal, seat)
+        if why is not None:
+            raise IllegalPlayError(why)
         _in_hand(action.card, hand)
         return TurnUpRobbed(seat, action.card.code())
     if kind in ("bid", "hold", "pass"):
@@ -380,30 +422,14 @@ def _call(state: GameState, deal: DealState, seat: Seat, action: Action) -> Even
     assert auction is not None
     if action.type == "pass":
         return BidPassed(seat)
-    floor = bidding.lowest_bid(seat, rules, state.scores)
     if action.type == "hold":
-        if not bidding.may_hold(auction, seat, deal.dealer, rules, state.scores):
-            if seat != deal.dealer:
-                why = "only the dealer may hold"
-            elif auction.high is None:
-                why = "there is no bid to hold"
-            elif auction.high_seat == seat:
-                why = "the dealer already holds the highest bid"
-            else:
-                why = f"a side on 100 or more may not hold below {floor}"
+        why = bidding.why_not_hold(auction, seat, deal.dealer, rules, state.scores)
+        if why is not None:
             raise IllegalPlayError(f"cannot hold: {why}")
         return BidHeld(seat)
     assert action.amount is not None
-    allowed = bidding.legal_bids(auction, seat, rules, state.scores)
-    if action.amount not in allowed:
-        if action.amount % 5 or not rules.min_bid <= action.amount <= bidding.MAX_BID:
-            why = f"bids are {rules.min_bid} to {bidding.MAX_BID} in fives"
-        elif auction.high is not None and action.amount <= auction.high:
-            why = f"a bid must exceed the current {auction.high}"
-        elif action.amount < floor:
-            why = f"a side on 100 or more may not bid below {floor}"
-        else:
-            why = "30 cannot be exceeded"
+    why = bidding.why_not_bid(auction, seat, action.amount, rules, state.scores)
+    if why is not None:
         raise IllegalPlayError(f"cannot bid {action.amount}: {why}")
     return BidMade(seat, action.amount)
 
@@ -437,42 +463,57 @@ def _ace_of_trumps(trump: Suit) -> Card:
 
 
 def _may_rob(state: GameState, deal: DealState, seat: Seat) -> bool:
-    """True if *seat* may rob the turn-up now: before its own first play of the deal."""
-    rules = state.rules
-    if not rules.robbing or deal.turn_up is None or deal.robbed_by is not None:
-        return False
-    if deal.tricks or (deal.current is not None and seat in deal.current.seats):
-        return False
-    assert deal.trump is not None
-    ace = _ace_of_trumps(deal.trump)
-    return ace in deal.hands[seat] or (seat == deal.dealer and deal.turn_up == ace)
+    """True if *seat* may rob the turn-up now (see :func:`_why_not_rob`)."""
+    return _why_not_rob(state, deal, seat) is None
 
 
-def _why_not_rob(state: GameState, deal: DealState, seat: Seat) -> str:
+def _why_not_rob(state: GameState, deal: DealState, seat: Seat) -> str | None:
+    """Returns why *seat* may not rob the turn-up now, or ``None`` when it may: the holder of
+    the ace of trumps (or the dealer when that ace is turned), before its own first play."""
     if not state.rules.robbing:
         return "this game is played without robbing"
+    if deal.turn_up is None:
+        return "there is no turn-up to rob"
     if deal.robbed_by is not None:
         return f"the turn-up was already robbed by seat {deal.robbed_by}"
     if deal.tricks or (deal.current is not None and seat in deal.current.seats):
         return "robbing is allowed only before your own first play of the deal"
     assert deal.trump is not None
-    ace = _ace_of_trumps(deal.trump).code()
+    ace = _ace_of_trumps(deal.trump)
+    if ace in deal.hands[seat] or (seat == deal.dealer and deal.turn_up == ace):
+        return None
     return (
-        f"only the holder of {ace} may rob (or the dealer when {ace} is turned); "
-        "the joker gives no right"
+        f"only the holder of {ace.code()} may rob (or the dealer when {ace.code()} is "
+        "turned); the joker gives no right"
     )
 
 
 def _may_jink(state: GameState, deal: DealState, seat: Seat) -> bool:
+    """True if a jink may be announced now (see :func:`_why_not_jink`)."""
+    return _why_not_jink(state, deal, seat) is None
+
+
+def _why_not_jink(state: GameState, deal: DealState, seat: Seat) -> str | None:
+    """Returns why no jink may be announced now, or ``None`` when one may: any seat, once per
+    deal, before the opening lead, in a game with announced jinks."""
     del seat  # Any seat may announce for its side.
-    return (
-        state.rules.jink == "announced"
-        and deal.phase == "play"
+    jink = state.rules.jink
+    if jink != "announced":
+        why = (
+            "in bruff a side wins by taking all five tricks, without announcing"
+            if jink == "take_all"
+            else "this game is played with the jink option 'none'"
+        )
+        return f"no jink can be announced: {why}"
+    if (
+        deal.phase == "play"
         and deal.jink_seat is None
         and not deal.tricks
         and deal.current is not None
         and not deal.current.cards
-    )
+    ):
+        return None
+    return "a jink may be announced only once per deal, before the opening lead"
 
 
 def _distinct(cards: Sequence[Card]) -> list[Card]:

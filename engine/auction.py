@@ -31,23 +31,42 @@ def lowest_bid(seat: Seat, rules: RuleSet, scores: tuple[int, ...]) -> int:
     return floor
 
 
-def legal_bids(auction: Auction, seat: Seat, rules: RuleSet, scores: tuple[int, ...]) -> list[int]:
-    """Returns the amounts *seat* may bid now (multiples of 5 above the current bid)."""
+def why_not_bid(
+    auction: Auction, seat: Seat, amount: int, rules: RuleSet, scores: tuple[int, ...]
+) -> str | None:
+    """Returns why *seat* may not bid *amount* now, or ``None`` when it may: a multiple of 5
+    from the lowest bid to 30, above the current bid, and not below 20 for a side on 100."""
+    if amount % 5 or not rules.min_bid <= amount <= MAX_BID:
+        return f"bids are {rules.min_bid} to {MAX_BID} in fives"
+    if auction.high is not None and amount <= auction.high:
+        return f"a bid must exceed the current {auction.high}"
     floor = lowest_bid(seat, rules, scores)
-    above = auction.high + 5 if auction.high is not None else floor
-    return list(range(max(floor, above), MAX_BID + 1, 5))
+    if amount < floor:
+        return f"a side on 100 or more may not bid below {floor}"
+    return None
 
 
-def may_hold(
+def legal_bids(auction: Auction, seat: Seat, rules: RuleSet, scores: tuple[int, ...]) -> list[int]:
+    """Returns the amounts *seat* may bid now: those :func:`why_not_bid` does not refuse."""
+    return [amount for amount in range(rules.min_bid, MAX_BID + 1, 5)
+            if why_not_bid(auction, seat, amount, rules, scores) is None]
+
+
+def why_not_hold(
     auction: Auction, seat: Seat, dealer: Seat, rules: RuleSet, scores: tuple[int, ...]
-) -> bool:
-    """True if *seat* is the dealer and may hold the current highest bid."""
-    return (
-        seat == dealer
-        and auction.high is not None
-        and auction.high_seat != dealer
-        and auction.high >= lowest_bid(seat, rules, scores)
-    )
+) -> str | None:
+    """Returns why *seat* may not hold now, or ``None`` when it may: the dealer may take the
+    current highest bid of another seat at its amount (not below 20 for a side on 100)."""
+    if seat != dealer:
+        return "only the dealer may hold"
+    if auction.high is None:
+        return "there is no bid to hold"
+    if auction.high_seat == dealer:
+        return "the dealer already holds the highest bid"
+    floor = lowest_bid(seat, rules, scores)
+    if auction.high < floor:
+        return f"a side on 100 or more may not hold below {floor}"
+    return None
 
 
 def record_call(

@@ -8,6 +8,7 @@ that lacks it, a reveal of the wrong seed) raises :class:`EventSequenceError`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable
 from typing import Any
@@ -16,11 +17,13 @@ from engine import auction as bidding
 from engine import scoring
 from engine.cards import JOKER, Card, Suit
 from engine.errors import EventSequenceError
+from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import Ranking, ranking, trick_winner
-from engine.rulings import Ruling
+from engine.ranking import Ranking, ranking
+from engine.rulings import ruling
 from engine.shuffle import cut, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
+from engine.tricks import winner_ruling
 from events.types import (
     BidHeld,
     BidMade,
@@ -241,9 +244,7 @@ def _call(state: GameState, seat: int, call: str, amount: int | None) -> GameSta
     assert deal.auction is not None, "a bidding deal has an auction"
     auction = bidding.record_call(deal.auction, seat, call, amount, rules)
     if bidding.is_passed_out(auction, rules):
-        fact = Fact("passed_out", Ruling(
-            "auction.all_pass", "All four players passed: no score, the deal passes left."
-        ), state.version + 1)
+        fact = Fact("passed_out", ruling("auction.all_pass"), state.version + 1)
         result = DealResult(
             (0,) * rules.sides, state.scores, (0,) * rules.sides, 0
         )
@@ -326,14 +327,11 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     hand = _without(before, card, seat, version)
     trick = deal.current
     facts = deal.facts
-    if trick.cards and order.is_trump(trick.cards[0]) and not order.is_trump(card):
-        kept = [held for held in before if order.is_trump(held)]
-        if kept:
-            facts += (Fact("renege_allowed", Ruling(
-                "play.trump_lead.withhold",
-                f"Seat {seat} kept {','.join(c.code() for c in kept)} from the "
-                f"{trick.cards[0].code()} lead: protected trumps above the lead may be withheld.",
-            ), version, trick=len(deal.tricks) + 1, seat=seat),)
+    withheld = withheld_trumps(before, trick.cards, order, rules, card) if (
+        trick.cards) else None
+    if withheld is not None:
+        facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
+                       trick=len(deal.tricks) + 1, seat=seat),)
     trick = Trick(trick.leader, trick.seats + (seat,), trick.cards + (card,))
     highest = deal.highest
     power = order.trump_power.get(card)
@@ -343,10 +341,11 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     current: Trick | None = trick
     turn = (seat + 1) % rules.players
     if len(trick.cards) == rules.players:
-        winner = trick.seats[trick_winner(trick.cards, order)]
+        index, won = winner_ruling(trick.cards, order)
+        winner = trick.seats[index]
         trick = trick._replace(winner=winner)
         tricks += (trick,)
-        facts += (Fact("trick_won", _trick_ruling(trick, order),
+        facts += (Fact("trick_won", won,
                        version, trick=len(tricks), seat=winner, side=rules.side_of(winner),
                        points=scoring.TRICK_POINTS),)
         current = Trick(leader=winner) if len(tricks) < scoring.TRICKS_PER_DEAL else None
@@ -365,20 +364,6 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     if settlement is None:
         return _with_deal(state, deal)
     return _end_deal(state, deal, settlement)
-
-
-def _trick_ruling(trick: Trick, order: Ranking) -> Ruling:
-    assert trick.winner is not None, "a ruled trick is complete"
-    card = trick.cards[trick.seats.index(trick.winner)]
-    if trick.cards.count(card) > 1:
-        # Two packs: a trump or a card of the led suit may come twice; the first one wins.
-        return Ruling("trick.identical_first",
-                      f"{card.code()} wins: of two identical cards the first played ranks "
-                      "higher.")
-    if order.is_trump(card):
-        return Ruling("trick.highest_trump", f"{card.code()} is the highest trump in the trick.")
-    return Ruling("trick.highest_of_led_suit",
-                  f"No trump was played: {card.code()} is the highest card of the led suit.")
 
 
 def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
@@ -421,7 +406,8 @@ def _end_deal(
     """Returns the game after *deal* ends: scores, the next dealer, a game or match won."""
     rules = state.rules
     result = settlement.result
-    facts = deal.facts + (settlement.facts if add_facts else ())
+    facts = _bonus_counted(deal.facts, result.ended_at_trick, len(deal.tricks))
+    facts += settlement.facts if add_facts else ()
     version = state.version + 1
     scores = result.scores
     games_won = state.games_won
@@ -432,9 +418,8 @@ def _end_deal(
         side = result.winner
         games_won = games_won[:side] + (games_won[side] + 1,) + games_won[side + 1:]
         game_winners += (side,)
-        facts += (Fact("game_won", Ruling(
-            "match.game_won", f"Side {side} wins game {game_number}."
-        ), version, side=side, points=scores[side]),)
+        facts += (Fact("game_won", ruling("match.game_won", side=side, game=game_number),
+                       version, side=side, points=scores[side]),)
         if games_won[side] >= rules.match_games:
             winner = side
         else:
@@ -451,6 +436,20 @@ def _end_deal(
         game_number=game_number, winner=winner, game_winners=game_winners,
         deals_played=state.deals_played + 1, dealer=(deal.dealer + 1) % rules.players,
     )
+
+
+def _bonus_counted(facts: tuple[Fact, ...], ended_at: int, completed: int) -> tuple[Fact, ...]:
+    """Returns *facts* with the bonus's ruling saying so when its trick does not count: a
+    game decided before that trick, or ended before it was completed."""
+    amended = []
+    for fact in facts:
+        credited = fact.credited_trick
+        if fact.kind == "bonus_proven" and credited is not None and credited > ended_at:
+            why = "not_completed" if credited > completed else "not_counted"
+            fact = dataclasses.replace(
+                fact, ruling=fact.ruling.with_args(uncounted=why, ended=ended_at))
+        amended.append(fact)
+    return tuple(amended)
 
 
 @_apply.register

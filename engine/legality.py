@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card, Rank, card_sort_key, format_cards
+from engine.cards import Card, card_sort_key, format_cards
 from engine.errors import IllegalPlayError
 from engine.profiles import RuleSet
 from engine.ranking import Ranking, is_protected
-from engine.rulings import Ruling
+from engine.rulings import Ruling, ruling
 
 
 def legal_cards(
@@ -34,7 +34,7 @@ def legal_cards(
     """
     whole = _distinct(hand)
     if not trick:
-        return whole, Ruling("play.lead", "The leader may lead any card.")
+        return whole, ruling("play.lead")
     led = trick[0]
     trumps = [card for card in hand if order.is_trump(card)]
     if order.is_trump(led):
@@ -42,20 +42,12 @@ def legal_cards(
     led_suit = order.effective_suit(led)
     followers = [card for card in hand if card.suit is led_suit and not order.is_trump(card)]
     if not followers:
-        return whole, Ruling(
-            "play.plain_lead.void",
-            f"No {led_suit.name} in hand after a {led.code()} lead: any card may be played.",
-        )
+        return whole, ruling("play.plain_lead.void", led=led.code(), suit=led_suit.name)
     if rules.follow == "must_follow":
-        return _distinct(followers), Ruling(
-            "play.plain_lead.must_follow",
-            f"A {led.code()} lead must be followed with {led_suit.name} when able.",
-        )
-    return _distinct(followers + trumps), Ruling(
-        "play.plain_lead.trump_or_follow",
-        f"A {led.code()} lead may be trumped; otherwise {led_suit.name} must be followed "
-        "when held.",
-    )
+        return _distinct(followers), ruling(
+            "play.plain_lead.must_follow", led=led.code(), suit=led_suit.name)
+    return _distinct(followers + trumps), ruling(
+        "play.plain_lead.trump_or_follow", led=led.code(), suit=led_suit.name)
 
 
 def _answer_trump_lead(
@@ -63,47 +55,38 @@ def _answer_trump_lead(
 ) -> tuple[tuple[Card, ...], Ruling]:
     """Returns the legal answers to the trump *led* by a hand holding *trumps*."""
     if not trumps:
-        return whole, Ruling(
-            "play.trump_lead.void",
-            f"No trump in hand after a {led.code()} lead: any card may be played.",
-        )
+        return whole, ruling("play.trump_lead.void", led=led.code())
     led_power = order.trump_power[led]
     forced = [
         card
         for card in trumps
         if not is_protected(card, order.trump) or order.trump_power[card] <= led_power
     ]
+    codes = tuple(card.code() for card in trumps)
     if not forced:
-        kept = format_cards(_distinct(trumps))
-        return whole, Ruling(
-            "play.trump_lead.withhold",
-            f"{kept} may be withheld: every trump held is protected and outranks the "
-            f"{led.code()} led (compare with the lead only).",
-        )
-    reasons = []
-    for card in _distinct(forced):
-        if is_protected(card, order.trump):
-            reasons.append(f"a {led.code()} lead forces {_trump_name(card, order)}")
-        else:
-            reasons.append(f"{card.code()} is not a protected trump")
-    must = format_cards(_distinct(trumps))
-    verb = "must be played" if len(set(trumps)) == 1 else "are the only legal plays"
-    return _distinct(trumps), Ruling(
-        "play.trump_lead.must_trump",
-        f"{must} {verb}: {'; '.join(reasons)} (a protected trump may only be withheld from "
-        "a lower lead).",
+        return whole, ruling("play.trump_lead.withhold", led=led.code(), kept=codes)
+    return _distinct(trumps), ruling(
+        "play.trump_lead.must_trump", led=led.code(), trumps=codes,
+        forced=tuple(card.code() for card in forced), trump=order.trump.name,
     )
 
 
-def _trump_name(card: Card, order: Ranking) -> str:
-    """Returns how a player names a protected trump: "the trump jack", "AH", ..."""
-    if card.is_joker:
-        return "the joker"
-    if card.suit is order.trump and card.rank is Rank.FIVE:
-        return "the trump five"
-    if card.suit is order.trump and card.rank is Rank.JACK:
-        return "the trump jack"
-    return card.code()
+def withheld_trumps(
+    hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet, card: Card
+) -> Ruling | None:
+    """Returns the ruling that let *card* (a non-trump, from *hand*) be played to a trump lead
+    while trumps were held, or ``None`` when nothing was withheld (no trump lead, *card* a
+    trump, no trump held, or a renege the privilege does not cover).
+
+    It is the ruling :func:`legal_cards` gives for the same hand and trick: the fold states it
+    as the ``renege_allowed`` fact of a history.
+    """
+    if not trick or not order.is_trump(trick[0]) or order.is_trump(card):
+        return None
+    if not any(order.is_trump(held) for held in hand):
+        return None
+    _, why = legal_cards(hand, trick, order, rules)
+    return why if why.rule_id == "play.trump_lead.withhold" else None
 
 
 def check_card(

@@ -1,18 +1,23 @@
 """Rulings: a stable rule id and one sentence, attached to every derived fact.
 
 Rule ids are public (they appear in the API, hand histories and audits) and never change
-meaning; the sentence explains the case at hand in plain words.
+meaning. A :class:`Ruling` holds the rule id and the facts of the case (its *args*); its
+sentence is rendered from those by the ruling texts of a version (:mod:`engine.ruling_texts`),
+so a history written with older sentences still verifies with its own. docs/rules.md lists
+every rule id with its general statement and its sentence.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 RULE_IDS: dict[str, str] = {
     "play.lead": "The leader may lead any card.",
     "play.trump_lead.void": "A player with no trump may play any card to a trump lead.",
     "play.trump_lead.withhold": (
-        "Protected trumps (5, J, AH, joker) may be withheld from a lower led trump."
+        "On a trump lead, a player may play a non-trump only when every trump held is "
+        "protected (trump 5, trump J, AH, joker) and each outranks the card led."
     ),
     "play.trump_lead.must_trump": "A trump lead must be answered with a trump when one is held.",
     "play.plain_lead.trump_or_follow": (
@@ -49,14 +54,74 @@ RULE_IDS: dict[str, str] = {
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Ruling:
-    """Why something was decided: a stable *rule_id* and one sentence about this case."""
+    """Why something was decided: a stable *rule_id* and the facts of this case.
+
+    >>> why = ruling("trick.highest_trump", card="5S", trumps=2)
+    >>> why.text
+    '5S is the highest of the 2 trumps played: it wins the trick.'
+    >>> why.text_in(1)
+    '5S is the highest trump in the trick.'
+    """
 
     rule_id: str
-    text: str
+    args: tuple[tuple[str, Any], ...] = ()
+    """The facts the sentence is made from, as sorted (name, value) pairs (values are ints,
+    strings, booleans or tuples of them, so a ruling compares and hashes as a value)."""
 
     def __post_init__(self) -> None:
         assert self.rule_id in RULE_IDS, f"unregistered rule id {self.rule_id!r}"
 
-    def to_dict(self) -> dict[str, str]:
-        """Returns the JSON form ``{"rule": ..., "text": ...}``."""
-        return {"rule": self.rule_id, "text": self.text}
+    @property
+    def text(self) -> str:
+        """The sentence in the current ruling texts."""
+        from engine.ruling_texts import TEXTS_VERSION, sentence
+
+        return sentence(self.rule_id, dict(self.args), TEXTS_VERSION)
+
+    def text_in(self, version: int) -> str:
+        """Returns the sentence in the ruling texts of *version*.
+
+        :raises KeyError: for a version this code does not know.
+        """
+        from engine.ruling_texts import sentence
+
+        return sentence(self.rule_id, dict(self.args), version)
+
+    def with_args(self, **args: Any) -> Ruling:
+        """Returns this ruling with *args* added (or replaced)."""
+        return ruling(self.rule_id, **{**dict(self.args), **args})
+
+    def to_dict(self, version: int | None = None) -> dict[str, str]:
+        """Returns the JSON form ``{"rule": ..., "text": ...}``, the sentence in *version*'s
+        ruling texts (the current ones by default)."""
+        text = self.text if version is None else self.text_in(version)
+        return {"rule": self.rule_id, "text": text}
+
+
+def ruling(rule_id: str, **args: Any) -> Ruling:
+    """Returns the ruling of *rule_id* for the case described by *args*."""
+    return Ruling(rule_id, tuple(sorted(args.items())))
+
+
+def side_name(side: int) -> str:
+    """Returns the letter of *side*, as rulings, the notation and ``show`` name it: 0 is A,
+    1 is B...; 26 and on are AA, AB... .
+
+    >>> side_name(0), side_name(2), side_name(27)
+    ('A', 'C', 'AB')
+    """
+    if side < 26:
+        return chr(ord("A") + side)
+    return side_name(side // 26 - 1) + chr(ord("A") + side % 26)
+
+
+def side_number(name: str) -> int:
+    """Returns the side whose letter is *name* (the inverse of :func:`side_name`).
+
+    >>> side_number("A"), side_number("AB")
+    (0, 27)
+    """
+    number = 0
+    for letter in name:
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number - 1

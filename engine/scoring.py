@@ -15,7 +15,7 @@ from collections import Counter
 from engine.cards import Rank
 from engine.profiles import RuleSet
 from engine.ranking import Ranking
-from engine.rulings import Ruling
+from engine.rulings import Ruling, ruling
 from engine.state import DealResult, DealState, Fact, Side
 
 TRICKS_PER_DEAL = 5
@@ -46,11 +46,7 @@ def prove_bonus(deal: DealState, rules: RuleSet, order: Ranking) -> Ruling | Non
         return None
     card = highest.card
     if card.suit is order.trump and card.rank is Rank.FIVE:
-        return Ruling(
-            "bonus.proven.five",
-            f"{card.code()} is the trump five, the highest trump: the bonus goes to trick "
-            f"{highest.trick}.",
-        )
+        return ruling("bonus.proven.five", card=card.code(), trick=highest.trick)
     power = order.trump_power[card]
     higher = [other for other in order.trump_order if order.trump_power[other] > power]
     public_out: Counter[object] = Counter()
@@ -59,18 +55,10 @@ def prove_bonus(deal: DealState, rules: RuleSet, order: Ranking) -> Ruling | Non
     ):
         public_out[deal.turn_up] += 1
     if all(public_out[other] >= rules.decks for other in higher):
-        shown = ", ".join(other.code() for other in higher)
-        return Ruling(
-            "bonus.proven.higher_out",
-            f"{card.code()} is the highest trump: the only higher one ({shown}) is the turn-up, "
-            f"out of play; the bonus goes to trick {highest.trick}.",
-        )
+        return ruling("bonus.proven.higher_out", card=card.code(), trick=highest.trick,
+                      higher=tuple(other.code() for other in higher))
     if hands_exhausted:
-        return Ruling(
-            "bonus.proven.hands_exhausted",
-            f"The hands are exhausted: {card.code()} was the deal's highest trump; the bonus "
-            f"goes to trick {highest.trick}.",
-        )
+        return ruling("bonus.proven.hands_exhausted", card=card.code(), trick=highest.trick)
     return None
 
 
@@ -169,13 +157,17 @@ def settle_chronology(
             break
         running[winner_side] += value
     points = [now - before for now, before in zip(running, deal.start_scores, strict=True)]
+    why = ruling("finish.chronology", side=side, target=rules.target, trick=trick)
+    if certain_bonus is None and len(scenarios) > 1 and scenarios[0] is not None and (
+            scenarios[0] <= trick):
+        # The bonus is unproven and may lie in a completed trick: say where, and how early
+        # the finish would then have been.
+        placed = first_to_target(deal, rules, scenarios[0])
+        earliest = placed[0] if placed is not None else trick
+        why = why.with_args(earliest=min(earliest, trick), bonus_trick=scenarios[0])
     fact = Fact(
         "target_reached",
-        Ruling(
-            "finish.chronology",
-            f"Side {side} reached {rules.target} at trick {trick}, before any other side: "
-            "it wins, and later tricks do not count.",
-        ),
+        why,
         version,
         trick=trick,
         side=side,
@@ -193,23 +185,17 @@ def settle_complete(deal: DealState, rules: RuleSet, version: int) -> Settlement
     points, bonus_trick = deal_points(deal, rules)
     facts: list[Fact] = []
     if rules.bonus and bonus_trick is None:
-        facts.append(Fact("bonus_none", Ruling(
-            "bonus.none", "No trump was played this deal: no bonus, 25 points in all."
-        ), version))
+        facts.append(Fact("bonus_none", ruling("bonus.none"), version))
     winner: Side | None = None
     spoiled = rules.spoil_five and max(won) < 3
     if spoiled:
-        facts.append(Fact("spoiled", Ruling(
-            "spoil_five", "No side took three of the five tricks: nobody scores this deal."
-        ), version))
+        facts.append(Fact("spoiled", ruling("spoil_five"), version))
         points = [0] * rules.sides
     if rules.jink == "announced" and deal.jink_seat is not None:
         side = rules.side_of(deal.jink_seat)
         points[side] *= 2
-        facts.append(Fact("jink", Ruling(
-            "jink.announced.made",
-            f"Side {side} announced a jink and took all five tricks: its "
-            f"{points[side] // 2} points are doubled to {points[side]}.",
+        facts.append(Fact("jink", ruling(
+            "jink.announced.made", side=side, base=points[side] // 2, points=points[side],
         ), version, side=side, points=points[side]))
     if rules.auction:
         points, bid_fact = _settle_bid(deal, rules, points, version)
@@ -226,28 +212,24 @@ def settle_complete(deal: DealState, rules: RuleSet, version: int) -> Settlement
     reached = [side for side in range(rules.sides) if scores[side] >= rules.target]
     if rules.jink == "take_all" and max(won) == TRICKS_PER_DEAL:
         winner = won.index(TRICKS_PER_DEAL)
-        facts.append(Fact("jink", Ruling(
-            "jink.take_all", f"Side {winner} took all five tricks: the jink wins the game."
-        ), version, side=winner))
+        facts.append(Fact("jink", ruling("jink.take_all", side=winner), version, side=winner))
     elif len(reached) == 1:
         winner = reached[0]
-        facts.append(Fact("target_reached", Ruling(
-            "finish.deal_end", f"Side {winner} reached {rules.target} at the end of the deal."
+        facts.append(Fact("target_reached", ruling(
+            "finish.deal_end", side=winner, target=rules.target,
         ), version, trick=TRICKS_PER_DEAL, side=winner, points=scores[winner]))
     elif reached and rules.auction:
         bidder_side = rules.side_of(deal.bidder if deal.bidder is not None else 0)
         winner = bidder_side if bidder_side in reached else reached[0]
-        facts.append(Fact("target_reached", Ruling(
-            "finish.bidder_priority",
-            f"Both sides reached {rules.target}; the bidding side {bidder_side} "
-            f"{'made its bid and wins' if winner == bidder_side else 'did not reach it'}.",
+        facts.append(Fact("target_reached", ruling(
+            "finish.bidder_priority", target=rules.target, bidder_side=bidder_side,
+            won=winner == bidder_side,
         ), version, trick=TRICKS_PER_DEAL, side=winner, points=scores[winner]))
     elif reached:
         winner = next(side for side in counting_order(rules, deal.dealer) if side in reached)
-        facts.append(Fact("target_reached", Ruling(
-            "finish.counted_first",
-            f"Sides {', '.join(map(str, sorted(reached)))} reached {rules.target} in one deal; "
-            f"counting from the dealer's left, side {winner} is counted first and wins.",
+        facts.append(Fact("target_reached", ruling(
+            "finish.counted_first", sides=tuple(sorted(reached)), target=rules.target,
+            side=winner,
         ), version, trick=TRICKS_PER_DEAL, side=winner, points=scores[winner]))
     result = DealResult(tuple(points), tuple(scores), tuple(won), TRICKS_PER_DEAL, winner)
     return Settlement(result, tuple(facts))
@@ -264,16 +246,11 @@ def _settle_bid(
     if took >= deal.bid:
         settled[side] = 60 if deal.bid == 30 else took
         rule = "bid.made_thirty" if deal.bid == 30 else "bid.made"
-        text = (
-            f"Side {side} bid {deal.bid} and took {took}: "
-            + ("a made 30 scores 60." if deal.bid == 30 else f"it scores {took}.")
-        )
-        return settled, Fact("bid_made", Ruling(rule, text), version, side=side,
-                             points=settled[side])
+        return settled, Fact("bid_made", ruling(rule, side=side, bid=deal.bid, took=took),
+                             version, side=side, points=settled[side])
     settled[side] = -deal.bid
-    return settled, Fact("bid_set", Ruling(
-        "bid.set", f"Side {side} bid {deal.bid} but took only {took}: it loses {deal.bid}."
-    ), version, side=side, points=-deal.bid)
+    return settled, Fact("bid_set", ruling("bid.set", side=side, bid=deal.bid, took=took),
+                         version, side=side, points=-deal.bid)
 
 
 def settle_failed_jink(deal: DealState, rules: RuleSet, version: int) -> Settlement:
@@ -282,10 +259,8 @@ def settle_failed_jink(deal: DealState, rules: RuleSet, version: int) -> Settlem
     jinker = rules.side_of(deal.jink_seat)
     assert rules.sides == 2, "an announced jink needs exactly two sides"
     other = (jinker + 1) % rules.sides
-    fact = Fact("jink", Ruling(
-        "jink.announced.failed",
-        f"Side {jinker} announced a jink but lost trick {len(deal.tricks)}: the game goes to "
-        f"side {other}.",
+    fact = Fact("jink", ruling(
+        "jink.announced.failed", side=jinker, trick=len(deal.tricks), other=other,
     ), version, trick=len(deal.tricks), side=other)
     result = DealResult(
         (0,) * rules.sides, deal.start_scores, tuple(tricks_won(deal, rules)),

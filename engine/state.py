@@ -42,14 +42,15 @@ class Fact:
     credited_trick: int | None = None
     """For a bonus: the trick it is credited to."""
 
-    def to_dict(self) -> dict[str, object]:
-        """Returns the JSON form, without the fields that are unset."""
+    def to_dict(self, texts: int | None = None) -> dict[str, object]:
+        """Returns the JSON form, without the fields that are unset, the ruling's sentence in
+        the ruling texts of version *texts* (the current ones by default)."""
         body: dict[str, object] = {"kind": self.kind, "version": self.version}
         for name in ("trick", "seat", "side", "points", "credited_trick"):
             value = getattr(self, name)
             if value is not None:
                 body[name] = value
-        body["ruling"] = self.ruling.to_dict()
+        body["ruling"] = self.ruling.to_dict(texts)
         return body
 
 

@@ -1,14 +1,16 @@
-"""Who wins a trick, and the ruling that says why, as a pure function of the cards played."""
+"""Who wins a trick, and the ruling that says why, as a pure function of the cards played.
+
+The fold (every trick of a history), ``fortyfive rules winner`` and ``POST /v1/rules/winner``
+all call :func:`winner_ruling`, so they give the same rule id and sentence for the same trick.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card, Suit
+from engine.cards import Card
 from engine.ranking import Ranking, trick_strengths
-from engine.rulings import Ruling
-
-_SUIT_NAMES = {Suit.S: "spade", Suit.C: "club", Suit.D: "diamond", Suit.H: "heart"}
+from engine.rulings import Ruling, ruling
 
 
 def winner_ruling(cards: Sequence[Card], order: Ranking) -> tuple[int, Ruling]:
@@ -21,35 +23,21 @@ def winner_ruling(cards: Sequence[Card], order: Ranking) -> tuple[int, Ruling]:
     >>> from engine.cards import Suit, parse_cards
     >>> from engine.ranking import ranking_for
     >>> index, why = winner_ruling(parse_cards("7S,5S,KD"), ranking_for(Suit.S, "none", "low"))
-    >>> index, why.rule_id
-    (1, 'trick.highest_trump')
+    >>> index, why.rule_id, why.text
+    (1, 'trick.highest_trump', '5S is the highest of the 2 trumps played: it wins the trick.')
 
     :raises ValueError: if *cards* is empty.
     """
     if not cards:
         raise ValueError("a trick needs at least one card to have a winner")
     strengths = trick_strengths(cards, order)
-    best = max(strengths)
-    index = strengths.index(best)
+    index = strengths.index(max(strengths))
     card = cards[index]
     code = card.code()
-    twins = [later for later in range(index + 1, len(cards)) if cards[later] == card]
-    if twins:
-        return index, Ruling(
-            "trick.identical_first",
-            f"{code} was played twice: the first, card {index + 1} of the trick, ranks "
-            "higher and wins.",
-        )
+    if card in cards[index + 1:]:
+        return index, ruling("trick.identical_first", card=code, position=index + 1)
     if order.is_trump(card):
         trumps = sum(1 for other in cards if order.is_trump(other))
-        if trumps == 1:
-            text = f"{code} is the only trump played: it wins the trick."
-        else:
-            text = f"{code} is the highest of the {trumps} trumps played: it wins the trick."
-        return index, Ruling("trick.highest_trump", text)
+        return index, ruling("trick.highest_trump", card=code, trumps=trumps)
     led = order.effective_suit(cards[0])
-    return index, Ruling(
-        "trick.highest_of_led_suit",
-        f"No trump was played and {code} is the highest {_SUIT_NAMES[led]} (the suit led): "
-        "it wins the trick.",
-    )
+    return index, ruling("trick.highest_of_led_suit", card=code, suit=led.name)

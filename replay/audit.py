@@ -17,8 +17,8 @@ from engine.rulings import RULE_IDS
 from engine.shuffle import commitment, deck_order
 from events.envelope import RecordedEvent
 from replay.build import build_history
-from replay.derive import IRREGULARITY_RULES
 from replay.document import HandHistory, Section
+from replay.irregularities import IRREGULARITY_RULES
 from replay.verify import verify
 
 AUDIT_FORMAT = "fortyfive-audit"

@@ -12,9 +12,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.ruling_texts import TEXTS_VERSION
 from engine.state import GameState
 from events.envelope import RecordedEvent
-from replay.derive import Irregularity, Replayer, apply_start, derive_results
+from replay.derive import Replayer, apply_start, derive_results
 from replay.document import (
     DEAL_START_TYPES,
     HandHistory,
@@ -26,6 +27,7 @@ from replay.document import (
     ViewInfo,
 )
 from replay.errors import HistoryError, HistoryRangeError
+from replay.irregularities import Irregularity
 from replay.views import check_viewer, event_view
 
 FACE_DOWN_TYPES = frozenset({"joker_buried", "turn_up_robbed", "cards_discarded"})
@@ -142,6 +144,7 @@ def build_history(
         results=results,
         start=start,
         tags=dict(tags or {}),
+        ruling_texts=TEXTS_VERSION,
     )
 
 

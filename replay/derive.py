@@ -3,8 +3,8 @@
 Building a history and verifying one run the same code here, so the results a history
 carries are exactly what a fresh fold derives: :class:`Replayer` applies events one by one
 (optionally checking each action against the rules first, to report irregular plays of a game
-dealt at a real table), and :func:`derive_results` turns the states into the ``results`` of a
-history for one viewer, through :mod:`replay.views` only.
+dealt at a real table: :mod:`replay.irregularities`), and :func:`derive_results` turns the
+states into the ``results`` of a history for one viewer, through :mod:`replay.views` only.
 """
 
 from __future__ import annotations
@@ -13,53 +13,13 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.actions import action_of, decide
-from engine.cards import Card
-from engine.errors import ActionRejectedError, FortyFiveError, IllegalPlayError
+from engine.errors import FortyFiveError
 from engine.fold import apply_event
-from engine.legality import check_card
-from engine.ranking import ranking
 from engine.state import DealState, GameState
-from events.types import (
-    CardPlayed,
-    DealRecorded,
-    DeckCut,
-    Event,
-)
+from events.types import DealRecorded, DeckCut, Event
 from replay.document import StartBlock, Viewer
+from replay.irregularities import ENGINE_FAILURES, Irregularity, check_event, unappliable
 from replay.views import deal_view, game_view
-
-IRREGULARITY_RULES: dict[str, str] = {
-    "play.turn": "Cards are played clockwise from the leader; the winner of a trick leads next.",
-    "play.card_held": "A card played must be in the player's hand.",
-    "action.phase": "An action belongs to one phase of the deal.",
-    "action.not_allowed": "The rules forbid this action now.",
-    "sequence": "The event cannot follow the game so far; nothing after it can be replayed.",
-}
-"""Rule ids an irregularity may cite besides the engine's own (:data:`engine.rulings.RULE_IDS`),
-for breaches no engine ruling names."""
-
-ENGINE_FAILURES = (FortyFiveError, ValueError, TypeError, KeyError, IndexError,
-                   AttributeError, AssertionError)
-"""What the engine may raise on a log that is not a game (tampered or mistyped data). A
-replay reports these as the event that could not be applied; it never lets one escape."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Irregularity:
-    """An action that broke a rule and was applied anyway, as happens at a real table."""
-
-    version: int
-    seat: int | None
-    card: str | None
-    rule: str
-    """The rule it broke: an engine rule id, or one of :data:`IRREGULARITY_RULES`."""
-    text: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """Returns the JSON form."""
-        return {"version": self.version, "seat": self.seat, "card": self.card,
-                "rule": self.rule, "text": self.text}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -132,10 +92,7 @@ class Replayer:
                 error, FortyFiveError) else str(error)
             self.failure = Failure(version, event.TYPE, message)
             if self.legality:
-                self.irregularities.append(Irregularity(
-                    version, getattr(event, "seat", None), getattr(event, "card", None),
-                    "sequence", f"event {version} ({event.TYPE}) cannot be applied: {message}",
-                ))
+                self.irregularities.append(unappliable(version, event, message))
             return False
         self._record(after, event)
         return True
@@ -151,62 +108,6 @@ class Replayer:
             self.dealt[state.deal.number] = state
 
 
-def check_event(state: GameState, version: int, event: Event) -> list[Irregularity]:
-    """Returns how a player's *event* breaks the rules in *state* (empty when it does not).
-
-    A card play is checked with :func:`engine.legality.check_card` and for turn; other player
-    actions go through :func:`engine.actions.decide`. Server events are not checked.
-    """
-    if isinstance(event, CardPlayed):
-        return _check_play(state, version, event)
-    action = action_of(event)
-    if action is None:
-        return []
-    seat: int = getattr(event, "seat", -1)
-    try:
-        decide(state, seat, action, entropy=bytes(32))
-    except ActionRejectedError as error:
-        rule = error.ruling.rule_id if error.ruling is not None else (
-            "play.turn" if error.code == "not_your_turn"
-            else "action.phase" if error.code in ("wrong_phase", "game_over")
-            else "action.not_allowed")
-        return [Irregularity(version, seat, None, rule, f"{event.TYPE} by seat {seat}: {error}")]
-    except ENGINE_FAILURES:
-        return []  # Not an action the rules can judge; applying it will say what is wrong.
-    return []
-
-
-def _check_play(state: GameState, version: int, event: CardPlayed) -> list[Irregularity]:
-    deal = state.deal
-    seat = event.seat
-    found: list[Irregularity] = []
-    if deal is None or deal.phase != "play" or deal.current is None or deal.trump is None:
-        return [Irregularity(version, seat, event.card, "action.phase",
-                             f"seat {seat} played {event.card} when no trick was open")]
-    try:
-        card = Card.parse(event.card)
-    except FortyFiveError:
-        return []  # Applying it will report the card that is not a card.
-    if deal.turn is not None and seat != deal.turn:
-        found.append(Irregularity(
-            version, seat, event.card, "play.turn",
-            f"seat {seat} played {event.card} out of turn: seat {deal.turn} was to play "
-            f"to trick {len(deal.tricks) + 1}",
-        ))
-    if not 0 <= seat < len(deal.hands):
-        return found
-    try:
-        check_card(deal.hands[seat], deal.current.cards, ranking(deal.trump, state.rules),
-                   state.rules, card)
-    except IllegalPlayError as error:
-        rule = error.ruling.rule_id if error.ruling is not None else "play.card_held"
-        found.append(Irregularity(
-            version, seat, event.card, rule,
-            f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
-        ))
-    return found
-
-
 def derive_results(
     state: GameState,
     dealt: Mapping[int, GameState],
@@ -214,10 +115,12 @@ def derive_results(
     viewer: Viewer,
     *,
     deal: int | None = None,
+    texts: int | None = None,
 ) -> dict[str, Any]:
     """Returns the ``results`` of a history of *state* for *viewer*: each deal (or only deal
     number *deal*) with its hands as dealt, facts and result, the game as it stands, and the
-    irregularities (for an auditor only: naming the rule a play broke shows the hand).
+    irregularities (for an auditor only: naming the rule a play broke shows the hand). Every
+    sentence is in the ruling texts of version *texts* (the current ones by default).
 
     Everything a viewer gets here comes from :func:`replay.views.deal_view` and
     :func:`replay.views.game_view`.
@@ -227,17 +130,18 @@ def derive_results(
         deals.append(state.deal)
     if deal is not None:
         deals = [item for item in deals if item.number == deal]
-    entries = [_deal_entry(item, state, dealt.get(item.number), viewer) for item in deals]
+    entries = [_deal_entry(item, state, dealt.get(item.number), viewer, texts)
+               for item in deals]
     view = game_view(state, viewer)
     game = {name: view[name] for name in ("phase", "scores", "games_won", "game_number",
                                           "winner")}
-    shown = [item.to_dict() for item in irregularities] if viewer == "auditor" else []
+    shown = [item.to_dict(texts) for item in irregularities] if viewer == "auditor" else []
     return {"deals": entries, "game": game, "irregularities": shown}
 
 
 def _deal_entry(deal: DealState, state: GameState, snapshot: GameState | None,
-                viewer: Viewer) -> dict[str, Any]:
-    view = deal_view(deal, state, viewer)
+                viewer: Viewer, texts: int | None) -> dict[str, Any]:
+    view = deal_view(deal, state, viewer, texts)
     return {
         "number": view["number"], "dealer": view["dealer"], "turn_up": view["turn_up"],
         "trump": view["trump"], "hands": _hands_dealt(snapshot, viewer, state.rules.players),

@@ -29,8 +29,11 @@ if TYPE_CHECKING:
 
 FORMAT = "fortyfive-hand-history"
 """The ``format`` field of every history."""
-FORMAT_VERSION = "1.0"
-"""The format version written by this code. Minor versions only add; readers accept 1.x."""
+FORMAT_VERSION = "1.1"
+"""The format version written by this code. Minor versions only add; readers accept 1.x.
+1.1 added ``ruling_texts``."""
+FIRST_TEXTS = 1
+"""The ruling texts of a history that names none (format 1.0)."""
 
 Viewer: TypeAlias = int | Literal["spectator", "auditor"]
 Actor: TypeAlias = int | str
@@ -228,11 +231,19 @@ class HandHistory:
     tags: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Free metadata (``Event``, ``Site``, ``Date``...) outside the hash chain, as in PGN."""
     format_version: str = FORMAT_VERSION
+    ruling_texts: int | None = None
+    """The version of the ruling texts its sentences were written with
+    (:mod:`engine.ruling_texts`); ``None`` in a history of format 1.0, which used version 1."""
     errors: tuple[Diagnostic, ...] = dataclasses.field(default=(), compare=False)
     """Problems a lenient reader met while reading this history."""
     positions: Mapping[str, tuple[int, int]] = dataclasses.field(
         default_factory=dict, compare=False)
     """Line and column of each header and tag a text reader found (for diagnostics only)."""
+
+    @property
+    def texts_version(self) -> int:
+        """The version of the ruling texts this history's sentences are in."""
+        return self.ruling_texts if self.ruling_texts is not None else FIRST_TEXTS
 
     @property
     def sealed(self) -> bool:
@@ -261,6 +272,7 @@ class HandHistory:
             "format": FORMAT,
             "format_version": self.format_version,
             "game_id": self.game_id,
+            **({"ruling_texts": self.ruling_texts} if self.ruling_texts is not None else {}),
             "rules": self.rules.to_dict(),
             "seats": [seat.to_dict() for seat in self.seats],
             "view": self.view.to_dict(),
@@ -326,6 +338,8 @@ class HandHistory:
         """
         visitor.begin_hand()
         visitor.visit_header("format_version", self.format_version)
+        if self.ruling_texts is not None:
+            visitor.visit_header("ruling_texts", self.ruling_texts)
         if self.game_id is not None:
             visitor.visit_header("game_id", self.game_id)
         if self.rules is not None:
@@ -450,12 +464,14 @@ def _from_dict(raw: Mapping[str, Any]) -> HandHistory:
         raise TypeError("results must be an object")
     tags = raw.get("tags", {})
     head = raw["head"]
+    texts = raw.get("ruling_texts")
     return HandHistory(
         game_id=_str(raw["game_id"], "game_id"), rules=rules, seats=seats, view=view,
         events=events, head=None if head is None else _str(head, "head"),
         results=_plain(results), start=start,
         tags={_str(k, "tag name"): _str(v, "tag value") for k, v in tags.items()},
         format_version=_str(raw["format_version"], "format_version"),
+        ruling_texts=None if texts is None else _int(texts, "ruling_texts"),
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import ProfileError
 from engine.profiles import profile_players
+from engine.rulings import side_name
 from replay.document import Integrity, RulesBlock, SeatInfo, StartBlock, ViewInfo
 from replay.notation import (
     MAGIC,
@@ -28,7 +29,6 @@ from replay.notation import (
     render_event_json,
     render_move,
     render_recorded,
-    side_name,
 )
 from replay.notation_lines import render_integrity, render_result_line
 from replay.visitor import HandVisitor, default_schema
@@ -172,6 +172,8 @@ class TextExporter(HandVisitor[str]):
         tags: list[tuple[str, str]] = []
         if "game_id" in headers:
             tags.append(("Game", headers["game_id"]))
+        if "ruling_texts" in headers:
+            tags.append(("RulingTexts", str(headers["ruling_texts"])))
         rules = headers.get("rules")
         if isinstance(rules, RulesBlock):
             tags += encode_rules_tags(rules)

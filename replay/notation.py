@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import InvalidCardError
+from engine.rulings import side_name, side_number
 from events.codec import CodecError, canonical_json
 from replay.document import RulesBlock, SeatInfo, StartBlock, ViewInfo
 
@@ -251,8 +252,8 @@ def decode_nullable_text(text: str) -> str | None:
 
 # Header tags ---------------------------------------------------------------------------------
 
-HEADER_TAGS = ("Game", "Profile", "Players", "Options", "RulesDigest", "Seats", "View", "AsOf",
-               "ViewDeal", "Start", "Head")
+HEADER_TAGS = ("Game", "RulingTexts", "Profile", "Players", "Options", "RulesDigest", "Seats",
+               "View", "AsOf", "ViewDeal", "Start", "Head")
 """Tags that carry the history's own fields, in export order."""
 DEAL_TAGS = ("Deal", "Hands", "TurnUp", "Stock")
 """Tags that open a deal or record its hands as dealt at a table."""
@@ -323,25 +324,6 @@ def decode_seats(text: str) -> list[SeatInfo]:
             raise NotationError(f"side {side!r} is not a letter", column)
         seats.append(SeatInfo(index, decode_text(kind), side_number(side) if sep else None))
     return seats
-
-
-def side_name(side: int) -> str:
-    """Returns the letter of *side*: 0 is A, 1 is B...; 26 and on are AA, AB... .
-
-    >>> side_name(0), side_name(2), side_name(27)
-    ('A', 'C', 'AB')
-    """
-    if side < 26:
-        return chr(ord("A") + side)
-    return side_name(side // 26 - 1) + chr(ord("A") + side % 26)
-
-
-def side_number(name: str) -> int:
-    """Returns the side whose letter is *name* (the inverse of :func:`side_name`)."""
-    number = 0
-    for letter in name:
-        number = number * 26 + ord(letter) - ord("A") + 1
-    return number - 1
 
 
 def encode_view(view: ViewInfo) -> str:

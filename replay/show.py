@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.rulings import side_name
 from replay.document import HandHistory, HistoryEvent, Section
-from replay.notation import side_name
 
 
 def render(history: HandHistory, *, deal: int | None = None) -> str:

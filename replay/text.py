@@ -312,6 +312,10 @@ class _Reader:
             _, line, column = values[name]
             visitor.locate(line, column)
 
+        texts = decode("RulingTexts", _whole)
+        if texts is not None:
+            place("RulingTexts")
+            visitor.visit_header("ruling_texts", texts)
         if "Game" in values:
             place("Game")
             visitor.visit_header("game_id", values["Game"][0])

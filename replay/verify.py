@@ -11,7 +11,9 @@
 3. each shuffle's seed, where known, must match its commitment, and each reveal the commitment
    of its deal;
 4. the events are folded again with the engine, and every derived result (each fact with its
-   ruling, each deal's hands, result and the game's standing) must equal what the history says.
+   ruling, each deal's hands, result and the game's standing) must equal what the history says:
+   rule ids always, and sentences as the ruling texts of the history's version
+   (``ruling_texts``; 1 for format 1.0) write them.
 
 A tampered history is reported by the event (version) and what differs. What a view cannot check
 is listed separately: a history is *ok* when nothing it holds is contradicted, and *complete*
@@ -26,6 +28,7 @@ from typing import Any
 
 from engine.errors import FortyFiveError, ProfileError
 from engine.profiles import RuleSet, make_ruleset
+from engine.ruling_texts import known_versions
 from engine.shuffle import ALGORITHM, commitment
 from events.chain import GENESIS_HASH
 from events.codec import CodecError
@@ -182,6 +185,12 @@ class _Verifier:
         if history.format_version.split(".")[0] != "1":
             self.problem("format", f"format version {history.format_version} is not 1.x",
                          pointer="/format_version")
+            return
+        if history.texts_version not in known_versions():
+            self.problem("format", f"the history's sentences are in ruling texts version "
+                         f"{history.texts_version}, which this version does not know (it knows "
+                         f"{', '.join(map(str, known_versions()))}): update fortyfive",
+                         pointer="/ruling_texts")
             return
         self.check_rules()
         self.check_view()
@@ -516,9 +525,13 @@ class _Verifier:
         viewer = history.view.viewer
         if not _is_viewer(viewer, self.rules):
             return  # Reported by check_view.
+        # Rule ids are compared whatever the version; sentences as the history's version of
+        # the ruling texts writes them.
+        texts = history.texts_version
         derived = derive_results(state, self.replayer.dealt, self.replayer.irregularities,
-                                 viewer, deal=history.view.deal)
-        self.report.irregularities = [item.to_dict() for item in self.replayer.irregularities]
+                                 viewer, deal=history.view.deal, texts=texts)
+        self.report.irregularities = [item.to_dict(texts)
+                                      for item in self.replayer.irregularities]
         claimed: Sequence[Mapping[str, Any]] = results["deals"]
         ranges = {section.number: section.events for section in history.sections()}
         blocked_deal = None if self.blocked is None else self.blocked[1]

@@ -73,17 +73,22 @@ def _trick(trick: Trick) -> dict[str, Any]:
     }
 
 
-def visible_facts(facts: Iterable[Fact], viewer: Viewer) -> list[dict[str, object]]:
-    """Returns the facts *viewer* may see, as JSON objects."""
+def visible_facts(
+    facts: Iterable[Fact], viewer: Viewer, texts: int | None = None
+) -> list[dict[str, object]]:
+    """Returns the facts *viewer* may see, as JSON objects, their sentences in the ruling texts
+    of version *texts* (the current ones by default)."""
     return [
-        fact.to_dict()
+        fact.to_dict(texts)
         for fact in facts
         if fact.kind not in PRIVATE_FACTS or viewer == "auditor" or fact.seat == viewer
     ]
 
 
-def deal_view(deal: DealState, state: GameState, viewer: Viewer) -> dict[str, Any]:
-    """Returns what *viewer* may see of one deal."""
+def deal_view(
+    deal: DealState, state: GameState, viewer: Viewer, texts: int | None = None
+) -> dict[str, Any]:
+    """Returns what *viewer* may see of one deal (rulings in the texts of version *texts*)."""
     seed_public = deal.seed_revealed or viewer == "auditor"
     view: dict[str, Any] = {
         "number": deal.number,
@@ -108,7 +113,7 @@ def deal_view(deal: DealState, state: GameState, viewer: Viewer) -> dict[str, An
         "tricks": [_trick(trick) for trick in deal.tricks],
         "current_trick": _trick(deal.current) if deal.current is not None else None,
         "bonus_proven": deal.bonus_proven,
-        "facts": visible_facts(deal.facts, viewer),
+        "facts": visible_facts(deal.facts, viewer, texts),
         "result": _result(deal, state),
     }
     if viewer == "auditor":

@@ -31,7 +31,7 @@ from replay.errors import HistoryFormatError
 
 T = TypeVar("T")
 
-HEADERS = ("format_version", "game_id", "rules", "seats", "view", "start", "head")
+HEADERS = ("format_version", "ruling_texts", "game_id", "rules", "seats", "view", "start", "head")
 """The structured headers a history has, in the order visitors receive them."""
 
 RESULT_KINDS = ("game", "irregularity", "deal", "hands", "fact", "result")
@@ -228,6 +228,7 @@ class HandBuilder(HandVisitor[HandHistory]):
             start=start if isinstance(start, StartBlock) else None,
             tags=dict(self._tags),
             format_version=headers.get("format_version", "1.0"),
+            ruling_texts=headers.get("ruling_texts"),
             errors=tuple(self.errors),
             positions=dict(self._positions),
         )

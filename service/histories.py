@@ -206,7 +206,10 @@ class HandHistorySchema(ma.Schema):
     ``replay/hand-history.schema.json`` and is described in docs/hand-history.md)."""
 
     format = fields.String(required=True, metadata={"example": "fortyfive-hand-history"})
-    format_version = fields.String(required=True, metadata={"example": "1.0"})
+    format_version = fields.String(required=True, metadata={"example": "1.1"})
+    ruling_texts = fields.Integer(metadata={
+        "description": "The version of the ruling texts the sentences are in (from format "
+                       "1.1; docs/rules.md)", "example": 2})
     game_id = fields.String(required=True)
     rules = fields.Dict(required=True)
     seats = fields.List(fields.Dict(), required=True)

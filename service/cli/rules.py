@@ -9,28 +9,20 @@ Other tools call this command, so its output is a contract::
     {"winner": 1, "card": "5S", "ruling": "...", "rule": "trick.highest_trump"}
 
 The legal cards keep the order of ``--hand`` (each card once); the winner is a 0-based index
-into ``--trick``. Bad input exits with status 2 and one line on stderr.
+into ``--trick``. Bad input exits with status 2 and one line on stderr. The answers and refusals
+are :mod:`engine.query`'s, the same as ``POST /v1/rules/legal|winner``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections import Counter
-from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import Card, Suit, parse_cards
 from engine.errors import FortyFiveError
-from engine.legality import legal_cards
-from engine.profiles import RuleSet, make_ruleset, parse_option_text
-from engine.ranking import Ranking, ranking
-from engine.shuffle import pack
-from engine.tricks import winner_ruling
+from engine.profiles import parse_option_text
+from engine.query import legal_query, winner_query
 from service.cli import UsageError
-
-HAND_SIZE = 5
-"""The most cards a hand holds."""
 
 
 def register(subparsers: Any) -> None:
@@ -71,30 +63,23 @@ def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+_FLAGS = {"trick": "--trick", "hand": "--hand", "players": "--players"}
+
+
 def run_legal(args: argparse.Namespace) -> int:
     """Prints the legal cards of ``--hand``; returns the exit status.
 
     :raises UsageError: for any input the engine cannot use.
     """
-    rules, order = _table(args)
-    trick = _cards("--trick", args.trick)
-    hand = _cards("--hand", args.hand)
-    if not hand:
-        raise UsageError("--hand is empty: give the cards held, e.g. --hand AH,KD")
-    if len(hand) > HAND_SIZE:
-        raise UsageError(f"--hand has {len(hand)} cards, but a hand holds at most {HAND_SIZE}")
-    if len(trick) >= rules.players:
-        raise UsageError(
-            f"--trick has {len(trick)} cards: with {rules.players} players the trick is "
-            "complete and nobody is left to play"
-        )
-    _check_pack(rules, trick=trick, hand=hand)
-    allowed, ruling = legal_cards(hand, trick, order, rules)
-    codes = [card.code() for card in dict.fromkeys(hand) if card in allowed]
+    try:
+        answer = legal_query(args.profile, _options(args), args.players, args.trump,
+                             args.trick, args.hand, names=_FLAGS)
+    except FortyFiveError as error:
+        raise UsageError(_one_line(error)) from None
     if args.json:
-        print(json.dumps({"legal": codes, "ruling": ruling.text, "rule": ruling.rule_id}))
+        print(json.dumps(answer))
     else:
-        print(f"legal: {' '.join(codes)}. {ruling.text} [{ruling.rule_id}]")
+        print(f"legal: {' '.join(answer['legal'])}. {answer['ruling']} [{answer['rule']}]")
     return 0
 
 
@@ -103,29 +88,21 @@ def run_winner(args: argparse.Namespace) -> int:
 
     :raises UsageError: for any input the engine cannot use.
     """
-    rules, order = _table(args)
-    trick = _cards("--trick", args.trick)
-    if not trick:
-        raise UsageError("--trick is empty: a trick needs at least one card to have a winner")
-    if len(trick) > rules.players:
-        raise UsageError(
-            f"--trick has {len(trick)} cards, but a trick has one card from each of the "
-            f"{rules.players} players (see --players)"
-        )
-    _check_pack(rules, trick=trick)
-    index, ruling = winner_ruling(trick, order)
-    card = trick[index].code()
+    try:
+        answer = winner_query(args.profile, _options(args), args.players, args.trump,
+                              args.trick, names=_FLAGS)
+    except FortyFiveError as error:
+        raise UsageError(_one_line(error)) from None
     if args.json:
-        print(json.dumps(
-            {"winner": index, "card": card, "ruling": ruling.text, "rule": ruling.rule_id}
-        ))
+        print(json.dumps(answer))
     else:
-        print(f"winner: {index} ({card}). {ruling.text} [{ruling.rule_id}]")
+        print(f"winner: {answer['winner']} ({answer['card']}). {answer['ruling']} "
+              f"[{answer['rule']}]")
     return 0
 
 
-def _table(args: argparse.Namespace) -> tuple[RuleSet, Ranking]:
-    """Returns the rule set and trump ordering named by the common arguments."""
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """Returns the ``--option K=V`` values, each read as the profile's option reads it."""
     options: dict[str, Any] = {}
     for item in args.option:
         name, equals, text = item.partition("=")
@@ -138,48 +115,7 @@ def _table(args: argparse.Namespace) -> tuple[RuleSet, Ranking]:
             options[name] = parse_option_text(args.profile, name, text)
         except FortyFiveError as error:
             raise UsageError(_one_line(error)) from None
-    try:
-        rules = make_ruleset(args.profile, options, args.players)
-        trump = Suit.parse(args.trump)
-    except FortyFiveError as error:
-        raise UsageError(_one_line(error)) from None
-    return rules, ranking(trump, rules)
-
-
-def _cards(flag: str, text: str) -> tuple[Card, ...]:
-    try:
-        return parse_cards(text)
-    except FortyFiveError as error:
-        raise UsageError(f"{flag}: {_one_line(error)}") from None
-
-
-def _check_pack(
-    rules: RuleSet, *, trick: Sequence[Card], hand: Sequence[Card] = ()
-) -> None:
-    """Refuses cards that are not in the pack, or more copies than the pack holds."""
-    in_pack = Counter(pack(rules))
-    for flag, cards in (("--trick", trick), ("--hand", hand)):
-        for card in cards:
-            if not in_pack[card]:
-                raise UsageError(
-                    f"{flag}: {card.code()} is not in the pack: {rules.profile} is played "
-                    "here without a joker"
-                )
-    seen = Counter(trick) + Counter(hand)
-    for card, count in seen.items():
-        if count <= in_pack[card]:
-            continue
-        game = (
-            f"a {_NUMBERS[rules.decks]}-pack game has only {_NUMBERS[in_pack[card]]} "
-            f"{card.code()}"
-        )
-        if card in trick and card in hand:
-            raise UsageError(f"{card.code()} is both in --trick and in --hand, but {game}")
-        flag = "--trick" if card in trick else "--hand"
-        raise UsageError(f"{flag}: {card.code()} appears {count} times, but {game}")
-
-
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
+    return options
 
 
 def _one_line(error: BaseException) -> str:

@@ -295,6 +295,6 @@ def test_check_card_refuses_an_unforced_discard_naming_what_must_be_played() -> 
         _check("KD", "3D,QC", "S", "QC")
     message = str(caught.value)
     assert message.startswith("illegal play: 'QC'; ")
-    assert "KD lead may be trumped; otherwise D must be followed" in message
+    assert "A KD lead may be trumped; otherwise a plain diamond must be played" in message
     assert caught.value.ruling is not None
     assert caught.value.ruling.rule_id == "play.plain_lead.trump_or_follow"

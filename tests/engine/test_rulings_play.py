@@ -82,7 +82,7 @@ def test_a_plain_lead_may_be_trumped_or_followed_but_nothing_else() -> None:
         table.play(1, "2H")
     assert refused.value.ruling is not None
     assert refused.value.ruling.rule_id == "play.plain_lead.trump_or_follow"
-    assert "A 7C lead may be trumped; otherwise C must be followed when held" in str(
+    assert "A 7C lead may be trumped; otherwise a plain club must be played when held" in str(
         refused.value
     )
 
@@ -243,7 +243,7 @@ def test_any_action_after_the_game_is_won_is_refused_as_game_over() -> None:
     assert table.state.winner == 0
     for seat in range(4):
         assert legal_actions(table.state, seat) == ()
-        with pytest.raises(GameOverError, match="the game is over: side 0 won; no more actions"):
+        with pytest.raises(GameOverError, match="the game is over: side A won; no more actions"):
             table.play(seat, "JS")
 
 

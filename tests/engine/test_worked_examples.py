@@ -60,7 +60,10 @@ def test_first_c_may_keep_ah_and_discard_kd_after_7s_then_5s() -> None:
     assert (renege.seat, renege.trick, renege.ruling.rule_id) == (
         C1, 1, "play.trump_lead.withhold"
     )
-    assert "7S lead" in renege.ruling.text
+    assert renege.ruling.text == (
+        "AH may be withheld: every trump held is protected and outranks the 7S led (compare "
+        "with the lead only)."
+    )
 
 
 def test_first_b_wins_trick_one_with_5s_for_ten_points_at_once() -> None:

@@ -10,6 +10,7 @@ import make_golden
 import pytest
 from replay_helpers import GOLDEN, golden, golden_files, golden_names, raw
 
+from replay.document import HandHistory
 from replay.export import export_text
 from replay.importing import read_history
 from replay.jsonformat import dumps, read_json
@@ -27,14 +28,20 @@ def test_the_corpus_has_every_situation_of_the_brief() -> None:
     assert set(golden_names()) == EXPECTED_GAMES
 
 
-@pytest.mark.parametrize("path", golden_files(".json"), ids=lambda p: p.name)
-def test_each_committed_history_verifies(path: Path) -> None:
+def _verifies(path: Path) -> HandHistory:
+    """Returns the history of *path* once it has verified (completely, for an auditor's)."""
     history, diagnostics = read_json(path.read_bytes())
     assert history is not None and diagnostics == []
     report = verify(history)
     assert report.ok, report.format()
     if history.view.viewer == "auditor":
         assert report.complete, report.format()
+    return history
+
+
+@pytest.mark.parametrize("path", golden_files(".json"), ids=lambda p: p.name)
+def test_each_committed_history_verifies(path: Path) -> None:
+    _verifies(path)
 
 
 @pytest.mark.parametrize("path", golden_files(".json"), ids=lambda p: p.name)
@@ -115,7 +122,7 @@ def test_seed_001_section_06_bid_made_and_scores() -> None:
     assert (made["side"], made["points"], made["ruling"]["rule"]) == (0, 20, "bid.made")
     first = next(f for f in deal["facts"] if f["kind"] == "trick_won")
     assert (first["seat"], first["ruling"]["text"]) == (
-        2, "5S is the highest trump in the trick.")
+        2, "5S is the highest of the 4 trumps played: it wins the trick.")
 
 
 def test_turned_joker_is_buried_and_hidden_from_other_seats() -> None:
@@ -179,3 +186,94 @@ def test_both_over_120_the_bidder_wins() -> None:
     reached = next(f for f in deal["facts"] if f["kind"] == "target_reached")
     assert reached["ruling"]["rule"] == "finish.bidder_priority"
     assert deal["result"]["scores"] == [135, 120] and deal["result"]["winner"] == 0
+
+
+# Histories of format 1.0, written with the ruling texts of version 1 --------------------------
+
+OLD = GOLDEN / "v1.0"
+
+
+def test_the_old_corpus_is_format_1_0_with_the_first_ruling_texts() -> None:
+    paths = sorted(OLD.glob("*.json"))
+    assert len(paths) == 22
+    for path in paths:
+        history, _ = read_json(path.read_bytes())
+        assert history is not None
+        assert (history.format_version, history.ruling_texts, history.texts_version) == (
+            "1.0", None, 1)
+
+
+@pytest.mark.parametrize("path", sorted(OLD.glob("*.json")), ids=lambda p: p.name)
+def test_each_old_history_still_verifies_with_its_own_sentences(path: Path) -> None:
+    history = _verifies(path)
+    assert export_text(history) == path.with_suffix(".txt").read_text()
+    assert dumps(read_text(path.with_suffix(".txt").read_text())) + b"\n" == path.read_bytes()
+
+
+def _first_fact(document: dict[str, Any], rule: str) -> dict[str, Any]:
+    for deal in document["results"]["deals"]:
+        for fact in deal["facts"]:
+            if fact["ruling"]["rule"] == rule:
+                found: dict[str, Any] = fact
+                return found
+    raise AssertionError(f"no {rule} fact")
+
+
+def test_an_old_history_fails_when_given_a_sentence_of_another_version() -> None:
+    import json
+
+    document = json.loads((OLD / "chronology-finish.json").read_bytes())
+    fact = _first_fact(document, "match.game_won")
+    assert fact["ruling"]["text"] == "Side 0 wins game 1."
+    fact["ruling"]["text"] = "Side A wins game 1."  # The version 2 sentence.
+    history, _ = read_json(json.dumps(document))
+    assert history is not None
+    report = verify(history)
+    assert not report.ok
+    assert "'Side A wins game 1.', the engine derives 'Side 0 wins game 1.'" in report.format()
+
+
+def test_a_new_history_names_its_ruling_texts_and_fails_with_an_old_sentence() -> None:
+    import json
+
+    document = raw("chronology-finish.json")
+    assert (document["format_version"], document["ruling_texts"]) == ("1.1", 2)
+    assert '[RulingTexts "2"]' in (GOLDEN / "chronology-finish.txt").read_text()
+    fact = _first_fact(document, "match.game_won")
+    assert fact["ruling"]["text"] == "Side A wins game 1."
+    fact["ruling"]["text"] = "Side 0 wins game 1."
+    history, _ = read_json(json.dumps(document))
+    assert history is not None and not verify(history).ok
+
+
+def test_a_rule_id_is_compared_whatever_the_version() -> None:
+    import json
+
+    document = json.loads((OLD / "chronology-finish.json").read_bytes())
+    _first_fact(document, "match.game_won")["ruling"]["rule"] = "finish.deal_end"
+    history, _ = read_json(json.dumps(document))
+    assert history is not None
+    assert "ruling rule: the history says 'finish.deal_end'" in verify(history).format()
+
+
+def test_a_history_in_ruling_texts_this_code_does_not_know_is_refused() -> None:
+    import json
+
+    document = raw("chronology-finish.json")
+    document["ruling_texts"] = 99
+    history, _ = read_json(json.dumps(document))
+    assert history is not None
+    report = verify(history)
+    assert [problem.code for problem in report.problems] == ["format"]
+    assert "ruling texts version 99" in report.problems[0].message
+
+
+def test_the_schema_requires_ruling_texts_from_format_1_1_and_refuses_them_in_1_0() -> None:
+    import json
+
+    document = raw("chronology-finish.json")
+    del document["ruling_texts"]
+    assert read_json(json.dumps(document))[0] is None
+    old = json.loads((OLD / "chronology-finish.json").read_bytes())
+    old["ruling_texts"] = 1
+    assert read_json(json.dumps(old))[0] is None

@@ -12,7 +12,7 @@ from replay_helpers import golden_files
 
 from engine import state as engine_state
 from engine.rulings import RULE_IDS
-from replay.derive import IRREGULARITY_RULES
+from replay.irregularities import IRREGULARITY_RULES
 from replay.jsonformat import schema, validate
 
 

@@ -81,7 +81,8 @@ def test_show_prints_the_deal_trick_by_trick(capsys: pytest.CaptureFixture[str])
     status, out, _ = _run(capsys, "show", str(GOLDEN / "seed-000-09.json"))
     assert status == 0
     assert "trick 1: 0 7S · 1 5S · 2 KD · 3 2S · 4 QC · 5 4D → seat 1 (B) wins" in out
-    assert "renege allowed: Seat 2 kept AH from the 7S lead" in out
+    assert ("renege allowed: AH may be withheld: every trump held is protected and outranks "
+            "the 7S led") in out
     assert "bonus proven at trick 1, credited to trick 1" in out
 
 
@@ -95,7 +96,7 @@ def test_show_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
 def test_show_imports_a_hand_written_table_record(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "show", str(GOLDEN / "chronology-finish.table.txt"))
     assert status == 0
-    assert "target reached: Side 0 reached 45 at trick 1" in out
+    assert "target reached: Side A reached 45 at trick 1" in out
 
 
 @pytest.mark.parametrize("name", ["seed-001-06", "dealer-robs-turned-ace.seat1"])

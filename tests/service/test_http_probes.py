@@ -91,7 +91,7 @@ def test_winner_is_the_same_answer_as_the_cli(
         ("/v1/rules/winner", {"profile": "bruff", "trump": "S", "trick": ["5S", "5S"]},
          "invalid_card", "appears 2 times"),
         ("/v1/rules/legal", {"profile": "classic", "trump": "S", "trick": ["5S"],
-                             "hand": ["5S"]}, "invalid_card", "trick and hand"),
+                             "hand": ["5S"]}, "invalid_card", "5S is both in trick and in hand"),
         ("/v1/rules/legal", {"profile": "classic", "trump": "S", "trick": ["5S", "6S"],
                              "hand": ["7S"]}, "invalid_action", "complete"),
         ("/v1/rules/winner", {"profile": "bruff", "trump": "S", "trick": ["2S"] * 7},
