@@ -192,11 +192,13 @@ def _v2_chronology(a: Args) -> str:
             text += (f" The bonus is not proven (it may lie in trick {a['bonus_trick']}), so "
                      "it is not scored.")
         return text
+    later = (f"trick {trick}" if earliest + 1 == trick
+             else f"tricks {earliest + 1} to {trick}")
     return (f"Side {side} reached {target} by trick {trick} at the latest (at trick "
             f"{earliest} if the unproven bonus lies in trick {a['bonus_trick']}), before any "
-            "other side: it wins, and tricks after the finish do not count. Only certain "
-            f"points are scored: no bonus, and tricks {earliest + 1} to {trick} as if the "
-            f"finish was at trick {trick}.")
+            "other side: it wins, and later tricks do not count. The scores are counted to "
+            f"trick {trick} without the bonus: the points of {later} are provisional, since "
+            f"they would not count if the finish was at trick {earliest}.")
 
 
 def _v2_bid(a: Args) -> str:

@@ -19,13 +19,17 @@ def render(history: HandHistory, *, deal: int | None = None) -> str:
     setup, tricks, facts and result, then the game's standing."""
     lines = _header(history)
     players = history.rules.players if history.rules is not None else None
+    irregular = history.results["irregularities"] if history.results is not None else []
+    # The replay stops at the first event the engine cannot apply (a card played after the
+    # game was won, at a real table): that event and the rest were never played.
+    stopped = min((item["version"] for item in irregular if item["rule"] == "sequence"),
+                  default=None)
     for section in history.sections():
         if deal is None or section.number == deal:
-            lines += [""] + _deal(section, players or 0)
+            lines += [""] + _deal(section, players or 0, stopped)
     game = history.results["game"] if history.results is not None else None
     if game is not None and deal is None:
         lines += ["", _standing(game)]
-    irregular = history.results["irregularities"] if history.results is not None else []
     if irregular:
         lines += ["", "Irregularities:"]
         lines += [f"  event {item['version']}: {item['text']} [{item['rule']}]"
@@ -61,7 +65,7 @@ def _header(history: HandHistory) -> list[str]:
     return lines
 
 
-def _deal(section: Section, players: int) -> list[str]:
+def _deal(section: Section, players: int, stopped: int | None = None) -> list[str]:
     entry = section.entry
     title = f"Deal {section.number}"
     if entry is not None:
@@ -84,7 +88,11 @@ def _deal(section: Section, players: int) -> list[str]:
     trick: list[tuple[Any, Any]] = []
     waiting: list[str] = []
     number = 0
+    refused: list[HistoryEvent] = []
     for event in section.events:
+        if stopped is not None and event.version >= stopped:
+            refused.append(event)
+            continue
         if event.type == "card_played" and not event.redacted:
             if not trick:
                 number += 1
@@ -106,6 +114,12 @@ def _deal(section: Section, players: int) -> list[str]:
     lines += waiting
     for leftover in by_version.values():
         lines += ["      " + _fact(fact) for fact in leftover if fact["kind"] != "trick_won"]
+    if refused:
+        listed = " · ".join(
+            f"{event.data.get('seat')} {event.data.get('card')}" if event.type == "card_played"
+            else describe(event) for event in refused)
+        lines.append(f"  not played (refused from event {refused[0].version} on, see the "
+                     f"irregularities): {listed}")
     if entry is not None and entry["result"] is not None:
         result = entry["result"]
         gained = ", ".join(f"{side_name(side)} {points:+d}"

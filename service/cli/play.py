@@ -20,6 +20,7 @@ from engine.bots import choose_action
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.profiles import PROFILES, parse_option_text, profile_players
+from engine.rulings import side_name
 from engine.state import GameState
 from replay.views import game_view
 from service.cli import UsageError
@@ -82,7 +83,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
             state = apply_event(state, event)
     _show_news(state, shown, args.seat, out)
     sides = state.rules.seats_of(state.winner or 0)
-    print(f"Game over: side {state.winner} (seats {', '.join(map(str, sides))}) wins; "
+    winner = side_name(state.winner or 0)
+    print(f"Game over: side {winner} (seats {', '.join(map(str, sides))}) wins; "
           f"scores {list(state.scores)}.", file=out)
     return 0
 
