@@ -26,7 +26,7 @@ LAYOUT_SIZE: dict[str, int] = {"individuals": 1, "pairs": 2, "triples": 3}
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RuleSet:
-    """Every rule a game runs under; see RULES.md for what each means."""
+    """Every rule a game runs under; see docs/rules.md for what each means."""
 
     profile: str
     players: int
@@ -94,15 +94,23 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_ALLOWED: dict[str, str] = {
+    "target": "a positive multiple of 5 up to 1000",
+    "match_games": "a whole number of games from 1 to 9",
+    "turn_seconds": "null or a whole number of seconds from 5 to 86400",
+}
+"""What an option without a list of values allows, in words."""
+
+
 def _check_target(value: Any) -> str | None:
     if not _is_int(value) or value <= 0 or value % 5 or value > 1000:
-        return "must be a positive multiple of 5 up to 1000"
+        return "must be " + _ALLOWED["target"]
     return None
 
 
 def _check_match_games(value: Any) -> str | None:
     if not _is_int(value) or not 1 <= value <= 9:
-        return "must be a whole number of games from 1 to 9"
+        return "must be " + _ALLOWED["match_games"]
     return None
 
 
@@ -110,8 +118,16 @@ def _check_turn_seconds(value: Any) -> str | None:
     if value is None:
         return None
     if not _is_int(value) or not 5 <= value <= 86400:
-        return "must be null or a whole number of seconds from 5 to 86400"
+        return "must be " + _ALLOWED["turn_seconds"]
     return None
+
+
+def allowed_values(name: str) -> str:
+    """Returns in words what option *name* allows where it has no list of values.
+
+    :raises KeyError: for an option with a list of values (see :func:`option_specs`).
+    """
+    return _ALLOWED[name]
 
 
 def _default_layout(players: int) -> str:

@@ -258,6 +258,42 @@ V2: dict[str, Sentence] = {
     "match.game_won": lambda a: f"Side {_s(a['side'])} wins game {a['game']}.",
 }
 
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "play.lead": {},
+    "play.trump_lead.void": {"led": "7S"},
+    "play.trump_lead.withhold": {"led": "7S", "kept": ("AH",), "seat": 2},
+    "play.trump_lead.must_trump": {"led": "5S", "trumps": ("JS",), "forced": ("JS",),
+                                   "trump": "S"},
+    "play.plain_lead.trump_or_follow": {"led": "KD", "suit": "D"},
+    "play.plain_lead.must_follow": {"led": "KD", "suit": "D"},
+    "play.plain_lead.void": {"led": "9H", "suit": "H"},
+    "trick.highest_trump": {"card": "5S", "trumps": 2},
+    "trick.highest_of_led_suit": {"card": "AS", "suit": "S"},
+    "trick.identical_first": {"card": "KD", "position": 1},
+    "bonus.proven.five": {"card": "5S", "trick": 1},
+    "bonus.proven.higher_out": {"card": "JS", "higher": ("5S",), "trick": 2},
+    "bonus.proven.hands_exhausted": {"card": "AS", "trick": 1},
+    "bonus.none": {},
+    "bonus.disabled": {},
+    "finish.chronology": {"side": 1, "target": 45, "trick": 4, "earliest": 2,
+                          "bonus_trick": 2},
+    "finish.deal_end": {"side": 0, "target": 45},
+    "finish.counted_first": {"sides": (0, 1), "target": 45, "side": 1},
+    "finish.bidder_priority": {"target": 120, "bidder_side": 0, "won": True},
+    "jink.take_all": {"side": 0},
+    "jink.announced.made": {"side": 0, "base": 30, "points": 60},
+    "jink.announced.failed": {"side": 0, "trick": 3, "other": 1},
+    "bid.made": {"side": 0, "bid": 20, "took": 25},
+    "bid.made_thirty": {"side": 0, "bid": 30, "took": 30},
+    "bid.set": {"side": 1, "bid": 25, "took": 20},
+    "auction.all_pass": {},
+    "spoil_five": {},
+    "rob.ace_holder": {},
+    "rob.dealer_ace_turned": {},
+    "match.game_won": {"side": 1, "game": 1},
+}
+"""A typical case of every rule id, for docs/rules.md and the tests of every version."""
+
 SENTENCES: dict[int, dict[str, Sentence]] = {1: V1, 2: V2}
 """Every version of the ruling texts: rule id -> the function that writes its sentence."""
 

@@ -51,6 +51,23 @@ RULE_IDS: dict[str, str] = {
 }
 """Every rule id with its general statement."""
 
+RULE_SECTIONS: dict[str, str] = {
+    **dict.fromkeys(("play.lead", "play.trump_lead.void", "play.trump_lead.withhold",
+                     "play.trump_lead.must_trump", "play.plain_lead.trump_or_follow",
+                     "play.plain_lead.must_follow", "play.plain_lead.void"), "Play"),
+    **dict.fromkeys(("trick.highest_trump", "trick.highest_of_led_suit",
+                     "trick.identical_first"), "Play"),
+    **dict.fromkeys(("bonus.proven.five", "bonus.proven.higher_out",
+                     "bonus.proven.hands_exhausted", "bonus.none", "bonus.disabled"),
+                    "Scoring and the end of a game"),
+    **dict.fromkeys(("finish.chronology", "finish.deal_end", "finish.counted_first",
+                     "finish.bidder_priority", "jink.take_all", "jink.announced.made",
+                     "jink.announced.failed", "bid.made", "bid.made_thirty", "bid.set",
+                     "spoil_five", "match.game_won"), "Scoring and the end of a game"),
+    **dict.fromkeys(("auction.all_pass", "rob.ace_holder", "rob.dealer_ace_turned"), "Deal"),
+}
+"""The section of docs/rules.md whose rule text each rule id applies."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Ruling:

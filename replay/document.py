@@ -1,6 +1,6 @@
 """The hand history as a value: the document two encodings share, and its visitor walk.
 
-A :class:`HandHistory` holds what DESIGN.md §6 asks of a record: the format version, the
+A :class:`HandHistory` holds what a record needs (docs/hand-history.md): the format version, the
 embedded rules (profile, players, every option, and their digest), the seats with their sides,
 the view it was cut for, the events with their hash chain and head, and the derived results
 with their rulings. :mod:`replay.jsonformat` and :mod:`replay.text` encode it; both are lossless,

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from engine.errors import FortyFiveError
@@ -32,7 +34,7 @@ def register(subparsers: Any) -> None:
         description="Ask the rules engine about one trick.",
     )
     commands = parser.add_subparsers(
-        dest="rules_command", required=True, metavar="{legal,winner}"
+        dest="rules_command", required=True, metavar="{legal,winner,doc}"
     )
     legal = commands.add_parser(
         "legal", help="the cards a hand may play to a trick",
@@ -51,6 +53,16 @@ def register(subparsers: Any) -> None:
     _add_table_arguments(winner)
     winner.add_argument("--trick", required=True, help="the cards played, in order")
     winner.set_defaults(func=run_winner)
+    doc = commands.add_parser(
+        "doc", help="rewrite the generated part of docs/rules.md",
+        description="Rewrites the options, rule ids and sentences of docs/rules.md from the "
+        "engine's registries.",
+    )
+    doc.add_argument("path", nargs="?", default=RULES_DOC,
+                     help="the rules reference to rewrite (default %(default)s)")
+    doc.add_argument("--check", action="store_true",
+                     help="write nothing; exit 1 if the file is not current")
+    doc.set_defaults(func=run_doc)
 
 
 def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +74,9 @@ def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trump", required=True, help="the trump suit: S, C, D or H")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
+
+RULES_DOC = "docs/rules.md"
+"""The rules reference whose generated part ``fortyfive rules doc`` rewrites."""
 
 _FLAGS = {"trick": "--trick", "hand": "--hand", "players": "--players"}
 
@@ -98,6 +113,29 @@ def run_winner(args: argparse.Namespace) -> int:
     else:
         print(f"winner: {answer['winner']} ({answer['card']}). {answer['ruling']} "
               f"[{answer['rule']}]")
+    return 0
+
+
+def run_doc(args: argparse.Namespace) -> int:
+    """Rewrites (or with ``--check`` checks) the generated part of the rules reference.
+
+    :raises UsageError: for a file that cannot be read or lacks the markers.
+    """
+    from replay.reference import updated
+
+    path = Path(args.path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        fresh = updated(text)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"{path}: {_one_line(error)}") from None
+    if args.check:
+        if fresh != text:
+            print(f"{path} is not current: run fortyfive rules doc", file=sys.stderr)
+            return 1
+        return 0
+    path.write_text(fresh, encoding="utf-8")
+    print(f"wrote {path}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Which cards may be played: every ruling of RULES.md §Play, the renege privilege in detail."""
+"""Which cards may be played: every ruling of docs/rules.md §Play, the renege privilege."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_player_void_in_the_led_suit_need_not_trump() -> None:
 
 
 def test_ace_of_hearts_alone_does_not_follow_a_heart_lead() -> None:
-    # RULES.md: AH is a trump for every purpose, never a heart. With diamonds trumps a player
+    # docs/rules.md: AH is a trump for every purpose, never a heart. With diamonds trumps a player
     # whose only "heart" is AH is void in hearts and may play anything.
     legal, ruling = _legal("KH", "AH,2C,3S", "D")
     assert legal == "3S,2C,AH"

@@ -214,7 +214,7 @@ def _true_bonus_trick(deal: DealState, rules: Any) -> int | None:
 
 def _publicly_proven(deal: DealState, rules: Any) -> bool:
     """True when public knowledge proves the highest trump played is the deal's highest
-    (RULES.md: the trump five; every higher trump the unrobbed turn-up, once the first trick
+    (docs/rules.md: the trump five; every higher trump the unrobbed turn-up, once the first trick
     is complete or without robbing; or the hands exhausted)."""
     assert deal.trump is not None
     order = ranking(deal.trump, rules)

@@ -156,3 +156,13 @@ def test_a_ruling_is_a_value_of_its_rule_and_facts() -> None:
         "trick.highest_trump", trumps=2, card="5S")
     assert ruling("trick.highest_trump", card="5S", trumps=2).to_dict(1) == {
         "rule": "trick.highest_trump", "text": "5S is the highest trump in the trick."}
+
+
+def test_every_rule_has_an_example_that_every_version_writes() -> None:
+    from engine.ruling_texts import EXAMPLES
+    from engine.rulings import RULE_SECTIONS
+
+    assert set(EXAMPLES) == set(RULE_IDS) == set(RULE_SECTIONS)
+    for version in known_versions():
+        for rule_id, args in EXAMPLES.items():
+            assert sentence(rule_id, args, version).endswith("."), (rule_id, version)

@@ -1,4 +1,4 @@
-"""RULES.md §Deal, the auction (001), and its scoring: bids in fives, the dealer's hold, the
+"""docs/rules.md §Deal, the auction (001), and its scoring: bids in fives, the dealer's hold, the
 100-or-more rule, four passes, trumps named by the winner, the exchange, who leads, and bids
 made and set.
 

@@ -1,4 +1,4 @@
-"""RULES.md §Deal: the dealer, the cut, the order of dealing, the turn-up, the turned joker and
+"""docs/rules.md §Deal: the dealer, the cut, the order of dealing, the turn-up, the turned joker and
 robbing the turn-up."""
 
 from __future__ import annotations

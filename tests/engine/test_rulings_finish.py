@@ -1,4 +1,4 @@
-"""RULES.md §Scoring and the end of a game: trick chronology, a finish declared only once
+"""docs/rules.md §Scoring and the end of a game: trick chronology, a finish declared only once
 certain, the bruff jink, the classic end-of-deal count, the announced jink, cap_at_target,
 spoil five, matches, and two identical cards."""
 

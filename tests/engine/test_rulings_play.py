@@ -1,4 +1,4 @@
-"""RULES.md §Play through ``legal_actions`` and ``decide``: who leads, following and trumping,
+"""docs/rules.md §Play through ``legal_actions`` and ``decide``: who leads, following and trumping,
 the renege privilege, and the typed error (with its reason) for every refused action."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §Scoring: five a trick, five more for the trick of the deal's highest trump (30 a
+"""docs/rules.md §Scoring: five a trick, five more for the trick of the deal's highest trump (30 a
 deal, 25 with no trump in play), and the bonus proven only from public knowledge."""
 
 from __future__ import annotations
