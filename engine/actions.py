@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import auction as bidding
@@ -33,6 +33,7 @@ from engine.rulings import side_name
 from engine.shuffle import ALGORITHM, commitment
 from engine.state import DealState, GameState, Seat
 from events.types import (
+    EVENT_TYPES,
     BidHeld,
     BidMade,
     BidPassed,
@@ -49,25 +50,20 @@ from events.types import (
     TurnUpRobbed,
 )
 
+_PRODUCES: dict[str, type[Event]] = {
+    cls.ACTION: cls for cls in EVENT_TYPES.values() if cls.ACTION is not None
+}
+"""Every action type and the event type it produces (each event type names its action)."""
+
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "cut": ("position",),
-    "bury": ("card",),
-    "rob": ("discard",),
-    "bid": ("amount",),
-    "pass": (),
-    "hold": (),
-    "name_trump": ("suit",),
-    "discard": ("cards",),
-    "jink": (),
-    "play": ("card",),
+    action: tuple(name for name, _ in cls.ACTION_FIELDS) for action, cls in _PRODUCES.items()
 }
 """Every action type and the fields its JSON object carries besides ``type``."""
 
 PHASE_OF: dict[str, str] = {
-    "cut": "cut", "bury": "joker", "rob": "play", "bid": "bidding", "pass": "bidding",
-    "hold": "bidding", "name_trump": "trump", "discard": "discard", "jink": "play",
-    "play": "play",
+    action: cls.PHASE for action, cls in _PRODUCES.items() if cls.PHASE is not None
 }
+"""The phase of the deal each action belongs to."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -149,27 +145,14 @@ def parse_action(body: Any) -> Action:
 def action_of(event: Event) -> dict[str, Any] | None:
     """Returns the action object (as clients post it) that produced *event*, or ``None`` for
     an event no seat's action produces (a creation, a shuffle, a reveal, a recorded deal)."""
-    if isinstance(event, CardPlayed):
-        return {"type": "play", "card": event.card}
-    if isinstance(event, DeckCut):
-        return {"type": "cut", "position": event.position}
-    if isinstance(event, JokerBuried):
-        return {"type": "bury", "card": event.card}
-    if isinstance(event, TurnUpRobbed):
-        return {"type": "rob", "discard": event.discard}
-    if isinstance(event, BidMade):
-        return {"type": "bid", "amount": event.amount}
-    if isinstance(event, BidPassed):
-        return {"type": "pass"}
-    if isinstance(event, BidHeld):
-        return {"type": "hold"}
-    if isinstance(event, TrumpNamed):
-        return {"type": "name_trump", "suit": event.suit}
-    if isinstance(event, CardsDiscarded):
-        return {"type": "discard", "cards": list(event.cards)}
-    if isinstance(event, JinkAnnounced):
-        return {"type": "jink"}
-    return None
+    kind = type(event)
+    if kind.ACTION is None:
+        return None
+    body: dict[str, Any] = {"type": kind.ACTION}
+    for name, field in kind.ACTION_FIELDS:
+        value = getattr(event, field)
+        body[name] = list(value) if isinstance(value, tuple) else value
+    return body
 
 
 def _card(value: Any) -> Card:
@@ -318,10 +301,7 @@ def refusals(
     if parsed.type != "jink" and deal.turn != seat:
         found.append(_not_your_turn(deal, seat))
     try:
-        if parsed.type == "jink":
-            _jink(state, deal, seat)
-        else:
-            _check(state, deal, seat, parsed)
+        _check(state, deal, seat, parsed)
     except ActionRejectedError as error:
         found.append(error)
     return found
@@ -356,9 +336,7 @@ def _not_your_turn(deal: DealState, seat: Seat) -> NotYourTurnError:
 def _accept(state: GameState, seat: Seat, action: Action) -> Event:
     """Returns the event for *action* by *seat*, or raises the error that refuses it."""
     deal = _check_phase(state, action)
-    if action.type == "jink":
-        return _jink(state, deal, seat)
-    if deal.turn != seat:
+    if action.type != "jink" and deal.turn != seat:  # Any seat may announce a jink.
         raise _not_your_turn(deal, seat)
     return _check(state, deal, seat, action)
 
@@ -377,38 +355,45 @@ def _jink(state: GameState, deal: DealState, seat: Seat) -> Event:
 
 def _check(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
     """Returns the event for *action* once the rules allow it."""
+    return _CHECKS[action.type](state, deal, seat, action)
+
+
+def _cut(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
+    assert action.position is not None
+    if not 1 <= action.position < len(deal.order):
+        raise IllegalPlayError(
+            f"cut position {action.position} is outside 1..{len(deal.order) - 1}",
+        )
+    return DeckCut(seat, action.position)
+
+
+def _bury(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
+    assert action.card is not None
+    _in_hand(action.card, deal.hands[seat])
+    return JokerBuried(seat, action.card.code())
+
+
+def _rob(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
+    assert action.card is not None
+    why = _why_not_rob(state, deal, seat)
+    if why is not None:
+        raise IllegalPlayError(why)
+    _in_hand(action.card, deal.hands[seat])
+    return TurnUpRobbed(seat, action.card.code())
+
+
+def _name_trump(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
+    assert action.suit is not None
+    return TrumpNamed(seat, action.suit.name)
+
+
+def _play(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
     rules = state.rules
-    hand = deal.hands[seat]
-    kind = action.type
-    if kind == "cut":
-        assert action.position is not None
-        if not 1 <= action.position < len(deal.order):
-            raise IllegalPlayError(
-                f"cut position {action.position} is outside 1..{len(deal.order) - 1}",
-            )
-        return DeckCut(seat, action.position)
-    if kind == "bury":
-        assert action.card is not None
-        _in_hand(action.card, hand)
-        return JokerBuried(seat, action.card.code())
-    if kind == "rob":
-        assert action.card is not None
-        why = _why_not_rob(state, deal, seat)
-        if why is not None:
-            raise IllegalPlayError(why)
-        _in_hand(action.card, hand)
-        return TurnUpRobbed(seat, action.card.code())
-    if kind in ("bid", "hold", "pass"):
-        return _call(state, deal, seat, action)
-    if kind == "name_trump":
-        assert action.suit is not None
-        return TrumpNamed(seat, action.suit.name)
-    if kind == "discard":
-        return _discard(deal, seat, action)
-    assert kind == "play" and action.card is not None
+    assert action.card is not None
     assert deal.trump is not None and deal.current is not None
     try:
-        check_card(hand, deal.current.cards, ranking(deal.trump, rules), rules, action.card)
+        check_card(deal.hands[seat], deal.current.cards, ranking(deal.trump, rules), rules,
+                   action.card)
     except IllegalPlayError as error:
         raise IllegalPlayError(
             f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
@@ -434,7 +419,8 @@ def _call(state: GameState, deal: DealState, seat: Seat, action: Action) -> Even
     return BidMade(seat, action.amount)
 
 
-def _discard(deal: DealState, seat: Seat, action: Action) -> Event:
+def _discard(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
+    del state  # Unused: the exchange depends on the hand and the stock only.
     hand = list(deal.hands[seat])
     if len(action.cards) > 5:
         raise IllegalPlayError(
@@ -450,6 +436,18 @@ def _discard(deal: DealState, seat: Seat, action: Action) -> Event:
         raise IllegalPlayError(
             f"only {len(deal.stock)} cards are left to draw")
     return CardsDiscarded(seat, tuple(card.code() for card in action.cards))
+
+
+def _announce(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
+    del action  # A jink carries nothing but its seat.
+    return _jink(state, deal, seat)
+
+
+_CHECKS: dict[str, Callable[[GameState, DealState, Seat, Action], Event]] = {
+    "cut": _cut, "bury": _bury, "rob": _rob, "bid": _call, "pass": _call, "hold": _call,
+    "name_trump": _name_trump, "discard": _discard, "jink": _announce, "play": _play,
+}
+"""The rule check of each action type (tests/events/test_event_types.py: one for each)."""
 
 
 def _in_hand(card: Card, hand: Sequence[Card]) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from events.codec import canonical_json
 from events.envelope import Actor, Envelope
-from events.store import CorruptStreamError
+from events.errors import CorruptStreamError
 from events.types import Event, event_to_data
 
 GENESIS_HASH = "0" * 64

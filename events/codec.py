@@ -16,7 +16,7 @@ from typing import Any
 
 import rfc8785
 
-from events.store import StoreError
+from events.errors import StoreError
 
 
 class CodecError(StoreError, ValueError):

@@ -29,7 +29,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from events.store import StoreError
+from events.errors import StoreError
 
 DEFAULT_DATA_DIR = Path("var") / "redis"
 """Where the service keeps the embedded server's data, relative to the working directory."""

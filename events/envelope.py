@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
-from events.store import CorruptStreamError
+from events.errors import CorruptStreamError
 from events.types import Event, Seat
 
 Actor: TypeAlias = Seat | str

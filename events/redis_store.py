@@ -44,14 +44,11 @@ from redis.retry import Retry
 from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
 from events.codec import CodecError, parse_json
 from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
+from events.errors import ConcurrencyError, CorruptStreamError, StoreError, StoreUnavailableError
 from events.store import (
     PARTITIONS,
     AppendResult,
-    ConcurrencyError,
-    CorruptStreamError,
     FeedEntry,
-    StoreError,
-    StoreUnavailableError,
     check_command_id,
     check_game_id,
     check_version,

@@ -7,7 +7,7 @@ game, tail it live, or follow a partition feed that lists every appended event o
 that partition.
 
 This module imports no adapter: :mod:`events.redis_store` implements :class:`EventStore` on
-Redis Streams.
+Redis Streams. The errors live in :mod:`events.errors` (and are re-exported here).
 """
 
 from __future__ import annotations
@@ -16,12 +16,15 @@ import dataclasses
 import re
 import zlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import Protocol, TypeAlias
 
+from events.envelope import Actor, RecordedEvent
+from events.errors import ConcurrencyError as ConcurrencyError
+from events.errors import CorruptStreamError as CorruptStreamError
+from events.errors import SchemaError as SchemaError
+from events.errors import StoreError as StoreError
+from events.errors import StoreUnavailableError as StoreUnavailableError
 from events.types import Event
-
-if TYPE_CHECKING:
-    from events.envelope import Actor, RecordedEvent
 
 PARTITIONS = 256
 """Number of feed partitions. Fixed forever: changing it would move every game's keys."""
@@ -31,47 +34,6 @@ GameId: TypeAlias = str
 
 _GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 _MAX_COMMAND_ID = 200
-
-
-class StoreError(Exception):
-    """Root of every error the event store raises on purpose."""
-
-
-class StoreUnavailableError(StoreError):
-    """Raised when the store cannot be reached or refuses to work (down, loading, out of memory).
-
-    The message starts with ``store unavailable at redis://host:port: `` and never shows a
-    password, so it can be shown to an operator as is.
-    """
-
-
-class ConcurrencyError(StoreError):
-    """Raised when an append's expected version is not the game's current version.
-
-    Nothing was written. The caller reloads the game (from :attr:`actual`) and decides again.
-    """
-
-    def __init__(self, game_id: str, expected: int, actual: int) -> None:
-        super().__init__(
-            f"version conflict on game {game_id!r}: expected version {expected}, "
-            f"current version is {actual}"
-        )
-        self.game_id = game_id
-        """The game the append was for."""
-        self.expected = expected
-        """The version the caller expected."""
-        self.actual = actual
-        """The game's version when the append was refused."""
-
-
-class CorruptStreamError(StoreError):
-    """Raised when a stored history fails verification: a broken hash chain, a gap, an entry
-    whose id and version disagree, or an event that cannot be decoded."""
-
-
-class SchemaError(StoreError, ValueError):
-    """Raised when a stored event's schema cannot be read as the current one (a schema newer
-    than this code, or a missing upcaster)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -8,6 +8,13 @@ Cards travel as their canonical codes (``"5S"``, ``"TD"``, ``"JK"``) and suits a
 so this module imports nothing of the project. Every type has a stable ``TYPE`` name used on
 the wire and a ``SCHEMA`` number that goes up when its data changes shape (see
 :mod:`events.upcasting`).
+
+Each type also describes itself once, for every layer that shows or produces it: the action a
+seat posts to produce it (``ACTION``, ``ACTION_FIELDS``, ``PHASE``: read by
+:mod:`engine.actions`), its token in the text notation (``TOKEN``: :mod:`replay.notation`) and
+its sentence in ``fortyfive history show`` (``SAYS``: :mod:`replay.show`). A new event type
+fills these in, registers an apply function in :mod:`engine.fold`, and gets an entry in the web
+client's lists; tests/events/test_event_types.py fails while one is missing.
 """
 
 from __future__ import annotations
@@ -33,6 +40,21 @@ class Event:
     """The current schema version of the type's data."""
     PRIVATE: ClassVar[frozenset[str]] = frozenset()
     """Fields that are face down: only :mod:`replay.views` decides who may see them."""
+    ACTION: ClassVar[str | None] = None
+    """The type of the action a seat posts to produce this event; ``None`` for the server's
+    own events (a creation, a shuffle, a reveal, a recorded deal)."""
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """(field of the action's JSON object, field of the event) for each field it carries."""
+    PHASE: ClassVar[str | None] = None
+    """The phase of the deal the action belongs to."""
+    TOKEN: ClassVar[str | None] = None
+    """Its name in the text notation (``2:bid(20)``, ``reveal(...)``); ``None`` where the
+    notation writes it otherwise (a card is written bare, a recorded deal as tags)."""
+    SAYS: ClassVar[str] = ""
+    """What ``history show`` says of it: a template of its data fields (a list is written
+    with blanks, or ``nothing``, and ``{name_count}`` is its length; ``None`` is ``none``)."""
+    SAYS_HIDDEN: ClassVar[str | None] = None
+    """The same, for a viewer from whom a field is hidden (``None``: as :attr:`SAYS`)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -41,6 +63,8 @@ class GameCreated(Event):
 
     TYPE: ClassVar[str] = "game_created"
     SCHEMA: ClassVar[int] = 2
+    TOKEN: ClassVar[str | None] = "create"
+    SAYS: ClassVar[str] = "game created: {profile}, seats {seats}"
 
     profile: str
     """The built-in profile name, e.g. ``"bruff"``."""
@@ -63,6 +87,12 @@ class DeckShuffled(Event):
 
     TYPE: ClassVar[str] = "deck_shuffled"
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"seed"})
+    TOKEN: ClassVar[str | None] = "shuffle"
+    SAYS: ClassVar[str] = (
+        "shuffled ({algorithm}); commitment {commitment:.16}...; seed {seed:.16}...")
+    SAYS_HIDDEN: ClassVar[str | None] = (
+        "shuffled ({algorithm}); commitment {commitment:.16}...; seed hidden until the deal is "
+        "over")
 
     deal: int
     """1-based number of the deal in the game."""
@@ -79,6 +109,11 @@ class DeckCut(Event):
     """The player right of the dealer cut the shuffled deck at *position*."""
 
     TYPE: ClassVar[str] = "deck_cut"
+    ACTION: ClassVar[str | None] = "cut"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("position", "position"),)
+    PHASE: ClassVar[str | None] = "cut"
+    TOKEN: ClassVar[str | None] = "cut"
+    SAYS: ClassVar[str] = "seat {seat} cut at {position}"
 
     seat: Seat
     position: int
@@ -91,6 +126,7 @@ class DealRecorded(Event):
 
     TYPE: ClassVar[str] = "deal_recorded"
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"hands", "stock"})
+    SAYS: ClassVar[str] = "dealt at a real table and recorded; turn-up {turn_up}"
 
     deal: int
     hands: tuple[Cards, ...]
@@ -107,6 +143,13 @@ class JokerBuried(Event):
 
     TYPE: ClassVar[str] = "joker_buried"
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"card"})
+    ACTION: ClassVar[str | None] = "bury"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("card", "card"),)
+    PHASE: ClassVar[str | None] = "joker"
+    TOKEN: ClassVar[str | None] = "bury"
+    SAYS: ClassVar[str] = "the joker was turned: seat {seat} took it and buried {card}"
+    SAYS_HIDDEN: ClassVar[str | None] = (
+        "the joker was turned: seat {seat} took it and buried a card face down")
 
     seat: Seat
     card: str
@@ -118,6 +161,13 @@ class TurnUpRobbed(Event):
 
     TYPE: ClassVar[str] = "turn_up_robbed"
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"discard"})
+    ACTION: ClassVar[str | None] = "rob"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("discard", "discard"),)
+    PHASE: ClassVar[str | None] = "play"
+    TOKEN: ClassVar[str | None] = "rob"
+    SAYS: ClassVar[str] = "seat {seat} robbed the turn-up, setting aside {discard}"
+    SAYS_HIDDEN: ClassVar[str | None] = (
+        "seat {seat} robbed the turn-up, setting aside a card face down")
 
     seat: Seat
     discard: str
@@ -128,6 +178,11 @@ class BidMade(Event):
     """*seat* bid *amount* in the auction."""
 
     TYPE: ClassVar[str] = "bid_made"
+    ACTION: ClassVar[str | None] = "bid"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("amount", "amount"),)
+    PHASE: ClassVar[str | None] = "bidding"
+    TOKEN: ClassVar[str | None] = "bid"
+    SAYS: ClassVar[str] = "seat {seat} bids {amount}"
 
     seat: Seat
     amount: int
@@ -138,6 +193,10 @@ class BidPassed(Event):
     """*seat* passed; a pass is final for the deal."""
 
     TYPE: ClassVar[str] = "bid_passed"
+    ACTION: ClassVar[str | None] = "pass"
+    PHASE: ClassVar[str | None] = "bidding"
+    TOKEN: ClassVar[str | None] = "pass"
+    SAYS: ClassVar[str] = "seat {seat} passes"
 
     seat: Seat
 
@@ -147,6 +206,10 @@ class BidHeld(Event):
     """The dealer held, taking over the current highest bid at its amount."""
 
     TYPE: ClassVar[str] = "bid_held"
+    ACTION: ClassVar[str | None] = "hold"
+    PHASE: ClassVar[str | None] = "bidding"
+    TOKEN: ClassVar[str | None] = "hold"
+    SAYS: ClassVar[str] = "seat {seat} holds"
 
     seat: Seat
 
@@ -156,6 +219,11 @@ class TrumpNamed(Event):
     """The winning bidder named the trump suit (one of ``S C D H``)."""
 
     TYPE: ClassVar[str] = "trump_named"
+    ACTION: ClassVar[str | None] = "name_trump"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("suit", "suit"),)
+    PHASE: ClassVar[str | None] = "trump"
+    TOKEN: ClassVar[str | None] = "trump"
+    SAYS: ClassVar[str] = "seat {seat} names {suit} trumps"
 
     seat: Seat
     suit: str
@@ -167,6 +235,13 @@ class CardsDiscarded(Event):
 
     TYPE: ClassVar[str] = "cards_discarded"
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"cards"})
+    ACTION: ClassVar[str | None] = "discard"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("cards", "cards"),)
+    PHASE: ClassVar[str | None] = "discard"
+    TOKEN: ClassVar[str | None] = "discard"
+    SAYS: ClassVar[str] = "seat {seat} discards {cards} and draws {cards_count}"
+    SAYS_HIDDEN: ClassVar[str | None] = (
+        "seat {seat} discards {count} card(s) face down and draws")
 
     seat: Seat
     cards: Cards
@@ -177,6 +252,10 @@ class JinkAnnounced(Event):
     """*seat* announced a jink for its side before the opening lead (classic option)."""
 
     TYPE: ClassVar[str] = "jink_announced"
+    ACTION: ClassVar[str | None] = "jink"
+    PHASE: ClassVar[str | None] = "play"
+    TOKEN: ClassVar[str | None] = "jink"
+    SAYS: ClassVar[str] = "seat {seat} announces a jink"
 
     seat: Seat
 
@@ -186,6 +265,11 @@ class CardPlayed(Event):
     """*seat* played *card* to the current trick."""
 
     TYPE: ClassVar[str] = "card_played"
+    ACTION: ClassVar[str | None] = "play"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("card", "card"),)
+    PHASE: ClassVar[str | None] = "play"
+    SAYS: ClassVar[str] = "seat {seat} plays {card}"
+    SAYS_HIDDEN: ClassVar[str | None] = "seat {seat} plays a card"
 
     seat: Seat
     card: str
@@ -196,6 +280,8 @@ class SeedRevealed(Event):
     """The deal is over and its shuffle seed is made public for anyone to check."""
 
     TYPE: ClassVar[str] = "seed_revealed"
+    TOKEN: ClassVar[str | None] = "reveal"
+    SAYS: ClassVar[str] = "seed of deal {deal} revealed: {seed:.16}..."
 
     deal: int
     seed: str

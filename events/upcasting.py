@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
 from events.envelope import Envelope
-from events.store import CorruptStreamError, SchemaError
+from events.errors import CorruptStreamError, SchemaError
 from events.types import (
     EVENT_TYPES,
     Event,

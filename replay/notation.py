@@ -20,6 +20,7 @@ from engine.cards import Card
 from engine.errors import InvalidCardError
 from engine.rulings import side_name, side_number
 from events.codec import CodecError, canonical_json
+from events.types import EVENT_TYPES
 from replay.document import RulesBlock, SeatInfo, StartBlock, ViewInfo
 
 MAGIC = "% fortyfive hand history"
@@ -407,13 +408,13 @@ class Context:
 
 
 _SEAT_EVENTS: dict[str, str] = {
-    "cut": "deck_cut", "bury": "joker_buried", "rob": "turn_up_robbed", "bid": "bid_made",
-    "pass": "bid_passed", "hold": "bid_held", "trump": "trump_named",
-    "discard": "cards_discarded", "jink": "jink_announced",
+    cls.TOKEN: cls.TYPE for cls in EVENT_TYPES.values() if cls.TOKEN and cls.ACTION
 }
+"""Token -> event type of the seats' actions (``2:bid(20)``), from each type's ``TOKEN``."""
 _SERVER_EVENTS: dict[str, str] = {
-    "create": "game_created", "shuffle": "deck_shuffled", "reveal": "seed_revealed",
+    cls.TOKEN: cls.TYPE for cls in EVENT_TYPES.values() if cls.TOKEN and not cls.ACTION
 }
+"""Token -> event type of the server's own steps (``reveal(...)``)."""
 _NAMES = {kind: name for name, kind in (*_SEAT_EVENTS.items(), *_SERVER_EVENTS.items())}
 
 Parsed = tuple[str, dict[str, Any], tuple[str, ...]]

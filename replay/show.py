@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.rulings import side_name
+from events.types import EVENT_TYPES
 from replay.document import HandHistory, HistoryEvent, Section
 
 
@@ -158,47 +159,25 @@ def _fact(fact: Mapping[str, Any]) -> str:
 
 
 def describe(event: HistoryEvent) -> str:
-    """Returns one line saying what a (non-play) event was, as its viewer may see it."""
-    data = event.data
-    seat = data.get("seat")
-    hidden = "a card face down" if event.redacted else None
-    kind = event.type
-    if kind == "game_created":
-        return f"game created: {data.get('profile')}, seats {data.get('seats')}"
-    if kind == "deck_shuffled":
-        seed = "seed hidden until the deal is over" if data.get("seed") is None else (
-            f"seed {str(data.get('seed'))[:16]}...")
-        return (f"shuffled ({data.get('algorithm')}); commitment "
-                f"{str(data.get('commitment'))[:16]}...; {seed}")
-    if kind == "deck_cut":
-        return f"seat {seat} cut at {data.get('position')}"
-    if kind == "deal_recorded":
-        return f"dealt at a real table and recorded; turn-up {data.get('turn_up') or 'none'}"
-    if kind == "joker_buried":
-        return (f"the joker was turned: seat {seat} took it and buried "
-                f"{hidden or data.get('card')}")
-    if kind == "turn_up_robbed":
-        return f"seat {seat} robbed the turn-up, setting aside {hidden or data.get('discard')}"
-    if kind == "bid_made":
-        return f"seat {seat} bids {data.get('amount')}"
-    if kind == "bid_passed":
-        return f"seat {seat} passes"
-    if kind == "bid_held":
-        return f"seat {seat} holds"
-    if kind == "trump_named":
-        return f"seat {seat} names {data.get('suit')} trumps"
-    if kind == "cards_discarded":
-        if event.redacted:
-            return f"seat {seat} discards {data.get('count')} card(s) face down and draws"
-        cards = data.get("cards") or []
-        return f"seat {seat} discards {' '.join(cards) or 'nothing'} and draws {len(cards)}"
-    if kind == "jink_announced":
-        return f"seat {seat} announces a jink"
-    if kind == "seed_revealed":
-        return f"seed of deal {data.get('deal')} revealed: {str(data.get('seed'))[:16]}..."
-    if kind == "card_played":
-        return f"seat {seat} plays {data.get('card')}"
-    return f"{kind} {dict(data)}"
+    """Returns one line saying what a (non-play) event was, as its viewer may see it: the
+    event type's own sentence (:attr:`events.types.Event.SAYS`) filled with its data."""
+    kind = EVENT_TYPES.get(event.type)
+    if kind is None or not kind.SAYS:
+        return f"{event.type} {dict(event.data)}"
+    template = kind.SAYS_HIDDEN if event.redacted and kind.SAYS_HIDDEN else kind.SAYS
+    if "{seed:" in template and event.data.get("seed") is None and kind.SAYS_HIDDEN:
+        template = kind.SAYS_HIDDEN
+    values: dict[str, Any] = {}
+    for name, value in event.data.items():
+        if isinstance(value, list):
+            values[name] = " ".join(map(str, value)) or "nothing"
+            values[f"{name}_count"] = len(value)
+        else:
+            values[name] = "none" if value is None else value
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return f"{event.type} {dict(event.data)}"  # Data not of its type's shape (tampered).
 
 
 def _standing(game: Mapping[str, Any]) -> str:

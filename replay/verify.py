@@ -32,7 +32,7 @@ from engine.ruling_texts import known_versions
 from engine.shuffle import ALGORITHM, commitment
 from events.chain import GENESIS_HASH
 from events.codec import CodecError
-from events.store import StoreError
+from events.errors import StoreError
 from events.types import Event, EventDataError, UnknownEventTypeError, event_from_data
 from events.upcasting import upcast
 from replay.derive import Replayer, apply_start, derive_results

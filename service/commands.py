@@ -18,8 +18,9 @@ from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.state import GameState, Seat
 from events.envelope import SERVER, Actor, RecordedEvent
+from events.errors import ConcurrencyError
 from events.fold_cache import FoldCache, Folded, on_events
-from events.store import ConcurrencyError, EventStore, check_game_id
+from events.store import EventStore, check_game_id
 from events.types import Event
 
 Entropy: TypeAlias = Callable[[], bytes]

@@ -30,7 +30,7 @@ from engine.errors import (
     InvalidCardError,
     ProfileError,
 )
-from events.store import (
+from events.errors import (
     ConcurrencyError,
     CorruptStreamError,
     SchemaError,

@@ -27,8 +27,8 @@ from flask import current_app
 from engine.fold import fold
 from engine.state import GameState
 from events.envelope import RecordedEvent
+from events.errors import StoreUnavailableError
 from events.redis_store import RedisEventStore
-from events.store import StoreUnavailableError
 from replay.views import Viewer
 from service import commands
 from service.auth import Caller, TokenRegistry, caller_for, viewer_for

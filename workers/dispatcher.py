@@ -27,14 +27,9 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError
 
 from engine.errors import EventSequenceError
+from events.errors import CorruptStreamError, SchemaError, StoreUnavailableError
 from events.redis_store import RedisEventStore, feed_key
-from events.store import (
-    PARTITIONS,
-    CorruptStreamError,
-    FeedEntry,
-    SchemaError,
-    StoreUnavailableError,
-)
+from events.store import PARTITIONS, FeedEntry
 from service import commands
 from service.commands import GameCache
 from workers import context, jobs, keys

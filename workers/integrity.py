@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from events.chain import verify
+from events.errors import CorruptStreamError, SchemaError
 from events.redis_store import RedisEventStore
-from events.store import CorruptStreamError, SchemaError
 from workers import keys
 
 _GAME_PATTERN = "f45:{p*}:game:*"

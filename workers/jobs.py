@@ -17,8 +17,8 @@ from typing import Any
 
 from engine.bots import Chance, choose_action
 from events.envelope import SERVER
+from events.errors import ConcurrencyError
 from events.fold_cache import Folded
-from events.store import ConcurrencyError
 from replay import jsonformat
 from replay.build import build_history, replay_log
 from service import commands

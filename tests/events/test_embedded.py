@@ -14,8 +14,8 @@ from redis.retry import Retry
 
 from events import embedded
 from events.embedded import EmbeddedRedis, EmbeddedRedisError, redis_url_or_embedded
+from events.errors import ConcurrencyError
 from events.redis_store import RedisEventStore
-from events.store import ConcurrencyError
 from events.types import BidMade, BidPassed
 
 

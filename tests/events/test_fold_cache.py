@@ -9,9 +9,9 @@ import uuid
 import pytest
 
 from events.envelope import RecordedEvent
+from events.errors import CorruptStreamError
 from events.fold_cache import FoldCache, on_events
 from events.redis_store import RedisEventStore, game_key
-from events.store import CorruptStreamError
 from events.types import BidMade, Event
 
 

@@ -11,7 +11,7 @@ import rfc8785
 
 from events.chain import GENESIS_HASH, envelope_hash, seal, seal_events, verify
 from events.envelope import Envelope, check_actor, format_timestamp
-from events.store import CorruptStreamError
+from events.errors import CorruptStreamError
 from events.types import BidMade, BidPassed, CardPlayed, GameCreated
 
 

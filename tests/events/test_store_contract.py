@@ -13,8 +13,9 @@ from freezegun import freeze_time
 from redis.cluster import RedisCluster
 
 from events.chain import GENESIS_HASH, verify
+from events.errors import ConcurrencyError, CorruptStreamError
 from events.redis_store import APPEND_SCRIPT, RedisEventStore, command_key, feed_key, game_key
-from events.store import ConcurrencyError, CorruptStreamError, partition_of
+from events.store import partition_of
 from events.types import BidMade, BidPassed, CardPlayed, Event, GameCreated
 
 

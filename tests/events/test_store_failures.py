@@ -15,8 +15,9 @@ import redis
 
 from events.chain import verify
 from events.embedded import EmbeddedRedis
+from events.errors import ConcurrencyError, StoreUnavailableError
 from events.redis_store import RedisEventStore
-from events.store import ConcurrencyError, StoreUnavailableError, partition_of
+from events.store import partition_of
 from events.types import BidMade, BidPassed, CardPlayed
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ import redis
 
 from events.chain import verify
 from events.envelope import Envelope
+from events.errors import CorruptStreamError, SchemaError
 from events.redis_store import RedisEventStore, game_key
-from events.store import CorruptStreamError, SchemaError
 from events.types import EVENT_TYPES, BidMade, CardPlayed, DeckCut, GameCreated
 from events.upcasting import UPCASTERS, Upcasters, decode, upcast
 

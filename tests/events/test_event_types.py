@@ -1,0 +1,118 @@
+"""Every event type describes itself, and every layer that shows or produces it knows it: the
+fold applies it, the engine maps its action, the notation writes and reads it, ``history
+show`` says it, and the web client lists it. A new type fails here until each place has it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import actions, fold
+from events.types import EVENT_TYPES, GameCreated, event_from_data
+from replay.document import HistoryEvent, RulesBlock, SeatInfo
+from replay.notation import Context, parse_move, render_move
+from replay.show import describe
+
+WEB = Path(__file__).resolve().parents[2] / "service" / "web"
+
+SAMPLES: dict[str, dict[str, Any]] = {
+    "game_created": {"profile": "bruff", "options": {"target": 45}, "seats": ["human"] * 6,
+                     "seed": "00" * 32},
+    "deck_shuffled": {"deal": 1, "algorithm": "hmac-sha256-fy/1", "commitment": "ab" * 32,
+                      "seed": "cd" * 32},
+    "deck_cut": {"seat": 4, "position": 17},
+    "deal_recorded": {"deal": 1, "hands": [["5S"]] * 6, "turn_up": "9S", "stock": ["2S"]},
+    "joker_buried": {"seat": 5, "card": "4D"},
+    "turn_up_robbed": {"seat": 2, "discard": "4D"},
+    "bid_made": {"seat": 1, "amount": 20},
+    "bid_passed": {"seat": 2},
+    "bid_held": {"seat": 0},
+    "trump_named": {"seat": 1, "suit": "H"},
+    "cards_discarded": {"seat": 3, "cards": ["4D", "7C"]},
+    "jink_announced": {"seat": 0},
+    "card_played": {"seat": 0, "card": "5S"},
+    "seed_revealed": {"deal": 1, "seed": "cd" * 32},
+}
+"""One event of each type."""
+
+TYPES = sorted(EVENT_TYPES)
+
+
+def test_every_event_type_has_a_sample() -> None:
+    assert set(SAMPLES) == set(EVENT_TYPES)
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_the_fold_applies_every_type(name: str) -> None:
+    cls = EVENT_TYPES[name]
+    registered = fold._apply.registry  # type: ignore[attr-defined]
+    assert cls is GameCreated or cls in registered, f"register an apply function for {name}"
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_an_action_type_maps_both_ways_with_its_rule_check(name: str) -> None:
+    cls = EVENT_TYPES[name]
+    event = event_from_data(name, SAMPLES[name])
+    if cls.ACTION is None:
+        assert actions.action_of(event) is None and not cls.ACTION_FIELDS and cls.PHASE is None
+        return
+    body = actions.action_of(event)
+    assert body is not None and body["type"] == cls.ACTION
+    assert actions.parse_action(body).to_dict() == body
+    assert cls.PHASE in ("cut", "joker", "bidding", "trump", "discard", "play")
+    assert actions.PHASE_OF[cls.ACTION] == cls.PHASE
+    assert cls.ACTION in actions._CHECKS, f"add the rule check of {cls.ACTION!r}"
+
+
+def test_every_action_type_is_produced_by_one_event_type() -> None:
+    produced = [cls.ACTION for cls in EVENT_TYPES.values() if cls.ACTION is not None]
+    assert len(produced) == len(set(produced))
+    assert set(produced) == set(actions.ACTION_FIELDS) == set(actions._CHECKS)
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_the_notation_writes_and_reads_every_type(name: str) -> None:
+    cls = EVENT_TYPES[name]
+    if cls.TOKEN is None:
+        # A card is written bare, a recorded deal as [Hands] [TurnUp] [Stock] tags.
+        assert name in ("card_played", "deal_recorded")
+        return
+    context = Context()
+    context.deal = 1
+    context.rules = RulesBlock("bruff", 6, {"target": 45}, None)
+    context.seats = tuple(SeatInfo(seat, "human", seat % 3) for seat in range(6))
+    data = SAMPLES[name]
+    token = render_move(name, data, (), context)
+    assert token is not None and token.split("(")[0].split(":")[-1] == cls.TOKEN
+    parsed = parse_move(token, context)[2]
+    assert parsed is not None and parsed[:2] == (name, data)
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_show_says_every_type(name: str) -> None:
+    event = HistoryEvent(1, name, 1, "server", None, "2024-05-01", SAMPLES[name], None, None)
+    said = describe(event)
+    assert said and not said.startswith(name), said
+    assert "{" not in said
+
+
+def test_the_shown_sentences_fill_in_the_data() -> None:
+    def said(name: str, **changes: Any) -> str:
+        return describe(HistoryEvent(1, name, 1, 0, None, "t", {**SAMPLES[name], **changes},
+                                     None, None))
+
+    assert said("cards_discarded") == "seat 3 discards 4D 7C and draws 2"
+    assert said("cards_discarded", cards=[]) == "seat 3 discards nothing and draws 0"
+    assert said("deck_shuffled", seed=None).endswith("seed hidden until the deal is over")
+    assert said("seed_revealed") == f"seed of deal 1 revealed: {'cd' * 8}..."
+    assert said("deal_recorded", turn_up=None).endswith("turn-up none")
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_the_web_client_lists_every_type(name: str) -> None:
+    listed = re.search(r"const EVENT_TYPES = \[(.*?)\];", (WEB / "app.js").read_text(), re.S)
+    assert listed is not None and f'"{name}"' in listed.group(1), "service/web/app.js"
+    assert f'case "{name}":' in (WEB / "history.js").read_text(), "service/web/history.js"
