@@ -14,6 +14,10 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``STREAM_WAIT`` / ``STREAM_WAIT_MAX``: the default and the largest idle wait, in seconds,
   of an event stream before it ends and the client reconnects with ``Last-Event-ID``.
 - ``EVENTS_PAGE_MAX``: the largest ``limit`` of an events page.
+- ``REQUIRE_API_KEY``: whether creating games and keeping histories needs an API key (see
+  :mod:`service.apikeys`). False here, so tests and ``./dev run`` on loopback stay
+  convenient; ``fortyfive serve`` sets it true whenever it binds to anything but loopback.
+  The environment variable (``true``/``false``) overrides both.
 """
 
 from __future__ import annotations
@@ -54,6 +58,17 @@ class DefaultConfig:
                         "game. Without one, reads give the spectator view."
                     ),
                 },
+                "apiKey": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-API-Key",
+                    "description": (
+                        "An API key (f45k.<id>.<secret>) from the operator (fortyfive keys "
+                        "create), in X-API-Key or as Authorization: Bearer <api key>. "
+                        "Needed to create games and keep histories on a server with "
+                        "REQUIRE_API_KEY (the default off loopback)."
+                    ),
+                },
             },
         },
     }
@@ -65,12 +80,39 @@ class DefaultConfig:
     STREAM_WAIT = 25.0
     STREAM_WAIT_MAX = 60.0
     EVENTS_PAGE_MAX = 1000
+    REQUIRE_API_KEY = False
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def env_flag(name: str) -> bool | None:
+    """Returns the boolean environment variable *name*, or ``None`` when it is not set.
+
+    :raises ValueError: for a value other than true/false, yes/no, on/off, 1/0.
+    """
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return None
+    if value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() in _FALSE:
+        return False
+    raise ValueError(f"{name} must be true or false, got {value!r}")
 
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL`` from the environment, then *config*."""
+    """Fills *app*'s config: defaults, then ``REDIS_URL`` from the environment, then *config*,
+    then ``REQUIRE_API_KEY`` from the environment (an operator's explicit choice wins).
+
+    :raises ValueError: for a ``REQUIRE_API_KEY`` that is not a boolean.
+    """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
         app.config["REDIS_URL"] = os.environ["REDIS_URL"]
     if config:
         app.config.update(config)
+    required = env_flag("REQUIRE_API_KEY")
+    if required is not None:
+        app.config["REQUIRE_API_KEY"] = required

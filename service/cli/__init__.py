@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "service.cli.worker",
     "service.cli.history",
     "service.cli.bench",
+    "service.cli.keys",
 )
 
 

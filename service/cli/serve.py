@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import importlib.util
+import ipaddress
 import os
 import subprocess
 import sys
@@ -22,6 +23,8 @@ from typing import Any
 
 import yaml
 from gunicorn.app.base import BaseApplication
+
+from service.cli import UsageError
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
@@ -69,13 +72,31 @@ def gunicorn_options(
     }
 
 
-def api_factory(redis_url: str) -> Callable[[], Any]:
-    """Returns a factory of the API app on *redis_url*, with the debugger forced off."""
+def is_loopback(host: str) -> bool:
+    """True when *host* (an address to bind) is reachable from this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def api_factory(redis_url: str, *, require_api_key: bool = False) -> Callable[[], Any]:
+    """Returns a factory of the API app on *redis_url*, with the debugger forced off.
+
+    *require_api_key* is the default of ``REQUIRE_API_KEY``; the environment variable, when
+    set, overrides it (see :mod:`service.config`)."""
 
     def build() -> Any:
         from service.app import create_app
 
-        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False})
+        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
+                          "REQUIRE_API_KEY": require_api_key})
         app.debug = False
         return app
 
@@ -119,7 +140,18 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
     from events.embedded import EmbeddedRedis
+    from service.config import env_flag
 
+    try:
+        explicit = env_flag("REQUIRE_API_KEY")
+    except ValueError as error:
+        raise UsageError(f"fortyfive serve: {error}") from None
+    require_api_key = explicit if explicit is not None else not is_loopback(args.host)
+    print(f"fortyfive: API keys {'required' if require_api_key else 'not required'} to "
+          "create games and keep histories (REQUIRE_API_KEY="
+          f"{'true' if require_api_key else 'false'}"
+          f"{'' if explicit is not None else ', the default for this address'})",
+          file=sys.stderr)
     master = os.getpid()
     embedded = None
     url = os.environ.get("REDIS_URL")
@@ -136,7 +168,7 @@ def run_serve(args: argparse.Namespace) -> int:
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log
         )
-        GunicornServer(api_factory(url), options).run()
+        GunicornServer(api_factory(url, require_api_key=require_api_key), options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.
