@@ -18,6 +18,13 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
   :mod:`service.apikeys`). False here, so tests and ``./dev run`` on loopback stay
   convenient; ``fortyfive serve`` sets it true whenever it binds to anything but loopback.
   The environment variable (``true``/``false``) overrides both.
+- ``ENFORCE_RATE_LIMITS``: whether the rate limits of :mod:`service.limits` apply; false
+  here, set by ``serve`` as ``REQUIRE_API_KEY`` is, and overridden by the environment.
+- ``RATE_LIMITS``: quotas per class over :data:`service.limits.DEFAULT_LIMITS`, a mapping or
+  a string ``creation=30/60,reads=1200/60`` (``0/60``: no limit); also read from the
+  environment.
+- ``TRUSTED_PROXIES``: how many reverse proxies in front of the service append to
+  ``X-Forwarded-For`` (default 0: the client is the peer address). Also from the environment.
 """
 
 from __future__ import annotations
@@ -81,6 +88,9 @@ class DefaultConfig:
     STREAM_WAIT_MAX = 60.0
     EVENTS_PAGE_MAX = 1000
     REQUIRE_API_KEY = False
+    ENFORCE_RATE_LIMITS = False
+    RATE_LIMITS: dict[str, str] = {}
+    TRUSTED_PROXIES = 0
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -103,16 +113,22 @@ def env_flag(name: str) -> bool | None:
 
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL`` from the environment, then *config*,
-    then ``REQUIRE_API_KEY`` from the environment (an operator's explicit choice wins).
+    """Fills *app*'s config: defaults, then ``REDIS_URL``, ``RATE_LIMITS`` and
+    ``TRUSTED_PROXIES`` from the environment, then *config*, then ``REQUIRE_API_KEY`` and
+    ``ENFORCE_RATE_LIMITS`` from the environment (an operator's explicit choice wins).
 
-    :raises ValueError: for a ``REQUIRE_API_KEY`` that is not a boolean.
+    :raises ValueError: for a flag that is not a boolean.
     """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
         app.config["REDIS_URL"] = os.environ["REDIS_URL"]
     if config:
         app.config.update(config)
-    required = env_flag("REQUIRE_API_KEY")
-    if required is not None:
-        app.config["REQUIRE_API_KEY"] = required
+    if os.environ.get("RATE_LIMITS"):
+        app.config["RATE_LIMITS"] = os.environ["RATE_LIMITS"]
+    if os.environ.get("TRUSTED_PROXIES"):
+        app.config["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
+    for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS"):
+        chosen = env_flag(flag)
+        if chosen is not None:
+            app.config[flag] = chosen

@@ -95,6 +95,7 @@ class Games(MethodView):
     @blp.arguments(GameListQuerySchema(), location="query")
     @blp.response(200, GameListSchema)
     @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any]) -> Any:
         """The games created with the caller's API key, newest first, with their status.
@@ -205,6 +206,7 @@ class Game(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game now.
@@ -232,6 +234,7 @@ class Actions(MethodView):
     @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(428, response="PRECONDITION_REQUIRED")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def post(self, action: dict[str, Any], game_id: str) -> Any:
         """Take an action for the token's seat.
@@ -319,6 +322,7 @@ class Events(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the event log, a page at a time (``after`` a version)."""
@@ -352,6 +356,7 @@ class Stream(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Server-sent events of the caller's view of each new event.

@@ -255,6 +255,7 @@ class GameHistory(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game as a hand history (JSON or text).
@@ -288,6 +289,7 @@ class GameReplay(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game as it stood after event ``at``, and that event."""
@@ -316,6 +318,7 @@ class GameAudit(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, game_id: str) -> Any:
         """The audit: the auditor's history, its verification, and per deal the shuffle proof
@@ -339,6 +342,7 @@ class Histories(MethodView):
     @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
         """Reads and verifies a history; with ``mode=keep`` also keeps it.
@@ -379,6 +383,7 @@ class KeptHistory(MethodView):
     @blp.arguments(KeptQuerySchema, location="query")
     @blp.response(200, HandHistorySchema)
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], history_id: str) -> Any:
         """A history kept by ``POST /v1/histories?mode=keep``, in either encoding."""

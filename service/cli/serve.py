@@ -86,17 +86,17 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def api_factory(redis_url: str, *, require_api_key: bool = False) -> Callable[[], Any]:
+def api_factory(redis_url: str, *, public: bool = False) -> Callable[[], Any]:
     """Returns a factory of the API app on *redis_url*, with the debugger forced off.
 
-    *require_api_key* is the default of ``REQUIRE_API_KEY``; the environment variable, when
-    set, overrides it (see :mod:`service.config`)."""
+    *public* is the default of ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS``; their
+    environment variables, when set, override it (see :mod:`service.config`)."""
 
     def build() -> Any:
         from service.app import create_app
 
         app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
-                          "REQUIRE_API_KEY": require_api_key})
+                          "REQUIRE_API_KEY": public, "ENFORCE_RATE_LIMITS": public})
         app.debug = False
         return app
 
@@ -142,16 +142,16 @@ def run_serve(args: argparse.Namespace) -> int:
     from events.embedded import EmbeddedRedis
     from service.config import env_flag
 
+    public = not is_loopback(args.host)
     try:
-        explicit = env_flag("REQUIRE_API_KEY")
+        chosen = {flag: env_flag(flag) for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS")}
     except ValueError as error:
         raise UsageError(f"fortyfive serve: {error}") from None
-    require_api_key = explicit if explicit is not None else not is_loopback(args.host)
-    print(f"fortyfive: API keys {'required' if require_api_key else 'not required'} to "
-          "create games and keep histories (REQUIRE_API_KEY="
-          f"{'true' if require_api_key else 'false'}"
-          f"{'' if explicit is not None else ', the default for this address'})",
-          file=sys.stderr)
+    settings = ", ".join(
+        f"{flag}={'true' if (public if value is None else value) else 'false'}"
+        + (" (the default on this address)" if value is None else "")
+        for flag, value in chosen.items())
+    print(f"fortyfive: {settings}", file=sys.stderr)
     master = os.getpid()
     embedded = None
     url = os.environ.get("REDIS_URL")
@@ -168,7 +168,7 @@ def run_serve(args: argparse.Namespace) -> int:
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log
         )
-        GunicornServer(api_factory(url, require_api_key=require_api_key), options).run()
+        GunicornServer(api_factory(url, public=public), options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.
