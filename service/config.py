@@ -23,6 +23,9 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``RATE_LIMITS``: quotas per class over :data:`service.limits.DEFAULT_LIMITS`, a mapping or
   a string ``creation=30/60,reads=1200/60`` (``0/60``: no limit); also read from the
   environment.
+- ``KEPT_HISTORY_TTL`` / ``KEPT_HISTORY_MAX_BYTES``: how long (seconds, 0: until deleted;
+  default 30 days) and how large (canonical JSON, default 256 KiB) a history kept by
+  ``POST /v1/histories?mode=keep`` may be (:mod:`service.uploads`). Also from the environment.
 - ``TRUSTED_PROXIES``: how many reverse proxies in front of the service append to
   ``X-Forwarded-For`` (default 0: the client is the peer address). Also from the environment.
 """
@@ -34,6 +37,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+
+from service import uploads
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted; a larger one is refused with 413."""
@@ -91,6 +96,8 @@ class DefaultConfig:
     ENFORCE_RATE_LIMITS = False
     RATE_LIMITS: dict[str, str] = {}
     TRUSTED_PROXIES = 0
+    KEPT_HISTORY_TTL = uploads.DEFAULT_TTL
+    KEPT_HISTORY_MAX_BYTES = uploads.DEFAULT_MAX_BYTES
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -112,12 +119,24 @@ def env_flag(name: str) -> bool | None:
     raise ValueError(f"{name} must be true or false, got {value!r}")
 
 
-def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL``, ``RATE_LIMITS`` and
-    ``TRUSTED_PROXIES`` from the environment, then *config*, then ``REQUIRE_API_KEY`` and
-    ``ENFORCE_RATE_LIMITS`` from the environment (an operator's explicit choice wins).
+def _env_int(name: str) -> int:
+    """Returns the environment variable *name* as a number of 0 or more.
 
-    :raises ValueError: for a flag that is not a boolean.
+    :raises ValueError: for anything else.
+    """
+    value = os.environ[name].strip()
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
+    return int(value)
+
+
+def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
+    """Fills *app*'s config: defaults, then ``REDIS_URL``, ``RATE_LIMITS``,
+    ``TRUSTED_PROXIES`` and ``KEPT_HISTORY_*`` from the environment, then *config*, then
+    ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS`` from the environment (an operator's
+    explicit choice wins).
+
+    :raises ValueError: for a flag that is not a boolean, a number that is not one.
     """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
@@ -126,8 +145,9 @@ def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
         app.config.update(config)
     if os.environ.get("RATE_LIMITS"):
         app.config["RATE_LIMITS"] = os.environ["RATE_LIMITS"]
-    if os.environ.get("TRUSTED_PROXIES"):
-        app.config["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
+    for number in ("TRUSTED_PROXIES", "KEPT_HISTORY_TTL", "KEPT_HISTORY_MAX_BYTES"):
+        if os.environ.get(number):
+            app.config[number] = _env_int(number)
     for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS"):
         chosen = env_flag(flag)
         if chosen is not None:
