@@ -193,7 +193,7 @@ def game_status(state: GameState) -> str:
     """Returns ``in_progress``, ``over`` or ``abandoned`` for *state*."""
     if state.phase != "over":
         return "in_progress"
-    return "abandoned" if getattr(state, "abandoned", False) else "over"
+    return "abandoned" if state.abandoned else "over"
 
 
 @blp.route("/<game_id>")

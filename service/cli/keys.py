@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import Any
 
-from service.cli import UsageError
+from service.cli import UsageError, store_url
 
 
 def register(subparsers: Any) -> None:
@@ -40,11 +39,7 @@ def _registry(args: argparse.Namespace) -> Any:
     from events.redis_store import RedisEventStore
     from service.apikeys import KeyRegistry
 
-    url = args.redis_url or os.environ.get("REDIS_URL")
-    if not url:
-        raise UsageError("fortyfive keys: no store given: set REDIS_URL or pass --redis-url "
-                         "(fortyfive serve prints the address of its embedded server)")
-    return KeyRegistry(RedisEventStore.from_url(url).client)
+    return KeyRegistry(RedisEventStore.from_url(store_url(args.redis_url, "keys")).client)
 
 
 def _store_call(what: str, call: Any) -> Any:
