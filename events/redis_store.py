@@ -116,6 +116,14 @@ ARCHIVE_FORMAT = "zlib+canonical-json/1"
 """How the ``events`` field of a tombstone is encoded: zlib of the canonical JSON array of the
 game's envelopes, oldest first, each with its ``hash``."""
 
+_READ_SCRIPT = """
+-- KEYS[1] game stream  KEYS[2] tombstone  ARGV[1] first entry id  ARGV[2] count.
+-- Returns the page of entries, or 'ARCHIVED' when there is none and the game is archived.
+local page = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
+if #page == 0 and redis.call('EXISTS', KEYS[2]) == 1 then return 'ARCHIVED' end
+return page
+"""
+
 _ARCHIVE_SCRIPT = """
 -- KEYS[1] game stream  KEYS[2] command ids  KEYS[3] tombstone
 -- ARGV[1] version  ARGV[2] head  ARGV[3] archived_at  ARGV[4] checkpoint  ARGV[5] events
@@ -172,6 +180,7 @@ class RedisEventStore:
         self._heads_size = head_cache_size
         self._lock = threading.Lock()
         self._script: Any = None
+        self._reader: Any = None
         self._socket_timeout = _socket_timeout(client)
 
     @classmethod
@@ -342,13 +351,11 @@ class RedisEventStore:
             count = _PAGE if limit is None else min(_PAGE, limit - len(recorded))
             start = after + len(recorded) + 1
             if not recorded and archived is None:
-                # The first page, and in the same round trip whether the game is archived.
+                # The first page; if there is none, whether the game is archived (one call).
                 with self._translate():
-                    pipe = self._redis.pipeline(transaction=False)
-                    pipe.xrange(key, f"0-{start}", "+", count=count)
-                    pipe.exists(archive_key(game_id))
-                    page, is_archived = pipe.execute()
-                if is_archived and not page:
+                    page = self._read_script()(
+                        keys=[key, archive_key(game_id)], args=[f"0-{start}", count])
+                if not isinstance(page, list):
                     archived = self._archived_entries(game_id) or []
             elif archived is None:
                 with self._translate():
@@ -487,6 +494,13 @@ class RedisEventStore:
                 "format": encoding}
 
     # Internals.
+
+    def _read_script(self) -> Any:
+        """Returns the first-page read script (registered once; redis-py reloads it after a
+        restart or flush, which is safe for a read)."""
+        if self._reader is None:
+            self._reader = self._redis.register_script(_READ_SCRIPT)
+        return self._reader
 
     def _archived_entries(self, game_id: str) -> list[Any] | None:
         """Returns the entries of an archived game as the stream held them (``(entry id,
