@@ -12,6 +12,7 @@ from http_table import Table, bearer
 
 from service.apikeys import KeyRegistry
 from service.cli import main
+from service.cli.serve import api_factory
 
 GAME = {"profile": "classic", "options": {"target": 15}}
 
@@ -118,3 +119,21 @@ def test_keys_cli_creates_lists_and_revokes(
     assert main(["keys", "revoke", "000000000000", "--redis-url", redis_url]) == 2
     assert "no API key" in capsys.readouterr().err
     assert main(["keys", "create", "--name", "", "--redis-url", redis_url]) == 2
+
+
+def test_serve_defaults_are_public_off_loopback_and_the_environment_decides_last(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    public = api_factory(redis_url, public=True)().test_client()
+    refused = public.post("/v1/games", json=GAME)
+    assert refused.status_code == 401 and "RateLimit-Policy" in refused.headers
+    local = api_factory(redis_url, public=False)().test_client()
+    created = local.post("/v1/games", json=GAME)
+    assert created.status_code == 201 and "RateLimit" not in created.headers
+    monkeypatch.setenv("REQUIRE_API_KEY", "false")
+    monkeypatch.setenv("ENFORCE_RATE_LIMITS", "no")
+    opened = api_factory(redis_url, public=True)().test_client().post("/v1/games", json=GAME)
+    assert opened.status_code == 201 and "RateLimit" not in opened.headers
+    monkeypatch.setenv("REQUIRE_API_KEY", "maybe")
+    with pytest.raises(ValueError, match="REQUIRE_API_KEY must be true or false"):
+        api_factory(redis_url)()
