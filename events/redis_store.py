@@ -9,10 +9,9 @@ one script can touch them all:
 - ``f45:{p<NNN>}:feed``: one entry per appended event (``game``, ``version``, ``type``),
   entry ids ``0-<position>``, which workers consume;
 - ``f45:{p<NNN>}:archive:<id>``: once a finished game is archived (:meth:`RedisEventStore.
-  archive`), its tombstone: a hash of ``version``, ``head``, ``archived_at``, ``checkpoint``
-  and ``events``, the zlib-compressed canonical JSON of every envelope (hash included). The
-  stream and the command ids are then gone; :meth:`RedisEventStore.read` and
-  :meth:`RedisEventStore.version` answer from the tombstone, verified the same way.
+  archive`), its tombstone with its events compressed (:mod:`events.archive`). The stream
+  and the command ids are then gone; reads, versions and tails answer from the tombstone,
+  verified the same way.
 
 ``NNN`` is :func:`events.store.partition_of`. ``append.lua`` checks the command id, then the
 version, then the head hash, and only then writes; see ``docs/event-store.md``.
@@ -27,7 +26,6 @@ import re
 import threading
 import time
 import urllib.parse
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
@@ -48,8 +46,9 @@ from redis.exceptions import (
 )
 from redis.retry import Retry
 
+from events import archive
 from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
-from events.codec import CodecError, canonical_json, parse_json
+from events.codec import CodecError, parse_json
 from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
 from events.store import (
     PARTITIONS,
@@ -112,35 +111,6 @@ def archive_key(game_id: str) -> str:
     return f"{partition_tag(game_id)}:archive:{game_id}"
 
 
-ARCHIVE_FORMAT = "zlib+canonical-json/1"
-"""How the ``events`` field of a tombstone is encoded: zlib of the canonical JSON array of the
-game's envelopes, oldest first, each with its ``hash``."""
-
-_READ_SCRIPT = """
--- KEYS[1] game stream  KEYS[2] tombstone  ARGV[1] first entry id  ARGV[2] count.
--- Returns the page of entries, or 'ARCHIVED' when there is none and the game is archived.
-local page = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])
-if #page == 0 and redis.call('EXISTS', KEYS[2]) == 1 then return 'ARCHIVED' end
-return page
-"""
-
-_ARCHIVE_SCRIPT = """
--- KEYS[1] game stream  KEYS[2] command ids  KEYS[3] tombstone
--- ARGV[1] version  ARGV[2] head  ARGV[3] archived_at  ARGV[4] checkpoint  ARGV[5] events
--- ARGV[6] format.  Checks first (scripts do not roll back), then writes.
-if redis.call('EXISTS', KEYS[3]) == 1 then return {'ARCHIVED'} end
-local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if #top == 0 then return {'MISSING'} end
-if top[1][1] ~= '0-' .. ARGV[1] then return {'MOVED', top[1][1]} end
-local fields = top[1][2]
-local head = nil
-for i = 1, #fields, 2 do if fields[i] == 'hash' then head = fields[i + 1] end end
-if head ~= ARGV[2] then return {'MOVED', top[1][1]} end
-redis.call('HSET', KEYS[3], 'version', ARGV[1], 'head', ARGV[2], 'archived_at', ARGV[3],
-  'checkpoint', ARGV[4], 'events', ARGV[5], 'format', ARGV[6])
-redis.call('DEL', KEYS[1], KEYS[2])
-return {'OK'}
-"""
 
 
 def feed_key(partition: int) -> str:
@@ -467,14 +437,12 @@ class RedisEventStore:
         if not events or events[-1].version != expected_version:
             return False
         head = events[-1].envelope.hash
-        packed = zlib.compress(canonical_json([event.envelope.to_dict() for event in events]), 9)
-        checkpoint = canonical_json({"game_id": game_id, "version": expected_version,
-                                     "head": head, "signature": None})
         keys = (game_key(game_id), command_key(game_id), archive_key(game_id))
-        args = (expected_version, head, format_timestamp(self._clock()), checkpoint, packed,
-                ARCHIVE_FORMAT)
+        args = (expected_version, head, format_timestamp(self._clock()),
+                archive.checkpoint(game_id, expected_version, head), archive.pack(events),
+                archive.ARCHIVE_FORMAT)
         with self._translate():
-            reply = self._redis.eval(_ARCHIVE_SCRIPT, len(keys), *keys, *args)
+            reply = self._redis.eval(archive.ARCHIVE_SCRIPT, len(keys), *keys, *args)
         return _text(reply[0]) == "OK"
 
     def tombstone(self, game_id: str) -> dict[str, Any] | None:
@@ -499,7 +467,7 @@ class RedisEventStore:
         """Returns the first-page read script (registered once; redis-py reloads it after a
         restart or flush, which is safe for a read)."""
         if self._reader is None:
-            self._reader = self._redis.register_script(_READ_SCRIPT)
+            self._reader = self._redis.register_script(archive.READ_SCRIPT)
         return self._reader
 
     def _archived_entries(self, game_id: str) -> list[Any] | None:
@@ -511,22 +479,7 @@ class RedisEventStore:
         with self._translate():
             packed = self._redis.execute_command(
                 "HGET", archive_key(game_id), "events", **{NEVER_DECODE: True})
-        if packed is None:
-            return None
-        try:
-            envelopes = parse_json(zlib.decompress(packed))
-        except (zlib.error, CodecError) as error:
-            raise CorruptStreamError(f"the archive of game {game_id!r}: {error}") from None
-        if not isinstance(envelopes, list):
-            raise CorruptStreamError(f"the archive of game {game_id!r} is not a list")
-        entries = []
-        for raw in envelopes:
-            if not isinstance(raw, dict) or not isinstance(raw.get("version"), int):
-                raise CorruptStreamError(f"the archive of game {game_id!r} holds {raw!r}")
-            body = {name: value for name, value in raw.items() if name != "hash"}
-            entries.append((f"0-{raw['version']}", {
-                "body": canonical_json(body).decode("utf-8"), "hash": raw.get("hash")}))
-        return entries
+        return None if packed is None else archive.unpack(game_id, packed)
 
 
     def _run_script(self, keys: Sequence[str], args: Sequence[str | int]) -> Any:
