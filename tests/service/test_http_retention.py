@@ -153,6 +153,8 @@ def test_an_idle_game_ends_as_abandoned_and_says_so(
     assert own.post("/v1/histories", json={"history": history}).get_json()["ok"] is True
     shown = own.get(f"{table.path}/history?format=text").get_data(as_text=True)
     assert "game_abandoned" in shown
+    from_text = own.post("/v1/histories", json={"text": shown}).get_json()
+    assert from_text["ok"] is True and from_text["verification"]["events"] == version + 1
 
     # Run again, nothing more happens; later, the abandoned game is archived like any other.
     assert table.id not in _pass(own_store, time.time() + 3 * DAY, abandon_after=2 * DAY,
