@@ -41,6 +41,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 from flask_smorest import abort
+from redis.exceptions import RedisError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from events.store import StoreUnavailableError
@@ -208,9 +209,7 @@ def _increment(key: str, window: int) -> tuple[int, int]:
             script = store.client.register_script(_COUNT)
             current_app.extensions["fortyfive.limits.script"] = script
         count, ttl = script(keys=[key], args=[window * 1000])
-    except StoreUnavailableError:
-        raise
-    except Exception as error:  # redis-py's connection errors, or no store configured.
+    except RedisError as error:  # Unreachable, or refusing writes (out of memory).
         raise StoreUnavailableError(str(error) or type(error).__name__) from error
     return int(count), int(ttl)
 

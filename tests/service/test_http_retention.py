@@ -18,6 +18,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from http_table import Table, bearer
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
 
 from engine.errors import EventSequenceError
 from engine.fold import fold
@@ -27,7 +29,8 @@ from events.types import GameAbandoned
 from service.app import create_app
 from service.cli import main
 from service.commands import new_cache
-from workers import context, jobs, retention
+from workers import context, jobs, keys, retention
+from workers.dispatcher import schedule_sweep
 
 DAY = 24 * 3600
 
@@ -210,3 +213,21 @@ def test_abandoning_a_finished_game_cannot_be_folded(own: FlaskClient, own_url: 
         events = [recorded.event for recorded in store.read(table.id)]
     with pytest.raises(EventSequenceError, match="already over"):
         fold([*events, GameAbandoned(idle_seconds=10, after_seconds=5)])
+
+
+def test_the_hourly_retain_job_runs_the_pass_through_the_queue(
+    own: FlaskClient, own_store: RedisEventStore, own_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table.create(own, "classic", options={"target": 5})
+    table.play_out(random.Random(9))
+    _project(table.id)
+    own_store.client.zadd(keys.OVER_KEY, {table.id: 0}, xx=True)  # It ended long ago.
+    monkeypatch.setenv("ARCHIVE_AFTER", "3600")
+    monkeypatch.setenv("ABANDON_AFTER", "0")
+    connection = context.rq_connection(own_url)
+    queue = context.make_queue(connection, "retain-test")
+    assert schedule_sweep(queue, int(time.time()) // 3600)
+    SimpleWorker([queue], connection=connection, serializer=JSONSerializer).work(burst=True)
+    assert not own_store.client.exists(game_key(table.id))
+    assert own_store.tombstone(table.id) is not None
+    connection.close()
