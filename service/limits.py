@@ -6,8 +6,9 @@ tests are not throttled. Five classes, each with its own quota per window (``RAT
 see :data:`DEFAULT_LIMITS`):
 
 - ``creation``: ``POST /v1/games`` (and, when they exist, drives);
-- ``actions``: ``POST /v1/games/{id}/actions``, counted per seat token (a seat of one game),
-  generous, so that a seat playing at any human pace is never stopped;
+- ``actions``: ``POST /v1/games/{id}/actions``, counted per seat token (a seat of one game;
+  a token the game does not know counts against the address), generous, so that a seat
+  playing at any human pace is never stopped;
 - ``streams``: opening ``GET /v1/games/{id}/stream`` (how long a stream stays open is the
   stream's own business, :mod:`service.sse`; this counts the openings only);
 - ``uploads``: ``POST /v1/histories`` (dry run or keep);
@@ -160,10 +161,14 @@ def request_class() -> str | None:
 
 
 def _client(limit_class: str) -> str:
-    """Returns who the current request counts against in *limit_class*."""
+    """Returns who the current request counts against in *limit_class*: for an action, its
+    seat token if the token is one of the game's (any other token counts against the address,
+    so made-up tokens cannot dodge the count); else the API key, else the address."""
     if limit_class == "actions":
         scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
+        game_id = (request.view_args or {}).get("game_id", "")
+        if scheme.lower() == "bearer" and token.strip() and game_id and (
+                services().tokens.identify(game_id, token.strip()) is not None):
             digest = hashlib.sha256(token.strip().encode("utf-8")).hexdigest()[:32]
             return f"seat:{digest}"
     if presented_key() is not None:

@@ -155,3 +155,15 @@ def test_limits_parse_and_refuse_nonsense() -> None:
         parse_limits("everything=1/1")
     with pytest.raises(ValueError, match="expected <requests>/<seconds>"):
         parse_limits("reads=ten")
+
+
+def test_made_up_seat_tokens_count_against_the_address(limited: Flask, address: str) -> None:
+    client = _client(limited, address)
+    game = client.post("/v1/games", json=GAME).get_json()["id"]
+    statuses = [
+        client.post(f"/v1/games/{game}/actions", json={"type": "pass"},
+                    headers={"Authorization": f"Bearer made-up-{n}", "If-Match": '"2"'}
+                    ).status_code
+        for n in range(3)
+    ]
+    assert statuses == [401, 401, 429]
