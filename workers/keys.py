@@ -51,6 +51,19 @@ def cursor_key(partition: int, dispatcher: str) -> str:
     return f"f45:{{p{partition:03d}}}:dispatch:{dispatcher}"
 
 
+CURSOR_PATTERN = "f45:{p*}:dispatch:*"
+"""Matches the key of every dispatcher's position in every partition (for ``SCAN``)."""
+
+
+def partition_of_cursor(key: str) -> int:
+    """Returns the partition of a key made by :func:`cursor_key`.
+
+    >>> partition_of_cursor(cursor_key(7, "main"))
+    7
+    """
+    return int(key.split("{p", 1)[1].split("}", 1)[0])
+
+
 def finished_key(profile: str) -> str:
     """Returns the key of the set of finished game ids of *profile* (counted with SCARD)."""
     return f"f45:{{proj}}:finished:{profile}"

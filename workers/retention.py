@@ -12,6 +12,7 @@ One pass (:func:`run`), scheduled hourly as the ``retain`` job and run by hand w
    (:meth:`events.redis_store.RedisEventStore.archive`); its command ids and sealed deal
    histories (derived, and rebuilt from the events on request) are deleted. Its seat tokens
    stay, so a seat's token still reads its view.
+3. **Trim the feeds** below the oldest position any dispatcher stored (:func:`trim_feeds`).
 
 The candidates come from the projections' retention indexes (:data:`workers.keys.LIVE_KEY`,
 :data:`workers.keys.OVER_KEY`), which the ``project`` job keeps from the feed; each is checked
@@ -30,7 +31,7 @@ from typing import Any
 
 from engine.state import GameState
 from events.fold_cache import Folded
-from events.redis_store import RedisEventStore, archive_key, command_key, game_key
+from events.redis_store import RedisEventStore, archive_key, command_key, feed_key, game_key
 from service import commands
 from service.auth import seats_key
 from workers import keys
@@ -88,12 +89,14 @@ class Pass:
 
     abandoned: tuple[str, ...]
     archived: tuple[Archived, ...]
+    feed_entries_trimmed: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the JSON summary, with the memory totals when measured."""
         body: dict[str, Any] = {
             "abandoned": list(self.abandoned),
             "archived": [dataclasses.asdict(item) for item in self.archived],
+            "feed_entries_trimmed": self.feed_entries_trimmed,
         }
         measured = [item for item in self.archived if item.before is not None]
         if measured:
@@ -121,7 +124,32 @@ def run(
     """
     abandoned = abandon_idle(store, games, policy.abandon_after, now=now)
     archived = archive_finished(store, games, policy.archive_after, now=now, measure=measure)
-    return Pass(tuple(abandoned), tuple(archived))
+    return Pass(tuple(abandoned), tuple(archived), trim_feeds(store.client))
+
+
+def trim_feeds(client: Any) -> int:
+    """Trims each partition feed below the oldest position any dispatcher has stored there;
+    returns how many entries it removed.
+
+    A feed entry is only a pointer to a game's event (the event itself stays in the game's
+    stream or archive), and every dispatcher that stored a position has planned the jobs of
+    the entries before it. A partition where no dispatcher stored a position is left whole,
+    and a dispatcher that stopped for good holds trimming back (delete its position keys,
+    ``f45:{p<NNN>}:dispatch:<name>``, once it is retired).
+    """
+    oldest: dict[int, int] = {}
+    for name in client.scan_iter(match=keys.CURSOR_PATTERN, count=1000):
+        position = client.get(name)
+        if not position or "-" not in str(position):
+            continue
+        partition = keys.partition_of_cursor(str(name))
+        sequence = int(str(position).rsplit("-", 1)[1])
+        oldest[partition] = min(sequence, oldest.get(partition, sequence))
+    removed = 0
+    for partition, sequence in sorted(oldest.items()):
+        removed += int(client.xtrim(feed_key(partition), minid=f"0-{sequence}",
+                                    approximate=False))
+    return removed
 
 
 def abandon_idle(

@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    print(f"abandoned {len(done.abandoned)} game(s), archived {len(done.archived)}")
+    print(f"abandoned {len(done.abandoned)} game(s), archived {len(done.archived)}, trimmed "
+          f"{done.feed_entries_trimmed} feed entries")
     memory = summary.get("memory")
     if memory:
         print(f"memory per archived game: {memory['per_game_before']} bytes before, "

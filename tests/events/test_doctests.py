@@ -11,6 +11,7 @@ import pytest
 MODULES = [
     "events.codec", "events.store", "events.envelope", "events.upcasting",
     "service.store_keys", "service.apikeys", "service.limits", "service.cli.serve",
+    "workers.keys",
 ]
 
 

@@ -231,3 +231,27 @@ def test_the_hourly_retain_job_runs_the_pass_through_the_queue(
     assert not own_store.client.exists(game_key(table.id))
     assert own_store.tombstone(table.id) is not None
     connection.close()
+
+
+def test_feeds_are_trimmed_below_the_oldest_dispatcher_position(
+    own: FlaskClient, own_store: RedisEventStore
+) -> None:
+    table = Table.create(own, "classic")
+    for _ in range(3):
+        table.step()
+    partition = own_store.partition_of(table.id)
+    entries = own_store.read_feed(partition, "0-0", count=100_000)
+    assert len(entries) >= 4
+    client = own_store.client
+    # Without a dispatcher position the feed is left whole.
+    for name in client.scan_iter(match=keys.CURSOR_PATTERN):
+        client.delete(name)
+    assert retention.trim_feeds(client) == 0
+    # Two dispatchers: the slower one decides what may go.
+    client.set(keys.cursor_key(partition, "fast"), entries[-1].id)
+    client.set(keys.cursor_key(partition, "slow"), entries[2].id)
+    assert retention.trim_feeds(client) == 2
+    kept = own_store.read_feed(partition, "0-0", count=100_000)
+    assert [entry.id for entry in kept] == [entry.id for entry in entries[2:]]
+    assert _pass(own_store, time.time(), abandon_after=None, archive_after=None) == (
+        retention.Pass((), (), 0))
