@@ -221,16 +221,17 @@ def request_key(registry: KeyRegistry) -> ApiKey | None:
     return record
 
 
-def require_api_key(registry: KeyRegistry, *, what: str) -> ApiKey | None:
+def require_api_key(registry: KeyRegistry, *, what: str, always: bool = False) -> ApiKey | None:
     """Returns the request's API key; refuses the request without one when the deployment
-    sets ``REQUIRE_API_KEY``. *what* names the request in the answer (``"creating a game"``).
-    The one check for every request that creates (games, drives, kept histories).
+    sets ``REQUIRE_API_KEY`` (or *always*, for what only a key can ask, such as its games).
+    *what* names the request in the answer (``"creating a game"``). The one check for every
+    request that creates (games, drives, kept histories).
 
     :raises werkzeug.exceptions.HTTPException: 401 ``api_key_required`` without a key when
         one is required; see :func:`request_key` for a bad key.
     """
     record = request_key(registry)
-    if record is None and current_app.config["REQUIRE_API_KEY"]:
+    if record is None and (always or current_app.config["REQUIRE_API_KEY"]):
         abort(401, message=f"{what} needs an API key on this server: send "
               "Authorization: Bearer <api key> or X-API-Key: <api key>",
               code="api_key_required", headers=_CHALLENGE)

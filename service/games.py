@@ -23,7 +23,7 @@ from engine.profiles import profile_players
 from engine.state import GameState
 from replay.views import game_view
 from service import commands, sse
-from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, request_key, require_api_key
+from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
 from service.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
 from service.repository import request_caller, request_game, services
 from service.schemas import (
@@ -103,12 +103,8 @@ class Games(MethodView):
         Pages go back in time: pass the answer's ``next_before`` as ``before``.
         """
         svc = services()
-        key = request_key(svc.keys)
-        if key is None:
-            abort(401, message="listing your games needs your API key: send "
-                  "Authorization: Bearer <api key> or X-API-Key: <api key>",
-                  code="api_key_required", headers={"WWW-Authenticate": 'Bearer realm="fortyfive"'})
-        assert key is not None, "checked above"
+        key = require_api_key(svc.keys, what="listing your games", always=True)
+        assert key is not None, "require_api_key refuses a request without one"
         limit = query["limit"]
         rows = svc.keys.games(key.id, before=query.get("before"), limit=limit)
         games = []
