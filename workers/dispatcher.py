@@ -118,6 +118,9 @@ class Dispatcher:
         """Jobs the queue already had (entries read again, or states planned twice)."""
         self.cursors: dict[int, str] = self._load_cursors()
         """The last feed entry id handled in each partition."""
+        self.lag_s = 0.0
+        """How long the oldest entry of the last :meth:`poll` had waited when it was read, in
+        seconds by this host's clock (0 when the poll found nothing new: it has caught up)."""
 
     def poll(self, block_ms: int | None = None) -> int:
         """Handles the feed entries that arrived since the last call, waiting up to
@@ -128,6 +131,10 @@ class Dispatcher:
             again next time.
         """
         entries = self._read(block_ms)
+        read_at = time.time()
+        self.lag_s = max(
+            (max(0.0, read_at - _entry_time(entry.id)) for _, entry in entries), default=0.0
+        )
         for game_id in dict.fromkeys(entry.game_id for _, entry in entries):
             self._dispatch(game_id)
         last: dict[int, str] = {}
@@ -213,6 +220,15 @@ def _streams(reply: Any) -> list[tuple[str, list[Any]]]:
     if isinstance(reply, dict):
         return [(str(key), list(value[0])) for key, value in reply.items()]
     return [(str(key), list(entries)) for key, entries in reply]
+
+
+def _entry_time(entry_id: str) -> float:
+    """Returns when a stream entry was added (its id's milliseconds), in epoch seconds.
+
+    >>> _entry_time("1700000000123-4")
+    1700000000.123
+    """
+    return int(entry_id.split("-", 1)[0]) / 1000
 
 
 def _partition_of_key(key: str) -> int:
