@@ -3,8 +3,9 @@
 Each runner (``workers.runner``) records two heartbeats in one hash of the event store's
 Redis, under its own name (``<host>:<pid>``): its RQ worker's, mirrored each time RQ beats
 (while idle, and every second of a running job), and its dispatcher's, after each pass over
-the feeds, with the dispatcher's lag: how long the oldest feed entry of that pass had waited
-to be read (0 when it has caught up with the feeds' head). The hash lives beside the games
+the feeds, with the dispatcher's lag: the feed entries still beyond that pass's batches
+(``lag_entries``) and the seconds since a pass last read up to every feed's head (``lag_s``;
+both 0 when it keeps up). The hash lives beside the games
 because ``/readyz`` reads the store, while the queue may live on a Redis of its own.
 
 ``/readyz`` reports the freshest of each, and calls a component stale when its heartbeat is
@@ -84,6 +85,7 @@ def readiness(
     worker_age = _age(worker, now)
     dispatcher_age = _age(dispatcher, now)
     lag = None if dispatcher is None else round(float(dispatcher.get("lag_s", 0.0)), 3)
+    behind = None if dispatcher is None else int(dispatcher.get("lag_entries", 0))
     sections = {
         "worker": {
             "heartbeat_age_s": worker_age,
@@ -92,6 +94,7 @@ def readiness(
         "dispatcher": {
             "heartbeat_age_s": dispatcher_age,
             "lag_s": lag,
+            "lag_entries": behind,
             "stale": dispatcher_age is None or dispatcher_age > stale_after
             or (lag is not None and lag > stale_after),
         },

@@ -405,8 +405,12 @@ class DispatcherBeatSchema(WorkerBeatSchema):
 
     lag_s = fields.Float(
         required=True, allow_none=True,
-        metadata={"description": "How long the oldest feed entry of its last pass had waited "
-                  "to be read, in seconds (0: caught up with the feeds' head)"},
+        metadata={"description": "Seconds since it last read up to the head of every feed "
+                  "(0: it keeps up)"},
+    )
+    lag_entries = fields.Integer(
+        required=True, allow_none=True,
+        metadata={"description": "Feed entries beyond its last pass (0: it keeps up)"},
     )
 
 

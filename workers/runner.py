@@ -121,7 +121,9 @@ def run_worker(
     _until_up(lambda: heartbeats.prune(store.client), Outage("runner", probe, stop))
     thread = threading.Thread(
         target=dispatch_until, args=(dispatcher, queue, stop),
-        kwargs={"on_pass": lambda: beats.beat("dispatcher", lag_s=dispatcher.lag_s),
+        kwargs={"on_pass": lambda: beats.beat(
+            "dispatcher", lag_s=dispatcher.lag_s, lag_entries=dispatcher.lag_entries
+        ),
                 "outage": Outage("dispatcher", probe, stop)},
         name="fortyfive-dispatcher",
     )
