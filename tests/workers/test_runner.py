@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
 from worker_helpers import entropy
 
 from engine.fold import fold
@@ -24,7 +26,7 @@ from events.redis_store import RedisEventStore
 from service import commands, heartbeats
 from service.supervisor import Backoff
 from workers import context
-from workers.resilient import Outage
+from workers.resilient import ABANDON_MARGIN, BEAT_SECONDS, Outage, ResilientWorker
 from workers.runner import rq_url_for, run_worker
 
 
@@ -115,3 +117,35 @@ def test_an_outage_wait_ends_when_the_runner_stops() -> None:
 def test_the_queue_defaults_to_the_stores_redis() -> None:
     assert rq_url_for("redis://a:1", {}) == "redis://a:1"
     assert rq_url_for("redis://a:1", {"RQ_REDIS_URL": "redis://b:2"}) == "redis://b:2"
+
+
+def _resilient_worker(queue: Queue, beats: list[float]) -> ResilientWorker:
+    stop = threading.Event()
+    return ResilientWorker(
+        [queue], connection=queue.connection, serializer=JSONSerializer,
+        outage=Outage("worker", queue.connection.ping, stop), stopping=stop,
+        on_heartbeat=lambda: beats.append(time.monotonic()),
+    )
+
+
+def test_a_running_job_keeps_its_worker_beating(queue: Queue) -> None:
+    queue.enqueue("time.sleep", 2.5)
+    beats: list[float] = []
+    started = time.monotonic()
+    assert _resilient_worker(queue, beats).work(burst=True)
+    during = [beat for beat in beats if started + 0.5 < beat < started + 2.5]
+    assert len(during) >= 1, "a heartbeat every second of a 2.5 s job"
+
+
+def test_a_job_whose_worker_died_is_abandoned_soon_and_retried_by_rq(queue: Queue) -> None:
+    job = queue.enqueue("time.sleep", 0, retry=context.retry())
+    worker = _resilient_worker(queue, [])
+    worker.register_birth()
+    worker.prepare_execution(job)
+    worker.prepare_job_execution(job)  # ... and the worker is killed while the job runs.
+    registry = queue.started_job_registry
+    [(_, expires)] = queue.connection.zrange(registry.key, 0, -1, withscores=True)
+    assert expires <= time.time() + BEAT_SECONDS + ABANDON_MARGIN + 1
+    registry.cleanup(timestamp=expires + 1)  # What RQ's maintenance does then.
+    job.refresh()
+    assert job.get_status() == "scheduled" and job.retries_left == context.retry().max - 1
