@@ -23,10 +23,17 @@ from flask_smorest import Blueprint
 
 from events.store import StoreUnavailableError
 from service import heartbeats
+from service.errors import PROBLEM_JSON, ProblemSchema
 from service.repository import services
 from service.schemas import ReadySchema, StatusSchema
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
+
+_UNREADY = (
+    "Degraded (application/json): this process runs a worker whose heartbeat, or its "
+    "dispatcher's lag, is stale; `stale` lists which. Or the store is down "
+    "(application/problem+json, code `store_unavailable`)."
+)
 
 
 @blp.route("/healthz")
@@ -46,12 +53,10 @@ class Ready(MethodView):
 
     @blp.doc(security=[{}])
     @blp.response(200, ReadySchema)
-    @blp.alt_response(
-        503, schema=ReadySchema,
-        description="Degraded: this process runs a worker whose heartbeat (or dispatcher "
-        "lag) is stale, listed in `stale`. When the store is down, the answer is an "
-        "application/problem+json problem with code `store_unavailable` instead.",
-    )
+    @blp.alt_response(503, schema=ReadySchema, content_type="application/json",
+                      description=_UNREADY)
+    @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_JSON,
+                      description=_UNREADY)
     def get(self) -> Any:
         """The process is up, the event store answers and the workers beat."""
         store = services().store

@@ -171,7 +171,7 @@ class ResilientWorker(SimpleWorker):
             self.set_state(WorkerStatus.IDLE)
         except UNAVAILABLE as error:
             self.executions.clear()
-            log.warning("job %s was interrupted; RQ retries it once its execution expires",
-                        job.id)
+            log.warning("job %s met a Redis outage; unless it had finished, RQ retries it "
+                        "once its execution expires", job.id)
             if not self._outage.wait(error):
                 raise
