@@ -28,6 +28,10 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
   ``POST /v1/histories?mode=keep`` may be (:mod:`service.uploads`). Also from the environment.
 - ``TRUSTED_PROXIES``: how many reverse proxies in front of the service append to
   ``X-Forwarded-For`` (default 0: the client is the peer address). Also from the environment.
+- ``READY_NEEDS_WORKERS``: whether ``/readyz`` is degraded while the workers' heartbeats are
+  stale (``fortyfive serve`` sets it when it runs its own worker; default false).
+- ``READY_STALE_SECONDS``: the age past which a heartbeat, or the dispatcher's lag, is stale
+  (default 30; the environment's ``READY_STALE_SECONDS`` overrides it).
 """
 
 from __future__ import annotations
@@ -92,6 +96,8 @@ class DefaultConfig:
     STREAM_WAIT = 25.0
     STREAM_WAIT_MAX = 60.0
     EVENTS_PAGE_MAX = 1000
+    READY_NEEDS_WORKERS = False
+    READY_STALE_SECONDS = 30.0
     REQUIRE_API_KEY = False
     ENFORCE_RATE_LIMITS = False
     RATE_LIMITS: dict[str, str] = {}
@@ -131,23 +137,31 @@ def _env_int(name: str) -> int:
 
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL``, ``RATE_LIMITS``,
-    ``TRUSTED_PROXIES`` and ``KEPT_HISTORY_*`` from the environment, then *config*, then
-    ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS`` from the environment (an operator's
-    explicit choice wins).
+    """Fills *app*'s config: defaults, then ``REDIS_URL``, ``READY_STALE_SECONDS``,
+    ``RATE_LIMITS``, ``TRUSTED_PROXIES`` and ``KEPT_HISTORY_*`` from the environment, then
+    *config*, then ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS`` from the environment (an
+    operator's explicit choice wins).
 
     :raises ValueError: for a flag that is not a boolean, a number that is not one.
     """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
         app.config["REDIS_URL"] = os.environ["REDIS_URL"]
-    if config:
-        app.config.update(config)
+    stale = os.environ.get("READY_STALE_SECONDS")
+    if stale:
+        try:
+            app.config["READY_STALE_SECONDS"] = float(stale)
+        except ValueError:
+            raise ValueError(
+                f"READY_STALE_SECONDS must be a number of seconds, not {stale!r}"
+            ) from None
     if os.environ.get("RATE_LIMITS"):
         app.config["RATE_LIMITS"] = os.environ["RATE_LIMITS"]
     for number in ("TRUSTED_PROXIES", "KEPT_HISTORY_TTL", "KEPT_HISTORY_MAX_BYTES"):
         if os.environ.get(number):
             app.config[number] = _env_int(number)
+    if config:
+        app.config.update(config)
     for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS"):
         chosen = env_flag(flag)
         if chosen is not None:

@@ -104,3 +104,17 @@ def test_the_chain_sweep_and_the_retention_pass_are_enqueued_once_per_period(
     assert sorted(queue.job_ids) == sorted([
         keys.sweep_job_id(480_000), keys.retain_job_id(480_000),
         keys.sweep_job_id(480_001), keys.retain_job_id(480_001)])
+
+
+
+def test_its_lag_counts_the_entries_beyond_its_batch_until_it_catches_up(
+    store: RedisEventStore, queue: Queue, configured: None, new_game: Callable[..., str]
+) -> None:
+    small = Dispatcher(store, queue, name=f"test-lag-{queue.name}", start="end", count=1)
+    game_id = new_game("classic", ["bot", "bot"])
+    assert store.version(game_id) == 2, "two events, two entries in its partition's feed"
+    assert small.poll() == 1
+    assert small.lag_entries == 1 and small.lag_s >= 0
+    while small.poll():
+        pass
+    assert small.lag_entries == 0 and small.lag_s == 0
