@@ -312,9 +312,9 @@ def _check_table(state: GameState, seat: Seat) -> None:
     if not 0 <= seat < state.rules.players:
         raise NotYourTurnError(f"seat {seat} is not at this table of {state.rules.players}")
     if state.phase == "over":
-        assert state.winner is not None, "a game is over once a side has won it"
-        raise GameOverError(
-            f"the game is over: side {side_name(state.winner)} won; no more actions")
+        how = ("it was abandoned unfinished" if state.winner is None
+               else f"side {side_name(state.winner)} won")
+        raise GameOverError(f"the game is over: {how}; no more actions")
 
 
 def _check_phase(state: GameState, action: Action) -> DealState:

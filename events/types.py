@@ -49,7 +49,8 @@ class Event:
     """The phase of the deal the action belongs to."""
     TOKEN: ClassVar[str | None] = None
     """Its name in the text notation (``2:bid(20)``, ``reveal(...)``); ``None`` where the
-    notation writes it otherwise (a card is written bare, a recorded deal as tags)."""
+    notation writes it otherwise: a card bare, a recorded deal as tags, anything else as a
+    ``%event`` JSON line."""
     SAYS: ClassVar[str] = ""
     """What ``history show`` says of it: a template of its data fields (a list is written
     with blanks, or ``nothing``, and ``{name_count}`` is its length; ``None`` is ``none``)."""
@@ -287,6 +288,24 @@ class SeedRevealed(Event):
     seed: str
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameAbandoned(Event):
+    """Nobody acted for too long: the server ended the game unfinished, without a winner.
+
+    A decision of the server's retention policy (``ABANDON_AFTER``), appended by a worker
+    through the command path; the game is over from this event on and nothing follows it.
+    """
+
+    TYPE: ClassVar[str] = "game_abandoned"
+    SAYS: ClassVar[str] = (
+        "game abandoned by the server after {idle_seconds} s without an action")
+
+    idle_seconds: int
+    """How long the game had waited since its previous event."""
+    after_seconds: int
+    """The idle time after which the service abandons a game (the policy then in force)."""
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -304,6 +323,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         JinkAnnounced,
         CardPlayed,
         SeedRevealed,
+        GameAbandoned,
     )
 }
 """Every event type by its wire name."""

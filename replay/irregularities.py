@@ -63,6 +63,9 @@ _V1: dict[str, Callable[[Args, int], str]] = {
     "no_trick": lambda a, v: f"seat {a['seat']} played {a['card']} when no trick was open",
     "game_over": lambda a, v: f"seat {a['seat']} played {a['card']} when no trick was open",
     "illegal_card": _illegal_card,
+    "abandoned": lambda a, v: (
+        f"seat {a['seat']} played {a['card']} after the game was abandoned: the card was "
+        "refused"),
     "refused": lambda a, v: f"{a['type']} by seat {a['seat']}: {a['message']}",
     "refused_game_over": lambda a, v: (
         f"{a['type']} by seat {a['seat']}: the game is over: side {a['winner']} won; no more "
@@ -93,7 +96,7 @@ class Irregularity:
     rule: str
     """The rule it broke: an engine rule id, or one of :data:`IRREGULARITY_RULES`."""
     kind: str
-    """How the breach is worded: ``out_of_turn``, ``no_trick``, ``game_over``,
+    """How the breach is worded: ``out_of_turn``, ``no_trick``, ``game_over``, ``abandoned``,
     ``illegal_card``, ``refused``, ``refused_game_over`` or ``sequence``."""
     args: tuple[tuple[str, Any], ...]
     """The facts the sentence is made from."""
@@ -102,7 +105,7 @@ class Irregularity:
     def refused(self) -> bool:
         """True when the action was not applied: the engine could not go on with it, or the
         game was already won."""
-        return self.kind in ("game_over", "refused_game_over", "sequence")
+        return self.kind in ("game_over", "refused_game_over", "abandoned", "sequence")
 
     def text_in(self, texts: int | None = None) -> str:
         """Returns the sentence in the ruling texts of version *texts* (the current ones by
@@ -161,6 +164,9 @@ def _play_breach(state: GameState, version: int, event: CardPlayed,
                  error: ActionRejectedError) -> Irregularity:
     seat, card = event.seat, event.card
     deal = state.deal
+    if isinstance(error, GameOverError) and state.winner is None:
+        return irregularity(version, seat, card, "action.phase", "abandoned", seat=seat,
+                            card=card)
     if isinstance(error, GameOverError) and deal is not None and deal.result is not None:
         return irregularity(version, seat, card, "action.phase", "game_over", seat=seat,
                             card=card, winner=state.winner, deal=deal.number,
@@ -181,6 +187,9 @@ def _play_breach(state: GameState, version: int, event: CardPlayed,
 
 def _action_breach(state: GameState, version: int, event: Event, seat: int,
                    error: ActionRejectedError) -> Irregularity:
+    if isinstance(error, GameOverError) and state.winner is None:
+        return irregularity(version, seat, None, "action.phase", "refused", type=event.TYPE,
+                            seat=seat, message=str(error))
     if isinstance(error, GameOverError):
         return irregularity(version, seat, None, "action.phase", "refused_game_over",
                             type=event.TYPE, seat=seat, winner=state.winner)

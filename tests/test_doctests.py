@@ -1,5 +1,5 @@
-"""The examples in the docstrings of every module of events, engine, replay and workers run and
-hold (python-chess doctests its modules the same way)."""
+"""The examples in the docstrings of every module of events, engine, replay, service and
+workers run and hold (python-chess doctests its modules the same way)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ("events", "engine", "replay", "workers")
+PACKAGES = ("events", "engine", "replay", "service", "workers")
 
 
 def _modules() -> list[str]:
     names = []
     for package in PACKAGES:
         path = importlib.import_module(package).__path__
-        names += [f"{package}.{info.name}" for info in pkgutil.iter_modules(path)]
+        names += [info.name for info in pkgutil.walk_packages(path, f"{package}.")]
     return sorted(names)
 
 

@@ -13,7 +13,13 @@ import pytest
 from engine import actions, fold
 from events.types import EVENT_TYPES, GameCreated, event_from_data
 from replay.document import HistoryEvent, RulesBlock, SeatInfo
-from replay.notation import Context, parse_move, render_move
+from replay.notation import (
+    Context,
+    parse_event_json,
+    parse_move,
+    render_event_json,
+    render_move,
+)
 from replay.show import describe
 
 WEB = Path(__file__).resolve().parents[2] / "service" / "web"
@@ -35,6 +41,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "jink_announced": {"seat": 0},
     "card_played": {"seat": 0, "card": "5S"},
     "seed_revealed": {"deal": 1, "seed": "cd" * 32},
+    "game_abandoned": {"idle_seconds": 90000, "after_seconds": 86400},
 }
 """One event of each type."""
 
@@ -77,8 +84,10 @@ def test_every_action_type_is_produced_by_one_event_type() -> None:
 def test_the_notation_writes_and_reads_every_type(name: str) -> None:
     cls = EVENT_TYPES[name]
     if cls.TOKEN is None:
-        # A card is written bare, a recorded deal as [Hands] [TurnUp] [Stock] tags.
-        assert name in ("card_played", "deal_recorded")
+        # A card is written bare, a recorded deal as [Hands] [TurnUp] [Stock] tags, any other
+        # type without a token as a %event line.
+        line = render_event_json(name, SAMPLES[name], ())
+        assert parse_event_json(line.removeprefix("%event ")) == (name, SAMPLES[name], ())
         return
     context = Context()
     context.deal = 1
