@@ -13,8 +13,9 @@ one script can touch them all:
   and the command ids are then gone; reads, versions and tails answer from the tombstone,
   verified the same way.
 
-``NNN`` is :func:`events.store.partition_of`. ``append.lua`` checks the command id, then the
-version, then the head hash, and only then writes; see ``docs/event-store.md``.
+``NNN`` is :func:`events.store.partition_of`; the key names are :mod:`events.keys`'s.
+``append.lua`` checks the command id, then the version, then the head hash, and only then
+writes; see ``docs/event-store.md``.
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
 from events.codec import CodecError, parse_json
 from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
 from events.errors import ConcurrencyError, CorruptStreamError, StoreError, StoreUnavailableError
+from events.keys import archive_key as archive_key
+from events.keys import command_key as command_key
+from events.keys import feed_key as feed_key
+from events.keys import game_key as game_key
+from events.keys import partition_tag as partition_tag
 from events.store import (
     PARTITIONS,
     AppendResult,
@@ -85,34 +91,6 @@ _UNAVAILABLE = (
     ClusterDownError,
     TryAgainError,
 )
-
-
-def partition_tag(game_id: str) -> str:
-    """Returns the prefix with the hash tag of *game_id*'s partition, ``f45:{p<NNN>}``: every
-    key of one game starts with it, so they share a Redis Cluster slot."""
-    return f"f45:{{p{partition_of(game_id):03d}}}"
-
-
-def game_key(game_id: str) -> str:
-    """Returns the key of the stream of *game_id*'s events."""
-    return f"{partition_tag(game_id)}:game:{game_id}"
-
-
-def command_key(game_id: str) -> str:
-    """Returns the key of the hash of command ids seen for *game_id*."""
-    return f"{partition_tag(game_id)}:cmd:{game_id}"
-
-
-def archive_key(game_id: str) -> str:
-    """Returns the key of *game_id*'s tombstone and archived events."""
-    return f"{partition_tag(game_id)}:archive:{game_id}"
-
-
-
-
-def feed_key(partition: int) -> str:
-    """Returns the key of the feed stream of *partition*."""
-    return f"f45:{{p{partition:03d}}}:feed"
 
 
 def _utc_now() -> datetime:

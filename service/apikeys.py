@@ -5,7 +5,7 @@ integrator; it is shown once. Keys look like ``f45k.<id>.<secret>``: the id name
 listings and logs and is not secret; the dot never occurs in a seat or auditor token
 (URL-safe base64), so a bearer token is told apart from a seat token by its shape alone and
 the two can never be confused. Only the SHA-256 digest of the whole key is stored, in
-``f45:{keys}:key:<id>`` (see :mod:`service.store_keys`), with its name, creation time and
+``f45:{keys}:key:<id>`` (see :mod:`events.keys`), with its name, creation time and
 revoked flag; a presented key is compared with its digest in constant time.
 
 Each game created with a key is recorded in the key's own index (``f45:{keys}:games:<id>``,
@@ -33,8 +33,8 @@ import redis
 from flask import current_app, g, request
 from flask_smorest import abort
 
+from events import keys as store_keys
 from events.store import StoreUnavailableError
-from service import store_keys
 
 PREFIX = "f45k"
 """The first part of every API key."""

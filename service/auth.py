@@ -34,7 +34,8 @@ from flask import request
 from flask_smorest import abort
 
 from engine.state import GameState, Seat
-from events.store import StoreUnavailableError, partition_of
+from events.keys import seats_key as seats_key
+from events.store import StoreUnavailableError
 from replay.views import Viewer
 from service.apikeys import looks_like_api_key
 
@@ -52,9 +53,6 @@ OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 """The OpenAPI security of an endpoint any caller may read (a token chooses the view)."""
 
 
-def seats_key(game_id: str) -> str:
-    """Returns the key of the hash of *game_id*'s token digests (the game's hash tag)."""
-    return f"f45:{{p{partition_of(game_id):03d}}}:seats:{game_id}"
 
 
 def new_token() -> str:

@@ -22,8 +22,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias
 
-HEARTBEATS_KEY = "f45:{workers}:heartbeats"
-"""Hash: ``worker:<runner>`` and ``dispatcher:<runner>`` -> JSON ``{"at": epoch seconds, ...}``."""
+from events.keys import HEARTBEATS_KEY as HEARTBEATS_KEY
 
 STALE_SECONDS = 30.0
 """The default age past which a heartbeat (or the dispatcher's lag) is stale."""

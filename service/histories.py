@@ -28,11 +28,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import marshmallow as ma
 from flask import Response, current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
-from marshmallow import fields, validate
 
 from events.codec import canonical_json
 from replay.audit import audit_game
@@ -48,194 +46,23 @@ from replay.views import game_view
 from service import uploads
 from service.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
 from service.repository import load_game, load_record, request_viewer, services
-from service.schemas import MAX_VERSION, EventSchema, GameViewSchema
+from service.schemas import (
+    AuditSchema,
+    HandHistorySchema,
+    HistoryQuerySchema,
+    HistorySubmissionSchema,
+    KeptQuerySchema,
+    ReplayQuerySchema,
+    ReplaySchema,
+    SubmissionResultSchema,
+    SubmitQuerySchema,
+)
 from service.sse import event_item
 
 blp = Blueprint("histories", __name__, description="Hand histories, replays and audits")
 
 TEXT_MIMETYPE = "text/plain"
 _OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
-_VIEW = fields.String(
-    validate=validate.OneOf(("own", "spectator", "auditor")),
-    metadata={"description": "auditor: needs the auditor token while the game is in progress"},
-)
-
-
-# Schemas -------------------------------------------------------------------------------------
-
-
-class HistoryQuerySchema(ma.Schema):
-    """Which history: the encoding, one deal or all, up to which event, whose view."""
-
-    format = fields.String(load_default="json", validate=validate.OneOf(("json", "text")))
-    deal = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION),
-                          metadata={"description": "Only this deal (and the game's creation)"})
-    at = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION),
-                        metadata={"description": "Only up to this event (version)"})
-    view = _VIEW
-
-
-class KeptQuerySchema(ma.Schema):
-    """The encoding of a kept history."""
-
-    format = fields.String(load_default="json", validate=validate.OneOf(("json", "text")))
-
-
-class ReplayQuerySchema(ma.Schema):
-    """The event after which to show the game, and whose view."""
-
-    at = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VERSION),
-                        metadata={"description": "Version of the event"})
-    view = _VIEW
-
-
-class SubmitQuerySchema(ma.Schema):
-    """Verify only, or verify and keep."""
-
-    mode = fields.String(load_default="dry_run", validate=validate.OneOf(("dry_run", "keep")))
-
-
-class HistorySubmissionSchema(ma.Schema):
-    """A history to verify: its JSON encoding as an object, or its text notation."""
-
-    history = fields.Dict(metadata={"description": "The history in its JSON encoding"})
-    text = fields.String(metadata={"description": "The history in the text notation (a "
-                                                  "hand-written table record included)"})
-
-    @ma.validates_schema
-    def _one_of(self, data: dict[str, Any], **kwargs: Any) -> None:
-        del kwargs  # Unused.
-        if ("history" in data) == ("text" in data):
-            raise ma.ValidationError("send exactly one of history (JSON) and text (notation)")
-
-
-class DiagnosticSchema(ma.Schema):
-    """A problem found reading a file, with where it is."""
-
-    code = fields.String(required=True)
-    severity = fields.String(required=True, validate=validate.OneOf(("error", "warning")))
-    message = fields.String(required=True)
-    line = fields.Integer()
-    column = fields.Integer()
-    pointer = fields.String()
-
-
-class VerificationProblemSchema(ma.Schema):
-    """Something in a history that does not hold."""
-
-    code = fields.String(required=True)
-    message = fields.String(required=True)
-    version = fields.Integer(required=True, allow_none=True)
-    pointer = fields.String(required=True, allow_none=True)
-
-
-class UncheckedSchema(ma.Schema):
-    """Events a view cannot check, and why."""
-
-    first = fields.Integer(required=True)
-    last = fields.Integer(required=True)
-    what = fields.String(required=True)
-    why = fields.String(required=True)
-
-
-class IrregularitySchema(ma.Schema):
-    """An action that broke a rule (a record of a real table)."""
-
-    version = fields.Integer(required=True)
-    seat = fields.Integer(required=True, allow_none=True)
-    card = fields.String(required=True, allow_none=True)
-    rule = fields.String(required=True)
-    text = fields.String(required=True)
-
-
-class VerificationSchema(ma.Schema):
-    """The verification report of a history."""
-
-    ok = fields.Boolean(required=True, metadata={"description": "Nothing is contradicted"})
-    complete = fields.Boolean(required=True, metadata={"description": "Nothing unchecked"})
-    game_id = fields.String(required=True, allow_none=True)
-    viewer = fields.Raw(required=True, metadata={"oneOf": [
-        {"type": "integer", "minimum": 0}, {"type": "string", "enum": ["spectator", "auditor"]}]})
-    events = fields.Integer(required=True)
-    head = fields.String(required=True, allow_none=True)
-    checked = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    problems = fields.List(fields.Nested(VerificationProblemSchema), required=True)
-    unchecked = fields.List(fields.Nested(UncheckedSchema), required=True)
-    notes = fields.List(fields.String(), required=True)
-    irregularities = fields.List(fields.Nested(IrregularitySchema), required=True)
-
-
-class SubmissionResultSchema(ma.Schema):
-    """What verifying a history found, and where it was kept."""
-
-    ok = fields.Boolean(required=True,
-                        metadata={"description": "Read without errors and verified"})
-    id = fields.String(required=True, allow_none=True, metadata={"description": "When kept"})
-    url = fields.String(required=True, allow_none=True)
-    expires_in = fields.Integer(allow_none=True, metadata={
-        "description": "When kept: seconds until it expires (null: kept until deleted)"})
-    diagnostics = fields.List(fields.Nested(DiagnosticSchema), required=True)
-    verification = fields.Nested(VerificationSchema, required=True)
-
-
-class ReplaySchema(ma.Schema):
-    """The caller's view of a game as it stood after one event."""
-
-    at = fields.Integer(required=True, metadata={"description": "The event shown"})
-    version = fields.Integer(required=True, metadata={"description": "The game's version now"})
-    event = fields.Nested(EventSchema, required=True)
-    game = fields.Nested(GameViewSchema, required=True)
-
-
-class HistoryEventSchema(ma.Schema):
-    """One event of a history, with its chain links (null where the view withholds them)."""
-
-    version = fields.Integer(required=True)
-    type = fields.String(required=True)
-    schema = fields.Integer(required=True)
-    actor = fields.Raw(required=True)
-    command_id = fields.String(required=True, allow_none=True)
-    occurred_at = fields.String(required=True)
-    data = fields.Dict(required=True)
-    prev_hash = fields.String(required=True, allow_none=True)
-    hash = fields.String(required=True, allow_none=True)
-    redacted = fields.List(fields.String())
-
-
-class HandHistorySchema(ma.Schema):
-    """A hand history in its JSON encoding (canonical JSON; the full JSON Schema ships as
-    ``replay/hand-history.schema.json`` and is described in docs/hand-history.md)."""
-
-    format = fields.String(required=True, metadata={"example": "fortyfive-hand-history"})
-    format_version = fields.String(required=True, metadata={"example": "1.1"})
-    ruling_texts = fields.Integer(metadata={
-        "description": "The version of the ruling texts the sentences are in (from format "
-                       "1.1; docs/rules.md)", "example": 2})
-    game_id = fields.String(required=True)
-    rules = fields.Dict(required=True)
-    seats = fields.List(fields.Dict(), required=True)
-    view = fields.Dict(required=True)
-    start = fields.Dict()
-    events = fields.List(fields.Nested(HistoryEventSchema), required=True)
-    head = fields.String(required=True, allow_none=True)
-    results = fields.Dict(required=True)
-    tags = fields.Dict(keys=fields.String(), values=fields.String())
-
-
-class AuditSchema(ma.Schema):
-    """The full, explained audit of a game."""
-
-    format = fields.String(required=True, metadata={"example": "fortyfive-audit"})
-    format_version = fields.String(required=True)
-    game_id = fields.String(required=True)
-    verification = fields.Nested(VerificationSchema, required=True)
-    deals = fields.List(fields.Dict(), required=True, metadata={
-        "description": "Per deal: the shuffle proof (commitment, seed, deck order re-derived) "
-                       "and every ruling with the rule it applies"})
-    rules = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    history = fields.Nested(HandHistorySchema, required=True)
-
-
 _TEXT_RESPONSE = {"200": {
     "description": "The history: canonical JSON, or the text notation with ``format=text``",
     "content": {

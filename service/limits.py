@@ -19,7 +19,7 @@ The client is the API key when the request presents a valid one (``X-API-Key``, 
 after ``TRUSTED_PROXIES`` hops of ``X-Forwarded-For``); for actions, the seat token. The
 probes and the web pages are not limited.
 
-Each counter is one key, ``f45:{rate:<who>}:<class>`` (:mod:`service.store_keys`): a fixed
+Each counter is one key, ``f45:{rate:<who>}:<class>`` (:mod:`events.keys`): a fixed
 window that starts with the client's first request and expires with it. One Lua script
 increments it and sets its expiry atomically, so several API processes share the counts.
 Every limited answer carries the ``RateLimit-Policy`` and ``RateLimit`` fields of
@@ -45,8 +45,8 @@ from flask_smorest import abort
 from redis.exceptions import RedisError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from events import keys as store_keys
 from events.store import StoreUnavailableError
-from service import store_keys
 from service.apikeys import presented_key, request_key
 from service.repository import services
 

@@ -4,7 +4,7 @@ An upload is kept once per content: its id is ``h-`` and the first 32 hex digits
 SHA-256 of its canonical JSON *without its tags*, so uploads that differ only in their tags
 (the way to fill a store with one game) share one copy, the first upload's. Each copy is
 stored compressed (zlib of the canonical JSON) under ``f45:history:<id>``
-(:mod:`service.store_keys`) with a time to live (``KEPT_HISTORY_TTL``, default 30 days): a
+(:mod:`events.keys`) with a time to live (``KEPT_HISTORY_TTL``, default 30 days): a
 new upload of the same content starts the time again. A document whose canonical JSON is
 larger than ``KEPT_HISTORY_MAX_BYTES`` (default 256 KiB, room for any 64 KiB body in the
 text notation) is refused. A history kept before compression (plain JSON) still reads.
@@ -19,9 +19,9 @@ from typing import Any
 
 from redis.client import NEVER_DECODE
 
+from events import keys as store_keys
 from replay.document import HandHistory
 from replay.jsonformat import dumps
-from service import store_keys
 
 DEFAULT_TTL = 30 * 24 * 3600
 """Seconds a kept history lives after its last upload, unless ``KEPT_HISTORY_TTL`` says."""

@@ -20,16 +20,15 @@ from typing import Any
 
 from events.chain import verify
 from events.errors import CorruptStreamError, SchemaError
+from events.keys import GAME_PATTERN
 from events.redis_store import RedisEventStore
 from workers import keys
-
-_GAME_PATTERN = "f45:{p*}:game:*"
 
 
 def game_ids(store: RedisEventStore) -> Iterator[str]:
     """Yields the id of every game in *store* (a SCAN, so games appended meanwhile may or
     may not appear)."""
-    for key in store.client.scan_iter(match=_GAME_PATTERN, count=1000, _type="stream"):
+    for key in store.client.scan_iter(match=GAME_PATTERN, count=1000, _type="stream"):
         text = key.decode("utf-8") if isinstance(key, bytes) else str(key)
         yield text.split(":game:", 1)[1]
 

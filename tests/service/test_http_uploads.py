@@ -14,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from http_table import bearer
 
-from service import store_keys, uploads
+from events import keys as store_keys
+from service import uploads
 from service.app import create_app
 
 GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
