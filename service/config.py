@@ -13,6 +13,9 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``FOLD_CACHE_GAMES``: how many folded games each process keeps in memory.
 - ``STREAM_WAIT`` / ``STREAM_WAIT_MAX``: the default and the largest idle wait, in seconds,
   of an event stream before it ends and the client reconnects with ``Last-Event-ID``.
+- ``STREAM_MAX``: how many live event streams one process holds at most; the next is
+  answered 503 with ``Retry-After``. The environment's ``FORTYFIVE_MAX_STREAMS`` overrides
+  the default (``fortyfive serve --max-streams`` sets it).
 - ``EVENTS_PAGE_MAX``: the largest ``limit`` of an events page.
 """
 
@@ -26,6 +29,24 @@ from flask import Flask
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted; a larger one is refused with 413."""
+
+
+MAX_STREAMS_ENV = "FORTYFIVE_MAX_STREAMS"
+"""The environment variable that sets ``STREAM_MAX``."""
+
+
+def parse_max_streams(text: str) -> int:
+    """Returns the stream bound written in *text*.
+
+    :raises ValueError: if it is not a whole number of 1 or more.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{MAX_STREAMS_ENV} must be a whole number of 1 or more, got {text!r}")
+    return value
 
 
 class DefaultConfig:
@@ -64,13 +85,20 @@ class DefaultConfig:
     FOLD_CACHE_GAMES = 1024
     STREAM_WAIT = 25.0
     STREAM_WAIT_MAX = 60.0
+    STREAM_MAX = 1000
     EVENTS_PAGE_MAX = 1000
 
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL`` from the environment, then *config*."""
+    """Fills *app*'s config: defaults, then ``REDIS_URL`` and ``FORTYFIVE_MAX_STREAMS`` from
+    the environment, then *config*.
+
+    :raises ValueError: if ``FORTYFIVE_MAX_STREAMS`` is not a whole number of 1 or more.
+    """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
         app.config["REDIS_URL"] = os.environ["REDIS_URL"]
+    if os.environ.get(MAX_STREAMS_ENV):
+        app.config["STREAM_MAX"] = parse_max_streams(os.environ[MAX_STREAMS_ENV])
     if config:
         app.config.update(config)

@@ -32,6 +32,7 @@ from events.store import StoreUnavailableError
 from replay.views import Viewer
 from service import commands
 from service.auth import Caller, TokenRegistry, caller_for, viewer_for
+from service.stream_hub import StreamHub
 
 EXTENSION = "fortyfive"
 """The key of :class:`Services` in ``app.extensions``."""
@@ -45,6 +46,7 @@ class Services:
     cache: commands.GameCache
     tokens: TokenRegistry
     entropy: commands.Entropy
+    streams: StreamHub
 
 
 class _NoStore:
@@ -59,17 +61,24 @@ class _NoStore:
 
 def create_services(config: Mapping[str, Any]) -> Services:
     """Returns the services for an app *config* (``STORE`` or ``REDIS_URL``, ``ENTROPY``,
-    ``FOLD_CACHE_GAMES``). No connection is made until the first request."""
+    ``FOLD_CACHE_GAMES``, ``STREAM_MAX``). No connection is made until the first request."""
     store: Any = config.get("STORE")
     if store is None:
         url = config.get("REDIS_URL")
         store = RedisEventStore.from_url(url) if url else _NoStore()
     client = store.client if not isinstance(store, _NoStore) else store
+    cache = commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024))
+
+    def is_over(game_id: str, version: int) -> bool:
+        folded = commands.load(cache, game_id)
+        return folded.version <= version and folded.state.phase == "over"
+
     return Services(
         store=store,
-        cache=commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024)),
+        cache=cache,
         tokens=TokenRegistry(client),
         entropy=config.get("ENTROPY") or commands.fresh_entropy,
+        streams=StreamHub(store, max_streams=config.get("STREAM_MAX", 1000), is_over=is_over),
     )
 
 

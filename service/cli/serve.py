@@ -2,8 +2,13 @@
 
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
 redis-server with its data under ``--data-dir``), starts the RQ worker in a child process
-unless ``--no-worker``, and runs gunicorn with gthread workers, so a long-lived event stream
-holds one thread and never a whole worker. Each worker builds its own app after the fork.
+unless ``--no-worker``, and runs gunicorn with gevent workers: each request is a greenlet, so
+a long-lived event stream costs a socket and a little memory, never a thread the API needs
+(``--max-streams`` bounds them per worker; beyond it a stream is answered 503 with
+``Retry-After``). gevent patches the standard library in each worker only, after the fork:
+the master (the embedded redis-server, the RQ worker's process) runs unpatched.
+``--worker-class gthread`` runs thread workers instead, where each stream holds one of the
+``--threads``. Each worker builds its own app after the fork.
 The Werkzeug debugger is never on: the app is built with ``DEBUG`` false and gunicorn does
 not run it.
 """
@@ -23,9 +28,21 @@ from typing import Any
 import yaml
 from gunicorn.app.base import BaseApplication
 
+from service.config import MAX_STREAMS_ENV, DefaultConfig, parse_max_streams
+
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
 """The command that rewrites ``openapi.yaml`` from the code."""
+
+WORKER_CLASSES = {"gevent": "gevent", "gthread": "gthread"}
+"""gunicorn's worker class for each ``--worker-class`` (a name, or a ``module.Class`` path to
+a subclass that adds behaviour to gunicorn's)."""
+
+DEFAULT_WORKER_CLASS = "gevent"
+
+API_CONNECTIONS = 1000
+"""Connections a gevent worker takes besides its live streams: requests and idle keep-alive
+connections (gunicorn stops accepting beyond streams plus these)."""
 
 
 class GunicornServer(BaseApplication):  # type: ignore[misc]
@@ -48,14 +65,23 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
 
 
 def gunicorn_options(
-    host: str, port: int, workers: int, threads: int, *, access_log: bool = False
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    *,
+    access_log: bool = False,
+    worker_class: str = DEFAULT_WORKER_CLASS,
+    max_streams: int = DefaultConfig.STREAM_MAX,
 ) -> dict[str, Any]:
-    """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark)."""
+    """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark):
+    *threads* applies to gthread workers, *max_streams* sizes a gevent worker's connections."""
     return {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "gthread",
+        "worker_class": WORKER_CLASSES[worker_class],
         "threads": threads,
+        "worker_connections": max_streams + API_CONNECTIONS,
         "timeout": 90,
         "graceful_timeout": 10,
         "keepalive": 5,
@@ -69,13 +95,17 @@ def gunicorn_options(
     }
 
 
-def api_factory(redis_url: str) -> Callable[[], Any]:
-    """Returns a factory of the API app on *redis_url*, with the debugger forced off."""
+def api_factory(
+    redis_url: str, max_streams: int = DefaultConfig.STREAM_MAX
+) -> Callable[[], Any]:
+    """Returns a factory of the API app on *redis_url* holding at most *max_streams* live
+    streams per process, with the debugger forced off."""
 
     def build() -> Any:
         from service.app import create_app
 
-        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False})
+        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
+                          "STREAM_MAX": max_streams})
         app.debug = False
         return app
 
@@ -93,7 +123,18 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
     serve.add_argument("--port", type=int, default=8045, help="port (default %(default)s)")
     serve.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    serve.add_argument("--threads", type=int, default=16, help="threads per worker (default 16)")
+    serve.add_argument(
+        "--worker-class", choices=sorted(WORKER_CLASSES), default=DEFAULT_WORKER_CLASS,
+        help="gunicorn workers: gevent (default; streams take no thread) or gthread",
+    )
+    serve.add_argument("--threads", type=int, default=16,
+                       help="threads per worker with --worker-class gthread (default 16)")
+    serve.add_argument(
+        "--max-streams", type=_max_streams,
+        default=os.environ.get(MAX_STREAMS_ENV) or str(DefaultConfig.STREAM_MAX),
+        help=f"live event streams per worker before answering 503 (default "
+        f"${MAX_STREAMS_ENV} or {DefaultConfig.STREAM_MAX})",
+    )
     serve.add_argument("--no-worker", action="store_true", help="do not start the RQ worker")
     serve.add_argument(
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
@@ -134,9 +175,10 @@ def run_serve(args: argparse.Namespace) -> int:
     worker = None if args.no_worker else start_worker(url)
     try:
         options = gunicorn_options(
-            args.host, args.port, args.workers, args.threads, access_log=args.access_log
+            args.host, args.port, args.workers, args.threads, access_log=args.access_log,
+            worker_class=args.worker_class, max_streams=args.max_streams,
         )
-        GunicornServer(api_factory(url), options).run()
+        GunicornServer(api_factory(url, args.max_streams), options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.
@@ -146,6 +188,17 @@ def run_serve(args: argparse.Namespace) -> int:
             if embedded is not None:
                 embedded.stop()
     return 0
+
+
+def _max_streams(text: str) -> int:
+    """Parses ``--max-streams`` (its default comes from ``$FORTYFIVE_MAX_STREAMS``).
+
+    :raises argparse.ArgumentTypeError: if it is not a whole number of 1 or more.
+    """
+    try:
+        return parse_max_streams(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:

@@ -19,6 +19,7 @@ def app(redis_url: str) -> Iterator[Flask]:
     """An app on the session's redis-server."""
     app = create_app({"REDIS_URL": redis_url, "TESTING": True})
     yield app
+    app.extensions["fortyfive"].streams.close()
     app.extensions["fortyfive"].store.close()
 
 
