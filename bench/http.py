@@ -32,7 +32,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     :raises RuntimeError: if a server does not start.
     """
     with tempfile.TemporaryDirectory(prefix="fortyfive-bench-http-") as data_dir:
-        with _api_server(Path(data_dir), args.workers, args.threads) as (api_port, redis_url):
+        with api_server(Path(data_dir), args.workers, args.threads) as (api_port, redis_url):
             with _bare_server(redis_url, args.workers, args.threads) as bare_port:
                 sides: dict[str, list[Sample]] = {"api": [], "bare": []}
                 share = max(1, args.actions // args.rounds)
@@ -302,15 +302,17 @@ def serve_bare(redis_url: str, port: int, workers: int, threads: int) -> None:
 
 
 @contextmanager
-def _api_server(data_dir: Path, workers: int, threads: int) -> Iterator[tuple[int, str]]:
-    """Runs ``fortyfive serve`` (no RQ worker) on its own embedded Redis; yields its port
-    and that Redis' URL."""
+def api_server(
+    data_dir: Path, workers: int, threads: int, extra: Sequence[str] = ()
+) -> Iterator[tuple[int, str]]:
+    """Runs ``fortyfive serve`` (no RQ worker, with the *extra* options) on its own embedded
+    Redis; yields its port and that Redis' URL."""
     port = _free_port()
     env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     code = "import sys; from service.cli import main; sys.exit(main())"
     command = [sys.executable, "-c", code, "serve", "--port", str(port), "--workers",
                str(workers), "--threads", str(threads), "--no-worker", "--data-dir",
-               str(data_dir)]
+               str(data_dir), *extra]
     log = (data_dir / "serve.log").open("w+")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     try:

@@ -63,9 +63,14 @@ def create_services(config: Mapping[str, Any]) -> Services:
     """Returns the services for an app *config* (``STORE`` or ``REDIS_URL``, ``ENTROPY``,
     ``FOLD_CACHE_GAMES``, ``STREAM_MAX``). No connection is made until the first request."""
     store: Any = config.get("STORE")
+    tails: Any = store
+    max_streams = config.get("STREAM_MAX", 1000)
     if store is None:
         url = config.get("REDIS_URL")
         store = RedisEventStore.from_url(url) if url else _NoStore()
+        # The live tails wait on connections of their own, so that however many games are
+        # watched, the requests always find one.
+        tails = RedisEventStore.from_url(url, max_connections=max_streams) if url else store
     client = store.client if not isinstance(store, _NoStore) else store
     cache = commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024))
 
@@ -78,7 +83,7 @@ def create_services(config: Mapping[str, Any]) -> Services:
         cache=cache,
         tokens=TokenRegistry(client),
         entropy=config.get("ENTROPY") or commands.fresh_entropy,
-        streams=StreamHub(store, max_streams=config.get("STREAM_MAX", 1000), is_over=is_over),
+        streams=StreamHub(store, tails=tails, max_streams=max_streams, is_over=is_over),
     )
 
 

@@ -79,12 +79,12 @@ class EventStream:
         self._wait = wait
         self._clock = clock
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[bytes]:
         """Yields the stream's chunks; a store error breaks it off (the client reconnects
         with the last id it received)."""
         subscription, clock = self._subscription, self._clock
         try:
-            yield "retry: 1000\n\n"
+            yield b"retry: 1000\n\n"
             deadline = clock() + self._wait
             while True:
                 remaining = max(deadline - clock(), 0.0)
@@ -92,19 +92,19 @@ class EventStream:
                     min(remaining, KEEPALIVE_SECONDS), self._viewer, self._render
                 )
                 if messages:
-                    yield "".join(messages)
+                    yield b"".join(messages)
                     if subscription.done:
                         return
                     deadline = clock() + self._wait
                     continue
                 if subscription.done or remaining <= 0:
                     return
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
         finally:
             subscription.close()
 
-    def _render(self, recorded: RecordedEvent) -> str:
-        return format_message(event_item(recorded, self._viewer))
+    def _render(self, recorded: RecordedEvent) -> bytes:
+        return format_message(event_item(recorded, self._viewer)).encode("utf-8")
 
     def close(self) -> None:
         """Ends the stream and releases its place (the WSGI server calls this)."""

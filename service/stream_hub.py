@@ -63,7 +63,7 @@ class _Entry:
     """One event a tail keeps, and its message per viewer once someone needed it."""
 
     recorded: RecordedEvent
-    messages: dict[Viewer, str] = dataclasses.field(default_factory=dict)
+    messages: dict[Viewer, bytes] = dataclasses.field(default_factory=dict)
 
 
 class _Tail:
@@ -71,7 +71,10 @@ class _Tail:
 
     def __init__(self, game_id: str, head: int) -> None:
         self.game_id = game_id
-        self.condition = threading.Condition()
+        self.lock = threading.Lock()
+        self.arrived = threading.Event()
+        """Set (and replaced by a fresh one) when events arrive or the tail fails: one
+        wake-up for every waiting subscriber."""
         self.entries: list[_Entry] = []
         self.base = head
         """The version just before ``entries[0]``."""
@@ -82,26 +85,30 @@ class _Tail:
         self.finished = False
 
     def window(self, after: int) -> list[_Entry]:
-        """Returns the kept entries after version *after* (call with the condition held)."""
+        """Returns the kept entries after version *after* (call with the lock held)."""
         return self.entries[max(after - self.base, 0):]
 
 
 class StreamHub:
     """The live tails of one process and the bound on its streams.
 
-    *store* is an :class:`events.redis_store.RedisEventStore` (or anything with its ``read``
-    and ``tail``); *is_over* tells when a game has ended, so its streams end too.
+    *store* is an :class:`events.redis_store.RedisEventStore` (or anything with its ``read``)
+    for the catch-up reads; the tails wait on *tails* (another store on the same Redis, with
+    connections of its own; by default *store*). *is_over* tells when a game has ended, so its
+    streams end too.
     """
 
     def __init__(
         self,
         store: Any,
         *,
+        tails: Any = None,
         max_streams: int,
         is_over: IsOver,
         block_seconds: float = BLOCK_SECONDS,
     ) -> None:
         self._store = store
+        self._tail_store = tails if tails is not None else store
         self._is_over = is_over
         self._block_ms = int(block_seconds * 1000)
         self.max_streams = max_streams
@@ -142,10 +149,12 @@ class StreamHub:
         return Subscription(self, tail, after, known if over else None, known)
 
     def close(self) -> None:
-        """Stops taking subscriptions and lets every tail end (within one block): call it
-        before closing the store."""
+        """Stops taking subscriptions and lets every tail end (within one block), closing
+        the tails' own store: call it before closing *store*."""
         with self._lock:
             self._closing = True
+        if self._tail_store is not self._store:
+            self._tail_store.close()
 
     def _release(self, tail: _Tail) -> None:
         with self._lock:
@@ -169,7 +178,7 @@ class StreamHub:
         prev_hash: str | None = None
         while not self._retire(tail, unless_watched=True):
             try:
-                batch = self._store.tail(
+                batch = self._tail_store.tail(
                     tail.game_id, tail.head, self._block_ms, prev_hash=prev_hash
                 )
                 over = bool(batch) and self._is_over(tail.game_id, batch[-1].version)
@@ -179,14 +188,15 @@ class StreamHub:
                     if not isinstance(error, StoreError):
                         logger.exception("the live tail of game %s failed", tail.game_id)
                         error = StoreError(f"the live tail of game {tail.game_id} failed")
-                    with tail.condition:
+                    with tail.lock:
                         tail.error = error
-                        tail.condition.notify_all()
+                        arrived, tail.arrived = tail.arrived, threading.Event()
+                    arrived.set()
                 return
             if not batch:
                 continue
             prev_hash = batch[-1].envelope.hash
-            with tail.condition:
+            with tail.lock:
                 tail.entries += [_Entry(recorded) for recorded in batch]
                 tail.head = batch[-1].version
                 tail.over = over
@@ -194,7 +204,8 @@ class StreamHub:
                 if dropped > 0:
                     del tail.entries[:dropped]
                     tail.base += dropped
-                tail.condition.notify_all()
+                arrived, tail.arrived = tail.arrived, threading.Event()
+            arrived.set()
 
     def read(self, game_id: str, after: int, upto: int) -> list[RecordedEvent]:
         """Returns the stored events after *after* up to *upto* (one non-blocking read)."""
@@ -226,18 +237,20 @@ class Subscription:
             return True
         return tail.over and self.last >= tail.head
 
-    def next(self, timeout: float, viewer: Viewer, render: Callable[[RecordedEvent], str]
-             ) -> list[str]:
+    def next(self, timeout: float, viewer: Viewer, render: Callable[[RecordedEvent], bytes]
+             ) -> list[bytes]:
         """Returns the messages (``render(event)`` for *viewer*, cached per event) of the
         events after :attr:`last`, waiting up to *timeout* seconds for one; ``[]`` if none.
 
         :raises events.store.StoreError: if the tail broke off on a store error.
         """
         tail = self._tail
-        with tail.condition:
+        with tail.lock:
             entries, catch_up_to = self._take()
-            if not entries and not catch_up_to and timeout > 0:
-                tail.condition.wait(timeout)
+            arrived = tail.arrived
+        if not entries and not catch_up_to and timeout > 0:
+            arrived.wait(timeout)
+            with tail.lock:
                 entries, catch_up_to = self._take()
         if catch_up_to:
             events = self._hub.read(tail.game_id, self.last, catch_up_to)
@@ -256,7 +269,7 @@ class Subscription:
 
     def _take(self) -> tuple[list[_Entry], int]:
         """Returns the kept entries after :attr:`last`, or else the version up to which to
-        read the store first (0: neither; wait). Called with the tail's condition held.
+        read the store first (0: neither; wait). Called with the tail's lock held.
 
         :raises events.store.StoreError: if the tail broke off on a store error.
         """

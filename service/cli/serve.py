@@ -21,6 +21,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -173,6 +174,9 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"fortyfive: embedded redis-server at {url} (data in {embedded.data_dir})",
               file=sys.stderr)
     worker = None if args.no_worker else start_worker(url)
+    # gunicorn imports ssl before a gevent worker patches it (after the fork); nothing here
+    # made an SSL object by then, so gevent's warning about it says nothing useful.
+    warnings.filterwarnings("ignore", message="Monkey-patching ssl after ssl")
     try:
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log,
