@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         with api_server(Path(data_dir), args.workers, 16, extra) as (port, _):
             api = _Api(port)
             # To 1000 points, so that the game outlasts the actions and events keep coming.
-            game = api.call("POST", "/v1/games", {"profile": "classic", "options": {"target": 1000}})
+            game = api.call("POST", "/v1/games",
+                            {"profile": "classic", "options": {"target": 1000}})
             path = f"/v1/games/{game['id']}"
             start_version = api.call("GET", path)["version"]
             spectators = _Spectators(port, path, args.streams, start_version, deadline)

@@ -170,7 +170,8 @@ class RedisEventStore:
                 pool = redis.BlockingConnectionPool.from_url(
                     url, max_connections=max_connections, timeout=socket_timeout, **options
                 )
-                client = redis.Redis(connection_pool=pool)
+                # Owned by the client: closed with it. (The stubs predate from_pool.)
+                client = redis.Redis.from_pool(pool)  # type: ignore[attr-defined]
         except (RedisError, RedisClusterException, ValueError) as error:
             raise StoreUnavailableError(
                 f"store unavailable at {_address(url)}: {_message(error)}"

@@ -69,8 +69,9 @@ def create_services(config: Mapping[str, Any]) -> Services:
         url = config.get("REDIS_URL")
         store = RedisEventStore.from_url(url) if url else _NoStore()
         # The live tails wait on connections of their own, so that however many games are
-        # watched, the requests always find one.
-        tails = RedisEventStore.from_url(url, max_connections=max_streams) if url else store
+        # watched, the requests always find one. A tail holds one while it has streams, and
+        # for up to one block after its last stream ends: room for twice as many.
+        tails = RedisEventStore.from_url(url, max_connections=2 * max_streams) if url else store
     client = store.client if not isinstance(store, _NoStore) else store
     cache = commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024))
 
