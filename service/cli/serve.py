@@ -134,7 +134,8 @@ def register(subparsers: Any) -> None:
         "--max-streams", type=_max_streams,
         default=os.environ.get(MAX_STREAMS_ENV) or str(DefaultConfig.STREAM_MAX),
         help=f"live event streams per worker before answering 503 (default "
-        f"${MAX_STREAMS_ENV} or {DefaultConfig.STREAM_MAX})",
+        f"${MAX_STREAMS_ENV} or {DefaultConfig.STREAM_MAX}; with gthread at most half the "
+        "threads)",
     )
     serve.add_argument("--no-worker", action="store_true", help="do not start the RQ worker")
     serve.add_argument(
@@ -178,11 +179,12 @@ def run_serve(args: argparse.Namespace) -> int:
     # made an SSL object by then, so gevent's warning about it says nothing useful.
     warnings.filterwarnings("ignore", message="Monkey-patching ssl after ssl")
     try:
+        max_streams = stream_bound(args.worker_class, args.max_streams, args.threads)
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log,
-            worker_class=args.worker_class, max_streams=args.max_streams,
+            worker_class=args.worker_class, max_streams=max_streams,
         )
-        GunicornServer(api_factory(url, args.max_streams), options).run()
+        GunicornServer(api_factory(url, max_streams), options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.
@@ -194,6 +196,14 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def stream_bound(worker_class: str, max_streams: int, threads: int) -> int:
+    """Returns the streams a worker may hold: *max_streams*, but with gthread workers (where
+    each stream holds a thread) at most half the *threads*, so the API keeps the rest."""
+    if worker_class == "gthread":
+        return min(max_streams, max(1, threads // 2))
+    return max_streams
+
+
 def _max_streams(text: str) -> int:
     """Parses ``--max-streams`` (its default comes from ``$FORTYFIVE_MAX_STREAMS``).
 
@@ -201,8 +211,11 @@ def _max_streams(text: str) -> int:
     """
     try:
         return parse_max_streams(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of 1 or more (given here or in ${MAX_STREAMS_ENV}), "
+            f"got {text!r}"
+        ) from None
 
 
 def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:

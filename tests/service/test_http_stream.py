@@ -16,6 +16,9 @@ from flask.testing import FlaskClient
 from http_table import Table, bearer
 
 from bench.http import api_server
+from service.cli import main
+from service.cli.serve import stream_bound
+from service.config import MAX_STREAMS_ENV
 
 
 def parse(text: str) -> list[dict[str, Any]]:
@@ -331,3 +334,34 @@ def test_held_streams_take_no_request_capacity_under_serve(tmp_path: Path) -> No
             assert time.monotonic() < deadline, "the streams of closed clients were kept"
             time.sleep(0.5)
         assert status == 200
+
+
+@pytest.mark.parametrize(("argv", "env"), [(["--max-streams", "0"], None),
+                                            (["--max-streams", "many"], None),
+                                            ([], "-3")])
+def test_a_bad_stream_bound_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    argv: list[str], env: str | None,
+) -> None:
+    if env is not None:
+        monkeypatch.setenv(MAX_STREAMS_ENV, env)
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--max-streams" in err
+    assert "expected a whole number of 1 or more (given here or in $FORTYFIVE_MAX_STREAMS)" in err
+
+
+def test_the_environment_sets_the_stream_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    from service.app import create_app
+
+    monkeypatch.setenv(MAX_STREAMS_ENV, "7")
+    app = create_app()
+    assert app.config["STREAM_MAX"] == 7
+    assert app.extensions["fortyfive"].streams.max_streams == 7
+
+
+def test_under_thread_workers_streams_leave_half_the_threads_to_the_api() -> None:
+    assert stream_bound("gthread", 1000, 16) == 8
+    assert stream_bound("gthread", 3, 16) == 3
+    assert stream_bound("gthread", 1000, 1) == 1
+    assert stream_bound("gevent", 1000, 16) == 1000
