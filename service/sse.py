@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from events.envelope import RecordedEvent
+from events.store import StoreError
 from replay.views import Viewer, event_view
 from service.stream_hub import Subscription
 
@@ -80,8 +81,9 @@ class EventStream:
         self._clock = clock
 
     def __iter__(self) -> Iterator[bytes]:
-        """Yields the stream's chunks; a store error breaks it off (the client reconnects
-        with the last id it received)."""
+        """Yields the stream's chunks. A store error ends it (logged where it happened, once
+        for all the streams of a tail): the client reconnects with the last id it received,
+        and is answered 503 until the store is back."""
         subscription, clock = self._subscription, self._clock
         try:
             yield b"retry: 1000\n\n"
@@ -100,6 +102,8 @@ class EventStream:
                 if subscription.done or remaining <= 0:
                     return
                 yield b": keep-alive\n\n"
+        except StoreError:
+            return
         finally:
             subscription.close()
 

@@ -43,13 +43,11 @@ STREAMS_RETRY_AFTER = 2
 
 
 class StreamsFullError(Exception):
-    """This process already holds as many live streams as it may."""
+    """This process already holds as many live streams as it may (or is shutting down)."""
 
-    def __init__(self, limit: int) -> None:
-        super().__init__(
-            f"this server holds its maximum of {limit} live streams: retry in "
-            f"{STREAMS_RETRY_AFTER} s"
-        )
+    def __init__(self, limit: int, *, closing: bool = False) -> None:
+        held = "is shutting down" if closing else f"holds its maximum of {limit} live streams"
+        super().__init__(f"this server {held}: retry in {STREAMS_RETRY_AFTER} s")
         self.limit = limit
         self.retry_after = STREAMS_RETRY_AFTER
 
@@ -133,7 +131,7 @@ class StreamHub:
         """
         with self._lock:
             if self._closing:
-                raise StreamsFullError(0)
+                raise StreamsFullError(self.max_streams, closing=True)
             if self._held >= self.max_streams:
                 raise StreamsFullError(self.max_streams)
             tail = self._tails.get(game_id)
@@ -185,7 +183,10 @@ class StreamHub:
             except Exception as error:  # noqa: BLE001 - the subscribers get it, not the thread
                 if not self._retire(tail, unless_watched=True):
                     self._retire(tail, unless_watched=False)
-                    if not isinstance(error, StoreError):
+                    if isinstance(error, StoreError):
+                        logger.warning("the live tail of game %s broke off: %s",
+                                       tail.game_id, error)
+                    else:
                         logger.exception("the live tail of game %s failed", tail.game_id)
                         error = StoreError(f"the live tail of game {tail.game_id} failed")
                     with tail.lock:
@@ -242,7 +243,8 @@ class Subscription:
         """Returns the messages (``render(event)`` for *viewer*, cached per event) of the
         events after :attr:`last`, waiting up to *timeout* seconds for one; ``[]`` if none.
 
-        :raises events.store.StoreError: if the tail broke off on a store error.
+        :raises events.store.StoreError: if the tail broke off on a store error (logged by
+            the tail), or a catch-up read failed (logged here).
         """
         tail = self._tail
         with tail.lock:
@@ -253,7 +255,11 @@ class Subscription:
             with tail.lock:
                 entries, catch_up_to = self._take()
         if catch_up_to:
-            events = self._hub.read(tail.game_id, self.last, catch_up_to)
+            try:
+                events = self._hub.read(tail.game_id, self.last, catch_up_to)
+            except StoreError as error:
+                logger.warning("a stream of game %s broke off: %s", tail.game_id, error)
+                raise
             if events:
                 self.last = events[-1].version
             return [render(recorded) for recorded in events]
