@@ -4,7 +4,8 @@ A stream of ``GET /v1/games/{id}/stream`` does not block on the store itself: it
 its game's :class:`_Tail` in this process's :class:`StreamHub`. The tail is one thread (one
 greenlet under gunicorn's gevent workers) and one Redis connection that waits with
 ``XREAD BLOCK`` from the last version it holds, keeps the latest :data:`KEEP_EVENTS` events,
-and wakes every subscriber when more arrive. So a thousand spectators of one game cost one
+and wakes every subscriber when more arrive (at most every :data:`ANNOUNCE_SECONDS`, so a
+burst of events is one write per stream). So a thousand spectators of one game cost one
 Redis connection, one read and one verification per event, and each viewer's message is
 formatted once per event, whoever else watches with the same view.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +33,10 @@ logger = logging.getLogger(__name__)
 BLOCK_SECONDS = 5.0
 """The longest single XREAD BLOCK of a tail: below the store's socket timeout, and how long
 a tail without subscribers lingers (a reconnecting client finds it still there)."""
+
+ANNOUNCE_SECONDS = 0.05
+"""The least time between two wake-ups of a tail's subscribers: events that come faster are
+sent together, so a burst costs each stream one write, not one per event."""
 
 KEEP_EVENTS = 256
 """How many of its latest events a tail keeps for its subscribers."""
@@ -174,7 +180,11 @@ class StreamHub:
         """The tail's thread: XREAD BLOCK from its head, keep and announce what arrives,
         until nobody is subscribed (or the store fails: subscribers then get the error)."""
         prev_hash: str | None = None
+        announced = 0.0
         while not self._retire(tail, unless_watched=True):
+            pause = announced + ANNOUNCE_SECONDS - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
             try:
                 batch = self._tail_store.tail(
                     tail.game_id, tail.head, self._block_ms, prev_hash=prev_hash
@@ -207,6 +217,7 @@ class StreamHub:
                     tail.base += dropped
                 arrived, tail.arrived = tail.arrived, threading.Event()
             arrived.set()
+            announced = time.monotonic()
 
     def read(self, game_id: str, after: int, upto: int) -> list[RecordedEvent]:
         """Returns the stored events after *after* up to *upto* (one non-blocking read)."""
