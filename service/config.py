@@ -17,6 +17,10 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
   answered 503 with ``Retry-After``. The environment's ``FORTYFIVE_MAX_STREAMS`` overrides
   the default (``fortyfive serve --max-streams`` sets it).
 - ``EVENTS_PAGE_MAX``: the largest ``limit`` of an events page.
+- ``READY_NEEDS_WORKERS``: whether ``/readyz`` is degraded while the workers' heartbeats are
+  stale (``fortyfive serve`` sets it when it runs its own worker; default false).
+- ``READY_STALE_SECONDS``: the age past which a heartbeat, or the dispatcher's lag, is stale
+  (default 30; the environment's ``READY_STALE_SECONDS`` overrides it).
 """
 
 from __future__ import annotations
@@ -87,17 +91,28 @@ class DefaultConfig:
     STREAM_WAIT_MAX = 60.0
     STREAM_MAX = 1000
     EVENTS_PAGE_MAX = 1000
+    READY_NEEDS_WORKERS = False
+    READY_STALE_SECONDS = 30.0
 
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL`` and ``FORTYFIVE_MAX_STREAMS`` from
-    the environment, then *config*.
+    """Fills *app*'s config: defaults, then ``REDIS_URL``, ``READY_STALE_SECONDS`` and
+    ``FORTYFIVE_MAX_STREAMS`` from the environment, then *config*.
 
-    :raises ValueError: if ``FORTYFIVE_MAX_STREAMS`` is not a whole number of 1 or more.
+    :raises ValueError: if ``READY_STALE_SECONDS`` is not a number, or
+        ``FORTYFIVE_MAX_STREAMS`` not a whole number of 1 or more.
     """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
         app.config["REDIS_URL"] = os.environ["REDIS_URL"]
+    stale = os.environ.get("READY_STALE_SECONDS")
+    if stale:
+        try:
+            app.config["READY_STALE_SECONDS"] = float(stale)
+        except ValueError:
+            raise ValueError(
+                f"READY_STALE_SECONDS must be a number of seconds, not {stale!r}"
+            ) from None
     if os.environ.get(MAX_STREAMS_ENV):
         app.config["STREAM_MAX"] = parse_max_streams(os.environ[MAX_STREAMS_ENV])
     if config:

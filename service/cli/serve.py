@@ -1,14 +1,15 @@
 """``fortyfive serve`` (the API under gunicorn) and ``fortyfive openapi`` (the published document).
 
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
-redis-server with its data under ``--data-dir``), starts the RQ worker in a child process
-unless ``--no-worker``, and runs gunicorn with gevent workers: each request is a greenlet, so
-a long-lived event stream costs a socket and a little memory, never a thread the API needs
-(``--max-streams`` bounds them per worker; beyond it a stream is answered 503 with
-``Retry-After``). gevent patches the standard library in each worker only, after the fork:
-the master (the embedded redis-server, the RQ worker's process) runs unpatched.
-``--worker-class gthread`` runs thread workers instead, where each stream holds one of the
-``--threads``. Each worker builds its own app after the fork.
+redis-server with its data under ``--data-dir``), starts the RQ worker under a supervisor
+that restarts it when it dies (:mod:`service.supervisor`) unless ``--no-worker``, and runs
+gunicorn with gevent workers: each request is a greenlet, so a long-lived event stream costs
+a socket and a little memory, never a thread the API needs (``--max-streams`` bounds them per
+worker; beyond it a stream is answered 503 with ``Retry-After``). gevent patches the standard
+library in each worker only, after the fork: the master (the embedded redis-server, the
+supervisor and the RQ worker's processes) runs unpatched. ``--worker-class gthread`` runs
+thread workers instead, where each stream holds one of the ``--threads``. Each worker builds
+its own app after the fork.
 The Werkzeug debugger is never on: the app is built with ``DEBUG`` false and gunicorn does
 not run it.
 """
@@ -30,6 +31,7 @@ import yaml
 from gunicorn.app.base import BaseApplication
 
 from service.config import MAX_STREAMS_ENV, DefaultConfig, parse_max_streams
+from service.supervisor import GRACE_SECONDS, ChildSpec, start
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
@@ -97,16 +99,17 @@ def gunicorn_options(
 
 
 def api_factory(
-    redis_url: str, max_streams: int = DefaultConfig.STREAM_MAX
+    redis_url: str, *, runs_worker: bool = False, max_streams: int = DefaultConfig.STREAM_MAX
 ) -> Callable[[], Any]:
     """Returns a factory of the API app on *redis_url* holding at most *max_streams* live
-    streams per process, with the debugger forced off."""
+    streams per process, with the debugger forced off; with *runs_worker*, ``/readyz`` is
+    degraded while the worker's heartbeats are stale."""
 
     def build() -> Any:
         from service.app import create_app
 
         app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
-                          "STREAM_MAX": max_streams})
+                          "READY_NEEDS_WORKERS": runs_worker, "STREAM_MAX": max_streams})
         app.debug = False
         return app
 
@@ -184,13 +187,15 @@ def run_serve(args: argparse.Namespace) -> int:
             args.host, args.port, args.workers, args.threads, access_log=args.access_log,
             worker_class=args.worker_class, max_streams=max_streams,
         )
-        GunicornServer(api_factory(url, max_streams), options).run()
+        GunicornServer(
+            api_factory(url, runs_worker=worker is not None, max_streams=max_streams), options
+        ).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.
         if os.getpid() == master:
             if worker is not None:
-                stop_process(worker)
+                stop_process(worker, GRACE_SECONDS + 5)
             if embedded is not None:
                 embedded.stop()
     return 0
@@ -219,7 +224,8 @@ def _max_streams(text: str) -> int:
 
 
 def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
-    """Starts ``workers.runner.run_worker(redis_url)`` in a child process.
+    """Starts ``workers.runner.run_worker(redis_url)`` in a child process, under a
+    supervisor process that restarts it when it dies; returns the supervisor.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
     """
@@ -228,7 +234,7 @@ def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
               "(bot seats and turn clocks will not act)", file=sys.stderr)
         return None
     code = "import sys; from workers.runner import run_worker; sys.exit(run_worker(sys.argv[1]))"
-    return subprocess.Popen([sys.executable, "-c", code, redis_url])
+    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url))])
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
