@@ -1,4 +1,4 @@
-"""``fortyfive serve`` for real: gunicorn with gthread workers on its own embedded Redis;
+"""``fortyfive serve`` for real: gunicorn with gevent workers on its own embedded Redis;
 and ``fortyfive openapi``."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_serve_plays_streams_and_stops_cleanly(
                                {**auth, "If-Match": f'"{view["version"]}"'})
     assert status == 201 and headers["ETag"] == '"3"'
 
-    # Two idle streams hold two threads of the one worker; other requests still pass.
+    # Two idle streams are held by the one worker; other requests still pass.
     streams = [threading.Thread(target=_call, args=(port, "GET", f"{path}/stream?wait=2"))
                for _ in range(2)]
     for stream in streams:
