@@ -7,7 +7,8 @@ invalid request the field ``errors``. Engine errors map to HTTP here and nowhere
 malformed input (action, card, profile) is 422, a well-formed action the game refuses now
 (not your turn, wrong phase, illegal, game over) is 409 with the engine's code. Nothing a
 client sends can produce a traceback: the last-resort handler logs the exception and answers
-a bare 500.
+a bare 500. No answer shows an internal detail either (a store's address, a path, an errno):
+those go to the log, and the client gets a sentence it can act on.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import marshmallow as ma
 from flask import Flask, Response, current_app
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
+from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException
 
 from engine.errors import (
@@ -30,6 +32,7 @@ from engine.errors import (
     InvalidCardError,
     ProfileError,
 )
+from events.redis_store import is_unavailable
 from events.store import (
     ConcurrencyError,
     CorruptStreamError,
@@ -55,9 +58,11 @@ _HTTP_CODES = {
     409: "conflict",
     412: "version_mismatch",
     413: "body_too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
     422: "invalid_request",
     428: "if_match_required",
+    431: "header_fields_too_large",
     500: "internal_error",
     503: "store_unavailable",
 }
@@ -66,7 +71,10 @@ _DETAILS = {
     404: "there is no such resource: check the path (games are /v1/games/<id>)",
     405: "this method is not allowed here; the Allow header lists the ones that are",
     413: "the request body is larger than 64 KiB",
+    503: "the event store is unavailable: try again in a moment",
 }
+STORE_UNAVAILABLE = _DETAILS[503]
+"""The detail of every 503: the cause (address, errno) is logged, never shown."""
 
 
 class ProblemSchema(ma.Schema):
@@ -95,14 +103,7 @@ def problem(
     **extensions: Any,
 ) -> Response:
     """Returns a problem+json response."""
-    body = {
-        "type": TYPE_PREFIX + code,
-        "title": http.HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **{name: value for name, value in extensions.items() if value is not None},
-    }
+    body = problem_document(status, code, detail, **extensions)
     response = current_app.response_class(
         current_app.json.dumps(body) + "\n", status=status, mimetype=PROBLEM_JSON
     )
@@ -110,6 +111,30 @@ def problem(
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def problem_document(status: int, code: str, detail: str, **extensions: Any) -> dict[str, Any]:
+    """Returns the body of a problem (extensions that are ``None`` are left out); also used
+    outside any app, by the HTTP server's own error pages (:mod:`service.gunicorn_errors`)."""
+    return {
+        "type": TYPE_PREFIX + code,
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **{name: value for name, value in extensions.items() if value is not None},
+    }
+
+
+def status_code(status: int) -> str:
+    """Returns the code of a problem that only its *status* describes (``http_<status>``
+    when this API gives that status no name)."""
+    return _HTTP_CODES.get(status, f"http_{status}")
+
+
+def status_detail(status: int) -> str | None:
+    """Returns the detail of a problem that only its *status* describes, if there is one."""
+    return _DETAILS.get(status)
 
 
 class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
@@ -140,8 +165,8 @@ def http_problem(error: HTTPException) -> Any:
     if status < 400:
         return error
     data: Mapping[str, Any] = getattr(error, "data", None) or {}
-    code = data.get("code") or _HTTP_CODES.get(status, f"http_{status}")
-    detail = data.get("message") or _DETAILS.get(status) or error.description or ""
+    code = data.get("code") or status_code(status)
+    detail = data.get("message") or status_detail(status) or error.description or ""
     messages = data.get("errors") or data.get("messages")
     if messages == {"json": ["Invalid JSON body."]}:
         code, detail, messages = "malformed_json", "the request body is not valid JSON", None
@@ -217,9 +242,10 @@ def register_error_handlers(app: Flask) -> None:
         return problem(422, "idempotency_key_reused", str(error))
 
     @app.errorhandler(StoreUnavailableError)
-    def _unavailable(error: StoreUnavailableError) -> Response:
+    def _unavailable(error: Exception) -> Response:
+        # The message names the store's address and the errno: for the operator only.
         logger.warning("%s", error)
-        return problem(503, "store_unavailable", str(error), headers={"Retry-After": "1"})
+        return problem(503, "store_unavailable", STORE_UNAVAILABLE, headers={"Retry-After": "1"})
 
     @app.errorhandler(CorruptStreamError)
     @app.errorhandler(SchemaError)
@@ -233,9 +259,14 @@ def register_error_handlers(app: Flask) -> None:
         )
 
     @app.errorhandler(StoreError)
-    def _store(error: StoreError) -> Response:
+    def _store(error: Exception) -> Response:
         logger.error("event store error: %s", error)
         return problem(500, "store_error", "the event store failed; the error was logged")
+
+    @app.errorhandler(RedisError)
+    def _redis(error: RedisError) -> Response:
+        # A view that used the Redis client itself, not through the store's translation.
+        return _unavailable(error) if is_unavailable(error) else _store(error)
 
     @app.errorhandler(Exception)
     def _anything(error: Exception) -> Any:

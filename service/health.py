@@ -1,8 +1,9 @@
 """Liveness and readiness probes.
 
 ``/healthz`` answers while the process serves requests; ``/readyz`` also pings the event
-store and answers 503 (``store unavailable at redis://host:port: ...``) when it cannot be
-reached, so a load balancer stops sending games to a process that cannot play them.
+store and answers 503 (``store_unavailable``; the address and the cause go to the log, not to
+the client) when it cannot be reached, so a load balancer stops sending games to a process
+that cannot play them.
 """
 
 # flask-smorest ships no type hints, so its decorators would make every view "untyped".
