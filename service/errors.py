@@ -22,8 +22,9 @@ import marshmallow as ma
 from flask import Flask, Response, current_app
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
+from gunicorn.http import errors as server_errors
 from redis.exceptions import RedisError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from engine.errors import (
     ActionRejectedError,
@@ -60,6 +61,7 @@ _HTTP_CODES = {
     413: "body_too_large",
     414: "uri_too_long",
     415: "unsupported_media_type",
+    417: "expectation_failed",
     422: "invalid_request",
     428: "if_match_required",
     431: "header_fields_too_large",
@@ -164,6 +166,8 @@ def http_problem(error: HTTPException) -> Any:
     status = error.code or 500
     if status < 400:
         return error
+    if isinstance(error, ClientDisconnected):
+        return problem(400, "incomplete_body", "the request body ended before it was complete")
     data: Mapping[str, Any] = getattr(error, "data", None) or {}
     code = data.get("code") or status_code(status)
     detail = data.get("message") or status_detail(status) or error.description or ""
@@ -192,6 +196,28 @@ def _flatten(messages: Any, where: str = "") -> list[str]:
     if isinstance(messages, list) and all(isinstance(item, str) for item in messages):
         return [f"{where}: {' '.join(messages)}"]
     return [f"{where}: {messages}"]
+
+
+_SERVER_CODES: tuple[tuple[tuple[type[Exception], ...], str], ...] = (
+    ((server_errors.InvalidHeader, server_errors.InvalidHeaderName,
+      server_errors.ObsoleteFolding), "invalid_header"),
+    ((server_errors.InvalidRequestLine, server_errors.InvalidRequestMethod,
+      server_errors.InvalidHTTPVersion), "invalid_request_line"),
+    ((server_errors.InvalidChunkSize, server_errors.ChunkMissingTerminator,
+      server_errors.InvalidChunkExtension), "invalid_chunked_body"),
+    ((server_errors.UnsupportedTransferCoding,), "unsupported_transfer_coding"),
+)
+"""The codes of the HTTP server's refusals (gunicorn's) that their status alone does not
+name; a refusal of the request, never of the app's answer (those are 500s)."""
+
+
+def server_error_code(error: BaseException, status: int) -> str:
+    """Returns the code of the HTTP server's refusal *error*, answered with *status*."""
+    if status < 500:
+        for kinds, code in _SERVER_CODES:
+            if isinstance(error, kinds):
+                return code
+    return status_code(status)
 
 
 _MALFORMED: dict[type[Exception], str] = {
@@ -267,6 +293,12 @@ def register_error_handlers(app: Flask) -> None:
     def _redis(error: RedisError) -> Response:
         # A view that used the Redis client itself, not through the store's translation.
         return _unavailable(error) if is_unavailable(error) else _store(error)
+
+    @app.errorhandler(server_errors.ParseException)
+    def _unreadable_body(error: server_errors.ParseException) -> Response:
+        # The server parses a chunked body as the app reads it.
+        return problem(400, server_error_code(error, 400), f"the request body cannot be "
+                       f"read: {error}")
 
     @app.errorhandler(Exception)
     def _anything(error: Exception) -> Any:

@@ -41,6 +41,11 @@ MAX_JSON_DEPTH = 32
 MAX_NUMBER_CHARS = 100
 """The longest number literal in a JSON body (far beyond any value the API accepts)."""
 
+TARGET_TOO_LONG = f"the request target (path and query) is longer than {MAX_REQUEST_TARGET} bytes"
+HEADER_FIELDS_TOO_LARGE = (f"the request's header fields are too many or too long: at most "
+                           f"{MAX_HEADER_FIELDS} fields of at most {MAX_HEADER_FIELD_BYTES} "
+                           "bytes each")
+
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 """Characters no header value may hold (RFC 9110, section 5.5)."""
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
@@ -72,11 +77,10 @@ def check_head() -> None:
     environ = request.environ
     target = environ.get("RAW_URI") or environ.get("REQUEST_URI") or request.full_path
     if len(target) > MAX_REQUEST_TARGET:
-        abort(414, message=f"the request target (path and query) is longer than "
-              f"{MAX_REQUEST_TARGET} bytes")
+        abort(414, message=TARGET_TOO_LONG)
     fields = [(key[5:], value) for key, value in environ.items() if key.startswith("HTTP_")]
     if len(fields) > MAX_HEADER_FIELDS:
-        abort(431, message=f"the request has more than {MAX_HEADER_FIELDS} header fields")
+        abort(431, message=HEADER_FIELDS_TOO_LARGE)
     for name, value in fields:
         if len(name) + 2 + len(value) > MAX_HEADER_FIELD_BYTES:
             abort(431, message=f"the header field {_header_name(name)} is longer than "
@@ -133,7 +137,7 @@ def load_json(data: bytes | str) -> Any:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise JSONBodyError("malformed_json", f"the request body is not valid JSON: "
-                            f"{error.msg} at line {error.lineno} column {error.colno}") from None
+                            f"{error.msg} (line {error.lineno}, column {error.colno})") from None
     if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
         raise JSONBodyError("malformed_json", "a string in the JSON body holds a lone "
                             "surrogate (an unpaired \\ud800-\\udfff escape): it is not text")

@@ -51,10 +51,14 @@ def gunicorn_options(
     host: str, port: int, workers: int, threads: int, *, access_log: bool = False
 ) -> dict[str, Any]:
     """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark)."""
+    from service.gunicorn_errors import gunicorn_limits, problem_worker_class
+
     return {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "gthread",
+        # Its own refusals (request line, headers) as problem+json, like the app's.
+        "worker_class": problem_worker_class("gthread"),
+        **gunicorn_limits(),
         "threads": threads,
         "timeout": 90,
         "graceful_timeout": 10,
