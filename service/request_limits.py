@@ -11,9 +11,10 @@ Every refusal is a 400-level problem with a stable code (:mod:`service.errors`):
   order mark and valid JSON (400 ``malformed_json``; ``NaN`` and ``Infinity`` are not JSON),
   nests arrays and objects at most :data:`MAX_JSON_DEPTH` deep (400 ``json_too_deep``: deeper
   nesting would exhaust the stack of whatever walks it), writes no number longer than
-  :data:`MAX_NUMBER_CHARS` characters or beyond a double's range (400
-  ``json_number_too_large``) and names no member twice in one object (400
-  ``json_duplicate_key``, as I-JSON, RFC 7493, requires).
+  :data:`MAX_NUMBER_CHARS` characters, no whole number from 2**53 on and no other beyond a
+  double's range (400 ``json_number_too_large``), names no member twice in one object (400
+  ``json_duplicate_key``) and no string holds a lone surrogate: I-JSON (RFC 7493), the JSON
+  every part of the service, its hash chain included, can represent exactly.
 
 The HTTP server's own limits sit above these (:mod:`service.gunicorn_errors`), so requests
 between the two get these answers, and those beyond them the same status and code from the
@@ -29,6 +30,8 @@ from typing import Any, NoReturn
 
 from flask import Flask, request
 from flask_smorest import abort
+
+from events.codec import SAFE_INTEGER_BOUND
 
 MAX_REQUEST_TARGET = 4096
 """The longest path and query, in bytes."""
@@ -180,14 +183,17 @@ def _has_lone_surrogate(value: Any) -> bool:
 def _number_too_large(literal: str) -> NoReturn:
     shown = literal if len(literal) <= 24 else literal[:20] + "..."
     raise JSONBodyError("json_number_too_large", f"the number {shown} in the JSON body is "
-                        f"too large (at most {MAX_NUMBER_CHARS} characters, within a double's "
-                        "range)")
+                        "too large: whole numbers must be below 2**53 and others finite "
+                        f"doubles, written in at most {MAX_NUMBER_CHARS} characters")
 
 
 def _integer(literal: str) -> int:
     if len(literal) > MAX_NUMBER_CHARS:
         _number_too_large(literal)
-    return int(literal)
+    value = int(literal)
+    if abs(value) >= SAFE_INTEGER_BOUND:
+        _number_too_large(literal)
+    return value
 
 
 def _float(literal: str) -> float:
