@@ -15,7 +15,7 @@ from flask import Flask, Response
 
 from service import games, health, histories, profiles_api, rules_api, web
 from service.config import load_config
-from service.errors import FortyFiveApi, register_error_handlers
+from service.errors import FortyFiveApi, as_problem, register_error_handlers
 from service.repository import EXTENSION, create_services
 from service.request_limits import register_request_checks
 
@@ -50,7 +50,8 @@ def get_api(app: Flask) -> FortyFiveApi:
 
 
 def _harden(response: Response) -> Response:
-    """Adds the headers every response carries."""
+    """Adds the headers every response carries, and makes every error a problem."""
+    response = as_problem(response)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Cache-Control", "no-store")
     return response

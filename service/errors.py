@@ -139,6 +139,32 @@ def status_detail(status: int) -> str | None:
     return _DETAILS.get(status)
 
 
+_PLAIN_PROBLEMS = {
+    412: ("precondition_failed", "the file does not match If-Match or If-Unmodified-Since"),
+}
+"""Errors that come as finished responses, not raised (werkzeug's conditional answers for
+the web client's files): their code and detail. The API's own 412 is ``version_mismatch``."""
+_BODY_HEADERS = frozenset({"content-type", "content-length", "content-disposition",
+                           "content-encoding", "cache-control", "expires", "accept-ranges"})
+"""Headers that describe the body a problem replaces."""
+
+
+def as_problem(response: Response) -> Response:
+    """Returns *response*, or a problem in its place if it is an error of another type.
+
+    Errors raised anywhere are problems already (the handlers below); this catches those
+    that come as finished responses, such as a 412 for a file whose ETag does not match.
+    """
+    if response.status_code < 400 or response.mimetype == PROBLEM_JSON:
+        return response
+    status = response.status_code
+    code, detail = _PLAIN_PROBLEMS.get(status) or (
+        status_code(status), status_detail(status) or http.HTTPStatus(status).description)
+    kept = {name: value for name, value in response.headers.items()
+            if name.lower() not in _BODY_HEADERS}
+    return problem(status, code, detail, headers=kept)
+
+
 class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
     """flask-smorest's Api with errors as problem+json, in the responses and in the spec."""
 

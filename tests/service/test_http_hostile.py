@@ -354,3 +354,12 @@ def test_the_http_servers_refusals_are_problems(
         assert (problem["status"], problem["code"]) == (status, code), body
         assert int(headers["content-length"]) == len(body)
     assert _raw(port, _get(b"/healthz"))[0] == 200  # And it still serves.
+
+
+def test_a_conditional_refusal_of_a_web_file_is_a_problem(client: FlaskClient) -> None:
+    for path in ("/", "/viewer", "/web/app.js"):
+        response = client.get(path, headers={"If-Match": '"not-the-etag"'})
+        problem = _problem(response, 412, "precondition_failed")  # Was werkzeug's text/html.
+        assert "If-Match" in problem["detail"]
+        assert response.headers["Cache-Control"] == "no-store"
+        assert "Content-Disposition" not in response.headers
