@@ -67,14 +67,16 @@ class ProblemErrors:
             self.log.debug("Failed to send error message.")  # type: ignore[attr-defined]
 
 
-@functools.cache
 def problem_worker_class(base: str | type) -> type:
     """Returns a worker class that is *base* (a gunicorn worker class, or its name as the
     ``worker_class`` setting takes it: ``"gthread"``, ``"gevent"``...) with
-    :class:`ProblemErrors`."""
+    :class:`ProblemErrors`; the same class for the same *base*."""
     worker: type = util.load_class(base)
-    if issubclass(worker, ProblemErrors):
-        return worker
+    return worker if issubclass(worker, ProblemErrors) else _with_problems(worker)
+
+
+@functools.cache
+def _with_problems(worker: type) -> type:
     return type(f"Problem{worker.__name__}", (ProblemErrors, worker), {"__module__": __name__})
 
 

@@ -20,6 +20,7 @@ from test_http_serve import served  # noqa: F401  # The fixture, for the tests t
 from werkzeug.test import TestResponse
 
 from service.app import create_app
+from service.gunicorn_errors import ProblemErrors, gunicorn_limits, problem_worker_class
 from service.request_limits import (
     MAX_HEADER_FIELD_BYTES,
     MAX_HEADER_FIELDS,
@@ -363,3 +364,21 @@ def test_a_conditional_refusal_of_a_web_file_is_a_problem(client: FlaskClient) -
         assert "If-Match" in problem["detail"]
         assert response.headers["Cache-Control"] == "no-store"
         assert "Content-Disposition" not in response.headers
+
+
+@pytest.mark.parametrize("base", ["sync", "gthread", "gunicorn.workers.sync.SyncWorker"])
+def test_the_problem_mixin_applies_to_any_worker_class(base: str) -> None:
+    from gunicorn.util import load_class
+
+    worker = problem_worker_class(base)
+    assert issubclass(worker, ProblemErrors) and issubclass(worker, load_class(base))
+    assert worker.handle_error is ProblemErrors.handle_error
+    assert problem_worker_class(worker) is worker  # Applied once only.
+    assert problem_worker_class(load_class(base)) is worker
+
+
+def test_the_servers_limits_sit_above_the_apps() -> None:
+    limits = gunicorn_limits()
+    assert limits["limit_request_line"] > MAX_REQUEST_TARGET + len("OPTIONS  HTTP/1.1")
+    assert limits["limit_request_fields"] > MAX_HEADER_FIELDS
+    assert limits["limit_request_field_size"] > MAX_HEADER_FIELD_BYTES
