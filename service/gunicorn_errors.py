@@ -21,7 +21,6 @@ or subclass it yourself, the mixin first::
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
@@ -72,12 +71,16 @@ def problem_worker_class(base: str | type) -> type:
     ``worker_class`` setting takes it: ``"gthread"``, ``"gevent"``...) with
     :class:`ProblemErrors`; the same class for the same *base*."""
     worker: type = util.load_class(base)
-    return worker if issubclass(worker, ProblemErrors) else _with_problems(worker)
+    if issubclass(worker, ProblemErrors):
+        return worker
+    if worker not in _WITH_PROBLEMS:
+        _WITH_PROBLEMS[worker] = type(
+            f"Problem{worker.__name__}", (ProblemErrors, worker), {"__module__": __name__}
+        )
+    return _WITH_PROBLEMS[worker]
 
 
-@functools.cache
-def _with_problems(worker: type) -> type:
-    return type(f"Problem{worker.__name__}", (ProblemErrors, worker), {"__module__": __name__})
+_WITH_PROBLEMS: dict[type, type] = {}
 
 
 def problem_answer(status: int, reason: str, exc: BaseException) -> bytes:
