@@ -54,6 +54,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 """A JSON string, or an unterminated one up to the end."""
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_PAIR = re.compile(r"[\[{][\]}]")
+_DIGIT_RUN = re.compile(r"-?[0-9]{16,}")
+"""Sixteen digits or more: only an integer this long may be 2**53 or beyond."""
+_NUMBER_PARTS = frozenset(".eE+-")
+"""What stands next to the digits of a fraction or an exponent (but never an integer's)."""
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 """An escape of a surrogate (perhaps one of a pair) in JSON text."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -133,9 +138,15 @@ def load_json(data: bytes | str) -> Any:
     if text.startswith("\ufeff"):
         raise JSONBodyError("malformed_json", "the request body starts with a byte order "
                             "mark: send UTF-8 JSON without one")
-    if exceeds_depth(text, MAX_JSON_DEPTH):
-        raise JSONBodyError("json_too_deep", f"the JSON body nests arrays and objects more "
-                            f"than {MAX_JSON_DEPTH} levels deep")
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH or _DIGIT_RUN.search(text):
+        skeleton = _STRING.sub('""', text)  # Strings emptied: what is left is structure.
+        if _deeper_than(skeleton, MAX_JSON_DEPTH):
+            raise JSONBodyError("json_too_deep", f"the JSON body nests arrays and objects "
+                                f"more than {MAX_JSON_DEPTH} levels deep")
+        for match in _DIGIT_RUN.finditer(skeleton):  # Checked before int() sees them.
+            before, after = skeleton[match.start() - 1:match.start()], skeleton[match.end():][:1]
+            if before not in _NUMBER_PARTS and after not in _NUMBER_PARTS:  # An integer.
+                _integer(match.group())
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as error:
@@ -147,20 +158,19 @@ def load_json(data: bytes | str) -> Any:
     return value
 
 
-def exceeds_depth(text: str, limit: int) -> bool:
-    """Returns whether arrays and objects nest more than *limit* deep in the JSON text
-    *text*. Brackets inside strings do not count; the text need not be valid JSON."""
-    if text.count("[") + text.count("{") <= limit:
+def _deeper_than(skeleton: str, limit: int) -> bool:
+    """Returns whether arrays and objects nest more than *limit* deep in *skeleton*, a JSON
+    text with its strings emptied (it need not be valid JSON)."""
+    if skeleton.count("[") + skeleton.count("{") <= limit:
         return False
-    depth = 0
-    for bracket in _NOT_BRACKET.sub("", _STRING.sub("", text)):
-        if bracket in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
+    # Each pass removes the innermost level: a pair still left after *limit* passes is
+    # nested deeper. (Brackets that never pair are a syntax error, left to the parser.)
+    brackets = _NOT_BRACKET.sub("", skeleton)
+    for _ in range(limit):
+        brackets, removed = _PAIR.subn("", brackets)
+        if not removed:
+            return False
+    return _PAIR.search(brackets) is not None
 
 
 def _header_name(environ_name: str) -> str:
@@ -222,6 +232,4 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
-_DECODER = json.JSONDecoder(
-    parse_int=_integer, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
-)
+_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant, object_pairs_hook=_object)
