@@ -26,6 +26,8 @@ from service.request_limits import (
     MAX_HEADER_FIELDS,
     MAX_JSON_DEPTH,
     MAX_REQUEST_TARGET,
+    JSONBodyError,
+    load_json,
 )
 
 GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
@@ -382,3 +384,25 @@ def test_the_servers_limits_sit_above_the_apps() -> None:
     assert limits["limit_request_line"] > MAX_REQUEST_TARGET + len("OPTIONS  HTTP/1.1")
     assert limits["limit_request_fields"] > MAX_HEADER_FIELDS
     assert limits["limit_request_field_size"] > MAX_HEADER_FIELD_BYTES
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH, None),
+    ("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1), "json_too_deep"),
+    ('[{"a": ' * 16 + "1" + "}]" * 16, None),
+    ('{"a": [{"b": ' * 11 + "1" + "}]}" * 11, "json_too_deep"),
+    ('["\\"' + "[" * 100 + '"]', None),  # An escaped quote does not end the string.
+    ("[" * 100, "malformed_json"),  # Unclosed: a syntax error, not a depth.
+    ("[9007199254740991, -9007199254740991]", None),
+    ("[9007199254740992]", "json_number_too_large"),
+    ('{"a":-90071992547409920}', "json_number_too_large"),
+    ('["90071992547409920"]', None),  # Digits in a string are text.
+    ("[1.00000000000000000001, 1e-00000000000000000300, 90071992547409920e0]", None),
+])
+def test_load_json_limits(text: str, code: str | None) -> None:
+    try:
+        load_json(text)
+    except JSONBodyError as error:
+        assert error.code == code, error.detail
+    else:
+        assert code is None
