@@ -48,6 +48,7 @@ TARGET_TOO_LONG = f"the request target (path and query) is longer than {MAX_REQU
 HEADER_FIELDS_TOO_LARGE = (f"the request's header fields are too many or too long: at most "
                            f"{MAX_HEADER_FIELDS} fields of at most {MAX_HEADER_FIELD_BYTES} "
                            "bytes each")
+"""The details of a 414 and a 431, the same whether the app or the HTTP server refuses."""
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 """Characters no header value may hold (RFC 9110, section 5.5)."""
