@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 import logging
 import socket
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 from http_table import Table, bearer
-from test_http_serve import served  # noqa: F401  # The fixture, for the tests through gunicorn.
+from serve_helpers import serving
 from werkzeug.test import TestResponse
 
 from service.app import create_app
@@ -327,10 +326,12 @@ def _get(target: bytes, *fields: bytes) -> bytes:
         field + b"\r\n" for field in fields) + b"Connection: close\r\n\r\n"
 
 
-def test_the_http_servers_refusals_are_problems(
-    served: tuple[int, subprocess.Popen[bytes], Path],  # noqa: F811
-) -> None:
-    port = served[0]
+def test_the_http_servers_refusals_are_problems(tmp_path: Path) -> None:
+    with serving(tmp_path, "--no-worker") as server:
+        _check_refusals(server.port)
+
+
+def _check_refusals(port: int) -> None:
     chunked = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
     cases = [
