@@ -150,12 +150,13 @@ _BODY_HEADERS = frozenset({"content-type", "content-length", "content-dispositio
 
 
 def as_problem(response: Response) -> Response:
-    """Returns *response*, or a problem in its place if it is an error of another type.
+    """Returns *response*, or a problem in its place if it is an error that is not JSON.
 
     Errors raised anywhere are problems already (the handlers below); this catches those
-    that come as finished responses, such as a 412 for a file whose ETag does not match.
+    that come as finished pages, such as a 412 for a file whose ETag does not match. An
+    error a view answers in JSON on purpose (``/readyz`` degraded) is left as it is.
     """
-    if response.status_code < 400 or response.mimetype == PROBLEM_JSON:
+    if response.status_code < 400 or response.is_json:
         return response
     status = response.status_code
     code, detail = _PLAIN_PROBLEMS.get(status) or (
