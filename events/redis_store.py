@@ -90,6 +90,15 @@ _UNAVAILABLE = (
 )
 
 
+def is_unavailable(error: BaseException) -> bool:
+    """Returns whether a Redis client's *error* means the server cannot serve now (down,
+    loading, failing over, out of memory, failing to persist) rather than a fault of the
+    command: the difference between :class:`StoreUnavailableError` and :class:`StoreError`."""
+    if isinstance(error, _UNAVAILABLE):
+        return True
+    return isinstance(error, ResponseError) and str(error).startswith(_REFUSALS)
+
+
 def partition_tag(game_id: str) -> str:
     """Returns the prefix with the hash tag of *game_id*'s partition, ``f45:{p<NNN>}``: every
     key of one game starts with it, so they share a Redis Cluster slot."""
@@ -613,12 +622,8 @@ class RedisEventStore:
         :class:`StoreUnavailableError`, anything else :class:`StoreError`."""
         try:
             yield
-        except _UNAVAILABLE as error:
-            raise StoreUnavailableError(
-                f"store unavailable at {self._where}: {_message(error)}"
-            ) from error
         except (RedisError, RedisClusterException) as error:
-            if isinstance(error, ResponseError) and str(error).startswith(_REFUSALS):
+            if is_unavailable(error):
                 raise StoreUnavailableError(
                     f"store unavailable at {self._where}: {_message(error)}"
                 ) from error

@@ -81,10 +81,14 @@ def gunicorn_options(
 ) -> dict[str, Any]:
     """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark):
     *threads* applies to gthread workers, *max_streams* sizes a gevent worker's connections."""
+    from service.gunicorn_errors import gunicorn_limits, problem_worker_class
+
     return {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": WORKER_CLASSES[worker_class],
+        # Its own refusals (request line, headers) as problem+json, like the app's.
+        "worker_class": problem_worker_class(WORKER_CLASSES[worker_class]),
+        **gunicorn_limits(),
         "threads": threads,
         "worker_connections": max_streams + API_CONNECTIONS,
         "timeout": 90,
