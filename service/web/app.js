@@ -491,6 +491,9 @@ function renderMyHand(view) {
   }
   const playing = Boolean(view.deal && view.deal.phase === "play" && view.winner === null);
   const marks = marksFor(view);
+  const key = JSON.stringify([view.version, view.hand, Boolean(marks), table.busy, table.seat]);
+  if (table.handKey === key) return; // Nothing changed: keep the buttons (and focus) as they are.
+  table.handKey = key;
   const hadFocus = document.activeElement && document.activeElement.closest("#hand") ? document.activeElement.dataset.card : null;
   renderHand($("hand"), view, table.seat, {
     marks: marks ? { trumps: marks.trumps, top: marks.top } : null,

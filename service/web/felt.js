@@ -126,6 +126,8 @@ export function renderTrumpBox(node, view, me, trumpsInHand) {
  * being played, so that a card that may not be played can say why.
  */
 export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay, onExplain }) {
+  node.dataset.version = String(view.version);
+  node.dataset.marked = marks ? "true" : "false";
   if (me === null || !Array.isArray(view.hand)) {
     fill(node, el("p", { class: "muted", text: "Spectators do not see any hand." }));
     return;

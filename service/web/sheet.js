@@ -1,5 +1,5 @@
-// The score sheet (deal by deal, from the hand history's results, and the deal in play from
-// the view's facts) and the bidding table of an auction. Numbers come from the API only:
+// The score sheet (deal by deal, out of the hand history's results, and the deal in play out
+// of the view's facts) and the bidding table of an auction. Numbers come from the API only:
 // the points a fact credits, each deal's result, and the view's scores.
 
 import { el, fill, sideName } from "./cards.js";

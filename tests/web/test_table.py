@@ -119,7 +119,7 @@ def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
     view = api_view(live, game_id, token)
     wait_for(browser, lambda b: shown_version(b) == view["version"]
              and by_id(b, "trick").get_attribute("data-held") == "false")
-    wait_for(browser, lambda b: css(b, "#hand .card.trump") or not expected_trumps(view)[0])
+    wait_for(browser, lambda b: by_id(b, "hand").get_attribute("data-marked") == "true")
 
     plates = css(browser, "#seats .seat")
     assert len(plates) == 6
@@ -254,7 +254,8 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
         pytest.fail("no deal had a card that may not be played")
     seat = found["viewer"]
     open_seat(browser, live, game_id, seat, tokens[seat])
-    wait_for(browser, lambda b: css(b, "#hand button.unplayable"))
+    wait_for(browser, lambda b: by_id(b, "hand").get_attribute("data-marked") == "true"
+             and css(b, "#hand button.unplayable"))
     rules = make_ruleset(found["profile"], found["options"], found["players"])
     order = ranking(Suit.parse(found["trump"]), rules)
     trick = [play["card"] for play in found["deal"]["current_trick"]["cards"]]
@@ -269,14 +270,19 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
     assert by_id(browser, "card-reason").get_attribute("data-card") == code
     assert shown_version(browser) == found["version"], "the click posted nothing"
 
-    # By keyboard: focusing another unplayable card explains that one.
-    playable = css(browser, "#hand button.playable")[0]
-    playable.send_keys(Keys.SHIFT + Keys.TAB)
-    wait_for(browser, lambda b: b.switch_to.active_element.tag_name == "button")
-    focused = browser.switch_to.active_element
-    if "unplayable" in (focused.get_attribute("class") or ""):
-        wait_for(browser, lambda b: by_id(b, "card-reason").get_attribute("data-card")
-                 == focused.get_attribute("data-card"))
+    # By keyboard: tabbing through the hand explains each card that may not be played.
+    browser.execute_script("document.querySelector('#hand button').focus()")
+    explained = 0
+    for _ in found["hand"]:
+        active = browser.switch_to.active_element
+        code = active.get_attribute("data-card")
+        if "unplayable" in (active.get_attribute("class") or ""):
+            wait_for(browser, lambda b, c=code: by_id(b, "card-reason").get_attribute("data-card") == c
+                     and ruling.rule_id in by_id(b, "card-reason").text)
+            explained += 1
+        active.send_keys(Keys.TAB)
+    assert explained == len(found["hand"]) - len(
+        [a for a in found["legal_actions"] if a["type"] == "play"])
     assert not console_errors(browser)
 
 
