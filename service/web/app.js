@@ -412,6 +412,10 @@ function renderCentre() {
     renderTrick(nodes, view, table.seat, { number: 1, cards: [], note: "No deal yet." });
     return;
   }
+  if (deal.auction && deal.phase === "bidding") {
+    renderTrick(nodes, view, table.seat, { number: 0, cards: [], calls: lastCalls(deal), note: auctionNote(view) });
+    return;
+  }
   const current = deal.current_trick;
   const cards = current ? current.cards : [];
   let note = "";
@@ -420,6 +424,22 @@ function renderCentre() {
     else if (deal.phase !== "play") note = `Waiting for ${PHASES[deal.phase] || deal.phase}.`;
   }
   renderTrick(nodes, view, table.seat, { number: deal.tricks.length + 1, cards, winner: null, note });
+}
+
+/** Each seat's latest call of the auction, as said at the table. */
+function lastCalls(deal) {
+  const latest = new Map();
+  for (const call of deal.auction.calls) {
+    latest.set(call.seat, call.call === "bid" ? `${call.amount}` : (call.call === "hold" ? "Hold" : "Pass"));
+  }
+  return [...latest].map(([seat, text]) => ({ seat, text, high: seat === deal.auction.high_seat && text !== "Pass" }));
+}
+
+function auctionNote(view) {
+  const auction = view.deal.auction;
+  const high = auction.high === null ? "No bid yet." : `High bid ${auction.high} by ${seatLabel(auction.high_seat, view)}.`;
+  const next = view.turn === null ? "" : (view.turn === table.seat ? " Your call." : ` ${seatLabel(view.turn, view)} to call.`);
+  return high + next;
 }
 
 function renderLastTrick() {

@@ -68,7 +68,18 @@ export function renderTrick(nodes, view, me, shown) {
   list.dataset.held = shown && shown.held ? "true" : "false";
   list.dataset.trick = shown ? String(shown.number) : "";
   list.dataset.cards = shown ? String(shown.cards.length) : "0";
-  fill(title, shown ? `Trick ${shown.number}` : "Trick");
+  fill(title, shown ? (shown.calls ? "The auction" : `Trick ${shown.number}`) : "Trick");
+  if (shown && shown.calls) {
+    fill(list, shown.calls.map(({ seat, text, high }) => {
+      const item = el("li", { class: `call${high ? " high" : ""}`, "data-seat": String(seat) },
+        el("span", { class: "call-text", text }),
+        el("span", { class: "who", text: seatLabel(seat, view, me) }));
+      place(item, seatAngle(seat, view.players, bottom), 34, 34);
+      return item;
+    }));
+    fill(note, shown.note || "");
+    return;
+  }
   if (!shown || shown.cards.length === 0) {
     fill(list);
     fill(note, shown && shown.note ? shown.note : "");
