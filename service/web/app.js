@@ -8,16 +8,19 @@
 // moves). felt.js draws the table, sheet.js the score sheet and the bidding, clock.js the
 // turn clock, actions.js the buttons; this module decides what they show.
 
-import { cardFace, cardText, el, factItem, fill, randomKey, sideName, tokens } from "./cards.js";
+import { cardFace, el, factItem, fill, randomKey, sideName, tokens } from "./cards.js";
 import { readHistory } from "./history.js";
 import { $, api, authHeaders, clearMessage, say, session, showProblem } from "./page.js";
 import { joinGame, openLobby } from "./lobby.js";
 import { renderActions, updateDiscard } from "./actions.js";
 import {
-  renderHand, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf, trickSummary,
+  auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
+  trickSummary,
 } from "./felt.js";
 import { renderBidding, renderScores, renderSheet, sheetRow } from "./sheet.js";
-import { Countdown, clockMove, isClockMove, turnDeadline } from "./clock.js";
+import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.js";
+import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
+import { renderFacts, renderSeatList } from "./panels.js";
 
 const EVENT_TYPES = [
   "game_created", "deck_shuffled", "deck_cut", "deal_recorded", "joker_buried",
@@ -92,6 +95,8 @@ function openTable(gameId) {
     table.seat = null;
   }
   table.countdown = new Countdown(showClock);
+  bindClock(table);
+  bindHand(table, act);
   $("show-last").addEventListener("click", togglePeek);
   reload().then(() => {
     loadSheet();
@@ -299,8 +304,8 @@ function show(view) {
   renderSheet($("sheet"), $("sheet-caption"), view, table.seat, [...table.rows.values()]);
   renderBidding($("bidding-panel"), $("bidding"), $("bidding-note"), view, table.seat);
   renderLastTrick();
-  renderFacts(view);
-  renderSeatList(view);
+  renderFacts(view, table);
+  renderSeatList(view, table);
   runClock(view);
   fetchLegal(view);
   if (table.parked && document.activeElement === $("turn")) {
@@ -413,7 +418,7 @@ function renderCentre() {
     return;
   }
   if (deal.auction && deal.phase === "bidding") {
-    renderTrick(nodes, view, table.seat, { number: 0, cards: [], calls: lastCalls(deal), note: auctionNote(view) });
+    renderTrick(nodes, view, table.seat, { number: 0, cards: [], calls: auctionCalls(deal), note: auctionNote(view, table.seat) });
     return;
   }
   const current = deal.current_trick;
@@ -424,22 +429,6 @@ function renderCentre() {
     else if (deal.phase !== "play") note = `Waiting for ${PHASES[deal.phase] || deal.phase}.`;
   }
   renderTrick(nodes, view, table.seat, { number: deal.tricks.length + 1, cards, winner: null, note });
-}
-
-/** Each seat's latest call of the auction, as said at the table. */
-function lastCalls(deal) {
-  const latest = new Map();
-  for (const call of deal.auction.calls) {
-    latest.set(call.seat, call.call === "bid" ? `${call.amount}` : (call.call === "hold" ? "Hold" : "Pass"));
-  }
-  return [...latest].map(([seat, text]) => ({ seat, text, high: seat === deal.auction.high_seat && text !== "Pass" }));
-}
-
-function auctionNote(view) {
-  const auction = view.deal.auction;
-  const high = auction.high === null ? "No bid yet." : `High bid ${auction.high} by ${seatLabel(auction.high_seat, view)}.`;
-  const next = view.turn === null ? "" : (view.turn === table.seat ? " Your call." : ` ${seatLabel(view.turn, view)} to call.`);
-  return high + next;
 }
 
 function renderLastTrick() {
@@ -454,164 +443,6 @@ function renderLastTrick() {
     el("ol", { class: "plays" }, trick.cards.map((play) => el("li", { class: `play${play.seat === trick.winner ? " winning" : ""}` },
       el("span", { class: "who", text: seatLabel(play.seat) }), cardFace(play.card)))),
     el("p", { class: "trick-winner" }, trickSummary(trick, table.view, table.seat)));
-}
-
-// The hand: trumps marked, and a reason for every card that may not be played ----------------
-
-function playRequest(view) {
-  const deal = view.deal;
-  if (!deal || !view.trump || table.seat === null || !Array.isArray(view.hand)) return null;
-  if (view.hand.length === 0 || view.hand.length > 5) return null;
-  const current = deal.current_trick ? deal.current_trick.cards.map((play) => play.card) : [];
-  return {
-    profile: view.profile, options: view.options, players: view.players, trump: view.trump,
-    trick: current.length < view.players ? current : [], hand: view.hand,
-  };
-}
-
-/** Asks the engine (POST /v1/rules/legal) about the hand: legal cards, why, and its trumps. */
-function fetchLegal(view) {
-  const body = playRequest(view);
-  if (!body) return Promise.resolve(null);
-  const key = JSON.stringify(body);
-  if (table.legal.key === key) return table.legal.pending;
-  table.legal = { key, answer: null, pending: null };
-  table.legal.pending = (async () => {
-    try {
-      const response = await api("/v1/rules/legal", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: key,
-      });
-      if (!response.ok) return null;
-      const answer = await response.json();
-      if (table.legal.key !== key) return answer;
-      table.legal.answer = answer;
-      if (table.view) {
-        renderMyHand(table.view);
-        renderTrumpBox($("trump-info"), table.view, table.seat, marksFor(table.view));
-      }
-      return answer;
-    } catch {
-      return null;
-    }
-  })();
-  return table.legal.pending;
-}
-
-function marksFor(view) {
-  const body = playRequest(view);
-  const answer = body && table.legal.key === JSON.stringify(body) ? table.legal.answer : null;
-  if (!answer) return null;
-  return { trumps: new Set(answer.trumps), top: new Set(answer.top_trumps), list: answer.trumps, topList: answer.top_trumps };
-}
-
-function renderMyHand(view) {
-  const plays = new Map();
-  for (const action of view.legal_actions) {
-    if (action.type === "play") plays.set(action.card.toUpperCase(), action);
-  }
-  const playing = Boolean(view.deal && view.deal.phase === "play" && view.winner === null);
-  const marks = marksFor(view);
-  const key = JSON.stringify([view.version, view.hand, Boolean(marks), table.busy, table.seat]);
-  if (table.handKey === key) return; // Nothing changed: keep the buttons (and focus) as they are.
-  table.handKey = key;
-  const hadFocus = document.activeElement && document.activeElement.closest("#hand") ? document.activeElement.dataset.card : null;
-  renderHand($("hand"), view, table.seat, {
-    marks: marks ? { trumps: marks.trumps, top: marks.top } : null,
-    plays, playing, busy: table.busy, onPlay: act, onExplain: explainCard,
-  });
-  if (hadFocus) {
-    const again = $("hand").querySelector(`[data-card="${hadFocus}"]`);
-    if (again) again.focus({ preventScroll: true });
-  }
-  const reason = $("card-reason");
-  if (reason.dataset.version !== String(view.version)) {
-    fill(reason);
-    delete reason.dataset.card;
-    delete reason.dataset.rule;
-  }
-}
-
-/** Says why the card *code* of the hand may not be played now. */
-async function explainCard(code) {
-  const view = table.view;
-  if (!view) return;
-  const box = $("card-reason");
-  box.dataset.version = String(view.version);
-  box.dataset.card = code;
-  const deal = view.deal;
-  const name = cardText(code);
-  if (view.turn !== table.seat) {
-    fill(box, el("strong", { text: `${name}: not your turn.` }), ` ${view.turn === null ? "Nobody" : seatLabel(view.turn, view)} is to act.`);
-    box.dataset.rule = "";
-    return;
-  }
-  const answer = await fetchLegal(view);
-  if (table.view !== view || box.dataset.card !== code) return;
-  if (!answer || !deal) {
-    fill(box, el("strong", { text: `${name} may not be played now.` }));
-    return;
-  }
-  box.dataset.rule = answer.rule;
-  fill(box, el("strong", { text: `${name} may not be played.` }), " ",
-    el("span", { class: "ruling-text", text: answer.ruling }), " ",
-    el("code", { class: "rule-id", text: answer.rule }));
-}
-
-// The turn clock ------------------------------------------------------------------------------
-
-function runClock(view) {
-  const seconds = view.options ? view.options.turn_seconds : null;
-  const seat = view.turn;
-  if (!seconds || seat === null || view.winner !== null || view.seat_types[seat] !== "human") {
-    table.countdown.stop();
-    return;
-  }
-  const key = `${view.version}:${seat}`;
-  if (table.countdown.key === key || table.clockKey === key) {
-    showClock(table.countdown.secondsLeft);
-    return;
-  }
-  table.clockKey = key;
-  turnDeadline(table.gameId, view.version, seconds, authHeaders()).then((deadline) => {
-    if (!table.view || table.view.version !== view.version) return;
-    table.countdown.start(key, deadline === null ? Date.now() + seconds * 1000 : deadline);
-  }).catch(() => table.countdown.start(key, Date.now() + seconds * 1000));
-}
-
-function showClock(seconds) {
-  const clock = $("clock");
-  const view = table.view;
-  const plate = document.querySelector("#seats .seat.to-act .seat-clock");
-  if (seconds === null || !view || view.turn === null) {
-    clock.hidden = true;
-    fill(clock);
-    if (plate) fill(plate);
-    return;
-  }
-  const who = view.turn === table.seat ? "You have" : `${seatLabel(view.turn, view)} has`;
-  clock.hidden = false;
-  clock.dataset.seconds = String(seconds);
-  clock.classList.toggle("urgent", seconds <= 10);
-  fill(clock, seconds > 0 ? `${who} ${seconds} s to act.` : "Time is up: the clock acts for the seat.");
-  if (plate) fill(plate, ` \u00b7 ${seconds} s`);
-}
-
-/** An event of the stream: if the clock acted for a seat, say so where the table is. */
-function noticeClock(message) {
-  let event;
-  try {
-    event = JSON.parse(message.data);
-  } catch {
-    return;
-  }
-  if (!isClockMove(event)) return;
-  const seat = event.data.seat;
-  const who = seat === table.seat ? "Your time ran out" : `Time ran out for ${seatLabel(seat)}`;
-  const text = `${who}: the clock ${clockMove(event)} for ${seat === table.seat ? "you" : `seat ${seat}`}.`;
-  const notice = $("clock-notice");
-  notice.hidden = false;
-  notice.dataset.version = String(event.version);
-  fill(notice, text);
 }
 
 // The sheet, the rulings and the seats ---------------------------------------------------------
@@ -642,51 +473,6 @@ function noteDealResult(view) {
     result: deal.result,
   });
 }
-
-function renderFacts(view) {
-  const deal = view.deal;
-  const facts = deal ? deal.facts : [];
-  fill($("facts-title"), deal ? `Rulings of deal ${deal.number}` : "Rulings");
-  const previous = table.previousDeal;
-  const showPrevious = Boolean(previous && deal && previous.number === deal.number - 1);
-  $("previous-deal").hidden = !showPrevious;
-  fill($("previous-deal"), showPrevious ? previous.node : []);
-  fill($("facts"), facts.map((fact) => factItem(fact)));
-  $("facts").hidden = facts.length === 0;
-  $("facts-empty").hidden = facts.length > 0;
-}
-
-function renderSeatList(view) {
-  const deal = view.deal;
-  fill($("seat-list"), view.seat_types.map((kind, seat) => {
-    const cards = deal ? deal.hand_sizes[seat] : 0;
-    return el("li", { class: view.turn === seat ? "to-act" : null },
-      el("span", { class: "seat-name", text: seatLabel(seat, view) }),
-      ` side ${sideName(sideOf(seat, view))} \u00b7 ${kind} \u00b7 ${cards} card${cards === 1 ? "" : "s"}`,
-      deal && deal.dealer === seat ? " \u00b7 dealer" : null,
-      view.turn === seat ? el("strong", { text: " \u00b7 to act" }) : null);
-  }));
-  renderShare(view);
-}
-
-function renderShare(view) {
-  const share = $("share");
-  const links = [];
-  view.seat_types.forEach((kind, seat) => {
-    if (kind !== "human" || seat === table.seat) return;
-    const token = tokens.get(table.gameId, seat);
-    if (!token) return;
-    const base = `${window.location.origin}/table/${encodeURIComponent(table.gameId)}?seat=${seat}`;
-    const id = `share-${seat}`;
-    links.push(el("li", {},
-      el("a", { href: `/table/${encodeURIComponent(table.gameId)}?seat=${seat}`, text: `Play seat ${seat} in this tab` }),
-      el("label", { for: id, text: `Link for seat ${seat} (holds its token: give it only to that player)` }),
-      el("input", { id, type: "text", readonly: true, value: `${base}#token=${token}`, class: "mono", onfocus: (event) => event.target.select() })));
-  });
-  share.hidden = links.length === 0;
-  fill(share, links.length ? [el("h4", { text: "Other seats" }), el("ul", {}, links)] : []);
-}
-
 
 // A finished deal -----------------------------------------------------------------------------
 

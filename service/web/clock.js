@@ -2,7 +2,20 @@
 // the seat to act (from the time of the game's last event, read from the API), and a notice
 // when the server's clock acted for a seat (an action event whose actor is "server").
 
-import { cardText } from "./cards.js";
+import { cardText, fill } from "./cards.js";
+import { seatLabel as labelOf } from "./felt.js";
+import { $, authHeaders } from "./page.js";
+
+let table = null;
+
+/** Gives this module the table's state (its view, seat and countdown). */
+export function bindClock(state) {
+  table = state;
+}
+
+function seatLabel(seat, view = table.view) {
+  return labelOf(seat, view, table.seat);
+}
 
 /** Event types of a seat's own actions: recorded with actor "server" only by the clock. */
 export const SEAT_ACTIONS = new Set([
@@ -84,4 +97,61 @@ export async function turnDeadline(gameId, version, seconds, headers) {
   // The Date header has whole seconds: only trust a skew bigger than that.
   const correction = Math.abs(skew) > 1500 ? skew : 0;
   return at + seconds * 1000 + correction;
+}
+
+// The table's clock line and notice -----------------------------------------------------------
+
+export function runClock(view) {
+  const seconds = view.options ? view.options.turn_seconds : null;
+  const seat = view.turn;
+  if (!seconds || seat === null || view.winner !== null || view.seat_types[seat] !== "human") {
+    table.countdown.stop();
+    return;
+  }
+  const key = `${view.version}:${seat}`;
+  if (table.countdown.key === key || table.clockKey === key) {
+    showClock(table.countdown.secondsLeft);
+    return;
+  }
+  table.clockKey = key;
+  turnDeadline(table.gameId, view.version, seconds, authHeaders()).then((deadline) => {
+    if (!table.view || table.view.version !== view.version) return;
+    table.countdown.start(key, deadline === null ? Date.now() + seconds * 1000 : deadline);
+  }).catch(() => table.countdown.start(key, Date.now() + seconds * 1000));
+}
+
+export function showClock(seconds) {
+  const clock = $("clock");
+  const view = table.view;
+  const plate = document.querySelector("#seats .seat.to-act .seat-clock");
+  if (seconds === null || !view || view.turn === null) {
+    clock.hidden = true;
+    fill(clock);
+    if (plate) fill(plate);
+    return;
+  }
+  const who = view.turn === table.seat ? "You have" : `${seatLabel(view.turn, view)} has`;
+  clock.hidden = false;
+  clock.dataset.seconds = String(seconds);
+  clock.classList.toggle("urgent", seconds <= 10);
+  fill(clock, seconds > 0 ? `${who} ${seconds} s to act.` : "Time is up: the clock acts for the seat.");
+  if (plate) fill(plate, ` \u00b7 ${seconds} s`);
+}
+
+/** An event of the stream: if the clock acted for a seat, say so where the table is. */
+export function noticeClock(message) {
+  let event;
+  try {
+    event = JSON.parse(message.data);
+  } catch {
+    return;
+  }
+  if (!isClockMove(event)) return;
+  const seat = event.data.seat;
+  const who = seat === table.seat ? "Your time ran out" : `Time ran out for ${seatLabel(seat)}`;
+  const text = `${who}: the clock ${clockMove(event)} for ${seat === table.seat ? "you" : `seat ${seat}`}.`;
+  const notice = $("clock-notice");
+  notice.hidden = false;
+  notice.dataset.version = String(event.version);
+  fill(notice, text);
 }

@@ -190,3 +190,19 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     return el("li", {}, face);
   })));
 }
+
+/** Each seat's latest call of the auction, as said at the table. */
+export function auctionCalls(deal) {
+  const latest = new Map();
+  for (const call of deal.auction.calls) {
+    latest.set(call.seat, call.call === "bid" ? `${call.amount}` : (call.call === "hold" ? "Hold" : "Pass"));
+  }
+  return [...latest].map(([seat, text]) => ({ seat, text, high: seat === deal.auction.high_seat && text !== "Pass" }));
+}
+
+export function auctionNote(view, me) {
+  const auction = view.deal.auction;
+  const high = auction.high === null ? "No bid yet." : `High bid ${auction.high} by ${seatLabel(auction.high_seat, view, me)}.`;
+  const next = view.turn === null ? "" : (view.turn === me ? " Your call." : ` ${seatLabel(view.turn, view, me)} to call.`);
+  return high + next;
+}

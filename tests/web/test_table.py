@@ -83,8 +83,9 @@ def play_until(browser: Any, live: LiveServer, bots: Bots, game_id: str,
         if passes:
             passes[0].click()
         elif not click_first_action(browser):
-            wait_for(browser, lambda b: shown_version(b) != view["version"]
-                     or css(b, "#table button.action:not(:disabled)") or done(api_view(live, game_id)))
+            wait_for(browser, lambda b, v=view: shown_version(b) != v["version"]
+                     or css(b, "#table button.action:not(:disabled)")
+                     or done(api_view(live, game_id)))
     raise AssertionError("the game did not reach the state the test waits for")
 
 
@@ -128,13 +129,15 @@ def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
     assert dealer.get_attribute("data-seat") == str(view["deal"]["dealer"])
     to_act = css(browser, "#seats .seat.to-act")
     assert [plate.get_attribute("data-seat") for plate in to_act] == ["0"]
-    assert {plate.find_element("css selector", ".side-badge").text for plate in plates} == {"A", "B", "C"}
+    badges = {plate.find_element("css selector", ".side-badge").text for plate in plates}
+    assert badges == {"A", "B", "C"}
     # Trumps and the turn-up beside the trick, and the hand's trumps marked as the engine says.
     info = by_id(browser, "trump-info").text
     assert {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}[view["trump"]] in info
     trumps, top = expected_trumps(view)
     assert {card.get_attribute("data-card") for card in css(browser, "#hand .card.trump")} == trumps
-    assert {card.get_attribute("data-card") for card in css(browser, "#hand .card.top-trump")} == top
+    marked_top = {card.get_attribute("data-card") for card in css(browser, "#hand .card.top-trump")}
+    assert marked_top == top
     # Every card of the trick sits on the felt, toward the seat that played it.
     felt = by_id(browser, "felt").rect
     cards = css(browser, "#trick li")
@@ -150,8 +153,9 @@ def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
     screenshot(browser, "table-phone", *PHONE)
     height = browser.execute_script("return window.innerHeight")
     wide = browser.execute_script(
-        "return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right"
-        " > window.innerWidth + 1).map((e) => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)")
+        "return [...document.querySelectorAll('body *')]"
+        ".filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)"
+        ".map((e) => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)")
     assert not wide, f"the phone page is wider than the screen: {wide}"
     trick = by_id(browser, "trick").rect
     hand_cards = css(browser, "#hand .card")
@@ -277,8 +281,9 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
         active = browser.switch_to.active_element
         code = active.get_attribute("data-card")
         if "unplayable" in (active.get_attribute("class") or ""):
-            wait_for(browser, lambda b, c=code: by_id(b, "card-reason").get_attribute("data-card") == c
-                     and ruling.rule_id in by_id(b, "card-reason").text)
+            wait_for(browser, lambda b, c=code: (
+                by_id(b, "card-reason").get_attribute("data-card") == c
+                and ruling.rule_id in by_id(b, "card-reason").text))
             explained += 1
         active.send_keys(Keys.TAB)
     assert explained == len(found["hand"]) - len(
@@ -298,7 +303,8 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
     while api_view(live, game_id)["phase"] != "play":
         post_first_legal(live, game_id, tokens[api_view(live, game_id)["turn"]])
     open_seat(browser, live, game_id, 0, tokens[0])
-    clock = wait_for(browser, lambda b: by_id(b, "clock") if by_id(b, "clock").is_displayed() else None)
+    clock = wait_for(browser, lambda b: by_id(b, "clock") if by_id(b, "clock").is_displayed()
+                     else None)
     first = int(clock.get_attribute("data-seconds"))
     assert 0 < first <= 60
     wait_for(browser, lambda b: int(by_id(b, "clock").get_attribute("data-seconds")) < first)
@@ -308,7 +314,8 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
     # The clock falls due: the worker's job acts for the seat, and the table says so.
     view = api_view(live, game_id)
     assert jobs.turn_clock(game_id, view["version"], view["turn"])
-    events = live.app.test_client().get(f"/v1/games/{game_id}/events?after={view['version']}").get_json()
+    events = live.app.test_client().get(
+        f"/v1/games/{game_id}/events?after={view['version']}").get_json()
     move = events["events"][0]
     assert move["actor"] == "server" and move["type"] == "card_played"
     notice = wait_for(browser, lambda b: by_id(b, "clock-notice").text or None)
@@ -321,11 +328,11 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
 
 
 def sheet_totals(browser: Any) -> dict[int, list[int]]:
-    rows = {}
-    for row in css(browser, "#sheet tbody tr.done"):
-        cells = row.find_elements("css selector", ".total")
-        rows[int(row.get_attribute("data-deal"))] = [int(c.get_attribute("data-total")) for c in cells]
-    return rows
+    """The running totals of the sheet's finished deals, read in one go (it may redraw)."""
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#sheet tbody tr.done')].map((row) => [row.dataset.deal,"
+        " [...row.querySelectorAll('.total')].map((cell) => cell.dataset.total)])")
+    return {int(deal): [int(total) for total in totals] for deal, totals in rows}
 
 
 def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_table(
@@ -337,15 +344,23 @@ def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_ta
     open_seat(browser, live, game_id, 0, token)
 
     def my_bid(view: dict[str, Any]) -> bool:
-        return view["phase"] == "bidding" and view["turn"] == 0 and bool(view["deal"]["auction"]["calls"])
+        if view["phase"] != "bidding" or view["turn"] != 0:
+            return False
+        return bool(view["deal"]["auction"]["calls"])
 
     play_until(browser, live, bots, game_id, lambda v: my_bid(v) or v["deal"]["number"] > 1)
     view = api_view(live, game_id, token)
     if my_bid(view):
-        wait_for(browser, lambda b: shown_version(b) == view["version"])
+        wait_for(browser, lambda b: shown_version(b) == view["version"]
+                 and by_id(b, "trick").get_attribute("data-held") == "false")
         calls = view["deal"]["auction"]["calls"]
-        cells = [c.text for c in css(browser, "#bidding tbody td") if c.text]
+        cells = browser.execute_script(
+            "return [...document.querySelectorAll('#bidding tbody td')]"
+            ".map((cell) => cell.textContent).filter(Boolean)")
         assert len(cells) == len(calls)
+        at_seats = browser.execute_script(
+            "return [...document.querySelectorAll('#trick li.call')].map((li) => li.dataset.seat)")
+        assert sorted(at_seats) == sorted({str(call["seat"]) for call in calls})
         for call, cell in zip(calls, cells, strict=True):
             assert cell == {"bid": str(call["amount"]), "pass": "Pass"}.get(call["call"], cell)
         assert css(browser, "#actions button.action-bid")

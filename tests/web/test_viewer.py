@@ -63,7 +63,8 @@ def test_hands_as_dealt_show_the_robbed_turn_up_and_the_card_set_aside(
 
     browser.get(f"{live.url}/viewer#v={rob['version']}")
     by_id(browser, "history-file").send_keys(str(path))
-    wait_for(browser, lambda b: by_id(b, "history").get_attribute("data-version") == str(rob["version"]))
+    wait_for(browser, lambda b: by_id(b, "history").get_attribute("data-version")
+             == str(rob["version"]))
     robber = css(browser, "#hands li")[seat]
     assert robber.find_elements("css selector", f".card.robbed[data-card='{turn_up}']")
     aside = robber.find_elements("css selector", f".card.set-aside[data-card='{discard}']")

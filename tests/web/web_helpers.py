@@ -163,7 +163,8 @@ def _known_false_positive(rule: str, node: dict[str, Any]) -> bool:
     password field for an invalid value; the HTML standard allows it, and later axe-core
     versions accept it. Nothing else is ignored."""
     html = node.get("html", "")
-    return rule == "autocomplete-valid" and 'type="password"' in html and 'autocomplete="off"' in html
+    password_off = 'type="password"' in html and 'autocomplete="off"' in html
+    return rule == "autocomplete-valid" and password_off
 
 
 def click_first_action(browser: Any) -> bool:
