@@ -330,8 +330,8 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
 def sheet_totals(browser: Any) -> dict[int, list[int]]:
     """The running totals of the sheet's finished deals, read in one go (it may redraw)."""
     rows = browser.execute_script(
-        "return [...document.querySelectorAll('#sheet tbody tr.done')].map((row) => [row.dataset.deal,"
-        " [...row.querySelectorAll('.total')].map((cell) => cell.dataset.total)])")
+        "return [...document.querySelectorAll('#sheet tbody tr.done')].map((row) =>"
+        " [row.dataset.deal, [...row.querySelectorAll('.total')].map((c) => c.dataset.total)])")
     return {int(deal): [int(total) for total in totals] for deal, totals in rows}
 
 
