@@ -24,11 +24,17 @@ export function sheetRow(entry, events) {
   };
 }
 
-/** Points each side has earned in the deal in play, from the facts seen so far. */
+/** The facts that credit a side with points as the deal goes (the others, such as
+ * target_reached or bid_set, state a total or a verdict at the end). */
+const CREDITS = new Set(["trick_won", "bonus_proven"]);
+
+/** Points each side has taken in the deal in play, from the facts seen so far. */
 export function pointsSoFar(view) {
   const points = view.sides.map(() => 0);
   for (const fact of view.deal ? view.deal.facts : []) {
-    if (Number.isInteger(fact.side) && Number.isInteger(fact.points)) points[fact.side] += fact.points;
+    if (CREDITS.has(fact.kind) && Number.isInteger(fact.side) && Number.isInteger(fact.points)) {
+      points[fact.side] += fact.points;
+    }
   }
   return points;
 }
