@@ -79,9 +79,8 @@ def play_until(browser: Any, live: LiveServer, bots: Bots, game_id: str,
         view = api_view(live, game_id)
         if done(view):
             return
-        passes = css(browser, "#table button.action-pass:not(:disabled)")
-        if passes:
-            passes[0].click()
+        if css(browser, "#table button.action-pass:not(:disabled)"):
+            click_first_action(browser, "#table button.action-pass:not(:disabled)")
         elif not click_first_action(browser):
             wait_for(browser, lambda b, v=view: shown_version(b) != v["version"]
                      or css(b, "#table button.action:not(:disabled)")
@@ -317,10 +316,11 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
     events = live.app.test_client().get(
         f"/v1/games/{game_id}/events?after={view['version']}").get_json()
     move = events["events"][0]
-    assert move["actor"] == "server" and move["type"] == "card_played"
+    assert move["actor"] == "server" and move["data"]["seat"] == view["turn"]
+    said = {"card_played": "the clock played", "turn_up_robbed": "the clock robbed the turn-up"}
     notice = wait_for(browser, lambda b: by_id(b, "clock-notice").text or None)
     who = "Your time ran out" if view["turn"] == 0 else f"Time ran out for Seat {view['turn']}"
-    assert notice.startswith(who) and "the clock played" in notice, notice
+    assert notice.startswith(who) and said[move["type"]] in notice, notice
     assert not console_errors(browser)
 
 
@@ -365,7 +365,8 @@ def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_ta
             assert cell == {"bid": str(call["amount"]), "pass": "Pass"}.get(call["call"], cell)
         assert css(browser, "#actions button.action-bid")
         assert not serious_violations(browser), serious_violations(browser)
-        screenshot(browser, "auction", *DESKTOP)
+        screenshot(browser, "auction", DESKTOP[0], 1180)  # Tall enough for the bidding table.
+        browser.set_window_size(*DESKTOP)
 
     client = live.app.test_client()
     for deal in (2, 3):

@@ -167,16 +167,16 @@ def _known_false_positive(rule: str, node: dict[str, Any]) -> bool:
     return rule == "autocomplete-valid" and password_off
 
 
-def click_first_action(browser: Any) -> bool:
-    """Clicks the first enabled action button of the table; False if there was none or the
-    view was redrawn under the pointer."""
+def click_first_action(browser: Any, selector: str = "#table button.action:not(:disabled)") -> bool:
+    """Clicks the first enabled action button of the table (or the first match of
+    *selector*); False if there was none or the view was redrawn under the pointer."""
     from selenium.common.exceptions import (
         ElementClickInterceptedException,
         ElementNotInteractableException,
         StaleElementReferenceException,
     )
 
-    buttons = css(browser, "#table button.action:not(:disabled)")
+    buttons = css(browser, selector)
     if not buttons:
         return False
     try:
