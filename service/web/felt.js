@@ -90,7 +90,7 @@ export function renderTrick(nodes, view, me, shown) {
     const item = el("li", { class: `played${winning ? " winning" : ""}`, "data-seat": String(play.seat) },
       cardFace(play.card),
       el("span", { class: "who", text: `${seatLabel(play.seat, view, me)}${index === 0 ? ", led" : ""}${winning ? ", wins" : ""}` }));
-    place(item, seatAngle(play.seat, view.players, bottom), 34, 38);
+    place(item, seatAngle(play.seat, view.players, bottom), 34, 33);
     return item;
   }));
   fill(note, shown.note || "");
@@ -100,7 +100,7 @@ export function renderTrick(nodes, view, me, shown) {
 export function trickSummary(trick, view, me) {
   const parts = [];
   if (trick.winner !== null && trick.winner !== undefined) {
-    parts.push(el("strong", { text: `${seatLabel(trick.winner, view, me)} (side ${sideName(sideOf(trick.winner, view))}) wins trick ${trick.number}` }));
+    parts.push(el("strong", { text: `${seatLabel(trick.winner, view, me)}, side ${sideName(sideOf(trick.winner, view))}, wins trick ${trick.number}` }));
     if (trick.ruling) {
       parts.push(": ", el("span", { class: "ruling-text", text: trick.ruling.text }), " ",
         el("code", { class: "rule-id", text: trick.ruling.rule }));
