@@ -17,7 +17,7 @@ import {
   auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
   trickSummary,
 } from "./felt.js";
-import { renderBidding, renderScores, renderSheet, sheetRow } from "./sheet.js";
+import { renderBidding, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
 import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.js";
 import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
@@ -452,10 +452,7 @@ async function loadSheet() {
   try {
     const response = await api(`/v1/games/${encodeURIComponent(table.gameId)}/history?format=json`, { headers: authHeaders() });
     if (!response.ok) return;
-    const model = readHistory(await response.json());
-    for (const section of model.sections) {
-      if (section.entry && section.entry.result) table.rows.set(section.number, sheetRow(section.entry, section.events));
-    }
+    for (const row of sheetRows(readHistory(await response.json()))) table.rows.set(row.number, row);
     if (table.view) renderSheet($("sheet"), $("sheet-caption"), table.view, table.seat, [...table.rows.values()]);
   } catch {
     // Histories may not be served: the sheet then starts with the deals seen here.
@@ -465,13 +462,7 @@ async function loadSheet() {
 /** The deal in view has a result (the game's last deal): put it on the sheet. */
 function noteDealResult(view) {
   const deal = view.deal;
-  if (!deal || !deal.result || table.rows.has(deal.number)) return;
-  table.rows.set(deal.number, {
-    number: deal.number, dealer: deal.dealer,
-    bid: deal.bid !== null ? { seat: deal.bidder, amount: deal.bid } : null,
-    verdict: (deal.facts.find((fact) => fact.kind === "bid_made" || fact.kind === "bid_set") || {}).kind || null,
-    result: deal.result,
-  });
+  if (deal && deal.result && !table.rows.has(deal.number)) table.rows.set(deal.number, rowOfDeal(deal));
 }
 
 // A finished deal -----------------------------------------------------------------------------
@@ -501,7 +492,7 @@ async function loadFinishedDeal(number, summary) {
     const model = readHistory(await response.json());
     const section = model.sections.find((candidate) => candidate.number === number);
     if (!section) return;
-    if (section.entry && section.entry.result) table.rows.set(number, sheetRow(section.entry, section.events));
+    for (const row of sheetRows(model)) table.rows.set(row.number, row);
     const last = section.tricks[section.tricks.length - 1];
     if (last && last.complete && table.view) {
       // The deal's last trick was never in a view of the deal in play: hold it now.

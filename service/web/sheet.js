@@ -5,9 +5,10 @@
 import { el, fill, sideName } from "./cards.js";
 import { seatLabel, sideOf } from "./felt.js";
 
-/** One deal of a history (results.deals entry and its events) as a row of the sheet. */
-export function sheetRow(entry, events) {
-  let bid = null;
+/** One deal of a history (results.deals entry and its events) as a row of the sheet; the
+ * contract is the last bid before trumps were named, by the seat that named them. */
+function sheetRow(entry, events, contract = null) {
+  let bid = contract;
   let amount = null;
   for (const event of events || []) {
     if (event.type === "bid_made" && Number.isInteger(event.data.amount)) amount = event.data.amount;
@@ -27,6 +28,17 @@ export function sheetRow(entry, events) {
 /** The facts that credit a side with points as the deal goes (the others, such as
  * target_reached or bid_set, state a total or a verdict at the end). */
 const CREDITS = new Set(["trick_won", "bonus_proven"]);
+
+/** The finished deals of a history model (history.js) as rows of the sheet. */
+export function sheetRows(model) {
+  return model.sections.filter((section) => section.entry && section.entry.result)
+    .map((section) => sheetRow(section.entry, section.events));
+}
+
+/** A deal of the view that has its result (the game's last deal) as a row of the sheet. */
+export function rowOfDeal(deal) {
+  return sheetRow(deal, [], deal.bid !== null ? { seat: deal.bidder, amount: deal.bid } : null);
+}
 
 /** Points each side has taken in the deal in play, from the facts seen so far. */
 export function pointsSoFar(view) {
