@@ -3,73 +3,26 @@ and ``fortyfive openapi``."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from serve_helpers import call as _call
+from serve_helpers import serving
 
 from service.cli import main
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
-def _call(port: int, method: str, path: str, body: Any = None,
-          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        payload = json.dumps(body) if body is not None else None
-        sent = {**({"Content-Type": "application/json"} if payload else {}), **(headers or {})}
-        connection.request(method, path, body=payload, headers=sent)
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]]:
     """``fortyfive serve`` on a free port, its data in a temporary directory."""
-    port = _free_port()
-    env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
-    process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
-         "serve", "--port", str(port), "--workers", "1",
-         "--threads", "4", "--no-worker", "--data-dir", str(tmp_path)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if _call(port, "GET", "/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
-        assert time.monotonic() < deadline, "fortyfive serve did not come up"
-        time.sleep(0.1)
-    try:
-        yield port, process, tmp_path
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        if process.stderr:
-            process.stderr.close()
+    with serving(tmp_path, "--no-worker") as server:
+        yield server.port, server.process, tmp_path
 
 
 def test_serve_plays_streams_and_stops_cleanly(
