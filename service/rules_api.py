@@ -21,7 +21,7 @@ from engine.cards import Card, Suit, parse_cards
 from engine.errors import InvalidActionError, InvalidCardError
 from engine.legality import legal_cards
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import ranking
+from engine.ranking import Ranking, is_protected, ranking
 from engine.shuffle import pack
 from engine.tricks import winner_ruling
 from service.schemas import LegalRequestSchema, LegalSchema, WinnerRequestSchema, WinnerSchema
@@ -43,7 +43,8 @@ def legal_ruling(
     trick: Sequence[str],
     hand: Sequence[str],
 ) -> dict[str, Any]:
-    """Returns ``{"legal": [cards], "ruling": text, "rule": rule_id}`` for *hand* playing to
+    """Returns :func:`legal_answer` (``legal``, ``ruling``, ``rule``, ``trumps``,
+    ``top_trumps``) for *hand* playing to
     *trick* (cards in play order, empty for a lead) with *trump*; the legal cards keep the
     order of *hand*, each once.
 
@@ -64,9 +65,27 @@ def legal_ruling(
             "complete and nobody is left to play"
         )
     _check_pack(rules, {"trick": played, "hand": held})
-    allowed, ruling = legal_cards(held, played, order, rules)
-    codes = [card.code() for card in dict.fromkeys(held) if card in allowed]
-    return {"legal": codes, "ruling": ruling.text, "rule": ruling.rule_id}
+    return legal_answer(held, played, order, rules)
+
+
+def legal_answer(
+    hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet
+) -> dict[str, Any]:
+    """Returns the answer of ``rules legal`` for checked cards (shared with the CLI):
+    ``legal`` (in hand order, each once), the ``ruling`` and its ``rule``, and the hand's
+    ``trumps`` highest first with its ``top_trumps`` (5, J, AH and the joker: the trumps
+    that may be withheld from a lower led trump), so a client can mark them without knowing
+    the ranking."""
+    allowed, ruling = legal_cards(hand, trick, order, rules)
+    distinct = dict.fromkeys(hand)
+    trumps = [card for card in order.trump_order if card in distinct]
+    return {
+        "legal": [card.code() for card in distinct if card in allowed],
+        "ruling": ruling.text,
+        "rule": ruling.rule_id,
+        "trumps": [card.code() for card in trumps],
+        "top_trumps": [card.code() for card in trumps if is_protected(card, order.trump)],
+    }
 
 
 def trick_ruling(

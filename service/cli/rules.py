@@ -3,7 +3,8 @@
 Other tools call this command, so its output is a contract::
 
     fortyfive rules legal --profile bruff --trump S --trick 7S,5S --hand AH,KD --json
-    {"legal": ["AH", "KD"], "ruling": "...", "rule": "play.trump_lead.withhold"}
+    {"legal": ["AH", "KD"], "ruling": "...", "rule": "play.trump_lead.withhold",
+     "trumps": ["AH"], "top_trumps": ["AH"]}
 
     fortyfive rules winner --profile bruff --trump S --trick 7S,5S,KD --json
     {"winner": 1, "card": "5S", "ruling": "...", "rule": "trick.highest_trump"}
@@ -22,12 +23,12 @@ from typing import Any
 
 from engine.cards import Card, Suit, parse_cards
 from engine.errors import FortyFiveError
-from engine.legality import legal_cards
 from engine.profiles import RuleSet, make_ruleset, parse_option_text
 from engine.ranking import Ranking, ranking
 from engine.shuffle import pack
 from engine.tricks import winner_ruling
 from service.cli import UsageError
+from service.rules_api import legal_answer
 
 HAND_SIZE = 5
 """The most cards a hand holds."""
@@ -89,12 +90,11 @@ def run_legal(args: argparse.Namespace) -> int:
             "complete and nobody is left to play"
         )
     _check_pack(rules, trick=trick, hand=hand)
-    allowed, ruling = legal_cards(hand, trick, order, rules)
-    codes = [card.code() for card in dict.fromkeys(hand) if card in allowed]
+    answer = legal_answer(hand, trick, order, rules)
     if args.json:
-        print(json.dumps({"legal": codes, "ruling": ruling.text, "rule": ruling.rule_id}))
+        print(json.dumps(answer))
     else:
-        print(f"legal: {' '.join(codes)}. {ruling.text} [{ruling.rule_id}]")
+        print(f"legal: {' '.join(answer['legal'])}. {answer['ruling']} [{answer['rule']}]")
     return 0
 
 
