@@ -49,12 +49,14 @@ def run_worker(
     burst: bool = False,
     rq_url: str | None = None,
     queue_name: str = context.QUEUE_NAME,
+    log_level: str = "INFO",
 ) -> int:
     """Runs the dispatcher and an RQ worker on the store at *redis_url* until SIGTERM or
     SIGINT, or with *burst* until nothing is left to do now; returns an exit status.
 
     Call it from the main thread (the worker handles the signals). *rq_url* defaults to
-    :func:`rq_url_for`.
+    :func:`rq_url_for`. RQ logs at *log_level*: ``INFO`` shows every job (several lines
+    each), ``WARNING`` only what went wrong.
     """
     rq_url = rq_url or rq_url_for(redis_url)
     if burst:
@@ -66,22 +68,28 @@ def run_worker(
     dispatcher = Dispatcher(context.store(), queue, games=context.games())
     stop = threading.Event()
     thread = threading.Thread(
-        target=dispatch_until, args=(dispatcher, queue, stop), name="fortyfive-dispatcher"
+        target=dispatch_until, args=(dispatcher, queue, stop, log_level),
+        name="fortyfive-dispatcher",
     )
     thread.start()
     try:
-        SimpleWorker([queue], connection=connection, serializer=JSONSerializer).work()
+        worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer)
+        worker.work(logging_level=log_level)
     finally:
         stop.set()
         thread.join(POLL_MS / 1000 + 10)
     return 0
 
 
-def dispatch_until(dispatcher: Dispatcher, queue: Queue, stop: threading.Event) -> None:
+def dispatch_until(
+    dispatcher: Dispatcher, queue: Queue, stop: threading.Event, log_level: str = "INFO"
+) -> None:
     """Dispatches the feeds, enqueues turn clocks as they fall due and the chain sweep once
     per period, until *stop* is set; waits and goes on while Redis is unavailable."""
     # Any: RQScheduler's methods carry no annotations.
-    scheduler: Any = RQScheduler([queue], connection=queue.connection, serializer=JSONSerializer)
+    scheduler: Any = RQScheduler(
+        [queue], connection=queue.connection, serializer=JSONSerializer, logging_level=log_level
+    )
     swept = None
     try:
         while not stop.is_set():

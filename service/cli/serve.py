@@ -16,6 +16,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,10 @@ def register(subparsers: Any) -> None:
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
     )
     serve.add_argument("--access-log", action="store_true", help="log every request to stdout")
+    serve.add_argument(
+        "--verbose", action="store_true", help="log every job of the RQ worker (default: "
+        "its warnings and errors only)"
+    )
     serve.set_defaults(func=run_serve)
 
     openapi = subparsers.add_parser(
@@ -129,12 +134,19 @@ def run_serve(args: argparse.Namespace) -> int:
         # otherwise run its exit handlers too.
         atexit.unregister(embedded.stop)
         url = embedded.url
-        print(f"fortyfive: embedded redis-server at {url} (data in {embedded.data_dir})",
-              file=sys.stderr)
-    worker = None if args.no_worker else start_worker(url)
+    where = (
+        f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
+        else f"in the Redis at REDIS_URL ({redacted(url)})"
+    )
+    worker = None if args.no_worker else start_worker(url, verbose=args.verbose)
     try:
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log
+        )
+        options["when_ready"] = lambda server: print(
+            f"fortyfive: serving http://{args.host}:{args.port}/ (the API under /v1, the "
+            f"table at /)\nfortyfive: data {where}\nfortyfive: stop with Ctrl+C (or "
+            f"kill -TERM {master})", file=sys.stderr, flush=True,
         )
         GunicornServer(api_factory(url), options).run()
     finally:
@@ -148,8 +160,20 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
-    """Starts ``workers.runner.run_worker(redis_url)`` in a child process.
+def redacted(url: str) -> str:
+    """Returns *url* without its password, to be shown."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username or ''}:***@{parts.hostname}" + (
+        f":{parts.port}" if parts.port else ""
+    )
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+
+
+def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[bytes] | None:
+    """Starts ``workers.runner.run_worker(redis_url)`` in a child process, logging each job
+    only when *verbose*.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
     """
@@ -157,8 +181,12 @@ def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
         print("fortyfive: workers.runner is not installed; serving without the RQ worker "
               "(bot seats and turn clocks will not act)", file=sys.stderr)
         return None
-    code = "import sys; from workers.runner import run_worker; sys.exit(run_worker(sys.argv[1]))"
-    return subprocess.Popen([sys.executable, "-c", code, redis_url])
+    code = (
+        "import sys; from workers.runner import run_worker; "
+        "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2]))"
+    )
+    level = "INFO" if verbose else "WARNING"
+    return subprocess.Popen([sys.executable, "-c", code, redis_url, level])
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:

@@ -12,12 +12,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from events.embedded import EmbeddedRedis
 from service.cli import main
 
 
@@ -41,6 +42,21 @@ def _call(port: int, method: str, path: str, body: Any = None,
         connection.close()
 
 
+def _wait_up(port: int, process: subprocess.Popen[bytes], output: Callable[[], str]) -> None:
+    """Waits until the server on *port* answers ``/healthz``; fails with its *output* if it
+    exits first."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if _call(port, "GET", "/healthz")[0] == 200:
+                return
+        except OSError:
+            pass
+        assert process.poll() is None, output()
+        assert time.monotonic() < deadline, "fortyfive serve did not come up"
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]]:
     """``fortyfive serve`` on a free port, its data in a temporary directory."""
@@ -52,16 +68,7 @@ def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]
          "--threads", "4", "--no-worker", "--data-dir", str(tmp_path)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if _call(port, "GET", "/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
-        assert time.monotonic() < deadline, "fortyfive serve did not come up"
-        time.sleep(0.1)
+    _wait_up(port, process, lambda: process.stderr.read().decode() if process.stderr else "")
     try:
         yield port, process, tmp_path
     finally:
@@ -125,3 +132,66 @@ def test_openapi_check_names_the_command_when_stale(
     assert "run `fortyfive openapi`" in capsys.readouterr().err
     assert main(["openapi", "--output", str(stale)]) == 0
     assert main(["openapi", "--check", "--output", str(stale)]) == 0
+
+
+def _serve_a_bot_game(data: Path, *options: str) -> str:
+    """Runs ``fortyfive serve`` (with its worker) until its bots finished a game, stops it
+    with SIGTERM, and returns all it printed (stdout and stderr)."""
+    port = _free_port()
+    env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
+    log = data / "serve.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+             "serve", "--port", str(port), "--workers", "1", "--threads", "4",
+             "--data-dir", str(data), *options],
+            env=env, stdout=output, stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_up(port, process, log.read_text)
+        status, _, body = _call(port, "POST", "/v1/games", {
+            "profile": "classic", "options": {"target": 15},
+            "seats": [{"type": "bot"}, {"type": "bot"}],
+        })
+        assert status == 201
+        path = f"/v1/games/{json.loads(body)['id']}"
+        deadline = time.monotonic() + 60
+        while json.loads(_call(port, "GET", path)[2])["phase"] != "over":
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.2)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return log.read_text("utf-8")
+
+
+@pytest.mark.parametrize("verbose", [False, True], ids=["quiet", "verbose"])
+def test_serve_says_where_it_listens_and_logs_jobs_only_when_verbose(
+    tmp_path: Path, verbose: bool
+) -> None:
+    printed = _serve_a_bot_game(tmp_path, *(["--verbose"] if verbose else []))
+    lines = printed.splitlines()
+    listening = [line for line in lines if line.startswith("fortyfive: serving http://")]
+    assert len(listening) == 1 and ":" in listening[0].split("//")[1]
+    assert f"fortyfive: data in {(tmp_path / 'redis').resolve()} (embedded redis-server" \
+        in printed
+    assert any(line.startswith("fortyfive: stop with Ctrl+C") for line in lines)
+    # RQ says "Job OK" (and more) for each job: bots, projections, sealing.
+    jobs = [line for line in lines if "Job OK" in line]
+    assert (len(jobs) > 3) if verbose else not jobs, printed[-2000:]
+
+
+def test_serve_on_data_a_leftover_server_holds_says_what_to_do_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    with EmbeddedRedis(tmp_path / "redis") as leftover:
+        pid = leftover.pid
+        assert main(["serve", "--data-dir", str(tmp_path), "--port", str(_free_port())]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error
+    assert error.startswith(f"fortyfive: a redis-server (pid {pid}) still runs on")
+    assert f"stop it with `kill {pid}`" in error
