@@ -16,7 +16,6 @@ import importlib.util
 import os
 import subprocess
 import sys
-import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -136,7 +135,7 @@ def run_serve(args: argparse.Namespace) -> int:
         url = embedded.url
     where = (
         f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
-        else f"in the Redis at REDIS_URL ({redacted(url)})"
+        else "in the Redis at REDIS_URL"
     )
     worker = None if args.no_worker else start_worker(url, verbose=args.verbose)
     try:
@@ -158,17 +157,6 @@ def run_serve(args: argparse.Namespace) -> int:
             if embedded is not None:
                 embedded.stop()
     return 0
-
-
-def redacted(url: str) -> str:
-    """Returns *url* without its password, to be shown."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = f"{parts.username or ''}:***@{parts.hostname}" + (
-        f":{parts.port}" if parts.port else ""
-    )
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
 
 
 def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[bytes] | None:
