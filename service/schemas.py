@@ -235,6 +235,40 @@ class GameCreatedSchema(ma.Schema):
     auditor_token = fields.String(required=True, dump_only=True)
 
 
+class GameListQuerySchema(ma.Schema):
+    """A page of the games created with the caller's API key, newest first."""
+
+    mine = fields.Boolean(required=True, validate=validate.Equal(
+        True, error="only mine=true is offered: the games your API key created"),
+        metadata={"description": "Must be true: the games the caller's API key created"})
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    before = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "The next_before of the previous page"})
+
+
+class GameSummarySchema(ma.Schema):
+    """One game of a listing, as it stands now."""
+
+    id = fields.String(required=True)
+    created_at = fields.String(required=True, metadata={"description": "ISO-8601 UTC"})
+    profile = fields.String(required=True)
+    players = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    phase = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(
+        ("in_progress", "over", "abandoned")))
+    winner = fields.Integer(required=True, allow_none=True)
+    scores = fields.List(fields.Integer(), required=True)
+
+
+class GameListSchema(ma.Schema):
+    """A page of games, newest first."""
+
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_before = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Pass as before for the next (older) page; null on the last page"})
+
+
 class PlaySchema(ma.Schema):
     """A card played to a trick."""
 
@@ -386,3 +420,49 @@ class StatusSchema(ma.Schema):
     status = fields.String(required=True)
     store = fields.String()
     latency_ms = fields.Float()
+
+
+class WorkerBeatSchema(ma.Schema):
+    """The freshest RQ worker heartbeat recorded in the store."""
+
+    heartbeat_age_s = fields.Float(
+        required=True, allow_none=True,
+        metadata={"description": "Seconds since a worker last beat; null if none ever did"},
+    )
+    stale = fields.Boolean(
+        required=True, metadata={"description": "Older than READY_STALE_SECONDS, or missing"}
+    )
+
+
+class DispatcherBeatSchema(WorkerBeatSchema):
+    """The freshest dispatcher heartbeat recorded in the store, with its lag."""
+
+    lag_s = fields.Float(
+        required=True, allow_none=True,
+        metadata={"description": "Seconds since it last read up to the head of every feed "
+                  "(0: it keeps up)"},
+    )
+    lag_entries = fields.Integer(
+        required=True, allow_none=True,
+        metadata={"description": "Feed entries beyond its last pass (0: it keeps up)"},
+    )
+
+
+class ReadySchema(ma.Schema):
+    """Readiness: the store answers, and the workers' heartbeats are fresh (see docs/api.md)."""
+
+    status = fields.String(
+        required=True, metadata={"description": "ready, or degraded (then the answer is 503)"}
+    )
+    latency_ms = fields.Float(required=True, metadata={"description": "The store's PING"})
+    workers_required = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether a stale worker or dispatcher makes this process "
+                  "degraded: true when it runs its own (fortyfive serve without --no-worker)"},
+    )
+    stale = fields.List(
+        fields.String(), required=True,
+        metadata={"description": "The stale components: worker, dispatcher"},
+    )
+    worker = fields.Nested(WorkerBeatSchema, required=True)
+    dispatcher = fields.Nested(DispatcherBeatSchema, required=True)

@@ -1,9 +1,10 @@
 """``fortyfive serve`` (the API under gunicorn) and ``fortyfive openapi`` (the published document).
 
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
-redis-server with its data under ``--data-dir``), starts the RQ worker in a child process
-unless ``--no-worker``, and runs gunicorn with gthread workers, so a long-lived event stream
-holds one thread and never a whole worker. Each worker builds its own app after the fork.
+redis-server with its data under ``--data-dir``), starts the RQ worker under a supervisor
+that restarts it when it dies (:mod:`service.supervisor`) unless ``--no-worker``, and runs
+gunicorn with gthread workers, so a long-lived event stream holds one thread and never a
+whole worker. Each worker builds its own app after the fork.
 The Werkzeug debugger is never on: the app is built with ``DEBUG`` false and gunicorn does
 not run it.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import importlib.util
+import ipaddress
 import os
 import subprocess
 import sys
@@ -22,6 +24,9 @@ from typing import Any
 
 import yaml
 from gunicorn.app.base import BaseApplication
+
+from service.cli import UsageError
+from service.supervisor import GRACE_SECONDS, ChildSpec, start
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
@@ -69,13 +74,35 @@ def gunicorn_options(
     }
 
 
-def api_factory(redis_url: str) -> Callable[[], Any]:
-    """Returns a factory of the API app on *redis_url*, with the debugger forced off."""
+def is_loopback(host: str) -> bool:
+    """True when *host* (an address to bind) is reachable from this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def api_factory(
+    redis_url: str, *, runs_worker: bool = False, public: bool = False
+) -> Callable[[], Any]:
+    """Returns a factory of the API app on *redis_url*, with the debugger forced off; with
+    *runs_worker*, ``/readyz`` is degraded while the worker's heartbeats are stale.
+
+    *public* is the default of ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS``; their
+    environment variables, when set, override it (see :mod:`service.config`)."""
 
     def build() -> Any:
         from service.app import create_app
 
-        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False})
+        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
+                          "READY_NEEDS_WORKERS": runs_worker,
+                          "REQUIRE_API_KEY": public, "ENFORCE_RATE_LIMITS": public})
         app.debug = False
         return app
 
@@ -123,7 +150,18 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
     from events.embedded import EmbeddedRedis
+    from service.config import env_flag
 
+    public = not is_loopback(args.host)
+    try:
+        chosen = {flag: env_flag(flag) for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS")}
+    except ValueError as error:
+        raise UsageError(f"fortyfive serve: {error}") from None
+    settings = ", ".join(
+        f"{flag}={'true' if (public if value is None else value) else 'false'}"
+        + (" (the default on this address)" if value is None else "")
+        for flag, value in chosen.items())
+    print(f"fortyfive: {settings}", file=sys.stderr)
     master = os.getpid()
     embedded = None
     url = os.environ.get("REDIS_URL")
@@ -147,21 +185,23 @@ def run_serve(args: argparse.Namespace) -> int:
             f"table at /)\nfortyfive: data {where}\nfortyfive: stop with Ctrl+C (or "
             f"kill -TERM {master})", file=sys.stderr, flush=True,
         )
-        GunicornServer(api_factory(url), options).run()
+        factory = api_factory(url, runs_worker=worker is not None, public=public)
+        GunicornServer(factory, options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.
         if os.getpid() == master:
             if worker is not None:
-                stop_process(worker)
+                stop_process(worker, GRACE_SECONDS + 5)
             if embedded is not None:
                 embedded.stop()
     return 0
 
 
 def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[bytes] | None:
-    """Starts ``workers.runner.run_worker(redis_url)`` in a child process, logging each job
-    only when *verbose*.
+    """Starts ``workers.runner.run_worker(redis_url)`` in a child process, under a
+    supervisor process that restarts it when it dies; returns the supervisor. RQ logs each
+    job only when *verbose*.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
     """
@@ -174,7 +214,7 @@ def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[b
         "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2]))"
     )
     level = "INFO" if verbose else "WARNING"
-    return subprocess.Popen([sys.executable, "-c", code, redis_url, level])
+    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url, level))])
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:

@@ -3,80 +3,27 @@ and ``fortyfive openapi``."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from serve_helpers import call as _call
+from serve_helpers import create_game, free_port, serving, wait_until
 
 from events.embedded import EmbeddedRedis
 from service.cli import main
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
-def _call(port: int, method: str, path: str, body: Any = None,
-          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        payload = json.dumps(body) if body is not None else None
-        sent = {**({"Content-Type": "application/json"} if payload else {}), **(headers or {})}
-        connection.request(method, path, body=payload, headers=sent)
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
-
-
-def _wait_up(port: int, process: subprocess.Popen[bytes], output: Callable[[], str]) -> None:
-    """Waits until the server on *port* answers ``/healthz``; fails with its *output* if it
-    exits first."""
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if _call(port, "GET", "/healthz")[0] == 200:
-                return
-        except OSError:
-            pass
-        assert process.poll() is None, output()
-        assert time.monotonic() < deadline, "fortyfive serve did not come up"
-        time.sleep(0.1)
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]]:
     """``fortyfive serve`` on a free port, its data in a temporary directory."""
-    port = _free_port()
-    env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
-    process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
-         "serve", "--port", str(port), "--workers", "1",
-         "--threads", "4", "--no-worker", "--data-dir", str(tmp_path)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    _wait_up(port, process, lambda: process.stderr.read().decode() if process.stderr else "")
-    try:
-        yield port, process, tmp_path
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        if process.stderr:
-            process.stderr.close()
+    with serving(tmp_path, "--no-worker") as server:
+        yield server.port, server.process, tmp_path
 
 
 def test_serve_plays_streams_and_stops_cleanly(
@@ -134,49 +81,21 @@ def test_openapi_check_names_the_command_when_stale(
     assert main(["openapi", "--check", "--output", str(stale)]) == 0
 
 
-def _serve_a_bot_game(data: Path, *options: str) -> str:
-    """Runs ``fortyfive serve`` (with its worker) until its bots finished a game, stops it
-    with SIGTERM, and returns all it printed (stdout and stderr)."""
-    port = _free_port()
-    env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
-    log = data / "serve.log"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
-             "serve", "--port", str(port), "--workers", "1", "--threads", "4",
-             "--data-dir", str(data), *options],
-            env=env, stdout=output, stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_up(port, process, log.read_text)
-        status, _, body = _call(port, "POST", "/v1/games", {
-            "profile": "classic", "options": {"target": 15},
-            "seats": [{"type": "bot"}, {"type": "bot"}],
-        })
-        assert status == 201
-        path = f"/v1/games/{json.loads(body)['id']}"
-        deadline = time.monotonic() + 60
-        while json.loads(_call(port, "GET", path)[2])["phase"] != "over":
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.2)
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    return log.read_text("utf-8")
-
-
 @pytest.mark.parametrize("verbose", [False, True], ids=["quiet", "verbose"])
 def test_serve_says_where_it_listens_and_logs_jobs_only_when_verbose(
     tmp_path: Path, verbose: bool
 ) -> None:
-    printed = _serve_a_bot_game(tmp_path, *(["--verbose"] if verbose else []))
+    with serving(tmp_path, *(["--verbose"] if verbose else [])) as server:
+        game = create_game(server, ["bot", "bot"], target=15)
+        wait_until(lambda: (server.json(f"/v1/games/{game['id']}") or {}).get("phase")
+                   == "over", "the bots finishing the game")
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(30) == 0
+        printed = server.log_text()
     lines = printed.splitlines()
-    listening = [line for line in lines if line.startswith("fortyfive: serving http://")]
-    assert len(listening) == 1 and ":" in listening[0].split("//")[1]
-    assert f"fortyfive: data in {(tmp_path / 'redis').resolve()} (embedded redis-server" \
+    assert f"fortyfive: serving http://127.0.0.1:{server.port}/ (the API under /v1, the " \
+        "table at /)" in lines
+    assert f"fortyfive: data in {tmp_path.resolve() / 'redis'} (embedded redis-server" \
         in printed
     assert any(line.startswith("fortyfive: stop with Ctrl+C") for line in lines)
     # RQ says "Job OK" (and more) for each job: bots, projections, sealing.
@@ -190,8 +109,9 @@ def test_serve_on_data_a_leftover_server_holds_says_what_to_do_in_one_line(
     monkeypatch.delenv("REDIS_URL", raising=False)
     with EmbeddedRedis(tmp_path / "redis") as leftover:
         pid = leftover.pid
-        assert main(["serve", "--data-dir", str(tmp_path), "--port", str(_free_port())]) == 1
-    error = capsys.readouterr().err
-    assert error.count("\n") == 1 and "Traceback" not in error
+        assert main(["serve", "--data-dir", str(tmp_path), "--port", str(free_port())]) == 1
+    printed = capsys.readouterr().err
+    assert "Traceback" not in printed
+    error = printed.splitlines()[-1]  # After the line on keys and limits.
     assert error.startswith(f"fortyfive: a redis-server (pid {pid}) still runs on")
     assert f"stop it with `kill {pid}`" in error

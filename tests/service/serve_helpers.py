@@ -1,0 +1,192 @@
+"""Helpers of the tests that run ``fortyfive serve`` for real: a free port, HTTP calls, the
+server's processes, waiting with a deadline, and playing a game's human seats over HTTP."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+DEADLINE = 60.0
+"""Seconds a test waits for what must happen (generous: a loaded 2-core machine)."""
+
+
+def free_port() -> int:
+    """Returns a TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def call(port: int, method: str, path: str, body: Any = None,
+         headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """Sends one request to 127.0.0.1:*port*; returns status, headers and body."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        payload = json.dumps(body) if body is not None else None
+        sent = {**({"Content-Type": "application/json"} if payload else {}), **(headers or {})}
+        connection.request(method, path, body=payload, headers=sent)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def wait_until(condition: Callable[[], Any], what: str, deadline: float = DEADLINE) -> Any:
+    """Polls *condition* until it returns something true, and returns that; fails saying
+    *what* did not happen within *deadline* seconds."""
+    end = time.monotonic() + deadline
+    while True:
+        result = condition()
+        if result:
+            return result
+        assert time.monotonic() < end, f"{what} did not happen within {deadline:.0f} s"
+        time.sleep(0.05)
+
+
+class Served:
+    """A running ``fortyfive serve``: its port, process and log file (stdout and stderr)."""
+
+    def __init__(self, port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+        self.port = port
+        self.process = process
+        self.log = log
+
+    def log_text(self) -> str:
+        """Returns what the server logged so far."""
+        return self.log.read_text("utf-8", errors="replace")
+
+    def call(self, method: str, path: str, body: Any = None,
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        """Sends one request to the server."""
+        return call(self.port, method, path, body, headers)
+
+    def json(self, path: str, headers: dict[str, str] | None = None) -> Any:
+        """GETs *path* and returns its JSON body, or ``None`` unless it answers 200."""
+        try:
+            status, _, body = self.call("GET", path, headers=headers)
+        except OSError:
+            return None
+        return json.loads(body) if status == 200 else None
+
+    def supervisor_pid(self) -> int:
+        """Returns the pid of the supervisor process ``serve`` started."""
+        found = [pid for pid in children(self.process.pid) if b"service.supervisor" in cmdline(pid)]
+        assert len(found) == 1, f"expected one supervisor, found {found}"
+        return found[0]
+
+    def runner_pid(self) -> int | None:
+        """Returns the pid of the worker runner while one runs."""
+        running = children(self.supervisor_pid())
+        return running[0] if running else None
+
+
+def children(pid: int) -> list[int]:
+    """Returns the pids of the living children of *pid* (Linux ``/proc``)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return [child for child in found if alive(child)]
+
+
+def cmdline(pid: int) -> bytes:
+    """Returns the command line of *pid* (empty once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def alive(pid: int) -> bool:
+    """True while *pid* runs (a zombie counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@contextmanager
+def serving(
+    tmp_path: Path, *args: str, env: Mapping[str, str] | None = None
+) -> Iterator[Served]:
+    """Runs ``fortyfive serve`` on a free port with *args*, its data and log (all it prints)
+    under *tmp_path*, until it answers ``/healthz``; kills it at the end if it still runs.
+
+    *env* is added to the environment, from which ``REDIS_URL`` is removed unless *env* sets
+    it.
+    """
+    port = free_port()
+    environ = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
+    environ.update(env or {})
+    log = tmp_path / "serve.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+             "serve", "--port", str(port), "--workers", "1", "--threads", "4",
+             "--data-dir", str(tmp_path), *args],
+            env=environ, stdout=sink, stderr=subprocess.STDOUT,
+        )
+    served = Served(port, process, log)
+    try:
+        def up() -> bool:
+            assert process.poll() is None, served.log_text()
+            try:
+                return served.call("GET", "/healthz")[0] == 200
+            except OSError:
+                return False
+
+        wait_until(up, "fortyfive serve answering /healthz")
+        yield served
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def create_game(served: Served, seats: list[str], **options: Any) -> dict[str, Any]:
+    """Creates a classic game with *seats* (``human`` or ``bot``) over HTTP."""
+    status, _, body = served.call(
+        "POST", "/v1/games",
+        {"profile": "classic", "options": options, "seats": [{"type": kind} for kind in seats]},
+    )
+    assert status == 201, body
+    created: dict[str, Any] = json.loads(body)
+    return created
+
+
+def play_human_turn(served: Served, game: Mapping[str, Any]) -> bool:
+    """Plays the first legal action of the human seat to act, if one is; returns True if
+    the game is over. Tolerates a store that is down (503) and a move that raced."""
+    path = f"/v1/games/{game['id']}"
+    view = served.json(path)
+    if view is None:
+        return False
+    if view["phase"] == "over":
+        return True
+    token = game["seats"][view["turn"]]["token"] if view["turn"] is not None else None
+    if token is None:
+        return False  # A bot's turn: the worker plays it.
+    auth = {"Authorization": f"Bearer {token}"}
+    mine = served.json(path, headers=auth)
+    if mine is None or mine["version"] != view["version"] or not mine["legal_actions"]:
+        return False
+    try:
+        served.call("POST", f"{path}/actions", mine["legal_actions"][0],
+                    {**auth, "If-Match": f'"{mine["version"]}"',
+                     "Idempotency-Key": f"{game['id']}-{mine['version']}"})
+    except OSError:
+        pass
+    return False
