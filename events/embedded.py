@@ -214,9 +214,13 @@ class EmbeddedRedis:
         ]  # fmt: skip
 
     def _check_data_dir_free(self) -> None:
-        """Checks no live process owns the pid file of the data directory.
+        """Checks no redis-server still runs on the data directory: its pid file names a live
+        process, and that process works in the directory (where :meth:`_spawn` starts it).
+        A pid file of a process that is gone, or that works elsewhere (its pid was reused), is
+        stale: the new server overwrites it.
 
-        :raises EmbeddedRedisError: if one does.
+        :raises EmbeddedRedisError: if a server still runs there (two servers would corrupt
+            one AOF), in one line saying how to stop it.
         """
         try:
             pid = int(self.pid_path.read_text("ascii").strip())
@@ -228,9 +232,15 @@ class EmbeddedRedis:
             return
         except PermissionError:
             pass
+        try:
+            if Path(f"/proc/{pid}/cwd").resolve(strict=True) != self.data_dir:
+                return
+        except OSError:
+            pass  # No /proc, or not ours to read: assume the worst.
         raise EmbeddedRedisError(
-            f"another redis-server (pid {pid}) still uses {self.data_dir}: stop it, or "
-            f"delete {self.pid_path} if that process is not a redis-server"
+            f"a redis-server (pid {pid}) still runs on {self.data_dir}, left by an earlier run "
+            f"that was killed unless another fortyfive uses it: stop it with `kill {pid}` and "
+            "start again"
         )
 
     def _spawn(self, executable: str) -> None:

@@ -41,6 +41,7 @@ from events.store import (
     StoreError,
     StoreUnavailableError,
 )
+from service import statuses
 from service.commands import GameNotFoundError, IdempotencyKeyReusedError
 from service.schemas import ActionSchema, RulingSchema
 
@@ -120,7 +121,7 @@ def problem_document(status: int, code: str, detail: str, **extensions: Any) -> 
     outside any app, by the HTTP server's own error pages (:mod:`service.gunicorn_errors`)."""
     return {
         "type": TYPE_PREFIX + code,
-        "title": http.HTTPStatus(status).phrase,
+        "title": statuses.phrase(status),
         "status": status,
         "detail": detail,
         "code": code,
@@ -167,25 +168,52 @@ def as_problem(response: Response) -> Response:
 
 
 class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
-    """flask-smorest's Api with errors as problem+json, in the responses and in the spec."""
+    """flask-smorest's Api with errors as problem+json, in the responses and in the spec, and
+    the response components named by :mod:`service.statuses`, not by this Python's
+    ``HTTPStatus``."""
 
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
         """Registers a response component per status, documented as problem+json."""
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
+        for status, phrase in statuses.PHRASES.items():
+            response: dict[str, Any] = {"description": phrase}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_JSON)
-            self.spec.components.response(status.name, response, lazy=True)
+            self.spec.components.response(statuses.response_name(status), response, lazy=True)
         response = {"description": "Any other error", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_JSON)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
+    def register_blueprint(self, blp: Any, **options: Any) -> None:
+        """Registers *blp*, its operations' responses named as :mod:`service.statuses` says.
+
+        flask-smorest refers to the components it adds itself (422 of ``arguments``, the
+        ETag's 412 and 428, pagination's 400) by ``HTTPStatus`` names, and describes an
+        undescribed response with ``HTTPStatus``'s phrase: a last documentation step of the
+        blueprint renames both.
+        """
+        if _name_responses not in blp._prepare_doc_cbks:
+            blp._prepare_doc_cbks.append(_name_responses)
+        super().register_blueprint(blp, **options)
+
     def handle_http_exception(self, error: HTTPException) -> Any:
         """Answers an HTTP error (``abort``, routing, webargs, werkzeug) as a problem."""
         return http_problem(error)
+
+
+def _name_responses(doc: dict[str, Any], doc_info: Any, **_: Any) -> dict[str, Any]:
+    """Renames the responses of one operation's *doc* (a documentation step of a blueprint):
+    a reference by ``HTTPStatus`` name becomes ours, and ``HTTPStatus``'s phrase as a
+    description becomes ours."""
+    for status, response in doc.get("responses", {}).items():
+        if isinstance(response, str):
+            doc["responses"][status] = statuses.normalise_reference(response)
+        elif isinstance(response, dict) and str(status).isdigit():
+            if response.get("description") == http.HTTPStatus(int(status)).phrase:
+                response["description"] = statuses.phrase(int(status))
+    return doc
 
 
 def http_problem(error: HTTPException) -> Any:

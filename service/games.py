@@ -228,7 +228,7 @@ class Actions(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     @blp.alt_response(412, response="PRECONDITION_FAILED")
-    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(428, response="PRECONDITION_REQUIRED")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS")

@@ -173,6 +173,10 @@ def register(subparsers: Any) -> None:
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
     )
     serve.add_argument("--access-log", action="store_true", help="log every request to stdout")
+    serve.add_argument(
+        "--verbose", action="store_true", help="log every job of the RQ worker (default: "
+        "its warnings and errors only)"
+    )
     serve.set_defaults(func=run_serve)
 
     openapi = subparsers.add_parser(
@@ -214,9 +218,11 @@ def run_serve(args: argparse.Namespace) -> int:
         # otherwise run its exit handlers too.
         atexit.unregister(embedded.stop)
         url = embedded.url
-        print(f"fortyfive: embedded redis-server at {url} (data in {embedded.data_dir})",
-              file=sys.stderr)
-    worker = None if args.no_worker else start_worker(url)
+    where = (
+        f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
+        else "in the Redis at REDIS_URL"
+    )
+    worker = None if args.no_worker else start_worker(url, verbose=args.verbose)
     # gunicorn imports ssl before a gevent worker patches it (after the fork); nothing here
     # made an SSL object by then, so gevent's warning about it says nothing useful.
     warnings.filterwarnings("ignore", message="Monkey-patching ssl after ssl")
@@ -228,6 +234,11 @@ def run_serve(args: argparse.Namespace) -> int:
         )
         factory = api_factory(
             url, runs_worker=worker is not None, public=public, max_streams=max_streams
+        )
+        options["when_ready"] = lambda server: print(
+            f"fortyfive: serving http://{args.host}:{args.port}/ (the API under /v1, the "
+            f"table at /)\nfortyfive: data {where}\nfortyfive: stop with Ctrl+C (or "
+            f"kill -TERM {master})", file=sys.stderr, flush=True,
         )
         GunicornServer(factory, options).run()
     finally:
@@ -263,9 +274,10 @@ def _max_streams(text: str) -> int:
         ) from None
 
 
-def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
+def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[bytes] | None:
     """Starts ``workers.runner.run_worker(redis_url)`` in a child process, under a
-    supervisor process that restarts it when it dies; returns the supervisor.
+    supervisor process that restarts it when it dies; returns the supervisor. RQ logs each
+    job only when *verbose*.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
     """
@@ -273,8 +285,12 @@ def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
         print("fortyfive: workers.runner is not installed; serving without the RQ worker "
               "(bot seats and turn clocks will not act)", file=sys.stderr)
         return None
-    code = "import sys; from workers.runner import run_worker; sys.exit(run_worker(sys.argv[1]))"
-    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url))])
+    code = (
+        "import sys; from workers.runner import run_worker; "
+        "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2]))"
+    )
+    level = "INFO" if verbose else "WARNING"
+    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url, level))])
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
@@ -310,7 +326,7 @@ def run_openapi(args: argparse.Namespace) -> int:
     path = Path(args.output)
     if args.check:
         current = path.read_text("utf-8") if path.exists() else None
-        if current is None or yaml.safe_load(current) != yaml.safe_load(text):
+        if current != text:
             print(f"{path} is out of date: run `{REGENERATE}` to regenerate it", file=sys.stderr)
             return 1
         return 0

@@ -54,7 +54,7 @@ def wait_until(condition: Callable[[], Any], what: str, deadline: float = DEADLI
 
 
 class Served:
-    """A running ``fortyfive serve``: its port, process and log file (stderr)."""
+    """A running ``fortyfive serve``: its port, process and log file (stdout and stderr)."""
 
     def __init__(self, port: int, process: subprocess.Popen[bytes], log: Path) -> None:
         self.port = port
@@ -122,8 +122,8 @@ def alive(pid: int) -> bool:
 def serving(
     tmp_path: Path, *args: str, env: Mapping[str, str] | None = None
 ) -> Iterator[Served]:
-    """Runs ``fortyfive serve`` on a free port with *args*, its data and log under
-    *tmp_path*, until it answers ``/healthz``; kills it at the end if it still runs.
+    """Runs ``fortyfive serve`` on a free port with *args*, its data and log (all it prints)
+    under *tmp_path*, until it answers ``/healthz``; kills it at the end if it still runs.
 
     *env* is added to the environment, from which ``REDIS_URL`` is removed unless *env* sets
     it.
@@ -137,7 +137,7 @@ def serving(
             [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
              "serve", "--port", str(port), "--workers", "1", "--threads", "4",
              "--data-dir", str(tmp_path), *args],
-            env=environ, stdout=subprocess.DEVNULL, stderr=sink,
+            env=environ, stdout=sink, stderr=subprocess.STDOUT,
         )
     served = Served(port, process, log)
     try:
