@@ -14,6 +14,10 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``STREAM_WAIT`` / ``STREAM_WAIT_MAX``: the default and the largest idle wait, in seconds,
   of an event stream before it ends and the client reconnects with ``Last-Event-ID``.
 - ``EVENTS_PAGE_MAX``: the largest ``limit`` of an events page.
+- ``READY_NEEDS_WORKERS``: whether ``/readyz`` is degraded while the workers' heartbeats are
+  stale (``fortyfive serve`` sets it when it runs its own worker; default false).
+- ``READY_STALE_SECONDS``: the age past which a heartbeat, or the dispatcher's lag, is stale
+  (default 30; the environment's ``READY_STALE_SECONDS`` overrides it).
 """
 
 from __future__ import annotations
@@ -65,12 +69,26 @@ class DefaultConfig:
     STREAM_WAIT = 25.0
     STREAM_WAIT_MAX = 60.0
     EVENTS_PAGE_MAX = 1000
+    READY_NEEDS_WORKERS = False
+    READY_STALE_SECONDS = 30.0
 
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL`` from the environment, then *config*."""
+    """Fills *app*'s config: defaults, then ``REDIS_URL`` and ``READY_STALE_SECONDS`` from the
+    environment, then *config*.
+
+    :raises ValueError: if ``READY_STALE_SECONDS`` is not a number.
+    """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
         app.config["REDIS_URL"] = os.environ["REDIS_URL"]
+    stale = os.environ.get("READY_STALE_SECONDS")
+    if stale:
+        try:
+            app.config["READY_STALE_SECONDS"] = float(stale)
+        except ValueError:
+            raise ValueError(
+                f"READY_STALE_SECONDS must be a number of seconds, not {stale!r}"
+            ) from None
     if config:
         app.config.update(config)

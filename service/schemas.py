@@ -386,3 +386,49 @@ class StatusSchema(ma.Schema):
     status = fields.String(required=True)
     store = fields.String()
     latency_ms = fields.Float()
+
+
+class WorkerBeatSchema(ma.Schema):
+    """The freshest RQ worker heartbeat recorded in the store."""
+
+    heartbeat_age_s = fields.Float(
+        required=True, allow_none=True,
+        metadata={"description": "Seconds since a worker last beat; null if none ever did"},
+    )
+    stale = fields.Boolean(
+        required=True, metadata={"description": "Older than READY_STALE_SECONDS, or missing"}
+    )
+
+
+class DispatcherBeatSchema(WorkerBeatSchema):
+    """The freshest dispatcher heartbeat recorded in the store, with its lag."""
+
+    lag_s = fields.Float(
+        required=True, allow_none=True,
+        metadata={"description": "Seconds since it last read up to the head of every feed "
+                  "(0: it keeps up)"},
+    )
+    lag_entries = fields.Integer(
+        required=True, allow_none=True,
+        metadata={"description": "Feed entries beyond its last pass (0: it keeps up)"},
+    )
+
+
+class ReadySchema(ma.Schema):
+    """Readiness: the store answers, and the workers' heartbeats are fresh (see docs/api.md)."""
+
+    status = fields.String(
+        required=True, metadata={"description": "ready, or degraded (then the answer is 503)"}
+    )
+    latency_ms = fields.Float(required=True, metadata={"description": "The store's PING"})
+    workers_required = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether a stale worker or dispatcher makes this process "
+                  "degraded: true when it runs its own (fortyfive serve without --no-worker)"},
+    )
+    stale = fields.List(
+        fields.String(), required=True,
+        metadata={"description": "The stale components: worker, dispatcher"},
+    )
+    worker = fields.Nested(WorkerBeatSchema, required=True)
+    dispatcher = fields.Nested(DispatcherBeatSchema, required=True)

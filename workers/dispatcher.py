@@ -15,6 +15,7 @@ the dispatcher reads them one by one without blocking, and sleeps when all are i
 
 from __future__ import annotations
 
+import collections
 import logging
 import time
 from collections.abc import Iterable, Sequence
@@ -118,6 +119,10 @@ class Dispatcher:
         """Jobs the queue already had (entries read again, or states planned twice)."""
         self.cursors: dict[int, str] = self._load_cursors()
         """The last feed entry id handled in each partition."""
+        self.lag_entries = 0
+        """Feed entries that were waiting beyond the last :meth:`poll`'s batches (0 when
+        that poll read up to the head of every feed)."""
+        self._caught_up_at = time.monotonic()
 
     def poll(self, block_ms: int | None = None) -> int:
         """Handles the feed entries that arrived since the last call, waiting up to
@@ -136,7 +141,32 @@ class Dispatcher:
         for partition, entry_id in last.items():
             self._advance(keys=[keys.cursor_key(partition, self.name)], args=[entry_id])
             self.cursors[partition] = entry_id
+        read = collections.Counter(partition for partition, _ in entries)
+        self.lag_entries = self._behind([p for p, n in read.items() if n >= self._count])
+        if not self.lag_entries:
+            self._caught_up_at = time.monotonic()
         return len(entries)
+
+    @property
+    def lag_s(self) -> float:
+        """Seconds since a :meth:`poll` last read up to the head of every feed (0 if the last
+        one did)."""
+        return 0.0 if not self.lag_entries else time.monotonic() - self._caught_up_at
+
+    def _behind(self, partitions: Sequence[int]) -> int:
+        """Returns how many entries of *partitions* lie beyond their cursors (feed ids are
+        ``0-<position>``)."""
+        if not partitions:
+            return 0
+        pipe = self._client.pipeline(transaction=False)
+        for partition in partitions:
+            pipe.xrevrange(feed_key(partition), "+", "-", count=1)
+        tops = pipe.execute()
+        return sum(
+            _position(top[0][0]) - _position(self.cursors[partition])
+            for partition, top in zip(partitions, tops, strict=True)
+            if top
+        )
 
     def _dispatch(self, game_id: str) -> None:
         """Enqueues the jobs due for *game_id* in its current state."""
@@ -213,6 +243,15 @@ def _streams(reply: Any) -> list[tuple[str, list[Any]]]:
     if isinstance(reply, dict):
         return [(str(key), list(value[0])) for key, value in reply.items()]
     return [(str(key), list(entries)) for key, entries in reply]
+
+
+def _position(entry_id: str) -> int:
+    """Returns the position of a feed entry id ``0-<position>``.
+
+    >>> _position("0-42")
+    42
+    """
+    return int(entry_id.rsplit("-", 1)[1])
 
 
 def _partition_of_key(key: str) -> int:

@@ -1,13 +1,18 @@
-"""Running the workers: the dispatcher and an RQ worker, until stopped.
+"""Running the workers: the dispatcher and an RQ worker, until stopped, through Redis outages.
 
-:func:`run_worker` is what ``fortyfive serve`` runs in a child process and ``fortyfive
-worker`` runs on its own. It forks nothing: a ``SimpleWorker`` runs the jobs in the main
-thread (they are short, and share a warm fold cache), and a second thread runs the dispatcher
-and the scheduler's duty, moving turn clocks that fell due onto the queue under RQ's scheduler
-lock (so one runner does it at a time). RQ's own scheduler would fork a process, which a
-daemonic child such as ``serve``'s worker may not do, and forking a process that runs other
-threads is unsafe anyway. SIGTERM or SIGINT stops the worker after the job it is running,
-then the dispatcher.
+:func:`run_worker` is what ``fortyfive serve`` runs in a supervised child process
+(:mod:`service.supervisor`) and ``fortyfive worker`` runs on its own. It forks nothing: a
+:class:`~workers.resilient.ResilientWorker` (an RQ ``SimpleWorker``) runs the jobs in the
+main thread (they are short, and share a warm fold cache), and a second thread runs the
+dispatcher and the scheduler's duty, moving turn clocks that fell due onto the queue under
+RQ's scheduler lock (so one runner does it at a time). RQ's own scheduler would fork a
+process, and forking a process that runs other threads is unsafe. SIGTERM or SIGINT stops the
+worker after the job it is running, then the dispatcher.
+
+Neither part ends on a Redis outage: each waits for Redis (:class:`~workers.resilient.Outage`,
+one line when the outage begins and one when it ends) and carries on. Both record heartbeats
+in the store (:mod:`service.heartbeats`), which ``/readyz`` reports. If the dispatcher thread
+ends for any other reason, the runner stops too, so that its supervisor starts a whole one.
 
 The queue may live on its own Redis (``RQ_REDIS_URL``, default: the store's), which must be a
 single Redis: RQ does not support Redis Cluster, while the event store may be one.
@@ -17,17 +22,22 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rq import Queue, SimpleWorker
 from rq.scheduler import RQScheduler
 from rq.serializers import JSONSerializer
 
+from service import heartbeats
+from service.supervisor import Backoff
 from workers import context
 from workers.dispatcher import UNAVAILABLE, Dispatcher, schedule_sweep
+from workers.resilient import Outage, ResilientWorker
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +47,39 @@ SWEEP_SECONDS = 3600
 POLL_MS = 1000
 """The longest the dispatcher waits for the feeds, and so between two scheduler passes."""
 
+BEAT_SECONDS = 1.0
+"""The least time between two heartbeats a runner records in the store, per part."""
+
 
 def rq_url_for(store_url: str, environ: Mapping[str, str] | None = None) -> str:
     """Returns the queue's Redis URL: ``RQ_REDIS_URL`` if set, else *store_url*."""
     return (os.environ if environ is None else environ).get("RQ_REDIS_URL") or store_url
+
+
+def runner_name() -> str:
+    """Returns the name this runner's heartbeats are recorded under: ``<host>:<pid>``."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Heartbeats:
+    """Records the heartbeats of one runner's parts in the store, at most one per
+    :data:`BEAT_SECONDS` each; a store that is down only skips the record."""
+
+    def __init__(self, client: Any, runner: str) -> None:
+        self._client = client
+        self.runner = runner
+        self._last: dict[str, float] = {}
+
+    def beat(self, role: heartbeats.Role, **facts: float) -> None:
+        """Records a heartbeat of *role* unless one was recorded less than a period ago."""
+        now = time.monotonic()
+        if now - self._last.get(role, -BEAT_SECONDS) < BEAT_SECONDS:
+            return
+        try:
+            heartbeats.beat(self._client, role, self.runner, **facts)
+        except UNAVAILABLE:
+            return
+        self._last[role] = now
 
 
 def run_worker(
@@ -51,7 +90,8 @@ def run_worker(
     queue_name: str = context.QUEUE_NAME,
 ) -> int:
     """Runs the dispatcher and an RQ worker on the store at *redis_url* until SIGTERM or
-    SIGINT, or with *burst* until nothing is left to do now; returns an exit status.
+    SIGINT, or with *burst* until nothing is left to do now; returns an exit status (1 if
+    the dispatcher ended on its own).
 
     Call it from the main thread (the worker handles the signals). *rq_url* defaults to
     :func:`rq_url_for`.
@@ -63,23 +103,107 @@ def run_worker(
     context.configure(redis_url)
     connection = context.rq_connection(rq_url)
     queue = context.make_queue(connection, queue_name)
-    dispatcher = Dispatcher(context.store(), queue, games=context.games())
+    store = context.store()
     stop = threading.Event()
+    _stop_on_signals(stop)
+
+    def probe() -> None:
+        connection.ping()
+        store.ping()
+
+    beats = Heartbeats(store.client, runner_name())
+    dispatcher = _until_up(
+        lambda: Dispatcher(store, queue, games=context.games()),
+        Outage("dispatcher", probe, stop),
+    )
+    if dispatcher is None:
+        return 0
+    _until_up(lambda: heartbeats.prune(store.client), Outage("runner", probe, stop))
     thread = threading.Thread(
-        target=dispatch_until, args=(dispatcher, queue, stop), name="fortyfive-dispatcher"
+        target=dispatch_until, args=(dispatcher, queue, stop),
+        kwargs={"on_pass": lambda: beats.beat(
+            "dispatcher", lag_s=dispatcher.lag_s, lag_entries=dispatcher.lag_entries
+        ),
+                "outage": Outage("dispatcher", probe, stop)},
+        name="fortyfive-dispatcher",
     )
     thread.start()
     try:
-        SimpleWorker([queue], connection=connection, serializer=JSONSerializer).work()
+        work_until(queue, stop, Outage("worker", probe, stop),
+                   on_heartbeat=lambda: beats.beat("worker"), alive=thread.is_alive)
+        dispatcher_died = not stop.is_set() and not thread.is_alive()
     finally:
         stop.set()
         thread.join(POLL_MS / 1000 + 10)
-    return 0
+        try:
+            heartbeats.forget(store.client, beats.runner)
+        except UNAVAILABLE:
+            pass
+    return 1 if dispatcher_died else 0
 
 
-def dispatch_until(dispatcher: Dispatcher, queue: Queue, stop: threading.Event) -> None:
+def work_until(
+    queue: Queue,
+    stop: threading.Event,
+    outage: Outage,
+    *,
+    on_heartbeat: Callable[[], None],
+    alive: Callable[[], bool] = lambda: True,
+) -> None:
+    """Runs RQ workers on *queue* until *stop* is set (by a signal) or *alive* turns false:
+    when ``work()`` ends on an error (RQ logs it), waits for Redis or a backoff delay and
+    starts a new worker."""
+    backoff = Backoff()
+    while not stop.is_set() and alive():
+        worker = ResilientWorker(
+            [queue], connection=queue.connection, serializer=JSONSerializer,
+            outage=outage, stopping=stop, on_heartbeat=on_heartbeat,
+        )
+        started = time.monotonic()
+        try:
+            worker.work()
+        except UNAVAILABLE as error:
+            _stop_on_signals(stop)
+            if stop.is_set() or not outage.wait(error):
+                break
+            continue
+        _stop_on_signals(stop)
+        if stop.is_set() or not alive():
+            break
+        delay = backoff.next_delay(healthy_for=time.monotonic() - started)
+        log.warning("worker: RQ's work loop ended; starting a new worker in %.1f s", delay)
+        stop.wait(delay)
+    if not alive() and not stop.is_set():
+        log.error("the dispatcher thread ended; stopping the runner")
+
+
+def _stop_on_signals(stop: threading.Event) -> None:
+    """Makes SIGTERM and SIGINT set *stop* (between two RQ workers: each installs its own)."""
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+
+
+def _until_up(make: Callable[[], Any], outage: Outage) -> Any:
+    """Returns ``make()``, waiting out Redis outages; ``None`` if stopped meanwhile."""
+    while True:
+        try:
+            return make()
+        except UNAVAILABLE as error:
+            if not outage.wait(error):
+                return None
+
+
+def dispatch_until(
+    dispatcher: Dispatcher,
+    queue: Queue,
+    stop: threading.Event,
+    *,
+    on_pass: Callable[[], None] = lambda: None,
+    outage: Outage | None = None,
+) -> None:
     """Dispatches the feeds, enqueues turn clocks as they fall due and the chain sweep once
-    per period, until *stop* is set; waits and goes on while Redis is unavailable."""
+    per period, until *stop* is set, calling *on_pass* after each pass; waits out Redis
+    outages (with *outage*, else retrying every second)."""
     # Any: RQScheduler's methods carry no annotations.
     scheduler: Any = RQScheduler([queue], connection=queue.connection, serializer=JSONSerializer)
     swept = None
@@ -94,15 +218,22 @@ def dispatch_until(dispatcher: Dispatcher, queue: Queue, stop: threading.Event) 
                 if period != swept:
                     schedule_sweep(queue, period)
                     swept = period
+                on_pass()
             except UNAVAILABLE as error:
-                log.warning("dispatcher waits for Redis: %s", error)
-                stop.wait(1.0)
+                if outage is None:
+                    log.warning("dispatcher waits for Redis: %s", error)
+                    stop.wait(1.0)
+                elif not outage.wait(error):
+                    break
             except Exception:
                 # A supervisor loop: a bug must not stop every game. Say so loudly, go on.
                 log.exception("dispatcher pass failed; retrying in 1 s")
                 stop.wait(1.0)
     finally:
-        scheduler.release_locks()
+        try:
+            scheduler.release_locks()
+        except UNAVAILABLE:
+            pass  # They expire on their own.
 
 
 def drain(store_url: str, rq_url: str, queue_name: str = context.QUEUE_NAME) -> int:

@@ -1,9 +1,10 @@
 """``fortyfive serve`` (the API under gunicorn) and ``fortyfive openapi`` (the published document).
 
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
-redis-server with its data under ``--data-dir``), starts the RQ worker in a child process
-unless ``--no-worker``, and runs gunicorn with gthread workers, so a long-lived event stream
-holds one thread and never a whole worker. Each worker builds its own app after the fork.
+redis-server with its data under ``--data-dir``), starts the RQ worker under a supervisor
+that restarts it when it dies (:mod:`service.supervisor`) unless ``--no-worker``, and runs
+gunicorn with gthread workers, so a long-lived event stream holds one thread and never a
+whole worker. Each worker builds its own app after the fork.
 The Werkzeug debugger is never on: the app is built with ``DEBUG`` false and gunicorn does
 not run it.
 """
@@ -22,6 +23,8 @@ from typing import Any
 
 import yaml
 from gunicorn.app.base import BaseApplication
+
+from service.supervisor import GRACE_SECONDS, ChildSpec, start
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
@@ -69,13 +72,15 @@ def gunicorn_options(
     }
 
 
-def api_factory(redis_url: str) -> Callable[[], Any]:
-    """Returns a factory of the API app on *redis_url*, with the debugger forced off."""
+def api_factory(redis_url: str, *, runs_worker: bool = False) -> Callable[[], Any]:
+    """Returns a factory of the API app on *redis_url*, with the debugger forced off; with
+    *runs_worker*, ``/readyz`` is degraded while the worker's heartbeats are stale."""
 
     def build() -> Any:
         from service.app import create_app
 
-        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False})
+        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
+                          "READY_NEEDS_WORKERS": runs_worker})
         app.debug = False
         return app
 
@@ -136,20 +141,21 @@ def run_serve(args: argparse.Namespace) -> int:
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log
         )
-        GunicornServer(api_factory(url), options).run()
+        GunicornServer(api_factory(url, runs_worker=worker is not None), options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.
         if os.getpid() == master:
             if worker is not None:
-                stop_process(worker)
+                stop_process(worker, GRACE_SECONDS + 5)
             if embedded is not None:
                 embedded.stop()
     return 0
 
 
 def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
-    """Starts ``workers.runner.run_worker(redis_url)`` in a child process.
+    """Starts ``workers.runner.run_worker(redis_url)`` in a child process, under a
+    supervisor process that restarts it when it dies; returns the supervisor.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
     """
@@ -158,7 +164,7 @@ def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
               "(bot seats and turn clocks will not act)", file=sys.stderr)
         return None
     code = "import sys; from workers.runner import run_worker; sys.exit(run_worker(sys.argv[1]))"
-    return subprocess.Popen([sys.executable, "-c", code, redis_url])
+    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url))])
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:

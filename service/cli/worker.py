@@ -2,7 +2,9 @@
 
 Runs bots, turn clocks, deal sealing, projections and chain sweeps for the store at
 ``--redis-url`` (default ``REDIS_URL``), with the queue at ``--rq-redis-url`` (default
-``RQ_REDIS_URL``, else the store's). See docs/workers.md.
+``RQ_REDIS_URL``, else the store's). It rides out Redis outages by itself; unlike ``serve``'s
+worker it has no supervisor, so run it under a process manager that restarts it. See
+docs/workers.md.
 """
 
 from __future__ import annotations

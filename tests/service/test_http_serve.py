@@ -3,93 +3,26 @@ and ``fortyfive openapi``."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from serve_helpers import call as _call
+from serve_helpers import serving
 
-from events.embedded import START_ATTEMPTS
-from events.ports import free_ports
 from service.cli import main
-
-
-def _call(port: int, method: str, path: str, body: Any = None,
-          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        payload = json.dumps(body) if body is not None else None
-        sent = {**({"Content-Type": "application/json"} if payload else {}), **(headers or {})}
-        connection.request(method, path, body=payload, headers=sent)
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]]:
-    """``fortyfive serve`` on a free port, its data in a temporary directory (on another port
-    when another process takes the chosen one before gunicorn binds it)."""
-    env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
-    log_path = tmp_path / "serve.log"
-    for _ in range(START_ATTEMPTS):
-        port = free_ports()[0]
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
-                 "serve", "--port", str(port), "--workers", "1",
-                 "--threads", "4", "--no-worker", "--data-dir", str(tmp_path)],
-                env=env, stdout=subprocess.DEVNULL, stderr=log,
-            )
-        if _wait_until_serving(port, process, log_path):
-            break
-        _stop(process)
-    else:
-        pytest.fail(f"every port tried was taken; the log ends:\n{log_path.read_text()[-2000:]}")
-    try:
-        yield port, process, tmp_path
-    finally:
-        _stop(process)
-
-
-def _wait_until_serving(port: int, process: subprocess.Popen[bytes], log_path: Path) -> bool:
-    """Waits until gunicorn listens on *port* and answers; False if the port was taken."""
-    deadline = time.monotonic() + 30
-    while True:
-        log = log_path.read_text(errors="replace")
-        if "Address already in use" in log or "Connection in use" in log:
-            return False
-        # Gunicorn's own line: a server of another process on the port does not count.
-        if f"Listening at: http://127.0.0.1:{port} " in log:
-            try:
-                if _call(port, "GET", "/healthz")[0] == 200:
-                    return True
-            except OSError:
-                pass
-        assert process.poll() is None, f"fortyfive serve exited; its log ends:\n{log[-2000:]}"
-        assert time.monotonic() < deadline, f"fortyfive serve did not come up:\n{log[-2000:]}"
-        time.sleep(0.1)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Stops ``serve`` as an operator would (SIGTERM stops its redis-server too), or kills it
-    when it does not stop."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    """``fortyfive serve`` on a free port, its data in a temporary directory."""
+    with serving(tmp_path, "--no-worker") as server:
+        yield server.port, server.process, tmp_path
 
 
 def test_serve_plays_streams_and_stops_cleanly(

@@ -100,3 +100,17 @@ def test_the_chain_sweep_is_enqueued_once_per_period(queue: Queue) -> None:
     assert not schedule_sweep(queue, 480_000)
     assert schedule_sweep(queue, 480_001)
     assert len(queue) == 2
+
+
+
+def test_its_lag_counts_the_entries_beyond_its_batch_until_it_catches_up(
+    store: RedisEventStore, queue: Queue, configured: None, new_game: Callable[..., str]
+) -> None:
+    small = Dispatcher(store, queue, name=f"test-lag-{queue.name}", start="end", count=1)
+    game_id = new_game("classic", ["bot", "bot"])
+    assert store.version(game_id) == 2, "two events, two entries in its partition's feed"
+    assert small.poll() == 1
+    assert small.lag_entries == 1 and small.lag_s >= 0
+    while small.poll():
+        pass
+    assert small.lag_entries == 0 and small.lag_s == 0

@@ -6,20 +6,27 @@ beginning, as it does in production, so it must not see the games of other tests
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
 from worker_helpers import entropy
 
 from engine.fold import fold
 from engine.state import GameState
 from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
-from service import commands
+from service import commands, heartbeats
+from service.supervisor import Backoff
 from workers import context
+from workers.resilient import ABANDON_MARGIN, BEAT_SECONDS, Outage, ResilientWorker
 from workers.runner import rq_url_for, run_worker
 
 
@@ -64,17 +71,81 @@ def test_the_service_plays_games_as_they_come_and_stops_on_sigterm(
     process.start()
     try:
         game_id = _all_bot_game(private_store)
-        deadline = time.monotonic() + 30
-        while _state(private_store, game_id).phase != "over":
-            assert time.monotonic() < deadline, "the game did not finish in 30 s"
+        deadline = time.monotonic() + 60
+        while _state(private_store, game_id).phase != "over" or None in (
+            beats := heartbeats.latest(private_store.client)
+        ).values():
+            assert time.monotonic() < deadline, "the game did not finish in 60 s"
             assert process.is_alive(), "the runner died"
             time.sleep(0.1)
+        assert beats["dispatcher"] is not None and beats["dispatcher"]["lag_entries"] == 0
     finally:
         process.terminate()
         process.join(30)
     assert process.exitcode == 0, "SIGTERM stops the runner cleanly"
+    assert heartbeats.latest(private_store.client) == {"worker": None, "dispatcher": None}
+
+
+def test_an_outage_is_logged_once_when_it_begins_and_once_when_it_ends(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    answers = iter([redis.exceptions.ConnectionError("down")] * 5 + [None])
+
+    def probe() -> None:
+        answer = next(answers)
+        if answer is not None:
+            raise answer
+
+    outage = Outage("worker", probe, threading.Event(), backoff=lambda: Backoff(initial=0.001))
+    with caplog.at_level(logging.WARNING, logger="workers.resilient"):
+        assert outage.wait(redis.exceptions.ConnectionError("refused")) is True
+    assert [record.getMessage() for record in caplog.records] == [
+        "worker: Redis is unavailable (refused); waiting for it",
+        caplog.records[1].getMessage(),
+    ]
+    assert caplog.records[1].getMessage().startswith("worker: Redis is back after ")
+    assert next(answers, "spent") == "spent", "probed until it answered"
+
+
+def test_an_outage_wait_ends_when_the_runner_stops() -> None:
+    stop = threading.Event()
+    stop.set()
+    outage = Outage("dispatcher", lambda: None, stop)
+    assert outage.wait(redis.exceptions.ConnectionError("refused")) is False
 
 
 def test_the_queue_defaults_to_the_stores_redis() -> None:
     assert rq_url_for("redis://a:1", {}) == "redis://a:1"
     assert rq_url_for("redis://a:1", {"RQ_REDIS_URL": "redis://b:2"}) == "redis://b:2"
+
+
+def _resilient_worker(queue: Queue, beats: list[float]) -> ResilientWorker:
+    stop = threading.Event()
+    return ResilientWorker(
+        [queue], connection=queue.connection, serializer=JSONSerializer,
+        outage=Outage("worker", queue.connection.ping, stop), stopping=stop,
+        on_heartbeat=lambda: beats.append(time.monotonic()),
+    )
+
+
+def test_a_running_job_keeps_its_worker_beating(queue: Queue) -> None:
+    queue.enqueue("time.sleep", 2.5)
+    beats: list[float] = []
+    started = time.monotonic()
+    assert _resilient_worker(queue, beats).work(burst=True)
+    during = [beat for beat in beats if started + 0.5 < beat < started + 2.5]
+    assert len(during) >= 1, "a heartbeat every second of a 2.5 s job"
+
+
+def test_a_job_whose_worker_died_is_abandoned_soon_and_retried_by_rq(queue: Queue) -> None:
+    job = queue.enqueue("time.sleep", 0, retry=context.retry())
+    worker = _resilient_worker(queue, [])
+    worker.register_birth()
+    worker.prepare_execution(job)
+    worker.prepare_job_execution(job)  # ... and the worker is killed while the job runs.
+    registry = queue.started_job_registry
+    [(_, expires)] = queue.connection.zrange(registry.key, 0, -1, withscores=True)
+    assert expires <= time.time() + BEAT_SECONDS + ABANDON_MARGIN + 1
+    registry.cleanup(timestamp=expires + 1)  # What RQ's maintenance does then.
+    job.refresh()
+    assert job.get_status() == "scheduled" and job.retries_left == context.retry().max - 1
