@@ -31,6 +31,7 @@ from events.types import (
     DeckCut,
     DeckShuffled,
     Event,
+    GameAbandoned,
     GameCreated,
     JinkAnnounced,
     JokerBuried,
@@ -462,3 +463,11 @@ def _revealed(event: SeedRevealed, state: GameState) -> GameState:
             f"deal {deal.number}"
         )
     return _with_deal(state, deal._replace(seed_revealed=True))
+
+
+@_apply.register
+def _abandoned(event: GameAbandoned, state: GameState) -> GameState:
+    del event  # Its data explains the decision; the fold only ends the game.
+    if state.phase == "over":
+        raise EventSequenceError("game_abandoned for a game that is already over")
+    return state._replace(version=state.version + 1, abandoned=True)

@@ -166,10 +166,15 @@ class GameState(NamedTuple):
     """The winner of each finished game of the match, in order."""
     past_deals: tuple[DealState, ...] = ()
     """Every finished deal, for histories and audits."""
+    abandoned: bool = False
+    """True once the server ended the game unfinished (``game_abandoned``): it is over,
+    without a winner, and the deal in progress stays as it was left."""
 
     @property
     def phase(self) -> GamePhase:
         """What the game waits for: a player's action, or the server's (shuffle, reveal)."""
+        if self.abandoned:
+            return "over"
         if self.winner is not None and (self.deal is None or _seed_settled(self.deal)):
             return "over"
         deal = self.deal
@@ -184,7 +189,7 @@ class GameState(NamedTuple):
     def turn(self) -> Seat | None:
         """The seat to act, or ``None`` when the server acts or the game is over."""
         deal = self.deal
-        if deal is None or deal.phase == "over" or self.winner is not None:
+        if deal is None or deal.phase == "over" or self.winner is not None or self.abandoned:
             return None
         return deal.turn
 

@@ -7,7 +7,11 @@ one script can touch them all:
   (the canonical JSON of the envelope without its hash) and ``hash``;
 - ``f45:{p<NNN>}:cmd:<id>``: command id -> ``"<first>,<last>"`` versions it appended;
 - ``f45:{p<NNN>}:feed``: one entry per appended event (``game``, ``version``, ``type``),
-  entry ids ``0-<position>``, which workers consume.
+  entry ids ``0-<position>``, which workers consume;
+- ``f45:{p<NNN>}:archive:<id>``: once a finished game is archived (:meth:`RedisEventStore.
+  archive`), its tombstone with its events compressed (:mod:`events.archive`). The stream
+  and the command ids are then gone; reads, versions and tails answer from the tombstone,
+  verified the same way.
 
 ``NNN`` is :func:`events.store.partition_of`. ``append.lua`` checks the command id, then the
 version, then the head hash, and only then writes; see ``docs/event-store.md``.
@@ -29,6 +33,7 @@ from typing import Any, TypeAlias
 import redis
 import redis.cluster
 from redis.backoff import ExponentialBackoff
+from redis.client import NEVER_DECODE
 from redis.exceptions import (
     ClusterDownError,
     MasterDownError,
@@ -41,6 +46,7 @@ from redis.exceptions import (
 )
 from redis.retry import Retry
 
+from events import archive
 from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
 from events.codec import CodecError, parse_json
 from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
@@ -84,14 +90,27 @@ _UNAVAILABLE = (
 )
 
 
+def partition_tag(game_id: str) -> str:
+    """Returns the prefix with the hash tag of *game_id*'s partition, ``f45:{p<NNN>}``: every
+    key of one game starts with it, so they share a Redis Cluster slot."""
+    return f"f45:{{p{partition_of(game_id):03d}}}"
+
+
 def game_key(game_id: str) -> str:
     """Returns the key of the stream of *game_id*'s events."""
-    return f"f45:{{p{partition_of(game_id):03d}}}:game:{game_id}"
+    return f"{partition_tag(game_id)}:game:{game_id}"
 
 
 def command_key(game_id: str) -> str:
     """Returns the key of the hash of command ids seen for *game_id*."""
-    return f"f45:{{p{partition_of(game_id):03d}}}:cmd:{game_id}"
+    return f"{partition_tag(game_id)}:cmd:{game_id}"
+
+
+def archive_key(game_id: str) -> str:
+    """Returns the key of *game_id*'s tombstone and archived events."""
+    return f"{partition_tag(game_id)}:archive:{game_id}"
+
+
 
 
 def feed_key(partition: int) -> str:
@@ -131,6 +150,7 @@ class RedisEventStore:
         self._heads_size = head_cache_size
         self._lock = threading.Lock()
         self._script: Any = None
+        self._reader: Any = None
         self._socket_timeout = _socket_timeout(client)
 
     @classmethod
@@ -296,11 +316,22 @@ class RedisEventStore:
             prev_hash = GENESIS_HASH
         key = game_key(game_id)
         recorded: list[RecordedEvent] = []
+        archived: list[Any] | None = None
         while limit is None or len(recorded) < limit:
             count = _PAGE if limit is None else min(_PAGE, limit - len(recorded))
             start = after + len(recorded) + 1
-            with self._translate():
-                page = self._redis.xrange(key, f"0-{start}", "+", count=count)
+            if not recorded and archived is None:
+                # The first page; if there is none, whether the game is archived (one call).
+                with self._translate():
+                    page = self._read_script()(
+                        keys=[key, archive_key(game_id)], args=[f"0-{start}", count])
+                if not isinstance(page, list):
+                    archived = self._archived_entries(game_id) or []
+            elif archived is None:
+                with self._translate():
+                    page = self._redis.xrange(key, f"0-{start}", "+", count=count)
+            if archived is not None:
+                page = archived[start - 1:start - 1 + count]
             batch = self._verified(game_id, page, after + len(recorded), prev_hash)
             recorded += batch
             if batch:
@@ -321,7 +352,9 @@ class RedisEventStore:
         with self._translate():
             top = self._redis.xrevrange(game_key(game_id), "+", "-", count=1)
         if not top:
-            return 0
+            with self._translate():
+                archived = self._redis.hget(archive_key(game_id), "version")
+            return int(archived) if archived is not None else 0
         entry_id, fields = top[0]
         version = _version_of(game_id, entry_id)
         head = _field(fields, "hash")
@@ -351,6 +384,9 @@ class RedisEventStore:
         with self._translate():
             reply = self._redis.xread({game_key(game_id): f"0-{after}"}, count=_PAGE, block=block)
         entries = _stream_entries(reply)
+        if not entries:
+            # An archived game has no stream to wait on: its events come from the tombstone.
+            entries = (self._archived_entries(game_id) or [])[after:after + _PAGE]
         return self._verified(game_id, entries, after, prev_hash)
 
     def read_feed(
@@ -381,7 +417,70 @@ class RedisEventStore:
             feed.append(FeedEntry(_text(entry_id), game, int(version), kind))
         return feed
 
+    def archive(self, game_id: str, expected_version: int) -> bool:
+        """Replaces *game_id*'s stream by its tombstone, if it is still at *expected_version*;
+        returns False if it was archived already or has moved on (nothing is written then).
+
+        The events are read and verified first, then one script checks the stream's head is
+        still the one read and only then writes the tombstone and deletes the stream and the
+        command ids. The tombstone keeps the id, the version, the head and the final
+        checkpoint ``{game_id, version, head}``; its ``signature`` is null until the service
+        signs checkpoints (DESIGN.md section 5). Reads answer from it from then on. Whether a
+        game may be archived (it is over, long enough ago) is the caller's decision.
+
+        :raises ValueError: for an invalid game id or version.
+        :raises CorruptStreamError: if the stored history fails verification.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        check_version("expected version", expected_version)
+        events = self.read(game_id)
+        if not events or events[-1].version != expected_version:
+            return False
+        head = events[-1].envelope.hash
+        keys = (game_key(game_id), command_key(game_id), archive_key(game_id))
+        args = (expected_version, head, format_timestamp(self._clock()),
+                archive.checkpoint(game_id, expected_version, head), archive.pack(events),
+                archive.ARCHIVE_FORMAT)
+        with self._translate():
+            reply = self._redis.eval(archive.ARCHIVE_SCRIPT, len(keys), *keys, *args)
+        return _text(reply[0]) == "OK"
+
+    def tombstone(self, game_id: str) -> dict[str, Any] | None:
+        """Returns the tombstone of an archived game (without its events), or ``None``.
+
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
+        check_game_id(game_id)
+        with self._translate():
+            fields = self._redis.hmget(
+                archive_key(game_id), "version", "head", "archived_at", "checkpoint", "format")
+        if fields[0] is None:
+            return None
+        version, head, archived_at, checkpoint, encoding = (_text(value) for value in fields)
+        return {"game_id": game_id, "version": int(version), "head": head,
+                "archived_at": archived_at, "checkpoint": parse_json(checkpoint),
+                "format": encoding}
+
     # Internals.
+
+    def _read_script(self) -> Any:
+        """Returns the first-page read script (registered once; redis-py reloads it after a
+        restart or flush, which is safe for a read)."""
+        if self._reader is None:
+            self._reader = self._redis.register_script(archive.READ_SCRIPT)
+        return self._reader
+
+    def _archived_entries(self, game_id: str) -> list[Any] | None:
+        """Returns the entries of an archived game as the stream held them (``(entry id,
+        {"body", "hash"})``), or ``None`` if it is not archived.
+
+        :raises CorruptStreamError: if the archive cannot be decoded.
+        """
+        with self._translate():
+            packed = self._redis.execute_command(
+                "HGET", archive_key(game_id), "events", **{NEVER_DECODE: True})
+        return None if packed is None else archive.unpack(game_id, packed)
+
 
     def _run_script(self, keys: Sequence[str], args: Sequence[str | int]) -> Any:
         """Runs the append script: EVALSHA, and EVAL (which reloads it) on NOSCRIPT.

@@ -201,6 +201,22 @@ class SeedRevealed(Event):
     seed: str
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameAbandoned(Event):
+    """Nobody acted for too long: the server ended the game unfinished, without a winner.
+
+    A decision of the server's retention policy (``ABANDON_AFTER``), appended by a worker
+    through the command path; the game is over from this event on and nothing follows it.
+    """
+
+    TYPE: ClassVar[str] = "game_abandoned"
+
+    idle_seconds: int
+    """How long the game had waited since its previous event."""
+    after_seconds: int
+    """The idle time after which the service abandons a game (the policy then in force)."""
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -218,6 +234,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         JinkAnnounced,
         CardPlayed,
         SeedRevealed,
+        GameAbandoned,
     )
 }
 """Every event type by its wire name."""

@@ -184,6 +184,8 @@ def describe(event: HistoryEvent) -> str:
         return f"seed of deal {data.get('deal')} revealed: {str(data.get('seed'))[:16]}..."
     if kind == "card_played":
         return f"seat {seat} plays {data.get('card')}"
+    if kind == "game_abandoned":
+        return f"game abandoned by the server after {data.get('idle_seconds')} s without an action"
     return f"{kind} {dict(data)}"
 
 

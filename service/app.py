@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_smorest import abort
 
-from service import games, health, histories, profiles_api, rules_api, web
+from service import games, health, histories, limits, profiles_api, rules_api, web
 from service.config import load_config
 from service.errors import FortyFiveApi, register_error_handlers
 from service.repository import EXTENSION, create_services
@@ -39,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions[API_EXTENSION] = api
     register_error_handlers(app)
     app.before_request(_require_json_body)
+    limits.init_app(app)
     app.after_request(_harden)
     return app
 

@@ -36,6 +36,7 @@ from flask_smorest import abort
 from engine.state import GameState, Seat
 from events.store import StoreUnavailableError, partition_of
 from replay.views import Viewer
+from service.apikeys import looks_like_api_key
 
 AUDITOR: Literal["auditor"] = "auditor"
 """The role (and hash field) of a game's auditor token."""
@@ -216,13 +217,16 @@ def bearer_token() -> str | None:
 def caller_for(registry: TokenRegistry, game_id: str) -> Caller:
     """Returns the caller of the current request for *game_id*.
 
+    A bearer token of the shape of an API key (:mod:`service.apikeys`) is not a seat
+    token: its caller reads as a spectator.
+
     :raises werkzeug.exceptions.HTTPException: 401 for a token that is not one of this
         game's (a token of another game included).
     :raises StoreUnavailableError: if Redis cannot be reached.
     """
     token = bearer_token()
-    if token is None:
-        return Caller(None)
+    if token is None or looks_like_api_key(token):
+        return Caller(None)  # An API key says who pays, not which seat: a spectator.
     role = registry.identify(game_id, token)
     if role is None:
         abort(

@@ -20,7 +20,7 @@ from engine.state import GameState, Seat
 from events.envelope import SERVER, Actor, RecordedEvent
 from events.fold_cache import FoldCache, Folded, on_events
 from events.store import ConcurrencyError, EventStore, check_game_id
-from events.types import Event
+from events.types import Event, GameAbandoned
 
 Entropy: TypeAlias = Callable[[], bytes]
 """Returns 32 fresh random bytes."""
@@ -208,6 +208,46 @@ def act(
         raise ConcurrencyError(game_id, expected_version, folded.version)
     events = decide(folded.state, seat, action, entropy=entropy())
     return _append(store, cache, game_id, author, action, folded, events, command_id)
+
+
+def abandon_command_id(game_id: str, version: int) -> str:
+    """Returns the command id of abandoning *game_id* at *version*."""
+    return f"abandon:{game_id}:{version}"
+
+
+def abandon(
+    store: EventStore,
+    cache: GameCache,
+    game_id: str,
+    *,
+    expected_version: int,
+    idle_seconds: int,
+    after_seconds: int,
+) -> bool:
+    """Ends *game_id* as abandoned (``game_abandoned``, by the server) if it is still at
+    *expected_version* and not over; returns True if it appended the event.
+
+    The retention policy decides that the game waited too long (*idle_seconds* since its
+    last event, more than *after_seconds*); this checks that it still can be abandoned, and
+    the store that nothing was appended meanwhile. Running it twice appends once.
+
+    :raises GameNotFoundError: if there is no such game.
+    :raises events.store.StoreError: from the store.
+    """
+    folded = load(cache, game_id)
+    if folded.version != expected_version or folded.state.phase == "over":
+        return False
+    event = GameAbandoned(idle_seconds=idle_seconds, after_seconds=after_seconds)
+    try:
+        result = store.append(game_id, expected_version, (event,), actor=SERVER,
+                              command_id=abandon_command_id(game_id, expected_version))
+    except ConcurrencyError:
+        return False
+    if result.duplicate:
+        return False
+    cache.remember(game_id, Folded(fold((event,), folded.state), result.version,
+                                   result.recorded[-1].envelope.hash))
+    return True
 
 
 def _append(

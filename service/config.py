@@ -14,6 +14,20 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``STREAM_WAIT`` / ``STREAM_WAIT_MAX``: the default and the largest idle wait, in seconds,
   of an event stream before it ends and the client reconnects with ``Last-Event-ID``.
 - ``EVENTS_PAGE_MAX``: the largest ``limit`` of an events page.
+- ``REQUIRE_API_KEY``: whether creating games and keeping histories needs an API key (see
+  :mod:`service.apikeys`). False here, so tests and ``./dev run`` on loopback stay
+  convenient; ``fortyfive serve`` sets it true whenever it binds to anything but loopback.
+  The environment variable (``true``/``false``) overrides both.
+- ``ENFORCE_RATE_LIMITS``: whether the rate limits of :mod:`service.limits` apply; false
+  here, set by ``serve`` as ``REQUIRE_API_KEY`` is, and overridden by the environment.
+- ``RATE_LIMITS``: quotas per class over :data:`service.limits.DEFAULT_LIMITS`, a mapping or
+  a string ``creation=30/60,reads=1200/60`` (``0/60``: no limit); also read from the
+  environment.
+- ``KEPT_HISTORY_TTL`` / ``KEPT_HISTORY_MAX_BYTES``: how long (seconds, 0: until deleted;
+  default 30 days) and how large (canonical JSON, default 256 KiB) a history kept by
+  ``POST /v1/histories?mode=keep`` may be (:mod:`service.uploads`). Also from the environment.
+- ``TRUSTED_PROXIES``: how many reverse proxies in front of the service append to
+  ``X-Forwarded-For`` (default 0: the client is the peer address). Also from the environment.
 - ``READY_NEEDS_WORKERS``: whether ``/readyz`` is degraded while the workers' heartbeats are
   stale (``fortyfive serve`` sets it when it runs its own worker; default false).
 - ``READY_STALE_SECONDS``: the age past which a heartbeat, or the dispatcher's lag, is stale
@@ -27,6 +41,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+
+from service import uploads
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted; a larger one is refused with 413."""
@@ -58,6 +74,17 @@ class DefaultConfig:
                         "game. Without one, reads give the spectator view."
                     ),
                 },
+                "apiKey": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-API-Key",
+                    "description": (
+                        "An API key (f45k.<id>.<secret>) from the operator (fortyfive keys "
+                        "create), in X-API-Key or as Authorization: Bearer <api key>. "
+                        "Needed to create games and keep histories on a server with "
+                        "REQUIRE_API_KEY (the default off loopback)."
+                    ),
+                },
             },
         },
     }
@@ -71,13 +98,51 @@ class DefaultConfig:
     EVENTS_PAGE_MAX = 1000
     READY_NEEDS_WORKERS = False
     READY_STALE_SECONDS = 30.0
+    REQUIRE_API_KEY = False
+    ENFORCE_RATE_LIMITS = False
+    RATE_LIMITS: dict[str, str] = {}
+    TRUSTED_PROXIES = 0
+    KEPT_HISTORY_TTL = uploads.DEFAULT_TTL
+    KEPT_HISTORY_MAX_BYTES = uploads.DEFAULT_MAX_BYTES
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def env_flag(name: str) -> bool | None:
+    """Returns the boolean environment variable *name*, or ``None`` when it is not set.
+
+    :raises ValueError: for a value other than true/false, yes/no, on/off, 1/0.
+    """
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return None
+    if value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() in _FALSE:
+        return False
+    raise ValueError(f"{name} must be true or false, got {value!r}")
+
+
+def _env_int(name: str) -> int:
+    """Returns the environment variable *name* as a number of 0 or more.
+
+    :raises ValueError: for anything else.
+    """
+    value = os.environ[name].strip()
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
+    return int(value)
 
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
-    """Fills *app*'s config: defaults, then ``REDIS_URL`` and ``READY_STALE_SECONDS`` from the
-    environment, then *config*.
+    """Fills *app*'s config: defaults, then ``REDIS_URL``, ``READY_STALE_SECONDS``,
+    ``RATE_LIMITS``, ``TRUSTED_PROXIES`` and ``KEPT_HISTORY_*`` from the environment, then
+    *config*, then ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS`` from the environment (an
+    operator's explicit choice wins).
 
-    :raises ValueError: if ``READY_STALE_SECONDS`` is not a number.
+    :raises ValueError: for a flag that is not a boolean, a number that is not one.
     """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
@@ -90,5 +155,14 @@ def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
             raise ValueError(
                 f"READY_STALE_SECONDS must be a number of seconds, not {stale!r}"
             ) from None
+    if os.environ.get("RATE_LIMITS"):
+        app.config["RATE_LIMITS"] = os.environ["RATE_LIMITS"]
+    for number in ("TRUSTED_PROXIES", "KEPT_HISTORY_TTL", "KEPT_HISTORY_MAX_BYTES"):
+        if os.environ.get(number):
+            app.config[number] = _env_int(number)
     if config:
         app.config.update(config)
+    for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS"):
+        chosen = env_flag(flag)
+        if chosen is not None:
+            app.config[flag] = chosen

@@ -12,6 +12,7 @@ the first response again, rebuilt from the events that first attempt appended.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Response, current_app, request
@@ -19,8 +20,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from engine.profiles import profile_players
+from engine.state import GameState
 from replay.views import game_view
 from service import commands, sse
+from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
 from service.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
 from service.repository import request_caller, request_game, services
 from service.schemas import (
@@ -29,6 +32,8 @@ from service.schemas import (
     EventsQuerySchema,
     GameCreatedSchema,
     GameCreateSchema,
+    GameListQuerySchema,
+    GameListSchema,
     GameViewSchema,
     StreamQuerySchema,
     ViewQuerySchema,
@@ -86,18 +91,50 @@ def _private(version: int) -> dict[str, str]:
 class Games(MethodView):
     """The collection of games."""
 
-    @blp.doc(security=[{}])
+    @blp.doc(security=API_KEY_AUTH)
+    @blp.arguments(GameListQuerySchema(), location="query")
+    @blp.response(200, GameListSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, query: dict[str, Any]) -> Any:
+        """The games created with the caller's API key, newest first, with their status.
+
+        Pages go back in time: pass the answer's ``next_before`` as ``before``.
+        """
+        svc = services()
+        key = require_api_key(svc.keys, what="listing your games", always=True)
+        assert key is not None, "require_api_key refuses a request without one"
+        limit = query["limit"]
+        rows = svc.keys.games(key.id, before=query.get("before"), limit=limit)
+        games = []
+        for game_id, created in rows:
+            try:
+                folded = commands.load(svc.cache, game_id)
+            except commands.GameNotFoundError:
+                continue  # Its creation failed after it was recorded (or it is being made).
+            games.append(_summary(game_id, created, folded.state))
+        next_before = rows[-1][1] if len(rows) == limit else None
+        return {"games": games, "next_before": next_before}, 200, {
+            "Cache-Control": "private, no-store"}
+
+    @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GameCreatedSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game.
 
         Returns its id, its version and one token per seat (``null`` for a bot), plus an
-        auditor token for the creator. Tokens are shown only here.
+        auditor token for the creator. Tokens are shown only here. A server open to the
+        network needs an API key (``Authorization: Bearer <api key>`` or ``X-API-Key``);
+        the game is then listed under ``GET /v1/games?mine=true``.
         """
         svc = services()
+        key = require_api_key(svc.keys, what="creating a game")
         seats = body.get("seats")
         if seats is None:
             low, _ = profile_players(body["profile"])
@@ -108,6 +145,8 @@ class Games(MethodView):
 
         def register(game_id: str) -> None:
             issued["tokens"] = svc.tokens.issue(game_id, seat_types)
+            if key is not None:
+                svc.keys.record_game(key.id, game_id)
 
         created = commands.create_game(
             svc.store, body["profile"], body["options"], seat_types,
@@ -130,6 +169,29 @@ class Games(MethodView):
         )
 
 
+def _summary(game_id: str, created_micros: int, state: GameState) -> dict[str, Any]:
+    """Returns the listing entry of *game_id* in *state*."""
+    return {
+        "id": game_id,
+        "created_at": datetime.fromtimestamp(created_micros / 1e6, UTC).strftime(
+            "%Y-%m-%dT%H:%M:%S.%fZ"),
+        "profile": state.rules.profile,
+        "players": state.rules.players,
+        "version": state.version,
+        "phase": state.phase,
+        "status": game_status(state),
+        "winner": state.winner,
+        "scores": list(state.scores),
+    }
+
+
+def game_status(state: GameState) -> str:
+    """Returns ``in_progress``, ``over`` or ``abandoned`` for *state*."""
+    if state.phase != "over":
+        return "in_progress"
+    return "abandoned" if state.abandoned else "over"
+
+
 @blp.route("/<game_id>")
 class Game(MethodView):
     """One game, as the caller may see it."""
@@ -140,6 +202,7 @@ class Game(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game now.
@@ -167,6 +230,7 @@ class Actions(MethodView):
     @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(428, response="PRECONDITION_REQUIRED")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def post(self, action: dict[str, Any], game_id: str) -> Any:
         """Take an action for the token's seat.
@@ -254,6 +318,7 @@ class Events(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the event log, a page at a time (``after`` a version)."""
@@ -287,6 +352,7 @@ class Stream(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Server-sent events of the caller's view of each new event.

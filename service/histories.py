@@ -10,9 +10,9 @@ verifying (and keeping) an uploaded history.
   once the game is over (403 ``auditor_only`` otherwise).
 - ``POST /v1/histories?mode=dry_run|keep``: reads a history (``{"history": {...}}`` in its JSON
   encoding, or ``{"text": "..."}`` in the notation, hand-written records included) and verifies
-  it. ``keep`` also stores it: under the Redis key ``f45:history:<id>``, where the id is
-  ``h-`` and the first 32 hex digits of the SHA-256 of its canonical JSON, so the same history
-  is kept once; kept histories are not expired. ``GET /v1/histories/{id}`` returns it.
+  it. ``keep`` also stores it, once per content whatever its tags, compressed, for a time
+  (see :mod:`service.uploads`); it needs an API key where ``REQUIRE_API_KEY`` is set.
+  ``GET /v1/histories/{id}`` returns it.
 
 Every history comes from :mod:`replay` (which hides through :mod:`replay.views` only). A file
 that cannot be read is a 422 problem (``unreadable_history``) whose ``errors`` carry each
@@ -25,7 +25,6 @@ request: send a long history in the notation (less than half the size) or one de
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
@@ -46,14 +45,14 @@ from replay.importing import ImportResult, read_history
 from replay.jsonformat import dumps
 from replay.verify import verify
 from replay.views import game_view
+from service import uploads
+from service.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
 from service.repository import load_game, load_record, request_viewer, services
 from service.schemas import MAX_VERSION, EventSchema, GameViewSchema
 from service.sse import event_item
 
 blp = Blueprint("histories", __name__, description="Hand histories, replays and audits")
 
-KEPT_PREFIX = "f45:history:"
-"""The Redis key prefix of kept histories (``f45:history:h-<32 hex>``)."""
 TEXT_MIMETYPE = "text/plain"
 _OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 _VIEW = fields.String(
@@ -173,6 +172,8 @@ class SubmissionResultSchema(ma.Schema):
                         metadata={"description": "Read without errors and verified"})
     id = fields.String(required=True, allow_none=True, metadata={"description": "When kept"})
     url = fields.String(required=True, allow_none=True)
+    expires_in = fields.Integer(allow_none=True, metadata={
+        "description": "When kept: seconds until it expires (null: kept until deleted)"})
     diagnostics = fields.List(fields.Nested(DiagnosticSchema), required=True)
     verification = fields.Nested(VerificationSchema, required=True)
 
@@ -255,6 +256,7 @@ class GameHistory(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game as a hand history (JSON or text).
@@ -288,6 +290,7 @@ class GameReplay(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game as it stood after event ``at``, and that event."""
@@ -316,6 +319,7 @@ class GameAudit(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, game_id: str) -> Any:
         """The audit: the auditor's history, its verification, and per deal the shuffle proof
@@ -331,14 +335,16 @@ class GameAudit(MethodView):
 class Histories(MethodView):
     """Uploaded histories: verify, and keep."""
 
-    @blp.doc(security=[{}])
+    @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @blp.arguments(SubmitQuerySchema, location="query")
     @blp.arguments(HistorySubmissionSchema)
     @blp.response(200, SubmissionResultSchema, description="Verified (dry run)")
     @blp.alt_response(201, schema=SubmissionResultSchema, description="Verified and kept")
+    @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
         """Reads and verifies a history; with ``mode=keep`` also keeps it.
@@ -347,6 +353,8 @@ class Histories(MethodView):
         full verification report. A history that cannot be read at all is a 422 whose
         ``errors`` list each problem with its position.
         """
+        if query["mode"] == "keep":
+            require_api_key(services().keys, what="keeping a history")
         result = _read(body)
         history = result.history
         if history is None or has_errors(result.diagnostics) or not history.sealed:
@@ -363,11 +371,16 @@ class Histories(MethodView):
         }
         if query["mode"] == "dry_run":
             return answer
-        data = dumps(history)
-        kept_id = "h-" + hashlib.sha256(data).hexdigest()[:32]
-        services().store.client.set(KEPT_PREFIX + kept_id, data.decode(), nx=True)
-        url = url_for("histories.KeptHistory", history_id=kept_id)
-        answer.update(id=kept_id, url=url)
+        config = current_app.config
+        try:
+            kept = uploads.keep(services().store.client, history,
+                                ttl=config["KEPT_HISTORY_TTL"],
+                                max_bytes=config["KEPT_HISTORY_MAX_BYTES"])
+        except uploads.HistoryTooLargeError as error:
+            abort(413, message=str(error), code="history_too_large")
+            raise AssertionError("abort raises") from None  # pragma: no cover
+        url = url_for("histories.KeptHistory", history_id=kept.history_id)
+        answer.update(id=kept.history_id, url=url, expires_in=kept.ttl)
         return answer, 201, {"Location": url}
 
 
@@ -379,13 +392,12 @@ class KeptHistory(MethodView):
     @blp.arguments(KeptQuerySchema, location="query")
     @blp.response(200, HandHistorySchema)
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, query: dict[str, Any], history_id: str) -> Any:
         """A history kept by ``POST /v1/histories?mode=keep``, in either encoding."""
-        stored = None
-        if len(history_id) <= 40:
-            stored = services().store.client.get(KEPT_PREFIX + history_id)
-        if not isinstance(stored, str | bytes):
+        stored = uploads.load(services().store.client, history_id)
+        if stored is None:
             abort(404, message=f"there is no kept history {history_id!r}",
                   code="history_not_found")
             raise AssertionError("abort raises")  # pragma: no cover

@@ -34,6 +34,7 @@ class Profiles(MethodView):
 
     @blp.doc(security=[{}])
     @blp.response(200, ProfileListSchema)
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     def get(self) -> Any:
         """The built-in profiles and every option, with defaults."""
         return profiles()

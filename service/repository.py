@@ -1,8 +1,8 @@
 """The app's handles on the store, and loading a game for a request.
 
 :func:`create_services` builds them once per app (the store, the fold cache, the token
-registry, the entropy source); :func:`services` returns them inside a request. For endpoints
-that need a game:
+registry, the API keys, the entropy source); :func:`services` returns them inside a request.
+For endpoints that need a game:
 
 - :func:`load_game`: the current state and version (from the fold cache: one small read);
 - :func:`load_record`: the state *and* the verified events, optionally only up to a version
@@ -31,6 +31,7 @@ from events.redis_store import RedisEventStore
 from events.store import StoreUnavailableError
 from replay.views import Viewer
 from service import commands
+from service.apikeys import KeyRegistry
 from service.auth import Caller, TokenRegistry, caller_for, viewer_for
 
 EXTENSION = "fortyfive"
@@ -39,11 +40,13 @@ EXTENSION = "fortyfive"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Services:
-    """What the endpoints use: the event store, folded states, tokens and fresh entropy."""
+    """What the endpoints use: the event store, folded states, tokens, API keys and fresh
+    entropy."""
 
     store: RedisEventStore
     cache: commands.GameCache
     tokens: TokenRegistry
+    keys: KeyRegistry
     entropy: commands.Entropy
 
 
@@ -69,6 +72,7 @@ def create_services(config: Mapping[str, Any]) -> Services:
         store=store,
         cache=commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024)),
         tokens=TokenRegistry(client),
+        keys=KeyRegistry(client),
         entropy=config.get("ENTROPY") or commands.fresh_entropy,
     )
 

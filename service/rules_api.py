@@ -129,6 +129,7 @@ class Legal(MethodView):
     @blp.arguments(LegalRequestSchema())
     @blp.response(200, LegalSchema)
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     def post(self, body: dict[str, Any]) -> Any:
         """Which cards of a hand may be played to a trick, and the rule that decides."""
         return legal_ruling(
@@ -145,6 +146,7 @@ class Winner(MethodView):
     @blp.arguments(WinnerRequestSchema())
     @blp.response(200, WinnerSchema)
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     def post(self, body: dict[str, Any]) -> Any:
         """Which card of a trick wins it, and the rule that decides."""
         return trick_ruling(

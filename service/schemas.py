@@ -235,6 +235,40 @@ class GameCreatedSchema(ma.Schema):
     auditor_token = fields.String(required=True, dump_only=True)
 
 
+class GameListQuerySchema(ma.Schema):
+    """A page of the games created with the caller's API key, newest first."""
+
+    mine = fields.Boolean(required=True, validate=validate.Equal(
+        True, error="only mine=true is offered: the games your API key created"),
+        metadata={"description": "Must be true: the games the caller's API key created"})
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    before = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "The next_before of the previous page"})
+
+
+class GameSummarySchema(ma.Schema):
+    """One game of a listing, as it stands now."""
+
+    id = fields.String(required=True)
+    created_at = fields.String(required=True, metadata={"description": "ISO-8601 UTC"})
+    profile = fields.String(required=True)
+    players = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    phase = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(
+        ("in_progress", "over", "abandoned")))
+    winner = fields.Integer(required=True, allow_none=True)
+    scores = fields.List(fields.Integer(), required=True)
+
+
+class GameListSchema(ma.Schema):
+    """A page of games, newest first."""
+
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_before = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Pass as before for the next (older) page; null on the last page"})
+
+
 class PlaySchema(ma.Schema):
     """A card played to a trick."""
 

@@ -230,8 +230,10 @@ class Dispatcher:
 
 
 def schedule_sweep(queue: Queue, period: int) -> bool:
-    """Enqueues the chain sweep of *period* (a number of the periods since the epoch) unless
-    that period has one already; returns True if it enqueued it."""
+    """Enqueues the periodic jobs of *period* (a number of the periods since the epoch), the
+    chain sweep and the retention pass, unless that period has them already; returns True
+    if it enqueued the sweep."""
+    enqueue(queue, PlannedJob("retain", (), keys.retain_job_id(period)))
     return enqueue(queue, PlannedJob("sweep_chains", (), keys.sweep_job_id(period)))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from typing import Any
 
 from engine.bots import Chance, choose_action
@@ -22,7 +23,7 @@ from events.store import ConcurrencyError
 from replay import jsonformat
 from replay.build import build_history, replay_log
 from service import commands
-from workers import context, integrity, keys, projections
+from workers import context, integrity, keys, projections, retention
 from workers.plan import finished_deals
 
 log = logging.getLogger(__name__)
@@ -155,3 +156,17 @@ def sweep_chains() -> dict[str, Any]:
     :raises events.store.StoreUnavailableError: if the store cannot be reached.
     """
     return integrity.sweep(context.store())
+
+
+def retain() -> dict[str, Any]:
+    """Runs the retention pass (:mod:`workers.retention`) with the policy of the environment
+    (``ABANDON_AFTER``, ``ARCHIVE_AFTER``); returns what it did.
+
+    :raises events.store.StoreError: from the store (the job is retried).
+    """
+    done = retention.run(context.store(), context.games(), retention.Policy.from_env(),
+                         now=time.time())
+    if done.abandoned or done.archived:
+        log.info("retention: %d game(s) abandoned, %d archived", len(done.abandoned),
+                 len(done.archived))
+    return done.to_dict()

@@ -23,6 +23,12 @@ RECENT_KEY = "f45:{proj}:recent"
 """Sorted set: game id scored by the time of its last event (epoch seconds)."""
 RECENT_INFO_KEY = "f45:{proj}:recent:info"
 """Hash: game id -> JSON summary (version, profile, phase, winner, last event time)."""
+LIVE_KEY = "f45:{proj}:live"
+"""Sorted set: game id of every game in progress, scored by the time of its last event (epoch
+seconds); the retention pass abandons those idle for too long."""
+OVER_KEY = "f45:{proj}:over"
+"""Sorted set: game id of every finished game not yet archived, scored by the time it ended;
+the retention pass archives those over for long enough."""
 CHAIN_FAILURES_KEY = "f45:{integrity}:chain:failures"
 """Hash: game id -> JSON of why its stored chain failed verification at the last sweep."""
 CHAIN_ANCHORS_KEY = "f45:{integrity}:chain:anchors"
@@ -43,6 +49,19 @@ def sealed_key(game_id: str, deal_number: int) -> str:
 def cursor_key(partition: int, dispatcher: str) -> str:
     """Returns the key holding the last feed entry id *dispatcher* handled in *partition*."""
     return f"f45:{{p{partition:03d}}}:dispatch:{dispatcher}"
+
+
+CURSOR_PATTERN = "f45:{p*}:dispatch:*"
+"""Matches the key of every dispatcher's position in every partition (for ``SCAN``)."""
+
+
+def partition_of_cursor(key: str) -> int:
+    """Returns the partition of a key made by :func:`cursor_key`.
+
+    >>> partition_of_cursor(cursor_key(7, "main"))
+    7
+    """
+    return int(key.split("{p", 1)[1].split("}", 1)[0])
 
 
 def finished_key(profile: str) -> str:
@@ -73,6 +92,11 @@ def seal_job_id(game_id: str, deal_number: int) -> str:
 def project_job_id(game_id: str, version: int) -> str:
     """Returns the id of the job that updates the projections of *game_id* at *version*."""
     return f"project-{_job_safe(game_id)}-{version}"
+
+
+def retain_job_id(bucket: int) -> str:
+    """Returns the id of the retention pass of time bucket *bucket* (one per bucket)."""
+    return f"retain-{bucket}"
 
 
 def sweep_job_id(bucket: int) -> str:

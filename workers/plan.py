@@ -14,7 +14,9 @@ from typing import Literal, TypeAlias
 from engine.state import GameState
 from workers import keys
 
-JobName: TypeAlias = Literal["play_bots", "turn_clock", "seal_deal", "project", "sweep_chains"]
+JobName: TypeAlias = Literal[
+    "play_bots", "turn_clock", "seal_deal", "project", "sweep_chains", "retain"
+]
 """The name of a function of :mod:`workers.jobs`."""
 
 

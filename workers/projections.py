@@ -6,7 +6,9 @@ bound to one game), so these are kept instead:
 - recent games: a sorted set of game ids by the time of their last event, with a summary of
   each (version, profile, phase, winner), trimmed to the :data:`RECENT_LIMIT` latest;
 - finished games per profile: a set of game ids, so the count (``SCARD``) is right however
-  often a game is projected.
+  often a game is projected;
+- for retention (:mod:`workers.retention`): the games in progress by the time of their last
+  event, and the finished games not yet archived by the time they ended.
 
 Every write is idempotent and only moves forward: one script compares the version it brings
 with the one stored and writes nothing when it is not newer, so jobs may run twice and in
@@ -26,7 +28,8 @@ RECENT_LIMIT = 1000
 """How many games the recent-games projection keeps."""
 
 _UPDATE_RECENT = """
--- KEYS[1] recent zset  KEYS[2] info hash  KEYS[3] finished set of the profile ('' if not over)
+-- KEYS[1] recent zset  KEYS[2] info hash  KEYS[3] live zset  KEYS[4] over zset
+-- KEYS[5] finished set of the profile (only when over)
 -- ARGV[1] game id  ARGV[2] version  ARGV[3] score  ARGV[4] summary JSON  ARGV[5] limit
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then
@@ -34,7 +37,13 @@ if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then
 end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-if #KEYS == 3 then redis.call('SADD', KEYS[3], ARGV[1]) end
+if #KEYS == 5 then
+  redis.call('SADD', KEYS[5], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('ZADD', KEYS[4], 'NX', ARGV[3], ARGV[1])
+else
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+end
 local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[5])
 if extra > 0 then
   local dropped = redis.call('ZRANGE', KEYS[1], 0, extra - 1)
@@ -68,7 +77,7 @@ def record(client: Any, game_id: str, state: GameState, last_event_at: str) -> b
     """
     body = summary(game_id, state, last_event_at)
     score = datetime.fromisoformat(last_event_at.replace("Z", "+00:00")).timestamp()
-    names = [keys.RECENT_KEY, keys.RECENT_INFO_KEY]
+    names = [keys.RECENT_KEY, keys.RECENT_INFO_KEY, keys.LIVE_KEY, keys.OVER_KEY]
     if state.phase == "over":
         names.append(keys.finished_key(state.rules.profile))
     args = [game_id, state.version, score, json.dumps(body, sort_keys=True), RECENT_LIMIT]

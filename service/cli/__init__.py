@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -19,11 +20,25 @@ COMMAND_MODULES = (
     "service.cli.worker",
     "service.cli.history",
     "service.cli.bench",
+    "service.cli.keys",
+    "service.cli.archive",
 )
 
 
 class UsageError(Exception):
     """Raised by a command for input it cannot use; printed as one line, exit status 2."""
+
+
+def store_url(given: str | None, command: str) -> str:
+    """Returns the store a command acts on: *given* (``--redis-url``), else ``REDIS_URL``.
+
+    :raises UsageError: if there is neither.
+    """
+    url = given or os.environ.get("REDIS_URL")
+    if not url:
+        raise UsageError(f"fortyfive {command}: no store given: set REDIS_URL or pass "
+                         "--redis-url (fortyfive serve prints its embedded server's address)")
+    return url
 
 
 class _Parser(argparse.ArgumentParser):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import importlib.util
+import ipaddress
 import os
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from typing import Any
 import yaml
 from gunicorn.app.base import BaseApplication
 
+from service.cli import UsageError
 from service.supervisor import GRACE_SECONDS, ChildSpec, start
 
 OPENAPI_FILE = "openapi.yaml"
@@ -72,15 +74,35 @@ def gunicorn_options(
     }
 
 
-def api_factory(redis_url: str, *, runs_worker: bool = False) -> Callable[[], Any]:
+def is_loopback(host: str) -> bool:
+    """True when *host* (an address to bind) is reachable from this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def api_factory(
+    redis_url: str, *, runs_worker: bool = False, public: bool = False
+) -> Callable[[], Any]:
     """Returns a factory of the API app on *redis_url*, with the debugger forced off; with
-    *runs_worker*, ``/readyz`` is degraded while the worker's heartbeats are stale."""
+    *runs_worker*, ``/readyz`` is degraded while the worker's heartbeats are stale.
+
+    *public* is the default of ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS``; their
+    environment variables, when set, override it (see :mod:`service.config`)."""
 
     def build() -> Any:
         from service.app import create_app
 
         app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
-                          "READY_NEEDS_WORKERS": runs_worker})
+                          "READY_NEEDS_WORKERS": runs_worker,
+                          "REQUIRE_API_KEY": public, "ENFORCE_RATE_LIMITS": public})
         app.debug = False
         return app
 
@@ -124,7 +146,18 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
     from events.embedded import EmbeddedRedis
+    from service.config import env_flag
 
+    public = not is_loopback(args.host)
+    try:
+        chosen = {flag: env_flag(flag) for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS")}
+    except ValueError as error:
+        raise UsageError(f"fortyfive serve: {error}") from None
+    settings = ", ".join(
+        f"{flag}={'true' if (public if value is None else value) else 'false'}"
+        + (" (the default on this address)" if value is None else "")
+        for flag, value in chosen.items())
+    print(f"fortyfive: {settings}", file=sys.stderr)
     master = os.getpid()
     embedded = None
     url = os.environ.get("REDIS_URL")
@@ -141,7 +174,8 @@ def run_serve(args: argparse.Namespace) -> int:
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log
         )
-        GunicornServer(api_factory(url, runs_worker=worker is not None), options).run()
+        factory = api_factory(url, runs_worker=worker is not None, public=public)
+        GunicornServer(factory, options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
         # stack): only the master stops what the master started.

@@ -15,7 +15,7 @@ import { readHistory } from "./history.js";
 const EVENT_TYPES = [
   "game_created", "deck_shuffled", "deck_cut", "deal_recorded", "joker_buried",
   "turn_up_robbed", "bid_made", "bid_passed", "bid_held", "trump_named", "cards_discarded",
-  "jink_announced", "card_played", "seed_revealed", "message",
+  "jink_announced", "card_played", "seed_revealed", "game_abandoned", "message",
 ];
 const PHASES = {
   cut: "the cut", joker: "a turned joker", bidding: "the auction", trump: "naming trumps",
@@ -486,6 +486,7 @@ function renderSummary(view) {
   fill($("summary"), parts.filter(Boolean).join(" \u00b7 "));
   let turn;
   if (view.winner !== null) turn = "The game is over.";
+  else if (view.phase === "over") turn = "The game was abandoned: nobody acted for too long.";
   else if (view.turn === null) turn = "Waiting for the server\u2026";
   else if (view.turn === table.seat) turn = "Your turn.";
   else turn = `${seatLabel(view.turn, view)} to act.`;

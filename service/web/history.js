@@ -159,6 +159,8 @@ export function describeEvent(event) {
       return `Seed of deal ${data.deal} revealed: ${short(data.seed)}`;
     case "card_played":
       return hidden ? `Seat ${seat} plays a card` : `Seat ${seat} plays ${data.card}`;
+    case "game_abandoned":
+      return `Game abandoned by the server after ${data.idle_seconds} s without an action`;
     default:
       return `${event.type} ${JSON.stringify(data)}`;
   }

@@ -1,4 +1,5 @@
-"""The examples in the events modules' docstrings run and hold."""
+"""The examples in the docstrings of the events modules (and of a few service modules) run
+and hold."""
 
 from __future__ import annotations
 
@@ -7,7 +8,11 @@ import importlib
 
 import pytest
 
-MODULES = ["events.codec", "events.store", "events.envelope", "events.upcasting"]
+MODULES = [
+    "events.codec", "events.store", "events.envelope", "events.upcasting",
+    "service.store_keys", "service.apikeys", "service.limits", "service.cli.serve",
+    "workers.keys",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -14,12 +14,28 @@ from events.redis_store import RedisEventStore
 from service.app import create_app
 
 
+def _app(redis_url: str, **config: object) -> Iterator[Flask]:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, **config})
+    yield app
+    app.extensions["fortyfive"].store.close()
+
+
 @pytest.fixture
 def app(redis_url: str) -> Iterator[Flask]:
     """An app on the session's redis-server."""
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
-    yield app
-    app.extensions["fortyfive"].store.close()
+    yield from _app(redis_url)
+
+
+@pytest.fixture
+def public_app(redis_url: str) -> Iterator[Flask]:
+    """An app configured as on a public address: API keys required."""
+    yield from _app(redis_url, REQUIRE_API_KEY=True)
+
+
+@pytest.fixture
+def public(public_app: Flask) -> FlaskClient:
+    """A test client of :func:`public_app`."""
+    return public_app.test_client()
 
 
 @pytest.fixture

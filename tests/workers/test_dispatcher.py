@@ -95,11 +95,15 @@ def test_deals_already_sealed_are_not_planned_again(
     assert keys.seal_job_id(game_id, 2) in seals
 
 
-def test_the_chain_sweep_is_enqueued_once_per_period(queue: Queue) -> None:
+def test_the_chain_sweep_and_the_retention_pass_are_enqueued_once_per_period(
+    queue: Queue,
+) -> None:
     assert schedule_sweep(queue, 480_000)
     assert not schedule_sweep(queue, 480_000)
     assert schedule_sweep(queue, 480_001)
-    assert len(queue) == 2
+    assert sorted(queue.job_ids) == sorted([
+        keys.sweep_job_id(480_000), keys.retain_job_id(480_000),
+        keys.sweep_job_id(480_001), keys.retain_job_id(480_001)])
 
 
 

@@ -1,0 +1,169 @@
+"""Rate limits over HTTP: counted per client and class in Redis (shared by every process),
+advertised on every answer, 429 with Retry-After over the quota."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from http_table import Table, bearer
+
+from service.app import create_app
+from service.limits import Limit, parse_limits
+
+GAME = {"profile": "classic", "options": {"target": 15}}
+POLICY = re.compile(r'^"(\w+)";q=(\d+);w=(\d+)$')
+CURRENT = re.compile(r'^"(\w+)";r=(\d+);t=(\d+)$')
+
+
+def _limited(redis_url: str, **limits: str) -> Iterator[Flask]:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "ENFORCE_RATE_LIMITS": True,
+                      "RATE_LIMITS": limits})
+    yield app
+    app.extensions["fortyfive"].store.close()
+
+
+@pytest.fixture
+def address() -> str:
+    """A client address of this test alone (counters are shared through Redis)."""
+    return f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"
+
+
+@pytest.fixture
+def limited(redis_url: str) -> Iterator[Flask]:
+    yield from _limited(redis_url, creation="2/60", reads="3/60", actions="2/60",
+                        uploads="1/60", streams="1/60")
+
+
+def _client(app: Flask, address: str) -> FlaskClient:
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_every_answer_carries_the_policy_and_what_is_left(limited: Flask, address: str) -> None:
+    client = _client(limited, address)
+    seen = []
+    for _ in range(3):
+        response = client.get("/v1/profiles")
+        assert response.status_code == 200
+        name, quota, window = POLICY.match(response.headers["RateLimit-Policy"]).groups()
+        current = CURRENT.match(response.headers["RateLimit"])
+        assert current is not None and current.group(1) == name == "reads"
+        assert (quota, window) == ("3", "60")
+        assert 0 < int(current.group(3)) <= 60
+        seen.append(int(current.group(2)))
+    assert seen == [2, 1, 0]
+
+
+def test_over_the_quota_is_a_429_problem_with_retry_after(limited: Flask, address: str) -> None:
+    client = _client(limited, address)
+    for _ in range(3):
+        client.get("/v1/profiles")
+    refused = client.get("/v1/profiles")
+    assert refused.status_code == 429
+    assert refused.mimetype == "application/problem+json"
+    problem = refused.get_json()
+    assert problem["code"] == "rate_limited" and "retry in" in problem["detail"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert CURRENT.match(refused.headers["RateLimit"]).group(2) == "0"
+    # Another client is counted on its own.
+    assert _client(limited, address + "1").get("/v1/profiles").status_code == 200
+
+
+def test_several_processes_share_the_counts(redis_url: str, address: str) -> None:
+    first, second = (next(_limited(redis_url, creation="2/60")) for _ in range(2))
+    assert _client(first, address).post("/v1/games", json=GAME).status_code == 201
+    assert _client(second, address).post("/v1/games", json=GAME).status_code == 201
+    refused = _client(first, address).post("/v1/games", json=GAME)
+    assert refused.status_code == 429
+    assert refused.headers["RateLimit-Policy"] == '"creation";q=2;w=60'
+
+
+def test_a_refused_creation_creates_nothing_and_reads_are_counted_apart(
+    limited: Flask, address: str
+) -> None:
+    client = _client(limited, address)
+    for _ in range(2):
+        assert client.post("/v1/games", json=GAME).status_code == 201
+    assert client.post("/v1/games", json=GAME).status_code == 429
+    assert client.get("/v1/profiles").status_code == 200
+
+
+def test_an_api_key_is_counted_as_itself_from_any_address(
+    limited: Flask, address: str
+) -> None:
+    _, key = limited.extensions["fortyfive"].keys.create("counted")
+    for where in ("1", "2"):
+        response = _client(limited, address + where).post(
+            "/v1/games", json=GAME, headers=bearer(key))
+        assert response.status_code == 201
+    assert _client(limited, address + "3").post(
+        "/v1/games", json=GAME, headers=bearer(key)).status_code == 429
+    assert _client(limited, address + "3").post("/v1/games", json=GAME).status_code == 201
+
+
+def test_actions_are_counted_per_seat_and_a_refusal_says_the_game_waits(
+    limited: Flask, address: str
+) -> None:
+    client = _client(limited, address)
+    table = Table(client, client.post("/v1/games", json=GAME).get_json())
+    turn, version = table.turn()
+    # Wrong versions are refused by the game (412) but still count as actions of the seat.
+    for _ in range(2):
+        stale = table.post(turn, {"type": "cut", "position": 10}, version=version + 5)
+        assert stale.status_code == 412
+    other = (turn + 1) % 2
+    assert table.post(other, {"type": "cut", "position": 10}, version=version).status_code == 409
+    refused = table.post(turn, {"type": "cut", "position": 10}, version=version + 5)
+    assert refused.status_code == 429
+    assert "the game waits for this seat" in refused.get_json()["detail"]
+    assert refused.headers["RateLimit-Policy"] == '"actions";q=2;w=60'
+
+
+def test_streams_and_uploads_have_their_own_quotas(limited: Flask, address: str) -> None:
+    client = _client(limited, address)
+    game = client.post("/v1/games", json=GAME).get_json()["id"]
+    assert client.get(f"/v1/games/{game}/stream?wait=0").status_code in (200, 204)
+    assert client.get(f"/v1/games/{game}/stream?wait=0").status_code == 429
+    body = {"text": "not a history"}
+    assert client.post("/v1/histories", json=body).status_code == 422
+    refused = client.post("/v1/histories", json=body)
+    assert refused.status_code == 429
+    assert refused.headers["RateLimit-Policy"] == '"uploads";q=1;w=60'
+
+
+def test_probes_and_pages_are_not_limited(limited: Flask, address: str) -> None:
+    client = _client(limited, address)
+    for _ in range(5):
+        response = client.get("/healthz")
+        assert response.status_code == 200 and "RateLimit" not in response.headers
+
+
+def test_limits_are_off_unless_enforced(client: FlaskClient) -> None:
+    response = client.get("/v1/profiles")
+    assert "RateLimit" not in response.headers
+
+
+def test_limits_parse_and_refuse_nonsense() -> None:
+    assert parse_limits("reads=10/1") == {"reads": Limit(10, 1)}
+    with pytest.raises(ValueError, match="unknown rate limit class"):
+        parse_limits("everything=1/1")
+    with pytest.raises(ValueError, match="expected <requests>/<seconds>"):
+        parse_limits("reads=ten")
+
+
+def test_made_up_seat_tokens_count_against_the_address(limited: Flask, address: str) -> None:
+    client = _client(limited, address)
+    game = client.post("/v1/games", json=GAME).get_json()["id"]
+    statuses = [
+        client.post(f"/v1/games/{game}/actions", json={"type": "pass"},
+                    headers={"Authorization": f"Bearer made-up-{n}", "If-Match": '"2"'}
+                    ).status_code
+        for n in range(3)
+    ]
+    assert statuses == [401, 401, 429]
