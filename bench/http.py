@@ -26,7 +26,6 @@ import http.client
 import json
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,7 @@ from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
+from events.ports import free_ports
 from service.cli.serve import (
     DEFAULT_WORKER_CLASS,
     WORKER_CLASSES,
@@ -381,10 +381,7 @@ def _wait_until_up(port: int, process: subprocess.Popen[Any], log: Path | None,
 
 
 def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
+    return free_ports()[0]
 
 
 def _positive(text: str) -> int:
