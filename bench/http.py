@@ -1,9 +1,10 @@
 """HTTP throughput: plays posted through ``fortyfive serve`` against a bare XADD endpoint.
 
-One run starts two servers with the same gunicorn settings (gthread workers, as ``serve``
-runs them): ``fortyfive serve`` on a free port and on its own embedded redis-server (AOF,
-``appendfsync always``), and a bare Flask app whose one endpoint does a single ``XADD`` on
-that same Redis. Concurrent clients (threads with keep-alive connections, loopback only) then:
+One run starts two servers with the same gunicorn settings (gevent workers, as ``serve``
+runs them by default; ``--worker-class gthread`` for thread workers): ``fortyfive serve`` on
+a free port and on its own embedded redis-server (AOF, ``appendfsync always``), and a bare
+Flask app whose one endpoint does a single ``XADD`` on that same Redis. Concurrent clients
+(threads with keep-alive connections, loopback only) then:
 
 - play two-seat classic games through the API, each client its own game, posting every
   action with ``If-Match`` (a new game when one ends). A client reads a seat's view once per
@@ -25,14 +26,13 @@ import http.client
 import json
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,14 @@ from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
-from service.cli.serve import GunicornServer, gunicorn_options, stop_process
+from events.ports import free_ports
+from service.cli.serve import (
+    DEFAULT_WORKER_CLASS,
+    WORKER_CLASSES,
+    GunicornServer,
+    gunicorn_options,
+    stop_process,
+)
 
 AIM = 0.5
 """The least share of the bare endpoint's throughput the API's actions should reach."""
@@ -64,8 +71,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "load hits both alike (default 4)")
     parser.add_argument("--workers", type=_positive, default=2,
                         help="gunicorn workers of each server (default 2)")
+    parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES),
+                        default=DEFAULT_WORKER_CLASS,
+                        help=f"gunicorn workers of each server (default {DEFAULT_WORKER_CLASS})")
     parser.add_argument("--threads", type=_positive, default=16,
-                        help="threads per gunicorn worker (default 16)")
+                        help="threads per gunicorn worker with --worker-class gthread "
+                        "(default 16)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -74,8 +85,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     :raises RuntimeError: if a server does not start.
     """
     with tempfile.TemporaryDirectory(prefix="fortyfive-bench-http-") as data_dir:
-        with _api_server(Path(data_dir), args.workers, args.threads) as (api_port, redis_url):
-            with _bare_server(redis_url, args.workers, args.threads) as bare_port:
+        classes = ["--worker-class", args.worker_class]
+        with api_server(Path(data_dir), args.workers, args.threads, classes) as (
+            api_port, redis_url
+        ):
+            with _bare_server(redis_url, args.workers, args.threads, args.worker_class) as (
+                bare_port
+            ):
                 sides: dict[str, list[Sample]] = {"api": [], "bare": []}
                 share = max(1, args.actions // args.rounds)
                 seconds = args.seconds / args.rounds
@@ -91,7 +107,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "setup": {
             "clients": args.clients, "gunicorn_workers": args.workers,
-            "threads": args.threads, "cpus": os.cpu_count(),
+            "worker_class": args.worker_class, "threads": args.threads,
+            "cpus": os.cpu_count(),
             "redis": "embedded, appendfsync always",
         },
         "api_actions": api,
@@ -294,23 +311,25 @@ def bare_app(redis_url: str) -> Any:
     return app
 
 
-def serve_bare(redis_url: str, port: int, workers: int, threads: int) -> None:
+def serve_bare(redis_url: str, port: int, workers: int, threads: int, worker_class: str) -> None:
     """Serves :func:`bare_app` with gunicorn as ``fortyfive serve`` serves the API."""
-    options = gunicorn_options("127.0.0.1", port, workers, threads)
+    options = gunicorn_options("127.0.0.1", port, workers, threads, worker_class=worker_class)
     options["loglevel"] = "warning"
     GunicornServer(lambda: bare_app(redis_url), options).run()
 
 
 @contextmanager
-def _api_server(data_dir: Path, workers: int, threads: int) -> Iterator[tuple[int, str]]:
-    """Runs ``fortyfive serve`` (no RQ worker) on its own embedded Redis; yields its port
-    and that Redis' URL."""
+def api_server(
+    data_dir: Path, workers: int, threads: int, extra: Sequence[str] = ()
+) -> Iterator[tuple[int, str]]:
+    """Runs ``fortyfive serve`` (no RQ worker, with the *extra* options) on its own embedded
+    Redis; yields its port and that Redis' URL."""
     port = _free_port()
     env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     code = "import sys; from service.cli import main; sys.exit(main())"
     command = [sys.executable, "-c", code, "serve", "--port", str(port), "--workers",
                str(workers), "--threads", str(threads), "--no-worker", "--data-dir",
-               str(data_dir)]
+               str(data_dir), *extra]
     log = (data_dir / "serve.log").open("w+")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
     try:
@@ -325,13 +344,15 @@ def _api_server(data_dir: Path, workers: int, threads: int) -> Iterator[tuple[in
 
 
 @contextmanager
-def _bare_server(redis_url: str, workers: int, threads: int) -> Iterator[int]:
+def _bare_server(redis_url: str, workers: int, threads: int, worker_class: str
+                 ) -> Iterator[int]:
     """Runs the bare XADD endpoint under gunicorn; yields its port."""
     port = _free_port()
     code = ("import sys; from bench.http import serve_bare; "
-            "serve_bare(sys.argv[1], *map(int, sys.argv[2:]))")
+            "serve_bare(sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5])")
     process = subprocess.Popen(
-        [sys.executable, "-c", code, redis_url, str(port), str(workers), str(threads)],
+        [sys.executable, "-c", code, redis_url, str(port), str(workers), str(threads),
+         worker_class],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
@@ -360,10 +381,7 @@ def _wait_until_up(port: int, process: subprocess.Popen[Any], log: Path | None,
 
 
 def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
+    return free_ports()[0]
 
 
 def _positive(text: str) -> int:

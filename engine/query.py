@@ -18,7 +18,7 @@ from engine.cards import Card, Suit, parse_cards
 from engine.errors import FortyFiveError, InvalidActionError, InvalidCardError
 from engine.legality import legal_cards
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import Ranking, ranking
+from engine.ranking import Ranking, is_protected, ranking
 from engine.shuffle import pack
 from engine.tricks import winner_ruling
 
@@ -36,9 +36,12 @@ def legal_query(
     trick: Sequence[str] | str, hand: Sequence[str] | str,
     *, names: Mapping[str, str] = FIELDS,
 ) -> dict[str, Any]:
-    """Returns ``{"legal": [cards], "ruling": text, "rule": rule_id}`` for *hand* playing to
-    *trick* (cards in play order, empty for a lead) with *trump*; the legal cards keep the order
-    of *hand*, each once. Cards are codes, or one comma-separated string.
+    """Returns ``{"legal": [cards], "ruling": text, "rule": rule_id, "trumps": [cards],
+    "top_trumps": [cards]}`` for *hand* playing to *trick* (cards in play order, empty for a
+    lead) with *trump*; the legal cards keep the order of *hand*, each once; ``trumps`` are the
+    hand's trumps highest first and ``top_trumps`` those of them that may be withheld from a
+    lower led trump (5, J, AH, joker), so a client can mark them without knowing the ranking.
+    Cards are codes, or one comma-separated string.
 
     *names* says how the caller calls ``trick``, ``hand`` and ``players`` in messages.
 
@@ -65,8 +68,15 @@ def legal_query(
         )
     _check_pack(rules, {names["trick"]: played, names["hand"]: held})
     allowed, why = legal_cards(held, played, order, rules)
-    codes = [card.code() for card in dict.fromkeys(held) if card in allowed]
-    return {"legal": codes, "ruling": why.text, "rule": why.rule_id}
+    distinct = dict.fromkeys(held)
+    trumps = [card for card in order.trump_order if card in distinct]
+    return {
+        "legal": [card.code() for card in distinct if card in allowed],
+        "ruling": why.text,
+        "rule": why.rule_id,
+        "trumps": [card.code() for card in trumps],
+        "top_trumps": [card.code() for card in trumps if is_protected(card, order.trump)],
+    }
 
 
 def winner_query(

@@ -24,8 +24,9 @@ class CodecError(StoreError, ValueError):
     or when bytes are not JSON."""
 
 
-_SAFE_INT = 2**53
+SAFE_INTEGER_BOUND = 2**53
 """Integers must stay below this in magnitude: JSON numbers are IEEE doubles (RFC 8785)."""
+_SAFE_INT = SAFE_INTEGER_BOUND
 
 
 def canonical_json(value: Any) -> bytes:

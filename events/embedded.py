@@ -18,7 +18,6 @@ import importlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,11 +29,16 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from events.errors import StoreError
+from events.ports import CLUSTER_BUS_OFFSET, HIGHEST_PORT, free_ports
 
 DEFAULT_DATA_DIR = Path("var") / "redis"
 """Where the service keeps the embedded server's data, relative to the working directory."""
 
 Fsync = Literal["always", "everysec"]
+
+START_ATTEMPTS = 5
+"""Ports tried by a server of no fixed port when another process takes its port (or its
+cluster bus port) between the choice and the bind."""
 
 
 class EmbeddedRedisError(StoreError):
@@ -77,21 +81,31 @@ class EmbeddedRedis:
         executable: str | None = None,
         extra_args: Sequence[str] = (),
         startup_timeout: float = 10.0,
+        cluster: bool = False,
     ) -> None:
         """Prepares a server keeping its data in *data_dir* and listening on *port* (a free
         one, chosen at the first start, when ``None``). *extra_args* go on its command line
-        after the defaults, e.g. ``("--cluster-enabled", "yes")``.
+        after the defaults, e.g. ``("--maxmemory", "64mb")``. With *cluster* the server is a
+        Redis Cluster node (config in ``nodes.conf`` of *data_dir*) owning no slots yet, and a
+        free port is one whose bus port, +10000, is free and valid too.
 
-        :raises ValueError: if *appendfsync* is not ``always`` or ``everysec``.
+        :raises ValueError: if *appendfsync* is not ``always`` or ``everysec``, or *port* is
+            too high for a cluster node's bus port.
         """
         if appendfsync not in ("always", "everysec"):
             raise ValueError(f"invalid appendfsync {appendfsync!r}: expected always or everysec")
+        if cluster and port is not None and port + CLUSTER_BUS_OFFSET > HIGHEST_PORT:
+            raise ValueError(
+                f"invalid port {port!r} for a cluster node: its bus port {port} + "
+                f"{CLUSTER_BUS_OFFSET} is above {HIGHEST_PORT}"
+            )
         self.data_dir = Path(data_dir).resolve()
         self._port = port
         self._fixed_port = port is not None
         self.appendfsync = appendfsync
         self._executable = executable
         self._extra_args = tuple(extra_args)
+        self.cluster = cluster
         self._startup_timeout = startup_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -145,10 +159,11 @@ class EmbeddedRedis:
         executable = self._executable or find_redis_server()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._check_data_dir_free()
-        attempts = 1 if self._fixed_port else 3
+        attempts = 1 if self._fixed_port else START_ATTEMPTS
+        companions = (CLUSTER_BUS_OFFSET,) if self.cluster else ()
         for attempt in range(1, attempts + 1):
             if not self._fixed_port and (self._port is None or attempt > 1):
-                self._port = _free_port()
+                self._port = free_ports(companions=companions)[0]
             try:
                 self._spawn(executable)
                 self._wait_ready()
@@ -210,13 +225,19 @@ class EmbeddedRedis:
             "--save", "",
             "--daemonize", "no",
             "--pidfile", str(self.pid_path),
+            *(("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+              if self.cluster else ()),
             *self._extra_args,
         ]  # fmt: skip
 
     def _check_data_dir_free(self) -> None:
-        """Checks no live process owns the pid file of the data directory.
+        """Checks no redis-server still runs on the data directory: its pid file names a live
+        process, and that process works in the directory (where :meth:`_spawn` starts it).
+        A pid file of a process that is gone, or that works elsewhere (its pid was reused), is
+        stale: the new server overwrites it.
 
-        :raises EmbeddedRedisError: if one does.
+        :raises EmbeddedRedisError: if a server still runs there (two servers would corrupt
+            one AOF), in one line saying how to stop it.
         """
         try:
             pid = int(self.pid_path.read_text("ascii").strip())
@@ -228,9 +249,15 @@ class EmbeddedRedis:
             return
         except PermissionError:
             pass
+        try:
+            if Path(f"/proc/{pid}/cwd").resolve(strict=True) != self.data_dir:
+                return
+        except OSError:
+            pass  # No /proc, or not ours to read: assume the worst.
         raise EmbeddedRedisError(
-            f"another redis-server (pid {pid}) still uses {self.data_dir}: stop it, or "
-            f"delete {self.pid_path} if that process is not a redis-server"
+            f"a redis-server (pid {pid}) still runs on {self.data_dir}, left by an earlier run "
+            f"that was killed unless another fortyfive uses it: stop it with `kill {pid}` and "
+            "start again"
         )
 
     def _spawn(self, executable: str) -> None:
@@ -254,7 +281,8 @@ class EmbeddedRedis:
             raise EmbeddedRedisError(f"cannot run redis-server {executable!r}: {error}") from None
 
     def _wait_ready(self) -> None:
-        """Waits until the server answers PING.
+        """Waits until the server answers, and is this process' child: a server another
+        process started on the same port (after taking it from under this one) does not count.
 
         :raises EmbeddedRedisError: if it exits or the startup timeout passes first.
         """
@@ -274,8 +302,9 @@ class EmbeddedRedis:
                         f"redis-server exited with status {status} at startup on port "
                         f"{self.port}; its log ({self.log_path}) ends:\n{self.log_tail()}"
                     )
-                with contextlib.suppress(redis.exceptions.ConnectionError):
-                    if client.ping():
+                # Not up yet, or not a redis-server: another process's listener, say.
+                with contextlib.suppress(redis.exceptions.RedisError):
+                    if client.info("server")["process_id"] == self._process.pid:
                         return
                 if time.monotonic() > deadline:
                     raise EmbeddedRedisError(
@@ -318,10 +347,3 @@ def redis_url_or_embedded(
     with EmbeddedRedis(data_dir) as server:
         yield server.url
 
-
-def _free_port() -> int:
-    """Returns a TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port

@@ -93,6 +93,15 @@ _UNAVAILABLE = (
 )
 
 
+def is_unavailable(error: BaseException) -> bool:
+    """Returns whether a Redis client's *error* means the server cannot serve now (down,
+    loading, failing over, out of memory, failing to persist) rather than a fault of the
+    command: the difference between :class:`StoreUnavailableError` and :class:`StoreError`."""
+    if isinstance(error, _UNAVAILABLE):
+        return True
+    return isinstance(error, ResponseError) and str(error).startswith(_REFUSALS)
+
+
 def _utc_now() -> datetime:
     """Returns the current UTC time (the default clock)."""
     return datetime.now(UTC)
@@ -137,12 +146,15 @@ class RedisEventStore:
         clock: Clock = _utc_now,
         socket_timeout: float = 10.0,
         retries: int = 3,
+        max_connections: int = 100,
     ) -> RedisEventStore:
         """Returns a store on a new client for *url* (``redis://host:port/db``).
 
         Connection errors and timeouts are retried *retries* times with a short backoff:
         that is safe, since a repeated append script returns its first result. Set
-        *cluster* for a Redis Cluster.
+        *cluster* for a Redis Cluster. The client keeps at most *max_connections* (per
+        node); a call finding them all in use waits for one, up to *socket_timeout* (so a
+        burst of a thousand concurrent requests queues instead of failing).
 
         :raises StoreUnavailableError: if *url* cannot be used.
         """
@@ -155,9 +167,15 @@ class RedisEventStore:
         try:
             client: Client
             if cluster:
-                client = redis.cluster.RedisCluster.from_url(url, **options)
+                client = redis.cluster.RedisCluster.from_url(
+                    url, max_connections=max_connections, **options
+                )
             else:
-                client = redis.Redis.from_url(url, **options)
+                pool = redis.BlockingConnectionPool.from_url(
+                    url, max_connections=max_connections, timeout=socket_timeout, **options
+                )
+                # Owned by the client: closed with it. (The stubs predate from_pool.)
+                client = redis.Redis.from_pool(pool)  # type: ignore[attr-defined]
         except (RedisError, RedisClusterException, ValueError) as error:
             raise StoreUnavailableError(
                 f"store unavailable at {_address(url)}: {_message(error)}"
@@ -579,12 +597,8 @@ class RedisEventStore:
         :class:`StoreUnavailableError`, anything else :class:`StoreError`."""
         try:
             yield
-        except _UNAVAILABLE as error:
-            raise StoreUnavailableError(
-                f"store unavailable at {self._where}: {_message(error)}"
-            ) from error
         except (RedisError, RedisClusterException) as error:
-            if isinstance(error, ResponseError) and str(error).startswith(_REFUSALS):
+            if is_unavailable(error):
                 raise StoreUnavailableError(
                     f"store unavailable at {self._where}: {_message(error)}"
                 ) from error

@@ -17,7 +17,7 @@ from typing import Any
 
 import jsonschema
 
-from events.codec import canonical_json
+from events.codec import SAFE_INTEGER_BOUND, canonical_json
 from replay.diagnostics import Diagnostic, pointer
 from replay.document import HandHistory
 from replay.errors import HistoryFormatError
@@ -113,13 +113,17 @@ def _message(error: jsonschema.ValidationError) -> str:
 
 
 def _non_integers(value: Any, path: list[str | int]) -> Iterator[Diagnostic]:
-    """Yields a diagnostic for each fraction or non-finite number anywhere: the format has
-    whole numbers only, and a schema would let some through where any JSON is allowed."""
+    """Yields a diagnostic for each fraction, non-finite or inexact number anywhere: the
+    format has whole numbers below 2**53 only, and a schema would let some through where
+    any JSON is allowed."""
     if isinstance(value, _Constant):
         yield Diagnostic("json_syntax", f"{value} is not JSON", pointer=pointer(path))
     elif isinstance(value, _Float):
         yield Diagnostic("schema", f"{value} is not a whole number (the format has no "
                          "fractions)", pointer=pointer(path))
+    elif isinstance(value, int) and abs(value) >= SAFE_INTEGER_BOUND:
+        yield Diagnostic("schema", f"{value} is too large: JSON holds whole numbers exactly "
+                         "only below 2**53", pointer=pointer(path))
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _non_integers(item, [*path, key])

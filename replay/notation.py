@@ -19,7 +19,7 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import InvalidCardError
 from engine.rulings import side_name, side_number
-from events.codec import CodecError, canonical_json
+from events.codec import SAFE_INTEGER_BOUND, CodecError, canonical_json
 from events.types import EVENT_TYPES
 from replay.document import RulesBlock, SeatInfo, StartBlock, ViewInfo
 
@@ -89,7 +89,7 @@ def encode_scalar(value: Any) -> str:
     if value is None or isinstance(value, bool | int):
         return json.dumps(value)
     if isinstance(value, str):
-        if _BARE.fullmatch(value) and decode_scalar(value) == value:
+        if _BARE.fullmatch(value) and not _INT.fullmatch(value) and decode_scalar(value) == value:
             return value
         return json.dumps(value)
     raise TypeError(f"not a scalar: {value!r}")
@@ -98,7 +98,7 @@ def encode_scalar(value: Any) -> str:
 def decode_scalar(text: str) -> Any:
     """Returns the value of a notation scalar: a JSON literal, an integer, or a bare string.
 
-    :raises NotationError: for a malformed JSON string.
+    :raises NotationError: for a malformed JSON string, or an integer too large.
     """
     if text.startswith('"'):
         try:
@@ -111,8 +111,23 @@ def decode_scalar(text: str) -> Any:
     if text in ("null", "true", "false"):
         return json.loads(text)
     if _INT.fullmatch(text):
-        return int(text)
+        return decode_integer(text)
     return text
+
+
+def decode_integer(text: str) -> int:
+    """Returns the integer written in ASCII digits *text* (a minus sign first allowed).
+
+    :raises NotationError: for anything else, or a number beyond what JSON holds exactly
+        (2**53), which no event or result has.
+    """
+    if not _INT.fullmatch(text):
+        raise NotationError(f"expected a whole number, got {text!r}")
+    # Compared as text first: int() of thousands of digits is slow, and refused past 4300.
+    if len(text.lstrip("-")) > len(str(SAFE_INTEGER_BOUND)) or abs(int(text)) >= SAFE_INTEGER_BOUND:
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise NotationError(f"the number {shown} is too large (at most 2**53 - 1)")
+    return int(text)
 
 
 def encode_ints(values: Sequence[int]) -> str:
@@ -131,7 +146,7 @@ def decode_ints(text: str) -> list[int]:
     for part in text.split(","):
         if not _INT.fullmatch(part):
             raise NotationError(f"expected integers separated by commas, got {text!r}")
-        values.append(int(part))
+        values.append(decode_integer(part))
     return values
 
 
@@ -224,9 +239,7 @@ def decode_whole(text: str) -> int:
 
     :raises NotationError: for anything else.
     """
-    if not _INT.fullmatch(text):
-        raise NotationError(f"expected a whole number, got {text!r}")
-    return int(text)
+    return decode_integer(text)
 
 
 def decode_text(text: str) -> str:
@@ -343,7 +356,7 @@ def decode_viewer(text: str) -> int | str:
     match = re.fullmatch(r"seat ([0-9]+)", text)
     if match is None:
         raise NotationError(f"view must be auditor, spectator or 'seat N', got {text!r}")
-    return int(match.group(1))
+    return decode_integer(match.group(1))
 
 
 _START_FIELDS: dict[str, Callable[[str], Any]] = {
@@ -430,7 +443,7 @@ def parse_move(token: str, context: Context) -> tuple[int | None, str | None, Pa
     match = _MOVE.fullmatch(token)
     if match is None:
         raise NotationError(f"not a card or an action: {token!r}", code="bad_token")
-    seat = int(match.group("seat")) if match.group("seat") is not None else None
+    seat = decode_integer(match.group("seat")) if match.group("seat") is not None else None
     name = match.group("name")
     args = match.group("args")
     if args is None and is_card(name):
@@ -618,7 +631,7 @@ def parse_recorded(tags: Mapping[str, str], context: Context) -> Parsed:
         seat, sep, cards = field.partition(":")
         try:
             if sep:
-                if not seat.isdigit() or int(seat) != len(hands):
+                if not _INT.fullmatch(seat) or decode_integer(seat) != len(hands):
                     raise NotationError(
                         f"hands are written seat by seat from 0, as '0:5S,KD,... 1:...'; "
                         f"expected seat {len(hands)}, got {field!r}")

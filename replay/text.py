@@ -31,6 +31,7 @@ from replay.notation import (
     MAGIC,
     Context,
     NotationError,
+    decode_integer,
     decode_options,
     decode_seats,
     decode_start,
@@ -248,11 +249,12 @@ class _Reader:
         if name == "Deal":
             self.flush_header()
             self.flush_deal_tags()
-            if not value.isdigit() or int(value) < 1:
+            number = _whole_or_none(value)
+            if number is None or number < 1:
                 self.error("bad_tag", f"[Deal] is a deal number from 1, got {value!r}",
                            line, column)
                 return
-            self.open_deal(int(value), line, column)
+            self.open_deal(number, line, column)
             return
         if name in DEAL_TAGS:
             self.flush_header()
@@ -417,7 +419,11 @@ class _Reader:
         trick = _TRICK.fullmatch(token)
         if trick is not None:
             self.last_seat = None
-            self.visitor.visit_trick(int(trick.group(1)))
+            number = _whole_or_none(trick.group(1))
+            if number is None:
+                self.error("bad_token", f"not a trick number: {token!r}", line, column)
+                return
+            self.visitor.visit_trick(number)
             return
         try:
             seat, card, event = parse_move(token, self.context)
@@ -461,9 +467,17 @@ class _Reader:
 
 
 def _whole(text: str) -> int:
-    if not text.isdigit():
+    if not text.isascii() or not text.isdigit():
         raise NotationError(f"expected a whole number, got {text!r}")
-    return int(text)
+    return decode_integer(text)
+
+
+def _whole_or_none(text: str) -> int | None:
+    """Returns the whole number in *text*, or ``None`` for anything else."""
+    try:
+        return _whole(text)
+    except NotationError:
+        return None
 
 
 def _before_comment(text: str) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, request
-from flask_smorest import abort
+from flask import Flask, Response
 
 from service import games, health, histories, limits, profiles_api, rules_api, web
 from service.config import load_config
-from service.errors import FortyFiveApi, register_error_handlers
+from service.errors import FortyFiveApi, as_problem, register_error_handlers
 from service.repository import EXTENSION, create_services
+from service.request_limits import register_request_checks
 
 API_EXTENSION = "fortyfive.api"
 """The key of the app's :class:`flask_smorest.Api` in ``app.extensions``."""
@@ -38,7 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.extensions[API_EXTENSION] = api
     register_error_handlers(app)
-    app.before_request(_require_json_body)
+    register_request_checks(app)
     limits.init_app(app)
     app.after_request(_harden)
     return app
@@ -50,24 +50,9 @@ def get_api(app: Flask) -> FortyFiveApi:
     return api
 
 
-def _require_json_body() -> None:
-    """Refuses a POST whose body is not JSON (415) or is empty (400), before anything
-    parses it."""
-    if request.method != "POST" or request.routing_exception is not None:
-        return  # A path or method that does not exist is answered first (404, 405).
-    if not request.is_json:
-        abort(
-            415,
-            message="send the body as JSON with Content-Type: application/json",
-            code="unsupported_media_type",
-        )
-    if not request.get_data(cache=True):
-        abort(400, message="the request body is empty: send one JSON object",
-              code="malformed_json")
-
-
 def _harden(response: Response) -> Response:
-    """Adds the headers every response carries."""
+    """Adds the headers every response carries, and makes every error a problem."""
+    response = as_problem(response)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Cache-Control", "no-store")
     return response

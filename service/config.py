@@ -13,6 +13,9 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``FOLD_CACHE_GAMES``: how many folded games each process keeps in memory.
 - ``STREAM_WAIT`` / ``STREAM_WAIT_MAX``: the default and the largest idle wait, in seconds,
   of an event stream before it ends and the client reconnects with ``Last-Event-ID``.
+- ``STREAM_MAX``: how many live event streams one process holds at most; the next is
+  answered 503 with ``Retry-After``. The environment's ``FORTYFIVE_MAX_STREAMS`` overrides
+  the default (``fortyfive serve --max-streams`` sets it).
 - ``EVENTS_PAGE_MAX``: the largest ``limit`` of an events page.
 - ``REQUIRE_API_KEY``: whether creating games and keeping histories needs an API key (see
   :mod:`service.apikeys`). False here, so tests and ``./dev run`` on loopback stay
@@ -46,6 +49,24 @@ from service import uploads
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted; a larger one is refused with 413."""
+
+
+MAX_STREAMS_ENV = "FORTYFIVE_MAX_STREAMS"
+"""The environment variable that sets ``STREAM_MAX``."""
+
+
+def parse_max_streams(text: str) -> int:
+    """Returns the stream bound written in *text*.
+
+    :raises ValueError: if it is not a whole number of 1 or more.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{MAX_STREAMS_ENV} must be a whole number of 1 or more, got {text!r}")
+    return value
 
 
 class DefaultConfig:
@@ -95,6 +116,7 @@ class DefaultConfig:
     FOLD_CACHE_GAMES = 1024
     STREAM_WAIT = 25.0
     STREAM_WAIT_MAX = 60.0
+    STREAM_MAX = 1000
     EVENTS_PAGE_MAX = 1000
     READY_NEEDS_WORKERS = False
     READY_STALE_SECONDS = 30.0
@@ -138,11 +160,12 @@ def _env_int(name: str) -> int:
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
     """Fills *app*'s config: defaults, then ``REDIS_URL``, ``READY_STALE_SECONDS``,
-    ``RATE_LIMITS``, ``TRUSTED_PROXIES`` and ``KEPT_HISTORY_*`` from the environment, then
-    *config*, then ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS`` from the environment (an
-    operator's explicit choice wins).
+    ``FORTYFIVE_MAX_STREAMS``, ``RATE_LIMITS``, ``TRUSTED_PROXIES`` and ``KEPT_HISTORY_*`` from
+    the environment, then *config*, then ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS`` from the
+    environment (an operator's explicit choice wins).
 
-    :raises ValueError: for a flag that is not a boolean, a number that is not one.
+    :raises ValueError: for a flag that is not a boolean, a number that is not one, or
+        ``FORTYFIVE_MAX_STREAMS`` not a whole number of 1 or more.
     """
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
@@ -160,6 +183,8 @@ def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
     for number in ("TRUSTED_PROXIES", "KEPT_HISTORY_TTL", "KEPT_HISTORY_MAX_BYTES"):
         if os.environ.get(number):
             app.config[number] = _env_int(number)
+    if os.environ.get(MAX_STREAMS_ENV):
+        app.config["STREAM_MAX"] = parse_max_streams(os.environ[MAX_STREAMS_ENV])
     if config:
         app.config.update(config)
     for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS"):

@@ -7,7 +7,8 @@ invalid request the field ``errors``. Engine errors map to HTTP here and nowhere
 malformed input (action, card, profile) is 422, a well-formed action the game refuses now
 (not your turn, wrong phase, illegal, game over) is 409 with the engine's code. Nothing a
 client sends can produce a traceback: the last-resort handler logs the exception and answers
-a bare 500.
+a bare 500. No answer shows an internal detail either (a store's address, a path, an errno):
+those go to the log, and the client gets a sentence it can act on.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import marshmallow as ma
 from flask import Flask, Response, current_app
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
-from werkzeug.exceptions import HTTPException
+from gunicorn.http import errors as server_errors
+from redis.exceptions import RedisError
+from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from engine.errors import (
     ActionRejectedError,
@@ -37,6 +40,8 @@ from events.errors import (
     StoreError,
     StoreUnavailableError,
 )
+from events.redis_store import is_unavailable
+from service import statuses
 from service.commands import GameNotFoundError, IdempotencyKeyReusedError
 from service.schemas import ActionSchema, RulingSchema
 
@@ -55,9 +60,12 @@ _HTTP_CODES = {
     409: "conflict",
     412: "version_mismatch",
     413: "body_too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
+    417: "expectation_failed",
     422: "invalid_request",
     428: "if_match_required",
+    431: "header_fields_too_large",
     500: "internal_error",
     503: "store_unavailable",
 }
@@ -66,7 +74,10 @@ _DETAILS = {
     404: "there is no such resource: check the path (games are /v1/games/<id>)",
     405: "this method is not allowed here; the Allow header lists the ones that are",
     413: "the request body is larger than 64 KiB",
+    503: "the event store is unavailable: try again in a moment",
 }
+STORE_UNAVAILABLE = _DETAILS[503]
+"""The detail of every 503: the cause (address, errno) is logged, never shown."""
 
 
 class ProblemSchema(ma.Schema):
@@ -95,14 +106,7 @@ def problem(
     **extensions: Any,
 ) -> Response:
     """Returns a problem+json response."""
-    body = {
-        "type": TYPE_PREFIX + code,
-        "title": http.HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **{name: value for name, value in extensions.items() if value is not None},
-    }
+    body = problem_document(status, code, detail, **extensions)
     response = current_app.response_class(
         current_app.json.dumps(body) + "\n", status=status, mimetype=PROBLEM_JSON
     )
@@ -112,26 +116,104 @@ def problem(
     return response
 
 
+def problem_document(status: int, code: str, detail: str, **extensions: Any) -> dict[str, Any]:
+    """Returns the body of a problem (extensions that are ``None`` are left out); also used
+    outside any app, by the HTTP server's own error pages (:mod:`service.gunicorn_errors`)."""
+    return {
+        "type": TYPE_PREFIX + code,
+        "title": statuses.phrase(status),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **{name: value for name, value in extensions.items() if value is not None},
+    }
+
+
+def status_code(status: int) -> str:
+    """Returns the code of a problem that only its *status* describes (``http_<status>``
+    when this API gives that status no name)."""
+    return _HTTP_CODES.get(status, f"http_{status}")
+
+
+def status_detail(status: int) -> str | None:
+    """Returns the detail of a problem that only its *status* describes, if there is one."""
+    return _DETAILS.get(status)
+
+
+_PLAIN_PROBLEMS = {
+    412: ("precondition_failed", "the file does not match If-Match or If-Unmodified-Since"),
+}
+"""Errors that come as finished responses, not raised (werkzeug's conditional answers for
+the web client's files): their code and detail. The API's own 412 is ``version_mismatch``."""
+_BODY_HEADERS = frozenset({"content-type", "content-length", "content-disposition",
+                           "content-encoding", "cache-control", "expires", "accept-ranges"})
+"""Headers that describe the body a problem replaces."""
+
+
+def as_problem(response: Response) -> Response:
+    """Returns *response*, or a problem in its place if it is an error that is not JSON.
+
+    Errors raised anywhere are problems already (the handlers below); this catches those
+    that come as finished pages, such as a 412 for a file whose ETag does not match. An
+    error a view answers in JSON on purpose (``/readyz`` degraded) is left as it is.
+    """
+    if response.status_code < 400 or response.is_json:
+        return response
+    status = response.status_code
+    code, detail = _PLAIN_PROBLEMS.get(status) or (
+        status_code(status), status_detail(status) or http.HTTPStatus(status).description)
+    kept = {name: value for name, value in response.headers.items()
+            if name.lower() not in _BODY_HEADERS}
+    return problem(status, code, detail, headers=kept)
+
+
 class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
-    """flask-smorest's Api with errors as problem+json, in the responses and in the spec."""
+    """flask-smorest's Api with errors as problem+json, in the responses and in the spec, and
+    the response components named by :mod:`service.statuses`, not by this Python's
+    ``HTTPStatus``."""
 
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
         """Registers a response component per status, documented as problem+json."""
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
+        for status, phrase in statuses.PHRASES.items():
+            response: dict[str, Any] = {"description": phrase}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_JSON)
-            self.spec.components.response(status.name, response, lazy=True)
+            self.spec.components.response(statuses.response_name(status), response, lazy=True)
         response = {"description": "Any other error", "schema": self.ERROR_SCHEMA}
         prepare_response(response, self.spec, PROBLEM_JSON)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
+    def register_blueprint(self, blp: Any, **options: Any) -> None:
+        """Registers *blp*, its operations' responses named as :mod:`service.statuses` says.
+
+        flask-smorest refers to the components it adds itself (422 of ``arguments``, the
+        ETag's 412 and 428, pagination's 400) by ``HTTPStatus`` names, and describes an
+        undescribed response with ``HTTPStatus``'s phrase: a last documentation step of the
+        blueprint renames both.
+        """
+        if _name_responses not in blp._prepare_doc_cbks:
+            blp._prepare_doc_cbks.append(_name_responses)
+        super().register_blueprint(blp, **options)
+
     def handle_http_exception(self, error: HTTPException) -> Any:
         """Answers an HTTP error (``abort``, routing, webargs, werkzeug) as a problem."""
         return http_problem(error)
+
+
+def _name_responses(doc: dict[str, Any], doc_info: Any, **_: Any) -> dict[str, Any]:
+    """Renames the responses of one operation's *doc* (a documentation step of a blueprint):
+    a reference by ``HTTPStatus`` name becomes ours, and ``HTTPStatus``'s phrase as a
+    description becomes ours."""
+    for status, response in doc.get("responses", {}).items():
+        if isinstance(response, str):
+            doc["responses"][status] = statuses.normalise_reference(response)
+        elif isinstance(response, dict) and str(status).isdigit():
+            if response.get("description") == http.HTTPStatus(int(status)).phrase:
+                response["description"] = statuses.phrase(int(status))
+    return doc
 
 
 def http_problem(error: HTTPException) -> Any:
@@ -139,9 +221,11 @@ def http_problem(error: HTTPException) -> Any:
     status = error.code or 500
     if status < 400:
         return error
+    if isinstance(error, ClientDisconnected):
+        return problem(400, "incomplete_body", "the request body ended before it was complete")
     data: Mapping[str, Any] = getattr(error, "data", None) or {}
-    code = data.get("code") or _HTTP_CODES.get(status, f"http_{status}")
-    detail = data.get("message") or _DETAILS.get(status) or error.description or ""
+    code = data.get("code") or status_code(status)
+    detail = data.get("message") or status_detail(status) or error.description or ""
     messages = data.get("errors") or data.get("messages")
     if messages == {"json": ["Invalid JSON body."]}:
         code, detail, messages = "malformed_json", "the request body is not valid JSON", None
@@ -167,6 +251,28 @@ def _flatten(messages: Any, where: str = "") -> list[str]:
     if isinstance(messages, list) and all(isinstance(item, str) for item in messages):
         return [f"{where}: {' '.join(messages)}"]
     return [f"{where}: {messages}"]
+
+
+_SERVER_CODES: tuple[tuple[tuple[type[Exception], ...], str], ...] = (
+    ((server_errors.InvalidHeader, server_errors.InvalidHeaderName,
+      server_errors.ObsoleteFolding), "invalid_header"),
+    ((server_errors.InvalidRequestLine, server_errors.InvalidRequestMethod,
+      server_errors.InvalidHTTPVersion), "invalid_request_line"),
+    ((server_errors.InvalidChunkSize, server_errors.ChunkMissingTerminator,
+      server_errors.InvalidChunkExtension), "invalid_chunked_body"),
+    ((server_errors.UnsupportedTransferCoding,), "unsupported_transfer_coding"),
+)
+"""The codes of the HTTP server's refusals (gunicorn's) that their status alone does not
+name; a refusal of the request, never of the app's answer (those are 500s)."""
+
+
+def server_error_code(error: BaseException, status: int) -> str:
+    """Returns the code of the HTTP server's refusal *error*, answered with *status*."""
+    if status < 500:
+        for kinds, code in _SERVER_CODES:
+            if isinstance(error, kinds):
+                return code
+    return status_code(status)
 
 
 _MALFORMED: dict[type[Exception], str] = {
@@ -217,9 +323,10 @@ def register_error_handlers(app: Flask) -> None:
         return problem(422, "idempotency_key_reused", str(error))
 
     @app.errorhandler(StoreUnavailableError)
-    def _unavailable(error: StoreUnavailableError) -> Response:
+    def _unavailable(error: Exception) -> Response:
+        # The message names the store's address and the errno: for the operator only.
         logger.warning("%s", error)
-        return problem(503, "store_unavailable", str(error), headers={"Retry-After": "1"})
+        return problem(503, "store_unavailable", STORE_UNAVAILABLE, headers={"Retry-After": "1"})
 
     @app.errorhandler(CorruptStreamError)
     @app.errorhandler(SchemaError)
@@ -233,9 +340,20 @@ def register_error_handlers(app: Flask) -> None:
         )
 
     @app.errorhandler(StoreError)
-    def _store(error: StoreError) -> Response:
+    def _store(error: Exception) -> Response:
         logger.error("event store error: %s", error)
         return problem(500, "store_error", "the event store failed; the error was logged")
+
+    @app.errorhandler(RedisError)
+    def _redis(error: RedisError) -> Response:
+        # A view that used the Redis client itself, not through the store's translation.
+        return _unavailable(error) if is_unavailable(error) else _store(error)
+
+    @app.errorhandler(server_errors.ParseException)
+    def _unreadable_body(error: server_errors.ParseException) -> Response:
+        # The server parses a chunked body as the app reads it.
+        return problem(400, server_error_code(error, 400), f"the request body cannot be "
+                       f"read: {error}")
 
     @app.errorhandler(Exception)
     def _anything(error: Exception) -> Any:

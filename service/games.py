@@ -38,6 +38,7 @@ from service.schemas import (
     StreamQuerySchema,
     ViewQuerySchema,
 )
+from service.stream_hub import StreamsFullError
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1/games", description="Create, watch and play games"
@@ -227,7 +228,7 @@ class Actions(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     @blp.alt_response(412, response="PRECONDITION_FAILED")
-    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(428, response="PRECONDITION_REQUIRED")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS")
@@ -357,25 +358,31 @@ class Stream(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Server-sent events of the caller's view of each new event.
 
-        Starts after ``Last-Event-ID``, else ``after``, else the current version; ends
-        after ``wait`` idle seconds (default 25, at most 60) so clients reconnect.
+        Starts after ``Last-Event-ID``, else ``after``, else the current version (beyond
+        the current version: 400); ends after ``wait`` idle seconds (default 25, at most
+        60) so clients reconnect. A server holding its maximum of live streams answers 503
+        with ``Retry-After``.
         """
-        svc = services()
         state, version, viewer = request_game(game_id, query.get("view"))
         after = _last_event_id()
         if after is None:
             after = query.get("after", version)
+        if after > version:
+            abort(400, message=f"there is no event {after} yet: the game is at version "
+                  f"{version}; resume from a version you received", code="after_beyond_head",
+                  current_version=version)
         if state.phase == "over" and after >= version:
             return Response(status=204)
         config = current_app.config
         wait = min(query.get("wait", config["STREAM_WAIT"]), config["STREAM_WAIT_MAX"])
-        cache = svc.cache
-
-        def is_over(at: int) -> bool:
-            folded = commands.load(cache, game_id)
-            return folded.version <= at and folded.state.phase == "over"
-
-        body = sse.stream(svc.store, game_id, viewer, after=after, wait=wait, is_over=is_over)
+        try:
+            subscription = services().streams.subscribe(
+                game_id, after, version, over=state.phase == "over"
+            )
+        except StreamsFullError as error:
+            abort(503, message=str(error), code="streams_full",
+                  headers={"Retry-After": str(error.retry_after)})
+        body = sse.EventStream(subscription, viewer, wait=wait)
         response = Response(body, mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-store"
         response.headers["X-Accel-Buffering"] = "no"

@@ -171,9 +171,9 @@ class Histories(MethodView):
     @blp.response(200, SubmissionResultSchema, description="Verified (dry run)")
     @blp.alt_response(201, schema=SubmissionResultSchema, description="Verified and kept")
     @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @blp.alt_response(422, response="UNPROCESSABLE_CONTENT")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:

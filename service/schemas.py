@@ -176,6 +176,13 @@ class LegalSchema(ma.Schema):
     legal = fields.List(fields.String(metadata=_CARD), required=True)
     ruling = fields.String(required=True, metadata={"description": "Why, in one sentence"})
     rule = fields.String(required=True, metadata={"example": "play.trump_lead.withhold"})
+    trumps = fields.List(fields.String(metadata=_CARD), required=True,
+                         metadata={"description": "The hand's trumps, highest first"})
+    top_trumps = fields.List(
+        fields.String(metadata=_CARD), required=True,
+        metadata={"description": "The hand's top trumps (5, J, AH, joker), highest first: "
+                                 "those that may be withheld from a lower led trump"},
+    )
 
 
 class WinnerSchema(ma.Schema):

@@ -1,12 +1,12 @@
 """Events as a viewer may see them, one by one or as a live server-sent event stream.
 
 A stream sends each new event as ``id: <version>``, ``event: <type>``, ``data: <JSON>`` (the
-same object as an entry of ``GET /v1/games/{id}/events``). It waits with ``XREAD BLOCK`` from
-the last version sent, never from ``$``, so nothing between two reads is lost; a client that
-reconnects with ``Last-Event-ID: <version>`` gets exactly the events after it. After *wait*
-seconds without an event the stream ends cleanly (clients reconnect), and once the game is
-over and everything is sent it ends for good (``204`` on reconnecting, which tells an
-``EventSource`` to stop).
+same object as an entry of ``GET /v1/games/{id}/events``). It follows its game's tail in the
+process's :class:`service.stream_hub.StreamHub` from the last version sent, so nothing is lost
+or repeated; a client that reconnects with ``Last-Event-ID: <version>`` gets exactly the
+events after it. After *wait* seconds without an event the stream ends cleanly (clients
+reconnect), and once the game is over and everything is sent it ends for good (``204`` on
+reconnecting, which tells an ``EventSource`` to stop).
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from events.envelope import RecordedEvent
-from events.store import EventStore
+from events.store import StoreError
 from replay.views import Viewer, event_view
+from service.stream_hub import Subscription
 
-BLOCK_CHUNK_SECONDS = 5.0
-"""The longest single XREAD BLOCK: below the store's socket timeout, and how often an idle
-stream sends a keep-alive comment (which also notices a client that went away)."""
+KEEPALIVE_SECONDS = 5.0
+"""How often an idle stream sends a keep-alive comment (which also notices a client that
+went away)."""
 
 
 def event_item(recorded: RecordedEvent, viewer: Viewer) -> dict[str, Any]:
@@ -56,39 +57,59 @@ def format_message(item: dict[str, Any]) -> str:
     return f"id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n"
 
 
-def stream(
-    store: EventStore,
-    game_id: str,
-    viewer: Viewer,
-    *,
-    after: int,
-    wait: float,
-    is_over: Callable[[int], bool],
-    clock: Callable[[], float] = time.monotonic,
-) -> Iterator[str]:
-    """Yields the server-sent events of *game_id* after version *after*, for *viewer*.
+class EventStream:
+    """The body of one live stream: an iterable of server-sent events that gives its
+    subscription back when the server closes it (also when it was never iterated).
 
-    Ends after *wait* seconds without an event, or once *is_over(version)* says the game is
-    over at the last version sent. Yields a keep-alive comment at each idle chunk.
-
-    :raises events.store.StoreError: from the store (the stream then breaks off; the client
-        reconnects with the last id it received).
+    Sends each new event of *subscription* for *viewer*, a keep-alive comment after each
+    :data:`KEEPALIVE_SECONDS` without one (which also notices a client that went away);
+    ends after *wait* seconds without an event, or once the game is over and everything
+    was sent.
     """
-    yield "retry: 1000\n\n"
-    last = after
-    deadline = clock() + wait
-    while True:
-        remaining = deadline - clock()
-        block_ms = int(min(max(remaining, 0.0), BLOCK_CHUNK_SECONDS) * 1000)
-        batch = store.tail(game_id, last, block_ms)
-        if batch:
-            for recorded in batch:
-                yield format_message(event_item(recorded, viewer))
-                last = recorded.version
-            if is_over(last):
-                return
-            deadline = clock() + wait
-            continue
-        if remaining <= 0:
+
+    def __init__(
+        self,
+        subscription: Subscription,
+        viewer: Viewer,
+        *,
+        wait: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._subscription = subscription
+        self._viewer = viewer
+        self._wait = wait
+        self._clock = clock
+
+    def __iter__(self) -> Iterator[bytes]:
+        """Yields the stream's chunks. A store error ends it (logged where it happened, once
+        for all the streams of a tail): the client reconnects with the last id it received,
+        and is answered 503 until the store is back."""
+        subscription, clock = self._subscription, self._clock
+        try:
+            yield b"retry: 1000\n\n"
+            deadline = clock() + self._wait
+            while True:
+                remaining = max(deadline - clock(), 0.0)
+                messages = subscription.next(
+                    min(remaining, KEEPALIVE_SECONDS), self._viewer, self._render
+                )
+                if messages:
+                    yield b"".join(messages)
+                    if subscription.done:
+                        return
+                    deadline = clock() + self._wait
+                    continue
+                if subscription.done or remaining <= 0:
+                    return
+                yield b": keep-alive\n\n"
+        except StoreError:
             return
-        yield ": keep-alive\n\n"
+        finally:
+            subscription.close()
+
+    def _render(self, recorded: RecordedEvent) -> bytes:
+        return format_message(event_item(recorded, self._viewer)).encode("utf-8")
+
+    def close(self) -> None:
+        """Ends the stream and releases its place (the WSGI server calls this)."""
+        self._subscription.close()

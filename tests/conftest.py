@@ -7,6 +7,8 @@
   that expects such a log reads and clears ``error_logs``.
 - Under CI (``CI`` set), Hypothesis runs derandomized and without its example database, so a
   CI run is reproducible: property tests explore afresh on developers' machines instead.
+  Everywhere, it has no deadline and no "too slow" health check: a loaded machine is slow,
+  not wrong.
 """
 
 from __future__ import annotations
@@ -19,14 +21,18 @@ from pathlib import Path
 
 import pytest
 import redis
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
 
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# Nothing may depend on timing (benchmarks measure speed): no deadline, and no health check
+# that fails because generating examples was slow on a loaded machine.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", parent=settings.get_profile("suite"), derandomize=True, database=None, print_blob=True
+)
+settings.load_profile("ci" if os.environ.get("CI") else "suite")
 
 
 class ErrorLogRecorder(logging.Handler):

@@ -88,13 +88,15 @@ def run_worker(
     burst: bool = False,
     rq_url: str | None = None,
     queue_name: str = context.QUEUE_NAME,
+    log_level: str = "INFO",
 ) -> int:
     """Runs the dispatcher and an RQ worker on the store at *redis_url* until SIGTERM or
     SIGINT, or with *burst* until nothing is left to do now; returns an exit status (1 if
     the dispatcher ended on its own).
 
     Call it from the main thread (the worker handles the signals). *rq_url* defaults to
-    :func:`rq_url_for`.
+    :func:`rq_url_for`. RQ logs at *log_level*: ``INFO`` shows every job (several lines
+    each), ``WARNING`` only what went wrong.
     """
     rq_url = rq_url or rq_url_for(redis_url)
     if burst:
@@ -124,13 +126,14 @@ def run_worker(
         kwargs={"on_pass": lambda: beats.beat(
             "dispatcher", lag_s=dispatcher.lag_s, lag_entries=dispatcher.lag_entries
         ),
-                "outage": Outage("dispatcher", probe, stop)},
+                "outage": Outage("dispatcher", probe, stop), "log_level": log_level},
         name="fortyfive-dispatcher",
     )
     thread.start()
     try:
         work_until(queue, stop, Outage("worker", probe, stop),
-                   on_heartbeat=lambda: beats.beat("worker"), alive=thread.is_alive)
+                   on_heartbeat=lambda: beats.beat("worker"), alive=thread.is_alive,
+                   log_level=log_level)
         dispatcher_died = not stop.is_set() and not thread.is_alive()
     finally:
         stop.set()
@@ -149,10 +152,11 @@ def work_until(
     *,
     on_heartbeat: Callable[[], None],
     alive: Callable[[], bool] = lambda: True,
+    log_level: str = "INFO",
 ) -> None:
     """Runs RQ workers on *queue* until *stop* is set (by a signal) or *alive* turns false:
     when ``work()`` ends on an error (RQ logs it), waits for Redis or a backoff delay and
-    starts a new worker."""
+    starts a new worker. RQ logs at *log_level*."""
     backoff = Backoff()
     while not stop.is_set() and alive():
         worker = ResilientWorker(
@@ -161,7 +165,7 @@ def work_until(
         )
         started = time.monotonic()
         try:
-            worker.work()
+            worker.work(logging_level=log_level)
         except UNAVAILABLE as error:
             _stop_on_signals(stop)
             if stop.is_set() or not outage.wait(error):
@@ -200,12 +204,15 @@ def dispatch_until(
     *,
     on_pass: Callable[[], None] = lambda: None,
     outage: Outage | None = None,
+    log_level: str = "INFO",
 ) -> None:
     """Dispatches the feeds, enqueues turn clocks as they fall due and the chain sweep once
     per period, until *stop* is set, calling *on_pass* after each pass; waits out Redis
     outages (with *outage*, else retrying every second)."""
     # Any: RQScheduler's methods carry no annotations.
-    scheduler: Any = RQScheduler([queue], connection=queue.connection, serializer=JSONSerializer)
+    scheduler: Any = RQScheduler(
+        [queue], connection=queue.connection, serializer=JSONSerializer, logging_level=log_level
+    )
     swept = None
     try:
         while not stop.is_set():

@@ -2,7 +2,8 @@
 
 Each module in :data:`COMMAND_MODULES` defines ``register(subparsers)``, which adds its
 sub-command and sets ``func`` on the parser to a callable taking the parsed arguments and
-returning the exit status. Usage errors exit with status 2 and one line on stderr.
+returning the exit status. Usage errors exit with status 2 and one line on stderr; an embedded
+redis-server that cannot start, with status 1 and its message.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+
+from events.embedded import EmbeddedRedisError
 
 COMMAND_MODULES = (
     "service.cli.rules",
@@ -65,6 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2
+    except EmbeddedRedisError as error:
+        # The private server could not start: a leftover one, a missing binary; not a bug.
+        print(f"fortyfive: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return int(status or 0)

@@ -3,7 +3,8 @@
 Other tools call this command, so its output is a contract::
 
     fortyfive rules legal --profile bruff --trump S --trick 7S,5S --hand AH,KD --json
-    {"legal": ["AH", "KD"], "ruling": "...", "rule": "play.trump_lead.withhold"}
+    {"legal": ["AH", "KD"], "ruling": "...", "rule": "play.trump_lead.withhold",
+     "trumps": ["AH"], "top_trumps": ["AH"]}
 
     fortyfive rules winner --profile bruff --trump S --trick 7S,5S,KD --json
     {"winner": 1, "card": "5S", "ruling": "...", "rule": "trick.highest_trump"}

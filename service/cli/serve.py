@@ -3,8 +3,13 @@
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
 redis-server with its data under ``--data-dir``), starts the RQ worker under a supervisor
 that restarts it when it dies (:mod:`service.supervisor`) unless ``--no-worker``, and runs
-gunicorn with gthread workers, so a long-lived event stream holds one thread and never a
-whole worker. Each worker builds its own app after the fork.
+gunicorn with gevent workers: each request is a greenlet, so a long-lived event stream costs
+a socket and a little memory, never a thread the API needs (``--max-streams`` bounds them per
+worker; beyond it a stream is answered 503 with ``Retry-After``). gevent patches the standard
+library in each worker only, after the fork: the master (the embedded redis-server, the
+supervisor and the RQ worker's processes) runs unpatched. ``--worker-class gthread`` runs
+thread workers instead, where each stream holds one of the ``--threads``. Each worker builds
+its own app after the fork.
 The Werkzeug debugger is never on: the app is built with ``DEBUG`` false and gunicorn does
 not run it.
 """
@@ -18,6 +23,7 @@ import ipaddress
 import os
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,11 +32,22 @@ import yaml
 from gunicorn.app.base import BaseApplication
 
 from service.cli import UsageError
+from service.config import MAX_STREAMS_ENV, DefaultConfig, parse_max_streams
 from service.supervisor import GRACE_SECONDS, ChildSpec, start
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
 """The command that rewrites ``openapi.yaml`` from the code."""
+
+WORKER_CLASSES = {"gevent": "gevent", "gthread": "gthread"}
+"""gunicorn's worker class for each ``--worker-class`` (a name, or a ``module.Class`` path to
+a subclass that adds behaviour to gunicorn's)."""
+
+DEFAULT_WORKER_CLASS = "gevent"
+
+API_CONNECTIONS = 1000
+"""Connections a gevent worker takes besides its live streams: requests and idle keep-alive
+connections (gunicorn stops accepting beyond streams plus these)."""
 
 
 class GunicornServer(BaseApplication):  # type: ignore[misc]
@@ -53,14 +70,27 @@ class GunicornServer(BaseApplication):  # type: ignore[misc]
 
 
 def gunicorn_options(
-    host: str, port: int, workers: int, threads: int, *, access_log: bool = False
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    *,
+    access_log: bool = False,
+    worker_class: str = DEFAULT_WORKER_CLASS,
+    max_streams: int = DefaultConfig.STREAM_MAX,
 ) -> dict[str, Any]:
-    """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark)."""
+    """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark):
+    *threads* applies to gthread workers, *max_streams* sizes a gevent worker's connections."""
+    from service.gunicorn_errors import gunicorn_limits, problem_worker_class
+
     return {
         "bind": f"{host}:{port}",
         "workers": workers,
-        "worker_class": "gthread",
+        # Its own refusals (request line, headers) as problem+json, like the app's.
+        "worker_class": problem_worker_class(WORKER_CLASSES[worker_class]),
+        **gunicorn_limits(),
         "threads": threads,
+        "worker_connections": max_streams + API_CONNECTIONS,
         "timeout": 90,
         "graceful_timeout": 10,
         "keepalive": 5,
@@ -89,10 +119,15 @@ def is_loopback(host: str) -> bool:
 
 
 def api_factory(
-    redis_url: str, *, runs_worker: bool = False, public: bool = False
+    redis_url: str,
+    *,
+    runs_worker: bool = False,
+    public: bool = False,
+    max_streams: int = DefaultConfig.STREAM_MAX,
 ) -> Callable[[], Any]:
-    """Returns a factory of the API app on *redis_url*, with the debugger forced off; with
-    *runs_worker*, ``/readyz`` is degraded while the worker's heartbeats are stale.
+    """Returns a factory of the API app on *redis_url* holding at most *max_streams* live
+    streams per process, with the debugger forced off; with *runs_worker*, ``/readyz`` is
+    degraded while the worker's heartbeats are stale.
 
     *public* is the default of ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS``; their
     environment variables, when set, override it (see :mod:`service.config`)."""
@@ -101,7 +136,7 @@ def api_factory(
         from service.app import create_app
 
         app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
-                          "READY_NEEDS_WORKERS": runs_worker,
+                          "READY_NEEDS_WORKERS": runs_worker, "STREAM_MAX": max_streams,
                           "REQUIRE_API_KEY": public, "ENFORCE_RATE_LIMITS": public})
         app.debug = False
         return app
@@ -120,12 +155,28 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
     serve.add_argument("--port", type=int, default=8045, help="port (default %(default)s)")
     serve.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    serve.add_argument("--threads", type=int, default=16, help="threads per worker (default 16)")
+    serve.add_argument(
+        "--worker-class", choices=sorted(WORKER_CLASSES), default=DEFAULT_WORKER_CLASS,
+        help="gunicorn workers: gevent (default; streams take no thread) or gthread",
+    )
+    serve.add_argument("--threads", type=int, default=16,
+                       help="threads per worker with --worker-class gthread (default 16)")
+    serve.add_argument(
+        "--max-streams", type=_max_streams,
+        default=os.environ.get(MAX_STREAMS_ENV) or str(DefaultConfig.STREAM_MAX),
+        help=f"live event streams per worker before answering 503 (default "
+        f"${MAX_STREAMS_ENV} or {DefaultConfig.STREAM_MAX}; with gthread at most half the "
+        "threads)",
+    )
     serve.add_argument("--no-worker", action="store_true", help="do not start the RQ worker")
     serve.add_argument(
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
     )
     serve.add_argument("--access-log", action="store_true", help="log every request to stdout")
+    serve.add_argument(
+        "--verbose", action="store_true", help="log every job of the RQ worker (default: "
+        "its warnings and errors only)"
+    )
     serve.set_defaults(func=run_serve)
 
     openapi = subparsers.add_parser(
@@ -167,14 +218,28 @@ def run_serve(args: argparse.Namespace) -> int:
         # otherwise run its exit handlers too.
         atexit.unregister(embedded.stop)
         url = embedded.url
-        print(f"fortyfive: embedded redis-server at {url} (data in {embedded.data_dir})",
-              file=sys.stderr)
-    worker = None if args.no_worker else start_worker(url)
+    where = (
+        f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
+        else "in the Redis at REDIS_URL"
+    )
+    worker = None if args.no_worker else start_worker(url, verbose=args.verbose)
+    # gunicorn imports ssl before a gevent worker patches it (after the fork); nothing here
+    # made an SSL object by then, so gevent's warning about it says nothing useful.
+    warnings.filterwarnings("ignore", message="Monkey-patching ssl after ssl")
     try:
+        max_streams = stream_bound(args.worker_class, args.max_streams, args.threads)
         options = gunicorn_options(
-            args.host, args.port, args.workers, args.threads, access_log=args.access_log
+            args.host, args.port, args.workers, args.threads, access_log=args.access_log,
+            worker_class=args.worker_class, max_streams=max_streams,
         )
-        factory = api_factory(url, runs_worker=worker is not None, public=public)
+        factory = api_factory(
+            url, runs_worker=worker is not None, public=public, max_streams=max_streams
+        )
+        options["when_ready"] = lambda server: print(
+            f"fortyfive: serving http://{args.host}:{args.port}/ (the API under /v1, the "
+            f"table at /)\nfortyfive: data {where}\nfortyfive: stop with Ctrl+C (or "
+            f"kill -TERM {master})", file=sys.stderr, flush=True,
+        )
         GunicornServer(factory, options).run()
     finally:
         # A gunicorn worker leaves through this block as well (its exit unwinds the fork's
@@ -187,9 +252,32 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
+def stream_bound(worker_class: str, max_streams: int, threads: int) -> int:
+    """Returns the streams a worker may hold: *max_streams*, but with gthread workers (where
+    each stream holds a thread) at most half the *threads*, so the API keeps the rest."""
+    if worker_class == "gthread":
+        return min(max_streams, max(1, threads // 2))
+    return max_streams
+
+
+def _max_streams(text: str) -> int:
+    """Parses ``--max-streams`` (its default comes from ``$FORTYFIVE_MAX_STREAMS``).
+
+    :raises argparse.ArgumentTypeError: if it is not a whole number of 1 or more.
+    """
+    try:
+        return parse_max_streams(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of 1 or more (given here or in ${MAX_STREAMS_ENV}), "
+            f"got {text!r}"
+        ) from None
+
+
+def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[bytes] | None:
     """Starts ``workers.runner.run_worker(redis_url)`` in a child process, under a
-    supervisor process that restarts it when it dies; returns the supervisor.
+    supervisor process that restarts it when it dies; returns the supervisor. RQ logs each
+    job only when *verbose*.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
     """
@@ -197,8 +285,12 @@ def start_worker(redis_url: str) -> subprocess.Popen[bytes] | None:
         print("fortyfive: workers.runner is not installed; serving without the RQ worker "
               "(bot seats and turn clocks will not act)", file=sys.stderr)
         return None
-    code = "import sys; from workers.runner import run_worker; sys.exit(run_worker(sys.argv[1]))"
-    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url))])
+    code = (
+        "import sys; from workers.runner import run_worker; "
+        "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2]))"
+    )
+    level = "INFO" if verbose else "WARNING"
+    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url, level))])
 
 
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
@@ -234,7 +326,7 @@ def run_openapi(args: argparse.Namespace) -> int:
     path = Path(args.output)
     if args.check:
         current = path.read_text("utf-8") if path.exists() else None
-        if current is None or yaml.safe_load(current) != yaml.safe_load(text):
+        if current != text:
             print(f"{path} is out of date: run `{REGENERATE}` to regenerate it", file=sys.stderr)
             return 1
         return 0

@@ -4,13 +4,23 @@
 // which browsers never send to the server). Every action posted is one of the view's
 // legal_actions, unchanged, with If-Match: "<version>" and a fresh Idempotency-Key. Live
 // updates come from the game's spectator event stream: EventSource cannot send a token, so
-// each message only triggers a fresh GET of the seat's own view.
+// each message only triggers a fresh GET of the seat's own view (and tells of the clock's
+// moves). felt.js draws the table, sheet.js the score sheet and the bidding, clock.js the
+// turn clock, actions.js the buttons; this module decides what they show.
 
-import {
-  cardBack, cardFace, cardName, cardText, el, factItem, fill, randomKey, readProblem, sideName,
-  suitFace, tokens,
-} from "./cards.js";
+import { cardFace, el, factItem, fill, randomKey, sideName, tokens } from "./cards.js";
 import { readHistory } from "./history.js";
+import { $, api, authHeaders, clearMessage, say, session, showProblem } from "./page.js";
+import { joinGame, openLobby } from "./lobby.js";
+import { renderActions, updateDiscard } from "./actions.js";
+import {
+  auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
+  trickSummary,
+} from "./felt.js";
+import { renderBidding, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
+import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.js";
+import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
+import { renderFacts, renderSeatList } from "./panels.js";
 
 const EVENT_TYPES = [
   "game_created", "deck_shuffled", "deck_cut", "deal_recorded", "joker_buried",
@@ -21,8 +31,8 @@ const PHASES = {
   cut: "the cut", joker: "a turned joker", bidding: "the auction", trump: "naming trumps",
   discard: "the exchange", play: "play", over: "game over", shuffle: "the shuffle",
 };
-
-const $ = (id) => document.getElementById(id);
+/** How long a finished trick stays in the middle of the table (unless this seat plays on). */
+const HOLD_MS = 1500;
 
 const table = {
   gameId: null,
@@ -37,178 +47,17 @@ const table = {
   keepFocus: false,
   parked: false,
   previousDeal: null,
+  held: null,
+  holdTimer: null,
+  lastTrick: null,
+  peek: false,
+  rows: new Map(),
+  legal: { key: null, answer: null, pending: null },
+  countdown: null,
 };
 
-// Messages ------------------------------------------------------------------------------------
-
-/** Shows *text* in the live message area (kind: "info", "success" or "error"). */
-function say(text, kind = "info", extra = null) {
-  const box = $("messages");
-  const message = el("p", { class: `message ${kind}` }, text, extra ? [" ", extra] : null);
-  if (kind === "error") message.setAttribute("role", "alert");
-  fill(box, message);
-}
-
-function clearMessage() {
-  fill($("messages"));
-}
-
-async function showProblem(response, prefix = "") {
-  const problem = await readProblem(response);
-  const code = problem.body && problem.body.code ? ` [${problem.body.code}]` : "";
-  say(`${prefix}${problem.title} (${problem.status}): ${problem.detail}${code}`, "error");
-  return problem;
-}
-
-// API -----------------------------------------------------------------------------------------
-
-function authHeaders() {
-  return table.token ? { Authorization: `Bearer ${table.token}` } : {};
-}
-
-async function api(path, options = {}) {
-  const headers = { Accept: "application/json", ...(options.headers || {}) };
-  return fetch(path, { ...options, headers, cache: "no-store", credentials: "omit" });
-}
-
-// Lobby ---------------------------------------------------------------------------------------
-
-async function openLobby() {
-  $("lobby").hidden = false;
-  document.title = "Forty-Five: create or join a game";
-  $("create-form").addEventListener("submit", createGame);
-  $("join-form").addEventListener("submit", joinGame);
-  $("players").addEventListener("input", () => renderSeatChoices());
-  $("profile").addEventListener("change", () => selectProfile());
-  const response = await api("/v1/profiles");
-  if (!response.ok) {
-    await showProblem(response, "Could not load the rules profiles: ");
-    return;
-  }
-  const body = await response.json();
-  table.profiles = body.profiles;
-  fill($("profile"), body.profiles.map((profile) => el("option", {
-    value: profile.name,
-    text: `${profile.name} (${profile.players.min === profile.players.max
-      ? profile.players.min : `${profile.players.min} to ${profile.players.max}`} players)`,
-  })));
-  const preferred = body.profiles.find((profile) => profile.name === "classic");
-  if (preferred) $("profile").value = preferred.name;
-  selectProfile();
-}
-
-function currentProfile() {
-  return (table.profiles || []).find((profile) => profile.name === $("profile").value);
-}
-
-function selectProfile() {
-  const profile = currentProfile();
-  if (!profile) return;
-  const players = $("players");
-  players.min = String(profile.players.min);
-  players.max = String(profile.players.max);
-  players.value = String(profile.players.min);
-  players.disabled = profile.players.min === profile.players.max;
-  renderSeatChoices();
-  renderOptions(profile);
-}
-
-function renderSeatChoices() {
-  const profile = currentProfile();
-  const players = Number.parseInt($("players").value, 10);
-  const count = profile ? Math.min(Math.max(players || profile.players.min, profile.players.min), profile.players.max) : 2;
-  const previous = Array.from(document.querySelectorAll("#seat-choices select"), (select) => select.value);
-  fill($("seat-choices"), Array.from({ length: count }, (_, seat) => el("p", { class: "field seat-choice" },
-    el("label", { for: `seat-type-${seat}`, text: `Seat ${seat}` }),
-    el("select", { id: `seat-type-${seat}`, name: `seat-${seat}` },
-      el("option", { value: "human", text: "Human", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "human" }),
-      el("option", { value: "bot", text: "Bot", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "bot" })))));
-}
-
-function renderOptions(profile) {
-  const fields = Object.entries(profile.options).map(([name, spec]) => {
-    const id = `option-${name}`;
-    let input;
-    if (Array.isArray(spec.values)) {
-      input = el("select", { id, "data-option": name, "aria-describedby": `${id}-help` },
-        spec.values.map((value) => el("option", {
-          value: JSON.stringify(value), text: String(value), selected: value === spec.default,
-        })));
-    } else {
-      input = el("input", {
-        id, type: "number", min: "0", "data-option": name, "aria-describedby": `${id}-help`,
-        value: spec.default === null ? "" : String(spec.default),
-        placeholder: spec.default === null ? "none" : "",
-      });
-    }
-    return el("p", { class: "field option" },
-      el("label", { for: id, text: name.replaceAll("_", " ") }), input,
-      el("span", { id: `${id}-help`, class: "help", text: spec.description }));
-  });
-  fill($("option-fields"), fields);
-}
-
-function chosenOptions(profile) {
-  const options = {};
-  for (const input of document.querySelectorAll("[data-option]")) {
-    const name = input.dataset.option;
-    const spec = profile.options[name];
-    let value;
-    if (input.tagName === "SELECT") value = JSON.parse(input.value);
-    else value = input.value.trim() === "" ? null : Number(input.value);
-    if (value !== spec.default) options[name] = value;
-  }
-  return options;
-}
-
-async function createGame(event) {
-  event.preventDefault();
-  const profile = currentProfile();
-  if (!profile) return;
-  const seats = Array.from(document.querySelectorAll("#seat-choices select"), (select) => ({ type: select.value }));
-  const button = $("create-button");
-  button.disabled = true;
-  say("Creating the game\u2026");
-  try {
-    const response = await api("/v1/games", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ profile: profile.name, options: chosenOptions(profile), seats }),
-    });
-    if (!response.ok) {
-      await showProblem(response, "The game was not created: ");
-      return;
-    }
-    const created = await response.json();
-    for (const seat of created.seats) {
-      if (seat.token) tokens.set(created.id, seat.seat, seat.token);
-    }
-    tokens.set(created.id, "auditor", created.auditor_token);
-    const human = created.seats.find((seat) => seat.token);
-    const query = human ? `?seat=${human.seat}` : "";
-    window.location.assign(`/table/${encodeURIComponent(created.id)}${query}`);
-  } catch (error) {
-    say(`The game was not created: ${error.message}`, "error");
-  } finally {
-    button.disabled = false;
-  }
-}
-
-function joinGame(event) {
-  event.preventDefault();
-  const gameId = $("join-game").value.trim();
-  const seat = Number.parseInt($("join-seat").value, 10);
-  const token = $("join-token").value.trim();
-  if (!gameId) {
-    say("Enter the game id.", "error");
-    return;
-  }
-  if (token && Number.isInteger(seat)) {
-    tokens.set(gameId, seat, token);
-    window.location.assign(`/table/${encodeURIComponent(gameId)}?seat=${seat}`);
-  } else {
-    window.location.assign(`/table/${encodeURIComponent(gameId)}`);
-  }
+function seatLabel(seat, view = table.view, lower = false) {
+  return labelOf(seat, view, table.seat, lower);
 }
 
 // The table -----------------------------------------------------------------------------------
@@ -226,6 +75,7 @@ function openTable(gameId) {
     window.history.replaceState(null, "", window.location.pathname + window.location.search);
   }
   table.token = table.seat !== null ? tokens.get(gameId, table.seat) : null;
+  session.token = table.token;
   document.title = `Forty-Five: game ${gameId}`;
   fill($("game-id"), gameId);
   $("table").hidden = false;
@@ -244,7 +94,12 @@ function openTable(gameId) {
     say(`This tab has no token for seat ${table.seat}: paste it in "Join a game", or watch below as a spectator.`, "error");
     table.seat = null;
   }
+  table.countdown = new Countdown(showClock);
+  bindClock(table);
+  bindHand(table, act);
+  $("show-last").addEventListener("click", togglePeek);
   reload().then(() => {
+    loadSheet();
     if ($("live").checked) connect();
   });
 }
@@ -280,6 +135,7 @@ async function reload() {
           if (problem.status === 401 && table.seat !== null) {
             tokens.remove(table.gameId, table.seat);
             table.token = null;
+            session.token = null;
             showJoinForm();
           }
           if (problem.status === 401 || problem.status === 404) disconnect("stopped");
@@ -311,7 +167,12 @@ function connect() {
     setLive("live");
     reload();
   });
-  for (const type of EVENT_TYPES) source.addEventListener(type, () => reload());
+  for (const type of EVENT_TYPES) {
+    source.addEventListener(type, (message) => {
+      noticeClock(message);
+      reload();
+    });
+  }
   source.addEventListener("error", () => {
     if (source.readyState !== EventSource.CLOSED) {
       setLive("reconnecting\u2026");
@@ -348,6 +209,7 @@ function setLive(text) {
 async function act(action) {
   if (table.busy || !table.view) return;
   table.busy = true;
+  if (action.type === "play") endHold();
   const section = $("table");
   table.keepFocus = section.contains(document.activeElement) && document.activeElement !== section;
   setButtonsDisabled(true);
@@ -410,32 +272,7 @@ function setButtonsDisabled(disabled) {
   if (discard && !disabled) updateDiscard();
 }
 
-function actionButton(action, label, extra = {}) {
-  return el("button", {
-    type: "button",
-    class: `action action-${action.type}${extra.class ? ` ${extra.class}` : ""}`,
-    "data-type": action.type,
-    "data-action": JSON.stringify(action),
-    disabled: table.busy,
-    "aria-label": extra.ariaLabel || null,
-    title: extra.title || null,
-    onclick: () => act(action),
-  }, label);
-}
-
 // Rendering -----------------------------------------------------------------------------------
-
-function seatLabel(seat, view = table.view, lower = false) {
-  const kinds = view ? view.seat_types : [];
-  let label = `${lower ? "seat" : "Seat"} ${seat}`;
-  if (seat === table.seat) label += " (you)";
-  else if (kinds[seat] === "bot") label += " (bot)";
-  return label;
-}
-
-function sideOf(seat, view) {
-  return view.sides.findIndex((seats) => seats.includes(seat));
-}
 
 function show(view) {
   if (table.view && view.version < table.view.version) return; // An older answer.
@@ -445,7 +282,10 @@ function show(view) {
   table.seat = Number.isInteger(view.viewer) ? view.viewer : null;
   if (previous && previous.deal && view.deal && view.deal.number !== previous.deal.number) {
     announceDealOver(previous, view);
+  } else {
+    noteFinishedTrick(previous, view);
   }
+  noteDealResult(view);
   const section = $("table");
   if (section.contains(document.activeElement) && document.activeElement !== section) {
     table.keepFocus = true;
@@ -455,13 +295,19 @@ function show(view) {
   section.dataset.turn = view.turn === null ? "" : String(view.turn);
   renderSummary(view);
   renderWinner(view);
-  renderScores(view);
-  renderTrump(view);
-  renderTrick(view);
-  renderHand(view);
-  renderActions(view);
-  renderFacts(view);
-  renderSeats(view);
+  renderSeats($("seats"), view, table.seat);
+  renderCentre();
+  renderTrumpBox($("trump-info"), view, table.seat, marksFor(view));
+  renderMyHand(view);
+  renderActions(view, { busy: table.busy, act, spectator: table.seat === null });
+  renderScores($("scores"), view, table.seat);
+  renderSheet($("sheet"), $("sheet-caption"), view, table.seat, [...table.rows.values()]);
+  renderBidding($("bidding-panel"), $("bidding"), $("bidding-note"), view, table.seat);
+  renderLastTrick();
+  renderFacts(view, table);
+  renderSeatList(view, table);
+  runClock(view);
+  fetchLegal(view);
   if (table.parked && document.activeElement === $("turn")) {
     // Focus waited on the turn line for the seat's next actions: move it to them.
     table.keepFocus = true;
@@ -479,7 +325,7 @@ function renderSummary(view) {
   const parts = [
     `${view.profile}, ${view.players} players`,
     `game ${view.game_number}`,
-    deal ? `deal ${deal.number}, dealer seat ${deal.dealer}` : null,
+    deal ? `deal ${deal.number}` : null,
     `phase: ${PHASES[view.phase] || view.phase}`,
     `version ${view.version}`,
   ];
@@ -492,6 +338,7 @@ function renderSummary(view) {
   else turn = `${seatLabel(view.turn, view)} to act.`;
   if (table.seat === null) turn += " You are watching as a spectator.";
   fill($("turn"), turn);
+  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat}, side ${sideName(sideOf(table.seat, view))})`);
   $("turn").classList.toggle("your-turn", view.turn !== null && view.turn === table.seat && view.winner === null);
 }
 
@@ -512,264 +359,116 @@ function renderWinner(view) {
   box.hidden = false;
 }
 
-function renderScores(view) {
+// The trick in the middle, and the one just finished -----------------------------------------
+
+/** A trick of the deal in play just closed: hold it in the middle of the table. */
+function noteFinishedTrick(previous, view) {
   const deal = view.deal;
-  const tricks = view.sides.map(() => 0);
-  for (const trick of deal ? deal.tricks : []) {
-    if (trick.winner !== null) tricks[sideOf(trick.winner, view)] += 1;
-  }
-  const matchGames = view.options && view.options.match_games > 1;
-  const rows = view.sides.map((seats, side) => el("tr", {
-    class: [seats.includes(table.seat) ? "mine" : "", view.winner === side ? "won" : ""].join(" ").trim() || null,
-  },
-  el("th", { scope: "row", text: `${sideName(side)} (${side})` }),
-  el("td", { text: seats.map((seat) => seatLabel(seat, view)).join(", ") }),
-  el("td", { class: "score", text: String(view.scores[side]) + (matchGames ? ` (games ${view.games_won[side]})` : "") }),
-  el("td", { text: String(tricks[side]) })));
-  fill($("scores").tBodies[0], rows);
+  if (!deal || !deal.tricks.length) return;
+  const number = deal.tricks.length;
+  const trick = deal.tricks[number - 1];
+  const fact = deal.facts.find((candidate) => candidate.kind === "trick_won" && candidate.trick === number);
+  const finished = {
+    deal: deal.number, number, cards: trick.cards, winner: trick.winner, ruling: fact ? fact.ruling : null,
+  };
+  const before = previous && previous.deal && previous.deal.number === deal.number ? previous.deal.tricks.length : null;
+  table.lastTrick = finished;
+  if (before !== null && number > before) hold(finished);
 }
 
-function renderTrump(view) {
-  const deal = view.deal;
-  const items = [];
-  const add = (term, ...value) => items.push(el("dt", { text: term }), el("dd", {}, ...value));
-  add("Trumps", view.trump ? suitFace(view.trump) : "not known yet");
-  if (deal) {
-    if (deal.turn_up) add("Turn-up", cardFace(deal.turn_up));
-    if (deal.robbed_by !== null) add("Robbed by", seatLabel(deal.robbed_by, view));
-    if (deal.auction) {
-      const auction = deal.auction;
-      add("Auction", auction.high === null ? "no bid yet"
-        : `high bid ${auction.high} by ${seatLabel(auction.high_seat, view, true)}`);
-      if (auction.calls.length) {
-        add("Calls", auction.calls.map((call) => `seat ${call.seat} ${call.call === "bid"
-          ? `bids ${call.amount}` : (call.call === "hold" ? "holds" : "passes")}`).join(", "));
-      }
-    }
-    if (deal.bid !== null) add("Contract", `${deal.bid} by ${seatLabel(deal.bidder, view, true)}`);
-    if (deal.jink !== null) add("Jink", `announced by ${seatLabel(deal.jink, view, true)}`);
-    add("Highest-trump bonus", deal.bonus_proven ? "proven" : "not proven yet");
-  }
-  fill($("trump-info"), items);
+function hold(trick) {
+  table.lastTrick = trick;
+  table.held = trick;
+  table.peek = false;
+  if (table.holdTimer) window.clearTimeout(table.holdTimer);
+  table.holdTimer = window.setTimeout(endHold, HOLD_MS);
 }
 
-function renderTrick(view) {
+/** Ends the hold (its time is up, or this seat plays on) and shows the trick in play. */
+function endHold() {
+  if (table.holdTimer) window.clearTimeout(table.holdTimer);
+  table.holdTimer = null;
+  if (!table.held) return;
+  table.held = null;
+  renderCentre();
+}
+
+function togglePeek() {
+  table.peek = !table.peek && Boolean(table.lastTrick);
+  renderCentre();
+}
+
+function renderCentre() {
+  const view = table.view;
+  if (!view) return;
   const deal = view.deal;
-  const trick = $("trick");
+  const nodes = { title: $("trick-title"), list: $("trick"), note: $("trick-note") };
+  const button = $("show-last");
+  button.hidden = !table.lastTrick || Boolean(table.held);
+  button.setAttribute("aria-pressed", table.peek ? "true" : "false");
+  fill(button, table.peek ? "Back to the trick" : "Last trick");
+  const shownTrick = table.held || (table.peek ? table.lastTrick : null);
+  if (shownTrick) {
+    const note = [...trickSummary(shownTrick, view, table.seat)];
+    if (shownTrick.dealOver) note.push(el("span", { class: "deal-over", text: ` ${shownTrick.dealOver}` }));
+    renderTrick(nodes, view, table.seat, { ...shownTrick, held: true, note });
+    return;
+  }
   if (!deal) {
-    fill(trick);
-    fill($("trick-note"), "No deal yet.");
+    renderTrick(nodes, view, table.seat, { number: 1, cards: [], note: "No deal yet." });
     return;
   }
-  let shown = deal.current_trick;
-  let number = deal.tricks.length + 1;
+  if (deal.auction && deal.phase === "bidding") {
+    renderTrick(nodes, view, table.seat, { number: 0, cards: [], calls: auctionCalls(deal), note: auctionNote(view, table.seat) });
+    return;
+  }
+  const current = deal.current_trick;
+  const cards = current ? current.cards : [];
   let note = "";
-  if ((!shown || shown.cards.length === 0) && deal.tricks.length) {
-    shown = deal.tricks[deal.tricks.length - 1];
-    number = deal.tricks.length;
-    note = shown.winner !== null ? `Trick ${number} was won by ${seatLabel(shown.winner, view, true)}.` : "";
+  if (cards.length === 0) {
+    if (deal.phase === "play" && view.turn !== null) note = `${seatLabel(view.turn, view)} to lead.`;
+    else if (deal.phase !== "play") note = `Waiting for ${PHASES[deal.phase] || deal.phase}.`;
   }
-  fill($("trick-title"), `Trick ${number}`);
-  if (!shown || shown.cards.length === 0) {
-    fill(trick);
-    fill($("trick-note"), deal.phase === "play" ? "No card played yet." : `Waiting for ${PHASES[deal.phase] || deal.phase}.`);
+  renderTrick(nodes, view, table.seat, { number: deal.tricks.length + 1, cards, winner: null, note });
+}
+
+function renderLastTrick() {
+  const trick = table.lastTrick;
+  const box = $("last-trick");
+  if (!trick || !table.view) {
+    fill(box, el("p", { class: "muted", text: "No trick finished yet in this deal." }));
     return;
   }
-  fill(trick, shown.cards.map((play, index) => el("li", {
-    class: `played${shown.winner === play.seat ? " winning" : ""}`,
-  },
-  el("span", { class: "who", text: `${seatLabel(play.seat, view)}${index === 0 ? ", led" : ""}` }),
-  cardFace(play.card))));
-  fill($("trick-note"), note);
+  fill(box,
+    el("p", { class: "last-trick-title", text: `Deal ${trick.deal}, trick ${trick.number}` }),
+    el("ol", { class: "plays" }, trick.cards.map((play) => el("li", { class: `play${play.seat === trick.winner ? " winning" : ""}` },
+      el("span", { class: "who", text: seatLabel(play.seat) }), cardFace(play.card)))),
+    el("p", { class: "trick-winner" }, trickSummary(trick, table.view, table.seat)));
 }
 
-function renderHand(view) {
-  const hand = $("hand");
-  if (table.seat === null || !Array.isArray(view.hand)) {
-    fill($("hand-title"), "Hand");
-    fill(hand, el("p", { class: "muted", text: "Spectators do not see any hand." }));
-    return;
+// The sheet, the rulings and the seats ---------------------------------------------------------
+
+/** Reads the finished deals' results once, from the game's hand history. */
+async function loadSheet() {
+  try {
+    const response = await api(`/v1/games/${encodeURIComponent(table.gameId)}/history?format=json`, { headers: authHeaders() });
+    if (!response.ok) return;
+    for (const row of sheetRows(readHistory(await response.json()))) table.rows.set(row.number, row);
+    if (table.view) renderSheet($("sheet"), $("sheet-caption"), table.view, table.seat, [...table.rows.values()]);
+  } catch {
+    // Histories may not be served: the sheet then starts with the deals seen here.
   }
-  fill($("hand-title"), `Your hand (seat ${table.seat})`);
-  if (view.hand.length === 0) {
-    fill(hand, el("p", { class: "muted", text: "No cards in hand." }));
-    return;
-  }
-  const plays = new Map();
-  for (const action of view.legal_actions) {
-    if (action.type === "play") plays.set(action.card.toUpperCase(), action);
-  }
-  const playing = plays.size > 0;
-  fill(hand, el("ul", { class: "cards", "aria-label": "Cards in your hand" }, view.hand.map((card) => {
-    const action = plays.get(card.toUpperCase());
-    if (!action) return el("li", {}, cardFace(card, "span", { class: playing ? "unplayable" : "" }));
-    plays.delete(card.toUpperCase());
-    return el("li", {}, cardFace(card, "button", {
-      type: "button",
-      class: "action action-play",
-      "data-type": "play",
-      "data-action": JSON.stringify(action),
-      disabled: table.busy,
-      "aria-label": `Play the ${cardName(card)}`,
-      onclick: () => act(action),
-    }));
-  })));
-  if (playing) hand.prepend(el("p", { class: "help", text: "Click a raised card to play it." }));
 }
 
-function renderActions(view) {
-  const box = $("actions");
-  const actions = view.legal_actions.filter((action) => action.type !== "play");
-  const groups = [];
-  const calls = [];
-  const byType = new Map();
-  for (const action of actions) {
-    if (!byType.has(action.type)) byType.set(action.type, []);
-    byType.get(action.type).push(action);
-  }
-  for (const [type, list] of byType) {
-    if (type === "cut") groups.push(cutGroup(list));
-    else if (type === "discard") groups.push(discardGroup(list, view));
-    else if (type === "rob") {
-      groups.push(group("Rob the turn-up", "Take the turn-up and put one card face down:",
-        list.map((action) => actionButton(action, ["Discard ", cardFace(action.discard)], {
-          ariaLabel: `Rob, discarding the ${cardName(action.discard)}`,
-        }))));
-    } else if (type === "bury") {
-      groups.push(group("Bury a card", "You took the turned joker: bury one card face down.",
-        list.map((action) => actionButton(action, ["Bury ", cardFace(action.card)], {
-          ariaLabel: `Bury the ${cardName(action.card)}`,
-        }))));
-    } else if (type === "name_trump") {
-      groups.push(group("Name trumps", null,
-        list.map((action) => actionButton(action, suitFace(action.suit), {
-          ariaLabel: `Name ${action.suit} trumps`,
-        }))));
-    } else if (type === "bid") {
-      groups.push(group("Bid", null, list.map((action) => actionButton(action, `Bid ${action.amount}`))));
-    } else if (type === "pass") calls.push(actionButton(list[0], "Pass"));
-    else if (type === "hold") calls.push(actionButton(list[0], "Hold"));
-    else if (type === "jink") calls.push(actionButton(list[0], "Announce a jink (all five tricks)"));
-    else groups.push(group(type, null, list.map((action) => actionButton(action, JSON.stringify(action)))));
-  }
-  if (calls.length) groups.push(el("div", { class: "buttons" }, calls));
-  if (groups.length === 0) {
-    const plays = view.legal_actions.length > 0;
-    groups.push(el("p", { class: "muted", text: plays ? "Play a card from your hand." : (table.seat === null ? "Spectators cannot act." : "Nothing to do now.") }));
-  }
-  fill(box, groups);
-}
-
-function group(title, help, buttons) {
-  return el("div", { class: "action-group", role: "group", "aria-label": title },
-    el("h4", { text: title }), help ? el("p", { class: "help", text: help }) : null,
-    el("div", { class: "buttons" }, buttons));
-}
-
-function cutGroup(list) {
-  const random = list[Math.floor(Math.random() * list.length)];
-  return el("div", { class: "action-group cut", role: "group", "aria-label": "Cut the deck" },
-    el("h4", { text: "Cut the deck" }),
-    el("p", { class: "help", text: "Choose how many cards to lift off the top." }),
-    el("div", { class: "buttons" }, actionButton(random, "Cut anywhere", { class: "primary", title: `Cut at ${random.position}` })),
-    el("details", {},
-      el("summary", { text: "Choose the position" }),
-      el("div", { class: "buttons cut-grid" }, list.map((action) => actionButton(action, String(action.position), {
-        ariaLabel: `Cut at ${action.position}`,
-      })))));
-}
-
-function sameCards(a, b) {
-  if (a.length !== b.length) return false;
-  const left = [...a].map((c) => c.toUpperCase()).sort();
-  const right = [...b].map((c) => c.toUpperCase()).sort();
-  return left.every((card, index) => card === right[index]);
-}
-
-function discardGroup(list, view) {
-  const boxes = (view.hand || []).map((card, index) => el("li", {},
-    el("input", { type: "checkbox", id: `discard-${index}`, value: card, class: "discard-choice", onchange: updateDiscard }),
-    el("label", { for: `discard-${index}` }, cardFace(card))));
-  const submit = el("button", {
-    type: "button", id: "discard-submit", class: "action action-discard primary", "data-type": "discard",
-    onclick: () => {
-      const chosen = selectedDiscard();
-      const action = list.find((candidate) => sameCards(candidate.cards, chosen));
-      if (action) act(action);
-    },
-  }, "Keep all cards");
-  const node = el("div", { class: "action-group discard", role: "group", "aria-label": "Exchange cards" },
-    el("h4", { text: "Exchange cards" }),
-    el("p", { class: "help", text: "Tick the cards to throw out; you draw as many from the stock." }),
-    el("ul", { class: "cards discard-cards" }, boxes), el("div", { class: "buttons" }, submit));
-  table.discardOptions = list;
-  return node;
-}
-
-function selectedDiscard() {
-  return Array.from(document.querySelectorAll(".discard-choice:checked"), (box) => box.value);
-}
-
-function updateDiscard() {
-  const submit = $("discard-submit");
-  if (!submit) return;
-  const chosen = selectedDiscard();
-  const allowed = (table.discardOptions || []).some((candidate) => sameCards(candidate.cards, chosen));
-  submit.disabled = table.busy || !allowed;
-  submit.textContent = chosen.length === 0 ? "Keep all cards"
-    : `Discard ${chosen.map(cardText).join(" ")} and draw ${chosen.length}`;
-}
-
-function renderFacts(view) {
+/** The deal in view has a result (the game's last deal): put it on the sheet. */
+function noteDealResult(view) {
   const deal = view.deal;
-  const facts = deal ? deal.facts : [];
-  fill($("facts-title"), deal ? `Rulings of deal ${deal.number}` : "Rulings");
-  const previous = table.previousDeal;
-  const showPrevious = Boolean(previous && deal && previous.number === deal.number - 1);
-  $("previous-deal").hidden = !showPrevious;
-  fill($("previous-deal"), showPrevious ? previous.node : []);
-  fill($("facts"), facts.map((fact) => factItem(fact)));
-  $("facts").hidden = facts.length === 0;
-  $("facts-empty").hidden = facts.length > 0;
-}
-
-function renderSeats(view) {
-  const deal = view.deal;
-  fill($("seats"), view.seat_types.map((kind, seat) => {
-    const cards = deal ? deal.hand_sizes[seat] : 0;
-    const backs = seat === table.seat ? null : el("span", { class: "backs", "aria-hidden": "true" },
-      Array.from({ length: Math.min(cards, 5) }, () => cardBack()));
-    return el("li", { class: view.turn === seat ? "to-act" : null },
-      el("span", { class: "seat-name", text: seatLabel(seat, view) }),
-      ` side ${sideName(sideOf(seat, view))} \u00b7 ${kind} \u00b7 ${cards} card${cards === 1 ? "" : "s"}`,
-      deal && deal.dealer === seat ? " \u00b7 dealer" : null,
-      view.turn === seat ? el("strong", { text: " \u00b7 to act" }) : null,
-      backs);
-  }));
-  renderShare(view);
-}
-
-function renderShare(view) {
-  const share = $("share");
-  const links = [];
-  view.seat_types.forEach((kind, seat) => {
-    if (kind !== "human" || seat === table.seat) return;
-    const token = tokens.get(table.gameId, seat);
-    if (!token) return;
-    const base = `${window.location.origin}/table/${encodeURIComponent(table.gameId)}?seat=${seat}`;
-    const id = `share-${seat}`;
-    links.push(el("li", {},
-      el("a", { href: `/table/${encodeURIComponent(table.gameId)}?seat=${seat}`, text: `Play seat ${seat} in this tab` }),
-      el("label", { for: id, text: `Link for seat ${seat} (holds its token: give it only to that player)` }),
-      el("input", { id, type: "text", readonly: true, value: `${base}#token=${token}`, class: "mono", onfocus: (event) => event.target.select() })));
-  });
-  share.hidden = links.length === 0;
-  fill(share, links.length ? [el("h4", { text: "Other seats" }), el("ul", {}, links)] : []);
+  if (deal && deal.result && !table.rows.has(deal.number)) table.rows.set(deal.number, rowOfDeal(deal));
 }
 
 // A finished deal -----------------------------------------------------------------------------
 
-/** The deal changed under us: say how it ended, and fetch its rulings if histories allow. */
+/** The deal changed under us: say how it ended, and fetch its last trick and rulings. */
 function announceDealOver(previous, view) {
   const number = previous.deal.number;
   const gained = view.sides.map((_, side) => {
@@ -777,12 +476,14 @@ function announceDealOver(previous, view) {
     return `${sideName(side)} ${delta === null ? view.scores[side] : (delta >= 0 ? `+${delta}` : delta)}`;
   });
   const link = el("a", { href: viewerUrl(), text: "hand history" });
-  say(`Deal ${number} is over (${gained.join(", ")}). Its last trick and rulings are in the `, "success", link);
+  say(`Deal ${number} is over (${gained.join(", ")}). Its tricks and rulings are in the `, "success", link);
   table.previousDeal = { number, node: el("span", { text: `Deal ${number} is over: ${gained.join(", ")}.` }) };
-  loadFinishedDeal(number);
+  table.lastTrick = null;
+  endHold();
+  loadFinishedDeal(number, `Deal ${number} is over: ${gained.join(", ")}.`);
 }
 
-async function loadFinishedDeal(number) {
+async function loadFinishedDeal(number, summary) {
   try {
     const response = await api(
       `/v1/games/${encodeURIComponent(table.gameId)}/history?format=json&deal=${number}`,
@@ -792,14 +493,20 @@ async function loadFinishedDeal(number) {
     const model = readHistory(await response.json());
     const section = model.sections.find((candidate) => candidate.number === number);
     if (!section) return;
+    for (const row of sheetRows(model)) table.rows.set(row.number, row);
     const last = section.tricks[section.tricks.length - 1];
+    if (last && last.complete && table.view) {
+      // The deal's last trick was never in a view of the deal in play: hold it now.
+      hold({
+        deal: number, number: last.number, cards: last.plays.map((play) => ({ seat: play.seat, card: play.card })),
+        winner: last.won ? last.won.seat : null, ruling: last.won ? last.won.ruling : null, dealOver: summary,
+      });
+    }
     const node = el("details", { class: "previous-deal" },
-      el("summary", { text: `Deal ${number} is over: its last trick and rulings` }),
-      last ? el("p", {}, `Last trick (${last.number}): `, last.plays.map((play) => el("span", { class: "play" },
-        `seat ${play.seat} `, cardFace(play.card), " "))) : null,
+      el("summary", { text: `Deal ${number} is over: its rulings` }),
       el("ol", { class: "facts" }, section.facts.map((fact) => factItem(fact))));
     table.previousDeal = { number, node };
-    if (table.view) renderFacts(table.view);
+    if (table.view) show(table.view);
   } catch {
     // Histories may not be served: the message above still says how the deal ended.
   }

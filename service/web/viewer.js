@@ -158,7 +158,7 @@ function renderSummary(model) {
     if (!sides.has(seat.side)) sides.set(seat.side, []);
     sides.get(seat.side).push(seat.seat);
   }
-  const sideText = Array.from(sides, ([side, seats]) => `${sideName(side)} (side ${side}): ${seats.map((seat) => seatText(seat)).join(", ")}`);
+  const sideText = Array.from(sides, ([side, seats]) => `${sideName(side)}: ${seats.map((seat) => seatText(seat)).join(", ")}`);
   fill($("history-title"), `Hand history of game ${doc.game_id}`);
   fill($("history-summary"),
     `${rules.profile}, ${rules.players} players, target ${rules.options ? rules.options.target : "?"}`,
@@ -306,33 +306,76 @@ function renderRulings(section, version) {
   fill($("rulings"), items);
 }
 
+/**
+ * What became of the dealt cards up to *version*, per seat: cards played, cards set aside
+ * (a robbing discard, a buried card, cards thrown out in the exchange) and cards taken in
+ * (the robbed turn-up), from the deal's events as this view sees them.
+ */
+function handChanges(section, version) {
+  const played = new Map();
+  const setAside = new Map();
+  const taken = new Map();
+  const count = (map, seat, card) => {
+    const key = `${seat}:${String(card).toUpperCase()}`;
+    map.set(key, (map.get(key) || 0) + 1);
+  };
+  for (const trick of section.tricks) {
+    for (const play of trick.plays) {
+      if (play.version <= version) count(played, play.seat, play.card);
+    }
+  }
+  const notes = new Map();
+  for (const event of section.events) {
+    if (event.version > version) break;
+    const data = event.data || {};
+    if (event.type === "turn_up_robbed") {
+      if (section.entry && section.entry.turn_up) taken.set(data.seat, section.entry.turn_up);
+      if (data.discard) count(setAside, data.seat, data.discard);
+      else notes.set(data.seat, "set a card aside face down");
+    } else if (event.type === "joker_buried") {
+      if (data.card) count(setAside, data.seat, data.card);
+    } else if (event.type === "cards_discarded") {
+      for (const card of data.cards || []) count(setAside, data.seat, card);
+      const number = Array.isArray(data.cards) ? data.cards.length : data.count;
+      if (number) notes.set(data.seat, `threw out ${number} and drew ${number}`);
+    }
+  }
+  return { played, setAside, taken, notes };
+}
+
 function renderHands(section, version) {
   const entry = section ? section.entry : null;
   if (!entry || !Array.isArray(entry.hands)) {
     fill($("hands"), el("li", { class: "muted", text: "No hands to show." }));
     return;
   }
-  const played = new Map();
-  for (const trick of section.tricks) {
-    for (const play of trick.plays) {
-      if (play.version <= version) {
-        const key = `${play.seat}:${String(play.card).toUpperCase()}`;
-        played.set(key, (played.get(key) || 0) + 1);
-      }
-    }
-  }
+  const changes = handChanges(section, version);
   fill($("hands"), entry.hands.map((hand, seat) => {
     if (!Array.isArray(hand)) return el("li", {}, el("span", { class: "who", text: seatText(seat) }), el("span", { class: "muted", text: " hidden from this view" }));
-    const used = new Map(played);
+    const played = new Map(changes.played);
+    const setAside = new Map(changes.setAside);
+    const take = (map, key) => {
+      if ((map.get(key) || 0) === 0) return false;
+      map.set(key, map.get(key) - 1);
+      return true;
+    };
+    const face = (card, robbed = false) => {
+      const key = `${seat}:${String(card).toUpperCase()}`;
+      const aside = take(setAside, key);
+      const gone = !aside && take(played, key);
+      const classes = [gone ? "played" : "", aside ? "set-aside" : "", robbed ? "robbed" : ""].filter(Boolean).join(" ");
+      const node = cardFace(card, "span", { class: classes });
+      const notes = [robbed ? "the robbed turn-up" : null, aside ? "set aside" : null, gone ? "played" : null].filter(Boolean);
+      if (notes.length) node.setAttribute("aria-label", `${node.getAttribute("aria-label")} (${notes.join(", ")})`);
+      if (robbed || aside) node.title = notes.join(", ");
+      return node;
+    };
+    const robbed = changes.taken.get(seat);
+    const note = changes.notes.get(seat);
     return el("li", {}, el("span", { class: "who", text: seatText(seat) }),
-      el("span", { class: "cards" }, hand.map((card) => {
-        const key = `${seat}:${String(card).toUpperCase()}`;
-        const gone = (used.get(key) || 0) > 0;
-        if (gone) used.set(key, used.get(key) - 1);
-        const face = cardFace(card, "span", { class: gone ? "played" : "" });
-        if (gone) face.setAttribute("aria-label", `${face.getAttribute("aria-label")} (played)`);
-        return face;
-      })));
+      el("span", { class: "cards" }, hand.map((card) => face(card)), robbed ? face(robbed, true) : null),
+      robbed ? el("span", { class: "hand-note", text: "robbed the turn-up" }) : null,
+      note ? el("span", { class: "hand-note", text: note }) : null);
   }));
 }
 
@@ -396,7 +439,9 @@ function main() {
     const params = new URLSearchParams({ game: gameId });
     if (deal) params.set("deal", String(deal));
     if (view) params.set("view", view);
-    window.history.replaceState(null, "", `/viewer?${params}`);
+    // Keep the place: the other view opens at the event shown now (or the one linked).
+    const keep = viewer.model ? currentVersion() : versionFromHash();
+    window.history.replaceState(null, "", `/viewer?${params}${keep === null ? "" : `#v=${keep}`}`);
     loadGame(gameId, { deal, view, token: $("game-token").value.trim() || null });
   });
   $("file-form").addEventListener("submit", async (event) => {

@@ -19,10 +19,7 @@ from events.redis_store import RedisEventStore
 @pytest.fixture(scope="session")
 def cluster_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
     """A private cluster-enabled redis-server owning all 16384 slots."""
-    server = EmbeddedRedis(
-        Path(tmp_path_factory.mktemp("cluster")),
-        extra_args=("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"),
-    )
+    server = EmbeddedRedis(Path(tmp_path_factory.mktemp("cluster")), cluster=True)
     with server:
         client = redis.Redis(port=server.port, decode_responses=True)
         try:

@@ -136,7 +136,22 @@ def test_appendfsync_accepts_only_always_or_everysec(tmp_path: Path) -> None:
 def test_a_second_server_on_the_same_data_is_refused(tmp_path: Path) -> None:
     with EmbeddedRedis(tmp_path / "data") as first:
         assert first.pid_path.read_text().strip() == str(first.pid)
-        with pytest.raises(EmbeddedRedisError, match=f"pid {first.pid}\\) still uses"):
+        with pytest.raises(EmbeddedRedisError) as refused:
             EmbeddedRedis(tmp_path / "data").start()
+        message = str(refused.value)
+        assert "\n" not in message
+        assert f"(pid {first.pid}) still runs on {first.data_dir}" in message
+        assert f"stop it with `kill {first.pid}`" in message
     assert not first.pid_path.exists()
     EmbeddedRedis(tmp_path / "data").start().stop()
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs /proc")
+def test_a_pid_file_naming_a_process_elsewhere_is_stale(tmp_path: Path) -> None:
+    # After a reboot, the pid of a killed server may belong to any process: only one working
+    # in the data directory is a server on it.
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "redis.pid").write_text(f"{os.getpid()}\n")
+    with EmbeddedRedis(data) as server:
+        assert server.pid_path.read_text().strip() == str(server.pid)

@@ -173,14 +173,14 @@ def test_a_slow_load_never_replaces_a_newer_cached_state(
             events = super().read(game_id, after, limit, prev_hash=prev_hash)
             if len(self.reads) == 1:
                 reading.set()
-                gate.wait(5)
+                gate.wait(60)
             return events
 
     reader = SlowFirstRead(store)
     cache = FoldCache(reader, Tally, _apply)
     slow = threading.Thread(target=cache.load, args=(game_id,))
     slow.start()
-    reading.wait(5)
+    assert reading.wait(60), "the first load never read"
     store.append(game_id, 2, _bids(1, start=2), actor=0)
     assert cache.load(game_id).version == 3
     gate.set()

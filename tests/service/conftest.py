@@ -17,6 +17,7 @@ from service.app import create_app
 def _app(redis_url: str, **config: object) -> Iterator[Flask]:
     app = create_app({"REDIS_URL": redis_url, "TESTING": True, **config})
     yield app
+    app.extensions["fortyfive"].streams.close()
     app.extensions["fortyfive"].store.close()
 
 

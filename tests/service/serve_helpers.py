@@ -1,30 +1,25 @@
-"""Helpers of the tests that run ``fortyfive serve`` for real: a free port, HTTP calls, the
-server's processes, waiting with a deadline, and playing a game's human seats over HTTP."""
+"""Helpers of the tests that run ``fortyfive serve`` for real: HTTP calls, the server's
+processes, waiting with a deadline, and playing a game's human seats over HTTP."""
 
 from __future__ import annotations
 
 import http.client
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from events.embedded import START_ATTEMPTS
+from events.ports import free_ports
+
 DEADLINE = 60.0
 """Seconds a test waits for what must happen (generous: a loaded 2-core machine)."""
-
-
-def free_port() -> int:
-    """Returns a TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def call(port: int, method: str, path: str, body: Any = None,
@@ -54,7 +49,7 @@ def wait_until(condition: Callable[[], Any], what: str, deadline: float = DEADLI
 
 
 class Served:
-    """A running ``fortyfive serve``: its port, process and log file (stderr)."""
+    """A running ``fortyfive serve``: its port, process and log file (stdout and stderr)."""
 
     def __init__(self, port: int, process: subprocess.Popen[bytes], log: Path) -> None:
         self.port = port
@@ -122,36 +117,69 @@ def alive(pid: int) -> bool:
 def serving(
     tmp_path: Path, *args: str, env: Mapping[str, str] | None = None
 ) -> Iterator[Served]:
-    """Runs ``fortyfive serve`` on a free port with *args*, its data and log under
-    *tmp_path*, until it answers ``/healthz``; kills it at the end if it still runs.
+    """Runs ``fortyfive serve`` on a free port with *args*, its data and log (all it prints)
+    under *tmp_path*, until it answers ``/healthz``; stops it at the end if it still runs
+    (SIGTERM, so it stops its own redis-server and worker; SIGKILL if it does not stop).
 
-    *env* is added to the environment, from which ``REDIS_URL`` is removed unless *env* sets
-    it.
+    When another process takes the port before gunicorn binds it, serve starts again on
+    another one. *env* is added to the environment, from which ``REDIS_URL`` is removed unless
+    *env* sets it.
     """
-    port = free_port()
     environ = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     environ.update(env or {})
     log = tmp_path / "serve.log"
+    for _ in range(START_ATTEMPTS):
+        served = _start(free_ports()[0], tmp_path, args, environ, log)
+        try:
+            if wait_until(partial(_listening, served), "fortyfive serve answering /healthz") > 0:
+                break
+        except BaseException:
+            _stop(served.process)
+            raise
+        _stop(served.process)
+    else:
+        raise AssertionError(f"every port tried was taken; the log ends:\n{log.read_text()}")
+    try:
+        yield served
+    finally:
+        _stop(served.process)
+
+
+def _start(port: int, tmp_path: Path, args: tuple[str, ...], environ: Mapping[str, str],
+           log: Path) -> Served:
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
              "serve", "--port", str(port), "--workers", "1", "--threads", "4",
              "--data-dir", str(tmp_path), *args],
-            env=environ, stdout=subprocess.DEVNULL, stderr=sink,
+            env=environ, stdout=sink, stderr=subprocess.STDOUT,
         )
-    served = Served(port, process, log)
-    try:
-        def up() -> bool:
-            assert process.poll() is None, served.log_text()
-            try:
-                return served.call("GET", "/healthz")[0] == 200
-            except OSError:
-                return False
+    return Served(port, process, log)
 
-        wait_until(up, "fortyfive serve answering /healthz")
-        yield served
-    finally:
-        if process.poll() is None:
+
+def _listening(served: Served) -> int:
+    """1 once gunicorn listens on the port and answers, -1 if the port was taken, else 0.
+
+    Gunicorn's own "Listening at" line makes sure the answer is not another process's server
+    on the same port."""
+    text = served.log_text()
+    if "Connection in use" in text or "Address already in use" in text:
+        return -1
+    assert served.process.poll() is None, text
+    if f"Listening at: http://127.0.0.1:{served.port} " not in text:
+        return 0
+    try:
+        return 1 if served.call("GET", "/healthz")[0] == 200 else 0
+    except OSError:
+        return 0
+
+
+def _stop(process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
 

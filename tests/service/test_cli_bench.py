@@ -68,7 +68,7 @@ def test_bench_all_runs_every_module_in_order(
     status, out, _ = _run(capsys, "all", "--json", "--clients", "2")
     assert status == 0
     results = json.loads(out)
-    assert list(results) == ["engine", "store", "http", "history"]
+    assert list(results) == ["engine", "store", "http", "history", "stream"]
     assert results["store"]["args"] == ["clients", "json"]
     assert results["engine"]["args"] == ["json"]
 
@@ -172,6 +172,36 @@ def test_bench_engine_refuses_bad_options_in_one_line(
     status, out, err = _run(capsys, "engine", *argv)
     assert (status, out) == (2, "")
     assert err.count("\n") == 1 and message in err
+
+
+# The stream benchmark, with small numbers (it starts `fortyfive serve`).
+
+
+def test_bench_stream_checks_every_spectator_got_every_event(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _run(capsys, "stream", "--json", "--streams", "20", "--actions", "6",
+                            "--interval", "0", "--workers", "1")
+    assert (status, err) == (0, "")
+    figures = json.loads(out)
+    assert (figures["streams_held"], figures["streams_refused"]) == (20, {})
+    assert figures["actions"] == 6 and figures["events_per_stream"] >= 6
+    assert figures["events_expected"] == 20 * figures["events_per_stream"]
+    assert figures["events_delivered"] == figures["events_expected"]
+    assert (figures["streams_complete"], figures["streams_incomplete"]) == (20, [])
+    assert figures["get_game"]["count"] >= 1
+    assert figures["get_game"]["p99_ms"] >= figures["get_game"]["p50_ms"] > 0
+
+
+def test_bench_stream_counts_the_streams_its_server_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = _run(capsys, "stream", "--json", "--streams", "8", "--max-streams", "5",
+                          "--actions", "2", "--interval", "0", "--workers", "1")
+    assert status == 0
+    figures = json.loads(out)
+    assert (figures["streams_held"], figures["streams_refused"]) == (5, {"503": 3})
+    assert figures["streams_complete"] == 5 and figures["aim_met"] is False
 
 
 @pytest.mark.parametrize("profile", ["bruff", "auction", "classic"])

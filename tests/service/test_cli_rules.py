@@ -35,8 +35,9 @@ def test_legal_prints_the_contract_json_for_the_bruff_worked_example(
 ) -> None:
     data = _json(capsys, "legal", "--profile", "bruff", "--trump", "S", "--trick", "7S,5S",
                  "--hand", "AH,KD")
-    assert list(data) == ["legal", "ruling", "rule"]
+    assert list(data) == ["legal", "ruling", "rule", "trumps", "top_trumps"]
     assert data["legal"] == ["AH", "KD"]
+    assert data["trumps"] == data["top_trumps"] == ["AH"]
     assert data["rule"] == "play.trump_lead.withhold"
     assert data["ruling"] == (
         "AH may be withheld: every trump held is protected and outranks the 7S led (compare "
@@ -54,6 +55,8 @@ def test_legal_forces_the_jack_on_a_five_lead_in_the_auction(
         "ruling": "JS must be played: a 5S lead forces the trump jack (a protected trump may "
                   "only be withheld from a lower lead).",
         "rule": "play.trump_lead.must_trump",
+        "trumps": ["JS"],
+        "top_trumps": ["JS"],
     }
 
 

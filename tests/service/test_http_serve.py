@@ -1,4 +1,4 @@
-"""``fortyfive serve`` for real: gunicorn with gthread workers on its own embedded Redis;
+"""``fortyfive serve`` for real: gunicorn with gevent workers on its own embedded Redis;
 and ``fortyfive openapi``."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from serve_helpers import call as _call
-from serve_helpers import serving
+from serve_helpers import create_game, free_port, serving, wait_until
 
+from events.embedded import EmbeddedRedis
 from service.cli import main
 
 
@@ -41,7 +42,7 @@ def test_serve_plays_streams_and_stops_cleanly(
                                {**auth, "If-Match": f'"{view["version"]}"'})
     assert status == 201 and headers["ETag"] == '"3"'
 
-    # Two idle streams hold two threads of the one worker; other requests still pass.
+    # Two idle streams are held by the one worker; other requests still pass.
     streams = [threading.Thread(target=_call, args=(port, "GET", f"{path}/stream?wait=2"))
                for _ in range(2)]
     for stream in streams:
@@ -78,3 +79,39 @@ def test_openapi_check_names_the_command_when_stale(
     assert "run `fortyfive openapi`" in capsys.readouterr().err
     assert main(["openapi", "--output", str(stale)]) == 0
     assert main(["openapi", "--check", "--output", str(stale)]) == 0
+
+
+@pytest.mark.parametrize("verbose", [False, True], ids=["quiet", "verbose"])
+def test_serve_says_where_it_listens_and_logs_jobs_only_when_verbose(
+    tmp_path: Path, verbose: bool
+) -> None:
+    with serving(tmp_path, *(["--verbose"] if verbose else [])) as server:
+        game = create_game(server, ["bot", "bot"], target=15)
+        wait_until(lambda: (server.json(f"/v1/games/{game['id']}") or {}).get("phase")
+                   == "over", "the bots finishing the game")
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(30) == 0
+        printed = server.log_text()
+    lines = printed.splitlines()
+    assert f"fortyfive: serving http://127.0.0.1:{server.port}/ (the API under /v1, the " \
+        "table at /)" in lines
+    assert f"fortyfive: data in {tmp_path.resolve() / 'redis'} (embedded redis-server" \
+        in printed
+    assert any(line.startswith("fortyfive: stop with Ctrl+C") for line in lines)
+    # RQ says "Job OK" (and more) for each job: bots, projections, sealing.
+    jobs = [line for line in lines if "Job OK" in line]
+    assert (len(jobs) > 3) if verbose else not jobs, printed[-2000:]
+
+
+def test_serve_on_data_a_leftover_server_holds_says_what_to_do_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    with EmbeddedRedis(tmp_path / "redis") as leftover:
+        pid = leftover.pid
+        assert main(["serve", "--data-dir", str(tmp_path), "--port", str(free_port())]) == 1
+    printed = capsys.readouterr().err
+    assert "Traceback" not in printed
+    error = printed.splitlines()[-1]  # After the line on keys and limits.
+    assert error.startswith(f"fortyfive: a redis-server (pid {pid}) still runs on")
+    assert f"stop it with `kill {pid}`" in error

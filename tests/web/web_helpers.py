@@ -1,8 +1,11 @@
-"""The app served on a free local port, and bots that play, for the browser tests."""
+"""The app served on a free local port, bots that play, and small selenium helpers, for the
+browser tests."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, make_server
@@ -83,3 +86,102 @@ class LiveServer:
         )
         assert response.status_code == 201, response.get_json()
         return dict(response.get_json())
+
+
+WAIT = 20.0
+"""Seconds a condition may take in the browser (a loaded machine is slow, never wrong)."""
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+"""Where the browser tests leave the pictures that README.md shows."""
+
+
+def wait_for(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT) -> Any:
+    """Waits until *condition(browser)* is truthy and returns it."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(
+        browser, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,),
+    ).until(condition)
+
+
+def by_id(browser: Any, element_id: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.ID, element_id)
+
+
+def css(browser: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return list(browser.find_elements(By.CSS_SELECTOR, selector))
+
+
+def console_errors(browser: Any) -> list[str]:
+    """The browser's console errors since the last call (script errors, refused by the
+    Content-Security-Policy...), apart from error statuses of API requests, which the pages
+    handle and show."""
+    return [
+        entry["message"] for entry in browser.get_log("browser")
+        if entry["level"] == "SEVERE" and entry.get("source") != "network"
+    ]
+
+
+def screenshot(browser: Any, name: str, width: int, height: int) -> Path:
+    """Saves the page at *width* x *height* CSS pixels as docs/screenshots/*name*.png."""
+    browser.set_window_size(width, height)
+    # The window's outer size includes no chrome when headless, but make the viewport exact.
+    inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
+    if inner != [width, height]:
+        browser.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    browser.execute_script("window.scrollTo(0, 0)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    browser.save_screenshot(str(path))
+    return path
+
+
+def serious_violations(browser: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page (axe-core's script comes with
+    axe-selenium-python: nothing is fetched)."""
+    from axe_selenium_python import Axe
+
+    axe = Axe(browser)
+    axe.inject()
+    results = axe.run()
+    found = []
+    for item in results["violations"]:
+        nodes = [node for node in item["nodes"] if not _known_false_positive(item["id"], node)]
+        if item["impact"] in ("serious", "critical") and nodes:
+            found.append(f"{item['id']} ({item['impact']}): {item['help']}: " + "; ".join(
+                f"{node['target']} {node.get('failureSummary', '')}" for node in nodes[:3]))
+    return found
+
+
+def _known_false_positive(rule: str, node: dict[str, Any]) -> bool:
+    """axe-core 3.1 (the one axe-selenium-python bundles) takes autocomplete="off" on a
+    password field for an invalid value; the HTML standard allows it, and later axe-core
+    versions accept it. Nothing else is ignored."""
+    html = node.get("html", "")
+    password_off = 'type="password"' in html and 'autocomplete="off"' in html
+    return rule == "autocomplete-valid" and password_off
+
+
+def click_first_action(browser: Any, selector: str = "#table button.action:not(:disabled)") -> bool:
+    """Clicks the first enabled action button of the table (or the first match of
+    *selector*); False if there was none or the view was redrawn under the pointer."""
+    from selenium.common.exceptions import (
+        ElementClickInterceptedException,
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+    )
+
+    buttons = css(browser, selector)
+    if not buttons:
+        return False
+    try:
+        buttons[0].click()
+    except (StaleElementReferenceException, ElementClickInterceptedException,
+            ElementNotInteractableException):
+        return False
+    return True

@@ -1,0 +1,127 @@
+// The seat's actions other than playing a card: cut, rob, bury, bid, pass, hold, trumps,
+// the exchange and the jink. Every button is one entry of the view's legal_actions, posted
+// unchanged by the table's act().
+
+import { cardFace, cardName, cardText, el, fill, suitFace } from "./cards.js";
+import { $ } from "./page.js";
+
+/** The table's state and its act(), set by renderActions. */
+const context = { busy: false, act: null, discardOptions: [] };
+
+/** A button posting *action*. */
+export function actionButton(action, label, extra = {}) {
+  return el("button", {
+    type: "button",
+    class: `action action-${action.type}${extra.class ? ` ${extra.class}` : ""}`,
+    "data-type": action.type,
+    "data-action": JSON.stringify(action),
+    disabled: context.busy,
+    "aria-label": extra.ariaLabel || null,
+    title: extra.title || null,
+    onclick: () => context.act(action),
+  }, label);
+}
+
+export function renderActions(view, { busy, act, spectator }) {
+  context.busy = busy;
+  context.act = act;
+  const box = $("actions");
+  const actions = view.legal_actions.filter((action) => action.type !== "play");
+  const groups = [];
+  const calls = [];
+  const byType = new Map();
+  for (const action of actions) {
+    if (!byType.has(action.type)) byType.set(action.type, []);
+    byType.get(action.type).push(action);
+  }
+  for (const [type, list] of byType) {
+    if (type === "cut") groups.push(cutGroup(list));
+    else if (type === "discard") groups.push(discardGroup(list, view));
+    else if (type === "rob") {
+      groups.push(group("Rob the turn-up", "Take the turn-up and put one card face down:",
+        list.map((action) => actionButton(action, ["Discard ", cardFace(action.discard)], {
+          ariaLabel: `Rob, discarding the ${cardName(action.discard)}`,
+        }))));
+    } else if (type === "bury") {
+      groups.push(group("Bury a card", "You took the turned joker: bury one card face down.",
+        list.map((action) => actionButton(action, ["Bury ", cardFace(action.card)], {
+          ariaLabel: `Bury the ${cardName(action.card)}`,
+        }))));
+    } else if (type === "name_trump") {
+      groups.push(group("Name trumps", null,
+        list.map((action) => actionButton(action, suitFace(action.suit), {
+          ariaLabel: `Name ${action.suit} trumps`,
+        }))));
+    } else if (type === "bid") {
+      groups.push(group("Bid", null, list.map((action) => actionButton(action, `Bid ${action.amount}`))));
+    } else if (type === "pass") calls.push(actionButton(list[0], "Pass"));
+    else if (type === "hold") calls.push(actionButton(list[0], "Hold"));
+    else if (type === "jink") calls.push(actionButton(list[0], "Announce a jink (all five tricks)"));
+    else groups.push(group(type, null, list.map((action) => actionButton(action, JSON.stringify(action)))));
+  }
+  if (calls.length) groups.push(el("div", { class: "buttons" }, calls));
+  if (groups.length === 0 && spectator) groups.push(el("p", { class: "muted", text: "Spectators cannot act." }));
+  fill(box, groups);
+  box.hidden = groups.length === 0;
+}
+
+function group(title, help, buttons) {
+  return el("div", { class: "action-group", role: "group", "aria-label": title },
+    el("h4", { text: title }), help ? el("p", { class: "help", text: help }) : null,
+    el("div", { class: "buttons" }, buttons));
+}
+
+function cutGroup(list) {
+  const random = list[Math.floor(Math.random() * list.length)];
+  return el("div", { class: "action-group cut", role: "group", "aria-label": "Cut the deck" },
+    el("h4", { text: "Cut the deck" }),
+    el("p", { class: "help", text: "Choose how many cards to lift off the top." }),
+    el("div", { class: "buttons" }, actionButton(random, "Cut anywhere", { class: "primary", title: `Cut at ${random.position}` })),
+    el("details", {},
+      el("summary", { text: "Choose the position" }),
+      el("div", { class: "buttons cut-grid" }, list.map((action) => actionButton(action, String(action.position), {
+        ariaLabel: `Cut at ${action.position}`,
+      })))));
+}
+
+function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const left = [...a].map((c) => c.toUpperCase()).sort();
+  const right = [...b].map((c) => c.toUpperCase()).sort();
+  return left.every((card, index) => card === right[index]);
+}
+
+function discardGroup(list, view) {
+  const boxes = (view.hand || []).map((card, index) => el("li", {},
+    el("input", { type: "checkbox", id: `discard-${index}`, value: card, class: "discard-choice", onchange: updateDiscard }),
+    el("label", { for: `discard-${index}` }, cardFace(card))));
+  const submit = el("button", {
+    type: "button", id: "discard-submit", class: "action action-discard primary", "data-type": "discard",
+    onclick: () => {
+      const chosen = selectedDiscard();
+      const action = list.find((candidate) => sameCards(candidate.cards, chosen));
+      if (action) context.act(action);
+    },
+  }, "Keep all cards");
+  const node = el("div", { class: "action-group discard", role: "group", "aria-label": "Exchange cards" },
+    el("h4", { text: "Exchange cards" }),
+    el("p", { class: "help", text: "Tick the cards to throw out; you draw as many from the stock." }),
+    el("ul", { class: "cards discard-cards" }, boxes), el("div", { class: "buttons" }, submit));
+  context.discardOptions = list;
+  return node;
+}
+
+function selectedDiscard() {
+  return Array.from(document.querySelectorAll(".discard-choice:checked"), (box) => box.value);
+}
+
+export function updateDiscard() {
+  const submit = $("discard-submit");
+  if (!submit) return;
+  const chosen = selectedDiscard();
+  const allowed = (context.discardOptions || []).some((candidate) => sameCards(candidate.cards, chosen));
+  submit.disabled = context.busy || !allowed;
+  submit.textContent = chosen.length === 0 ? "Keep all cards"
+    : `Discard ${chosen.map(cardText).join(" ")} and draw ${chosen.length}`;
+}
+
