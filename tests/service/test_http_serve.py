@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from serve_helpers import call as _call
-from serve_helpers import create_game, free_port, serving, wait_until
+from serve_helpers import create_game, serving, wait_until
 
 from events.embedded import EmbeddedRedis
+from events.ports import free_ports
 from service.cli import main
 
 
@@ -109,7 +110,7 @@ def test_serve_on_data_a_leftover_server_holds_says_what_to_do_in_one_line(
     monkeypatch.delenv("REDIS_URL", raising=False)
     with EmbeddedRedis(tmp_path / "redis") as leftover:
         pid = leftover.pid
-        assert main(["serve", "--data-dir", str(tmp_path), "--port", str(free_port())]) == 1
+        assert main(["serve", "--data-dir", str(tmp_path), "--port", str(free_ports()[0])]) == 1
     printed = capsys.readouterr().err
     assert "Traceback" not in printed
     error = printed.splitlines()[-1]  # After the line on keys and limits.

@@ -391,11 +391,16 @@ def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_ta
         now = api_view(live, game_id)
         if now["deal"]["number"] == last + 1 and now["game_number"] == 1:
             assert results[last] == now["scores"], "the sheet's total is the API's score"
-        scores = [int(cell.text) for cell in css(browser, "#scores td.score")]
-        wait_for(browser, lambda b: [int(c.text) for c in css(b, "#scores td.score")]
-                 == api_view(live, game_id)["scores"])
-        assert scores
+        # Read in one script call: the table may be redrawn between two element reads.
+        wait_for(browser, lambda b: shown_scores(b) == api_view(live, game_id)["scores"])
     assert not console_errors(browser)
+
+
+def shown_scores(browser: Any) -> list[int]:
+    """The side scores the table shows, read in one script call (never a stale element)."""
+    texts = browser.execute_script(
+        "return [...document.querySelectorAll('#scores td.score')].map((td) => td.textContent)")
+    return [int(text) for text in texts]
 
 
 # The lobby -----------------------------------------------------------------------------------
