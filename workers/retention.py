@@ -122,9 +122,12 @@ def run(
 
     :raises events.store.StoreError: from the store.
     """
-    abandoned = abandon_idle(store, games, policy.abandon_after, now=now)
-    archived = archive_finished(store, games, policy.archive_after, now=now, measure=measure)
-    return Pass(tuple(abandoned), tuple(archived), trim_feeds(store.client))
+    # The pass uses the store's client directly too: its errors are the store's.
+    with store.translate_errors():
+        abandoned = abandon_idle(store, games, policy.abandon_after, now=now)
+        archived = archive_finished(store, games, policy.archive_after, now=now,
+                                    measure=measure)
+        return Pass(tuple(abandoned), tuple(archived), trim_feeds(store.client))
 
 
 def trim_feeds(client: Any) -> int:
