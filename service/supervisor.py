@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 GRACE_SECONDS = 10.0
 """How long a child may take to stop after SIGTERM before it is killed."""
 
+SUPERVISOR_PID_ENV = "FORTYFIVE_SUPERVISOR_PID"
+"""The environment variable that tells each child the pid of its supervisor, so that it
+can stop once the supervisor is gone (even one that died while the child was starting)."""
+
 POLL_SECONDS = 0.1
 """How often the supervisor looks at its children and its parent."""
 
@@ -176,7 +180,8 @@ class Supervisor:
     def _start(self, child: _Child, now: float) -> None:
         """Starts *child*; a failure to start counts as a death."""
         try:
-            child.process = subprocess.Popen(child.spec.argv)
+            child.process = subprocess.Popen(
+                child.spec.argv, env={**os.environ, SUPERVISOR_PID_ENV: str(os.getpid())})
         except OSError as error:
             delay = child.backoff.next_delay()
             child.due = now + delay

@@ -33,7 +33,7 @@ from gunicorn.app.base import BaseApplication
 from events.ports import HIGHEST_PORT
 from service.cli import UsageError
 from service.config import MAX_STREAMS_ENV, DefaultConfig, parse_max_streams
-from service.supervisor import ChildSpec, KeptSupervisor
+from service.supervisor import SUPERVISOR_PID_ENV, ChildSpec, KeptSupervisor
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
@@ -332,7 +332,8 @@ def start_worker(redis_url: str, *, verbose: bool = False) -> KeptSupervisor | N
         return None
     code = (
         "import os, sys; from workers.runner import run_worker; "
-        "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2], parent_pid=os.getppid()))"
+        "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2], "
+        f"parent_pid=int(os.environ[{SUPERVISOR_PID_ENV!r}])))"
     )
     level = "INFO" if verbose else "WARNING"
     return KeptSupervisor([ChildSpec("worker", (sys.executable, "-c", code, redis_url, level))])
