@@ -218,13 +218,16 @@ def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
     from events.embedded import EmbeddedRedis
     from service.app import check_config
-    from service.config import env_flag
+    from service.config import RETENTION_SETTINGS, env_flag, env_seconds
 
     public = not is_loopback(args.host)
     max_streams = stream_bound(args.worker_class, args.max_streams, args.threads)
     try:
         # Every setting the workers' apps will read, checked once before anything starts.
         check_config(app_settings(public, max_streams))
+        if not args.no_worker:
+            for name in RETENTION_SETTINGS:
+                env_seconds(name, 0)
     except ValueError as error:
         raise UsageError(f"fortyfive serve: {error}") from None
     chosen = {flag: env_flag(flag) for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS")}

@@ -143,6 +143,8 @@ def test_ctrl_c_stops_gunicorn_then_the_worker_then_redis_without_tracebacks(
     ([], {"READY_STALE_SECONDS": "soon"}, "READY_STALE_SECONDS"),
     ([], {"KEPT_HISTORY_TTL": "-1"}, "KEPT_HISTORY_TTL"),
     ([], {"REQUIRE_API_KEY": "maybe"}, "REQUIRE_API_KEY"),
+    ([], {"ABANDON_AFTER": "3 days"}, "ABANDON_AFTER"),
+    ([], {"ARCHIVE_AFTER": "-5"}, "ARCHIVE_AFTER"),
     (["--port", "70000"], {}, "--port"),
     (["--port", "0"], {}, "--port"),
     (["--workers", "0"], {}, "--workers"),
