@@ -47,8 +47,8 @@ from service.cli.serve import (
     WORKER_CLASSES,
     GunicornServer,
     gunicorn_options,
-    stop_process,
 )
+from service.supervisor import stop_process
 
 AIM = 0.5
 """The least share of the bare endpoint's throughput the API's actions should reach."""

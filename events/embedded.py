@@ -274,6 +274,9 @@ class EmbeddedRedis:
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
                 cwd=self.data_dir,
+                # Not in the caller's process group: a terminal's Ctrl+C must not stop the
+                # store before the processes that use it (the caller stops it last).
+                start_new_session=True,
             )
         except OSError as error:
             self._log.close()

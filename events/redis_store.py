@@ -207,7 +207,7 @@ class RedisEventStore:
         :raises StoreUnavailableError: if the store cannot be reached.
         """
         start = time.perf_counter()
-        with self._translate():
+        with self.translate_errors():
             self._redis.ping()
         return time.perf_counter() - start
 
@@ -315,13 +315,13 @@ class RedisEventStore:
             start = after + len(recorded) + 1
             if not recorded and archived is None:
                 # The first page; if there is none, whether the game is archived (one call).
-                with self._translate():
+                with self.translate_errors():
                     page = self._read_script()(
                         keys=[key, archive_key(game_id)], args=[f"0-{start}", count])
                 if not isinstance(page, list):
                     archived = self._archived_entries(game_id) or []
             elif archived is None:
-                with self._translate():
+                with self.translate_errors():
                     page = self._redis.xrange(key, f"0-{start}", "+", count=count)
             if archived is not None:
                 page = archived[start - 1:start - 1 + count]
@@ -342,10 +342,10 @@ class RedisEventStore:
         :raises StoreUnavailableError: if the store cannot be reached.
         """
         check_game_id(game_id)
-        with self._translate():
+        with self.translate_errors():
             top = self._redis.xrevrange(game_key(game_id), "+", "-", count=1)
         if not top:
-            with self._translate():
+            with self.translate_errors():
                 archived = self._redis.hget(archive_key(game_id), "version")
             return int(archived) if archived is not None else 0
         entry_id, fields = top[0]
@@ -374,7 +374,7 @@ class RedisEventStore:
         block = self._block(block_ms)
         if prev_hash is None and after == 0:
             prev_hash = GENESIS_HASH
-        with self._translate():
+        with self.translate_errors():
             reply = self._redis.xread({game_key(game_id): f"0-{after}"}, count=_PAGE, block=block)
         entries = _stream_entries(reply)
         if not entries:
@@ -400,7 +400,7 @@ class RedisEventStore:
         if not isinstance(count, int) or count < 1:
             raise ValueError(f"invalid count {count!r}: expected an integer >= 1")
         block = None if block_ms is None else self._block(block_ms)
-        with self._translate():
+        with self.translate_errors():
             reply = self._redis.xread({feed_key(partition): after_id}, count=count, block=block)
         feed: list[FeedEntry] = []
         for entry_id, fields in _stream_entries(reply):
@@ -434,7 +434,7 @@ class RedisEventStore:
         args = (expected_version, head, format_timestamp(self._clock()),
                 archive.checkpoint(game_id, expected_version, head), archive.pack(events),
                 archive.ARCHIVE_FORMAT)
-        with self._translate():
+        with self.translate_errors():
             reply = self._redis.eval(archive.ARCHIVE_SCRIPT, len(keys), *keys, *args)
         return _text(reply[0]) == "OK"
 
@@ -444,7 +444,7 @@ class RedisEventStore:
         :raises StoreUnavailableError: if the store cannot be reached.
         """
         check_game_id(game_id)
-        with self._translate():
+        with self.translate_errors():
             fields = self._redis.hmget(
                 archive_key(game_id), "version", "head", "archived_at", "checkpoint", "format")
         if fields[0] is None:
@@ -469,7 +469,7 @@ class RedisEventStore:
 
         :raises CorruptStreamError: if the archive cannot be decoded.
         """
-        with self._translate():
+        with self.translate_errors():
             packed = self._redis.execute_command(
                 "HGET", archive_key(game_id), "events", **{NEVER_DECODE: True})
         return None if packed is None else archive.unpack(game_id, packed)
@@ -481,7 +481,7 @@ class RedisEventStore:
         Redis forgets scripts on restart, failover and SCRIPT FLUSH; EVAL cannot fail that
         way, unlike redis-py's SCRIPT LOAD then EVALSHA, which races a concurrent flush.
         """
-        with self._translate():
+        with self.translate_errors():
             if self._script is None:
                 self._script = self._redis.register_script(self._script_text())
             try:
@@ -516,7 +516,7 @@ class RedisEventStore:
             return cached[1]
         if cached is not None and cached[0] > version:
             return ""
-        with self._translate():
+        with self.translate_errors():
             entries = self._redis.xrange(game_key(game_id), f"0-{version}", f"0-{version}")
         head = _field(entries[0][1], "hash") if entries else None
         return head or ""
@@ -592,9 +592,10 @@ class RedisEventStore:
         return block_ms or None
 
     @contextlib.contextmanager
-    def _translate(self) -> Iterator[None]:
+    def translate_errors(self) -> Iterator[None]:
         """Turns the client's errors into the store's: unreachable or refusing is
-        :class:`StoreUnavailableError`, anything else :class:`StoreError`."""
+        :class:`StoreUnavailableError`, anything else :class:`StoreError` (also for tools
+        that use :attr:`client` directly)."""
         try:
             yield
         except (RedisError, RedisClusterException) as error:

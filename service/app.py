@@ -44,6 +44,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def check_config(config: Mapping[str, Any] | None = None) -> None:
+    """Checks the configuration that ``create_app(config)`` would load (the environment
+    included) without building the app: ``fortyfive serve`` calls it before it starts
+    anything, so a bad setting stops it at once instead of failing in every worker.
+
+    :raises ValueError: naming the first setting that is not valid.
+    """
+    app = Flask("fortyfive")
+    load_config(app, config)
+    limits.configured_limits(app.config)
+
+
 def get_api(app: Flask) -> FortyFiveApi:
     """Returns *app*'s API object (its ``spec`` is the OpenAPI document)."""
     api: FortyFiveApi = app.extensions[API_EXTENSION]

@@ -147,6 +147,25 @@ def env_flag(name: str) -> bool | None:
     raise ValueError(f"{name} must be true or false, got {value!r}")
 
 
+RETENTION_SETTINGS = ("ABANDON_AFTER", "ARCHIVE_AFTER")
+"""The environment variables of the workers' retention policy (:mod:`workers.retention`),
+which ``fortyfive serve`` checks before it starts the worker."""
+
+
+def env_seconds(name: str, default: int) -> int | None:
+    """Returns the environment variable *name* as seconds: *default* when it is not set,
+    ``None`` for 0 (never).
+
+    :raises ValueError: for a value that is not a whole number of seconds.
+    """
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a whole number of seconds, got {value!r}")
+    return int(value) or None
+
+
 def _env_int(name: str) -> int:
     """Returns the environment variable *name* as a number of 0 or more.
 

@@ -17,6 +17,12 @@ and give the result to gunicorn's ``worker_class`` setting::
 or subclass it yourself, the mixin first::
 
     class ProblemGeventWorker(ProblemErrors, GeventWorker): ...
+
+The class :func:`problem_worker_class` makes also quits once (:class:`QuitOnce`): on Ctrl+C
+a worker gets the terminal's SIGINT and then its master's SIGQUIT, and gunicorn's gevent
+worker runs each quit in a greenlet of its own that calls ``sys.exit(0)``; the second one
+runs while the interpreter is exiting and prints a ``SystemExit: 0`` traceback (gunicorn
+considers this not a bug: benoitc/gunicorn#3239).
 """
 
 from __future__ import annotations
@@ -66,16 +72,31 @@ class ProblemErrors:
             self.log.debug("Failed to send error message.")  # type: ignore[attr-defined]
 
 
+class QuitOnce:
+    """Mixin for a gunicorn worker class: a quit signal after the first is ignored, since
+    the worker is already quitting."""
+
+    _quitting = False
+
+    def handle_quit(self, sig: Any, frame: Any) -> None:
+        """Quits as gunicorn does, the first time only."""
+        if self._quitting:
+            return
+        self._quitting = True
+        super().handle_quit(sig, frame)  # type: ignore[misc]
+
+
 def problem_worker_class(base: str | type) -> type:
     """Returns a worker class that is *base* (a gunicorn worker class, or its name as the
     ``worker_class`` setting takes it: ``"gthread"``, ``"gevent"``...) with
-    :class:`ProblemErrors`; the same class for the same *base*."""
+    :class:`ProblemErrors` and :class:`QuitOnce`; the same class for the same *base*."""
     worker: type = util.load_class(base)
     if issubclass(worker, ProblemErrors):
         return worker
     if worker not in _WITH_PROBLEMS:
         _WITH_PROBLEMS[worker] = type(
-            f"Problem{worker.__name__}", (ProblemErrors, worker), {"__module__": __name__}
+            f"Problem{worker.__name__}", (ProblemErrors, QuitOnce, worker),
+            {"__module__": __name__},
         )
     return _WITH_PROBLEMS[worker]
 

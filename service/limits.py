@@ -133,13 +133,16 @@ def configured_limits(config: Mapping[str, Any]) -> dict[str, Limit]:
     """
     limits = dict(DEFAULT_LIMITS)
     setting = config.get("RATE_LIMITS") or {}
-    if isinstance(setting, str):
-        limits.update(parse_limits(setting))
-        return limits
-    for name, value in setting.items():
-        if name not in CLASSES:
-            raise ValueError(f"unknown rate limit class {name!r}")
-        limits[name] = value if isinstance(value, Limit) else Limit.parse(str(value))
+    try:
+        if isinstance(setting, str):
+            limits.update(parse_limits(setting))
+            return limits
+        for name, value in setting.items():
+            if name not in CLASSES:
+                raise ValueError(f"unknown rate limit class {name!r}")
+            limits[name] = value if isinstance(value, Limit) else Limit.parse(str(value))
+    except ValueError as error:
+        raise ValueError(f"RATE_LIMITS: {error}") from None
     return limits
 
 

@@ -9,6 +9,11 @@ s, and starting over once a child has run for a minute. SIGTERM or SIGINT stops 
 (SIGTERM, then SIGKILL after a grace period) and then the supervisor; so does the end of the
 process that started it, so even a ``kill -9`` of ``serve`` leaves no orphan behind.
 
+The supervisor itself is kept running by :class:`KeptSupervisor`, a thread in the process
+that started it: when the supervisor dies it logs one line and starts a new one (the old
+supervisor's children stop on their own once they see their parent gone, see
+:func:`workers.runner.run_worker`).
+
 :class:`Backoff` is also how the workers pace their retries while Redis is down.
 """
 
@@ -21,6 +26,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,6 +35,10 @@ log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 10.0
 """How long a child may take to stop after SIGTERM before it is killed."""
+
+SUPERVISOR_PID_ENV = "FORTYFIVE_SUPERVISOR_PID"
+"""The environment variable that tells each child the pid of its supervisor, so that it
+can stop once the supervisor is gone (even one that died while the child was starting)."""
 
 POLL_SECONDS = 0.1
 """How often the supervisor looks at its children and its parent."""
@@ -170,7 +180,8 @@ class Supervisor:
     def _start(self, child: _Child, now: float) -> None:
         """Starts *child*; a failure to start counts as a death."""
         try:
-            child.process = subprocess.Popen(child.spec.argv)
+            child.process = subprocess.Popen(
+                child.spec.argv, env={**os.environ, SUPERVISOR_PID_ENV: str(os.getpid())})
         except OSError as error:
             delay = child.backoff.next_delay()
             child.due = now + delay
@@ -214,6 +225,63 @@ def start(children: Sequence[ChildSpec]) -> subprocess.Popen[bytes]:
     })
     code = "import sys; from service.supervisor import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.Popen([sys.executable, "-c", code, spec], start_new_session=True)
+
+
+def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """Stops a child with SIGTERM, killing it after *timeout* seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class KeptSupervisor:
+    """A supervisor process for *children* (:func:`start`), started again (after a
+    :class:`Backoff` delay, with one line on stderr) whenever it dies, until :meth:`stop`.
+
+    A thread of this process watches it with :meth:`subprocess.Popen.poll`, which also sees
+    a death when another part of the process reaped the child: gunicorn's master reaps every
+    child with ``waitpid(-1)``, and so takes its exit status (hence "is gone", not how).
+    """
+
+    def __init__(self, children: Sequence[ChildSpec]) -> None:
+        self._children = tuple(children)
+        self._backoff = Backoff()
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self.process = start(self._children)
+        self._started = time.monotonic()
+        self._thread = threading.Thread(target=self._watch, daemon=True,
+                                        name="fortyfive-supervisor-watch")
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._stopping.wait(POLL_SECONDS):
+            with self._lock:
+                if self.process.poll() is None:
+                    continue
+                gone = self.process.pid
+                delay = self._backoff.next_delay(time.monotonic() - self._started)
+            print(f"fortyfive: the worker's supervisor (pid {gone}) is gone; starting a new "
+                  f"one in {delay:.1f} s", file=sys.stderr, flush=True)
+            if self._stopping.wait(delay):
+                return
+            with self._lock:
+                if self._stopping.is_set():
+                    return
+                self.process = start(self._children)
+                self._started = time.monotonic()
+            print(f"fortyfive: started a new supervisor of the worker (pid "
+                  f"{self.process.pid})", file=sys.stderr, flush=True)
+
+    def stop(self, timeout: float = GRACE_SECONDS + 5) -> None:
+        """Stops watching, then stops the supervisor (and so its children)."""
+        self._stopping.set()
+        self._thread.join()
+        stop_process(self.process, timeout)
 
 
 def main(argv: Sequence[str]) -> int:

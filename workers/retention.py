@@ -24,7 +24,6 @@ nothing more. With *measure*, the pass reports the memory of each archived game'
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
@@ -34,6 +33,7 @@ from events.fold_cache import Folded
 from events.redis_store import RedisEventStore, archive_key, command_key, feed_key, game_key
 from service import commands
 from service.auth import seats_key
+from service.config import env_seconds
 from workers import keys
 from workers.plan import finished_deals
 
@@ -59,17 +59,8 @@ class Policy:
 
         :raises ValueError: for a value that is not a whole number of seconds.
         """
-        return cls(_seconds("ABANDON_AFTER", ABANDON_AFTER),
-                   _seconds("ARCHIVE_AFTER", ARCHIVE_AFTER))
-
-
-def _seconds(name: str, default: int) -> int | None:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    if not value.isdigit():
-        raise ValueError(f"{name} must be a whole number of seconds, got {value!r}")
-    return int(value) or None
+        return cls(env_seconds("ABANDON_AFTER", ABANDON_AFTER),
+                   env_seconds("ARCHIVE_AFTER", ARCHIVE_AFTER))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -122,9 +113,12 @@ def run(
 
     :raises events.store.StoreError: from the store.
     """
-    abandoned = abandon_idle(store, games, policy.abandon_after, now=now)
-    archived = archive_finished(store, games, policy.archive_after, now=now, measure=measure)
-    return Pass(tuple(abandoned), tuple(archived), trim_feeds(store.client))
+    # The pass uses the store's client directly too: its errors are the store's.
+    with store.translate_errors():
+        abandoned = abandon_idle(store, games, policy.abandon_after, now=now)
+        archived = archive_finished(store, games, policy.archive_after, now=now,
+                                    measure=measure)
+        return Pass(tuple(abandoned), tuple(archived), trim_feeds(store.client))
 
 
 def trim_feeds(client: Any) -> int:

@@ -47,6 +47,9 @@ SWEEP_SECONDS = 3600
 POLL_MS = 1000
 """The longest the dispatcher waits for the feeds, and so between two scheduler passes."""
 
+PARENT_POLL_SECONDS = 0.5
+"""How often a supervised runner checks that its supervisor is still its parent."""
+
 BEAT_SECONDS = 1.0
 """The least time between two heartbeats a runner records in the store, per part."""
 
@@ -89,10 +92,13 @@ def run_worker(
     rq_url: str | None = None,
     queue_name: str = context.QUEUE_NAME,
     log_level: str = "INFO",
+    parent_pid: int | None = None,
 ) -> int:
     """Runs the dispatcher and an RQ worker on the store at *redis_url* until SIGTERM or
     SIGINT, or with *burst* until nothing is left to do now; returns an exit status (1 if
-    the dispatcher ended on its own).
+    the dispatcher ended on its own). With *parent_pid* (its supervisor's), it also stops,
+    after the job it is running, once that process is gone: a runner outliving its
+    supervisor would run on unwatched and never be stopped.
 
     Call it from the main thread (the worker handles the signals). *rq_url* defaults to
     :func:`rq_url_for`. RQ logs at *log_level*: ``INFO`` shows every job (several lines
@@ -108,6 +114,9 @@ def run_worker(
     store = context.store()
     stop = threading.Event()
     _stop_on_signals(stop)
+    if parent_pid is not None:
+        threading.Thread(target=stop_when_orphaned, args=(parent_pid, stop), daemon=True,
+                         name="fortyfive-parent-watch").start()
 
     def probe() -> None:
         connection.ping()
@@ -179,6 +188,18 @@ def work_until(
         stop.wait(delay)
     if not alive() and not stop.is_set():
         log.error("the dispatcher thread ended; stopping the runner")
+
+
+def stop_when_orphaned(parent_pid: int, stop: threading.Event) -> None:
+    """Stops this runner as its supervisor would, with SIGTERM to itself (RQ's warm
+    shutdown: after the running job), once its parent is no longer *parent_pid* (it died
+    and this process was reparented); checks every :data:`PARENT_POLL_SECONDS` until *stop*
+    is set."""
+    while not stop.wait(PARENT_POLL_SECONDS):
+        if os.getppid() != parent_pid:
+            log.warning("the supervisor (pid %d) is gone; stopping the runner", parent_pid)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
 
 
 def _stop_on_signals(stop: threading.Event) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import Any
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     runs: list[tuple[str, ModuleType, argparse.Namespace]] = []
     unknown_everywhere: list[str] | None = None
     for target, module in modules.items():
-        summary = (module.__doc__ or "").strip().split("\n", 1)[0]
+        summary = plain_text((module.__doc__ or "").strip().split("\n", 1)[0])
         parser = _Parser(prog=f"fortyfive bench {target}", description=summary or None)
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
         module.add_arguments(parser)
@@ -75,6 +76,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_table(shown))
     return 0
+
+
+def plain_text(docstring: str) -> str:
+    """Returns reStructuredText as a terminal shows it: without its inline markup.
+
+    >>> plain_text("many spectators on ``fortyfive serve`` (:mod:`bench.stream`)")
+    'many spectators on fortyfive serve (bench.stream)'
+    """
+    return re.sub(r"(?::[\w:]+:)?`+([^`]*)`+", r"\1", docstring)
 
 
 def _all_present(targets: tuple[str, ...]) -> tuple[str, ...]:

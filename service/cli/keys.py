@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from service.cli import UsageError, store_url
@@ -24,7 +25,8 @@ def register(subparsers: Any) -> None:
                                     parser_class=type(parser))
     create = actions.add_parser("create", help="mint a key (printed once)")
     create.add_argument("--name", required=True, help="who the key is for, e.g. club-site")
-    listing = actions.add_parser("list", help="every key: id, name, created, revoked")
+    listing = actions.add_parser(
+        "list", help="every key: id, created, status (active or revoked), name")
     revoke = actions.add_parser("revoke", help="revoke a key for good")
     revoke.add_argument("key_id", help="the id of the key (the part after f45k.)")
     for sub in (create, listing, revoke):
@@ -62,8 +64,9 @@ def run_create(args: argparse.Namespace) -> int:
         print(json.dumps({**record.to_dict(), "key": key}))
     else:
         print(key)
+        # Only the key on stdout, so that KEY=$(fortyfive keys create ...) holds just it.
         print(f"# id {record.id}, name {record.name!r}: keep the key now, it is not shown "
-              "again")
+              "again", file=sys.stderr)
     return 0
 
 

@@ -21,7 +21,6 @@ import atexit
 import importlib.util
 import ipaddress
 import os
-import subprocess
 import sys
 import warnings
 from collections.abc import Callable
@@ -31,9 +30,10 @@ from typing import Any
 import yaml
 from gunicorn.app.base import BaseApplication
 
+from events.ports import HIGHEST_PORT
 from service.cli import UsageError
 from service.config import MAX_STREAMS_ENV, DefaultConfig, parse_max_streams
-from service.supervisor import GRACE_SECONDS, ChildSpec, start
+from service.supervisor import SUPERVISOR_PID_ENV, ChildSpec, KeptSupervisor
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
@@ -84,7 +84,7 @@ def gunicorn_options(
     from service.gunicorn_errors import gunicorn_limits, problem_worker_class
 
     return {
-        "bind": f"{host}:{port}",
+        "bind": host_port(host, port),
         "workers": workers,
         # Its own refusals (request line, headers) as problem+json, like the app's.
         "worker_class": problem_worker_class(WORKER_CLASSES[worker_class]),
@@ -102,6 +102,18 @@ def gunicorn_options(
         # (a benchmark's, a developer's) fight over it.
         "control_socket_disable": True,
     }
+
+
+def host_port(host: str, port: int) -> str:
+    """Returns ``host:port``, with an IPv6 address in brackets as URLs and gunicorn's
+    ``bind`` need them.
+
+    >>> host_port("127.0.0.1", 8045), host_port("::1", 8045), host_port("[::1]", 8045)
+    ('127.0.0.1:8045', '[::1]:8045', '[::1]:8045')
+    """
+    if ":" in host and not host.startswith("["):
+        return f"[{host}]:{port}"
+    return f"{host}:{port}"
 
 
 def is_loopback(host: str) -> bool:
@@ -135,13 +147,20 @@ def api_factory(
     def build() -> Any:
         from service.app import create_app
 
-        app = create_app({"REDIS_URL": redis_url, "DEBUG": False, "TESTING": False,
-                          "READY_NEEDS_WORKERS": runs_worker, "STREAM_MAX": max_streams,
-                          "REQUIRE_API_KEY": public, "ENFORCE_RATE_LIMITS": public})
+        app = create_app({**app_settings(public, max_streams), "REDIS_URL": redis_url,
+                          "READY_NEEDS_WORKERS": runs_worker})
         app.debug = False
         return app
 
     return build
+
+
+def app_settings(public: bool, max_streams: int) -> dict[str, Any]:
+    """Returns the settings ``serve`` gives each worker's app besides its store: the
+    debugger off, *max_streams*, and *public* as the default of the API-key and rate-limit
+    flags (see :func:`api_factory`)."""
+    return {"DEBUG": False, "TESTING": False, "STREAM_MAX": max_streams,
+            "REQUIRE_API_KEY": public, "ENFORCE_RATE_LIMITS": public}
 
 
 def register(subparsers: Any) -> None:
@@ -153,13 +172,14 @@ def register(subparsers: Any) -> None:
         "a private redis-server with its data under --data-dir.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default %(default)s)")
-    serve.add_argument("--port", type=int, default=8045, help="port (default %(default)s)")
-    serve.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    serve.add_argument("--port", type=_port, default=8045, help="port (default %(default)s)")
+    serve.add_argument("--workers", type=_at_least_one, default=2,
+                       help="worker processes (default 2)")
     serve.add_argument(
         "--worker-class", choices=sorted(WORKER_CLASSES), default=DEFAULT_WORKER_CLASS,
         help="gunicorn workers: gevent (default; streams take no thread) or gthread",
     )
-    serve.add_argument("--threads", type=int, default=16,
+    serve.add_argument("--threads", type=_at_least_one, default=16,
                        help="threads per worker with --worker-class gthread (default 16)")
     serve.add_argument(
         "--max-streams", type=_max_streams,
@@ -197,13 +217,20 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
     from events.embedded import EmbeddedRedis
-    from service.config import env_flag
+    from service.app import check_config
+    from service.config import RETENTION_SETTINGS, env_flag, env_seconds
 
     public = not is_loopback(args.host)
+    max_streams = stream_bound(args.worker_class, args.max_streams, args.threads)
     try:
-        chosen = {flag: env_flag(flag) for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS")}
+        # Every setting the workers' apps will read, checked once before anything starts.
+        check_config(app_settings(public, max_streams))
+        if not args.no_worker:
+            for name in RETENTION_SETTINGS:
+                env_seconds(name, 0)
     except ValueError as error:
         raise UsageError(f"fortyfive serve: {error}") from None
+    chosen = {flag: env_flag(flag) for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS")}
     settings = ", ".join(
         f"{flag}={'true' if (public if value is None else value) else 'false'}"
         + (" (the default on this address)" if value is None else "")
@@ -227,7 +254,6 @@ def run_serve(args: argparse.Namespace) -> int:
     # made an SSL object by then, so gevent's warning about it says nothing useful.
     warnings.filterwarnings("ignore", message="Monkey-patching ssl after ssl")
     try:
-        max_streams = stream_bound(args.worker_class, args.max_streams, args.threads)
         options = gunicorn_options(
             args.host, args.port, args.workers, args.threads, access_log=args.access_log,
             worker_class=args.worker_class, max_streams=max_streams,
@@ -235,10 +261,11 @@ def run_serve(args: argparse.Namespace) -> int:
         factory = api_factory(
             url, runs_worker=worker is not None, public=public, max_streams=max_streams
         )
+        address = host_port(args.host, args.port)
         options["when_ready"] = lambda server: print(
-            f"fortyfive: serving http://{args.host}:{args.port}/ (the API under /v1, the "
-            f"table at /)\nfortyfive: data {where}\nfortyfive: stop with Ctrl+C (or "
-            f"kill -TERM {master})", file=sys.stderr, flush=True,
+            f"fortyfive: serving http://{address}/ (the API under /v1, the table at /)\n"
+            f"fortyfive: data {where}\nfortyfive: stop with Ctrl+C (or kill -TERM {master})",
+            file=sys.stderr, flush=True,
         )
         GunicornServer(factory, options).run()
     finally:
@@ -246,7 +273,7 @@ def run_serve(args: argparse.Namespace) -> int:
         # stack): only the master stops what the master started.
         if os.getpid() == master:
             if worker is not None:
-                stop_process(worker, GRACE_SECONDS + 5)
+                worker.stop()
             if embedded is not None:
                 embedded.stop()
     return 0
@@ -258,6 +285,27 @@ def stream_bound(worker_class: str, max_streams: int, threads: int) -> int:
     if worker_class == "gthread":
         return min(max_streams, max(1, threads // 2))
     return max_streams
+
+
+def _port(text: str) -> int:
+    """Parses ``--port``.
+
+    :raises argparse.ArgumentTypeError: if it is not a whole number from 1 to 65535.
+    """
+    if not text.strip().isdigit() or not 1 <= int(text) <= HIGHEST_PORT:
+        raise argparse.ArgumentTypeError(
+            f"expected a port from 1 to {HIGHEST_PORT}, got {text!r}")
+    return int(text)
+
+
+def _at_least_one(text: str) -> int:
+    """Parses ``--workers`` and ``--threads``.
+
+    :raises argparse.ArgumentTypeError: if it is not a whole number of 1 or more.
+    """
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
+    return int(text)
 
 
 def _max_streams(text: str) -> int:
@@ -274,10 +322,10 @@ def _max_streams(text: str) -> int:
         ) from None
 
 
-def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[bytes] | None:
+def start_worker(redis_url: str, *, verbose: bool = False) -> KeptSupervisor | None:
     """Starts ``workers.runner.run_worker(redis_url)`` in a child process, under a
-    supervisor process that restarts it when it dies; returns the supervisor. RQ logs each
-    job only when *verbose*.
+    supervisor process that restarts it when it dies (and is itself started again when it
+    dies); returns the supervisor. RQ logs each job only when *verbose*.
 
     Returns ``None`` (with a note on stderr) when this installation has no worker runner.
     """
@@ -286,22 +334,12 @@ def start_worker(redis_url: str, *, verbose: bool = False) -> subprocess.Popen[b
               "(bot seats and turn clocks will not act)", file=sys.stderr)
         return None
     code = (
-        "import sys; from workers.runner import run_worker; "
-        "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2]))"
+        "import os, sys; from workers.runner import run_worker; "
+        "sys.exit(run_worker(sys.argv[1], log_level=sys.argv[2], "
+        f"parent_pid=int(os.environ[{SUPERVISOR_PID_ENV!r}])))"
     )
     level = "INFO" if verbose else "WARNING"
-    return start([ChildSpec("worker", (sys.executable, "-c", code, redis_url, level))])
-
-
-def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
-    """Stops a child with SIGTERM, killing it after *timeout* seconds."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    return KeptSupervisor([ChildSpec("worker", (sys.executable, "-c", code, redis_url, level))])
 
 
 def openapi_document() -> dict[str, Any]:

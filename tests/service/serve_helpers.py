@@ -115,7 +115,7 @@ def alive(pid: int) -> bool:
 
 @contextmanager
 def serving(
-    tmp_path: Path, *args: str, env: Mapping[str, str] | None = None
+    tmp_path: Path, *args: str, env: Mapping[str, str] | None = None, own_session: bool = False
 ) -> Iterator[Served]:
     """Runs ``fortyfive serve`` on a free port with *args*, its data and log (all it prints)
     under *tmp_path*, until it answers ``/healthz``; stops it at the end if it still runs
@@ -123,13 +123,14 @@ def serving(
 
     When another process takes the port before gunicorn binds it, serve starts again on
     another one. *env* is added to the environment, from which ``REDIS_URL`` is removed unless
-    *env* sets it.
+    *env* sets it. With *own_session*, serve runs in a session (and process group) of its
+    own, as under a terminal: a test may signal the whole group, as Ctrl+C does.
     """
     environ = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     environ.update(env or {})
     log = tmp_path / "serve.log"
     for _ in range(START_ATTEMPTS):
-        served = _start(free_ports()[0], tmp_path, args, environ, log)
+        served = _start(free_ports()[0], tmp_path, args, environ, log, own_session)
         try:
             if wait_until(partial(_listening, served), "fortyfive serve answering /healthz") > 0:
                 break
@@ -146,13 +147,13 @@ def serving(
 
 
 def _start(port: int, tmp_path: Path, args: tuple[str, ...], environ: Mapping[str, str],
-           log: Path) -> Served:
+           log: Path, own_session: bool = False) -> Served:
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
              "serve", "--port", str(port), "--workers", "1", "--threads", "4",
              "--data-dir", str(tmp_path), *args],
-            env=environ, stdout=sink, stderr=subprocess.STDOUT,
+            env=environ, stdout=sink, stderr=subprocess.STDOUT, start_new_session=own_session,
         )
     return Served(port, process, log)
 

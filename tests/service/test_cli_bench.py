@@ -211,3 +211,14 @@ def test_random_games_are_complete_and_reproducible(profile: str) -> None:
     assert state.phase == "over" and state.winner is not None
     assert random_game(profile, "test/1") == events
     assert random_game(profile, "test/2") != events
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_bench_modules_help_is_plain_text(
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", target, "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: fortyfive bench {target}")
+    assert "`" not in out and ":mod:" not in out, out

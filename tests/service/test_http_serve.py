@@ -4,6 +4,7 @@ and ``fortyfive openapi``."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import threading
@@ -12,12 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serve_helpers import alive, create_game, serving, wait_until
 from serve_helpers import call as _call
-from serve_helpers import create_game, serving, wait_until
 
 from events.embedded import EmbeddedRedis
 from events.ports import free_ports
 from service.cli import main
+from service.cli.serve import gunicorn_options, host_port
 
 
 @pytest.fixture
@@ -116,3 +118,59 @@ def test_serve_on_data_a_leftover_server_holds_says_what_to_do_in_one_line(
     error = printed.splitlines()[-1]  # After the line on keys and limits.
     assert error.startswith(f"fortyfive: a redis-server (pid {pid}) still runs on")
     assert f"stop it with `kill {pid}`" in error
+
+
+def test_ctrl_c_stops_gunicorn_then_the_worker_then_redis_without_tracebacks(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path, own_session=True) as server:
+        runner = wait_until(server.runner_pid, "the worker's start")
+        redis_pid = int((tmp_path / "redis" / "redis.pid").read_text())
+        os.killpg(server.process.pid, signal.SIGINT)  # What a terminal's Ctrl+C does.
+        assert server.process.wait(30) == 0
+        printed = server.log_text()
+    assert not alive(runner) and not alive(redis_pid)
+    assert "Traceback" not in printed and "SystemExit" not in printed, printed
+    assert "Redis is unavailable" not in printed, "Redis stopped before the worker"
+    redis_log = (tmp_path / "redis" / "redis.log").read_text()
+    assert "Received SIGTERM" in redis_log and "Received SIGINT" not in redis_log
+
+
+@pytest.mark.parametrize(("args", "env", "named"), [
+    ([], {"TRUSTED_PROXIES": "abc"}, "TRUSTED_PROXIES"),
+    ([], {"RATE_LIMITS": "garbage"}, "RATE_LIMITS"),
+    ([], {"RATE_LIMITS": "creation=5"}, "RATE_LIMITS"),
+    ([], {"READY_STALE_SECONDS": "soon"}, "READY_STALE_SECONDS"),
+    ([], {"KEPT_HISTORY_TTL": "-1"}, "KEPT_HISTORY_TTL"),
+    ([], {"REQUIRE_API_KEY": "maybe"}, "REQUIRE_API_KEY"),
+    ([], {"ABANDON_AFTER": "3 days"}, "ABANDON_AFTER"),
+    ([], {"ARCHIVE_AFTER": "-5"}, "ARCHIVE_AFTER"),
+    (["--port", "70000"], {}, "--port"),
+    (["--port", "0"], {}, "--port"),
+    (["--workers", "0"], {}, "--workers"),
+    (["--threads", "0"], {}, "--threads"),
+])
+def test_a_bad_setting_stops_serve_before_it_starts_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    args: list[str], env: dict[str, str], named: str,
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    status = main(["serve", "--data-dir", str(tmp_path), "--port", str(free_ports()[0]), *args])
+    printed = capsys.readouterr().err
+    assert status == 2
+    assert len(printed.splitlines()) == 1 and named in printed, printed
+    assert printed.startswith("fortyfive serve"), printed
+    assert not (tmp_path / "redis").exists(), "nothing started"
+
+
+@pytest.mark.parametrize(("host", "bind", "url"), [
+    ("127.0.0.1", "127.0.0.1:8045", "http://127.0.0.1:8045/"),
+    ("::1", "[::1]:8045", "http://[::1]:8045/"),
+    ("[::1]", "[::1]:8045", "http://[::1]:8045/"),
+    ("::", "[::]:8045", "http://[::]:8045/"),
+])
+def test_an_ipv6_host_is_bound_in_brackets(host: str, bind: str, url: str) -> None:
+    assert gunicorn_options(host, 8045, 1, 1)["bind"] == bind
+    assert f"http://{host_port(host, 8045)}/" == url

@@ -13,7 +13,15 @@ import os
 import signal
 from pathlib import Path
 
-from serve_helpers import Served, alive, create_game, play_human_turn, serving, wait_until
+from serve_helpers import (
+    Served,
+    alive,
+    children,
+    create_game,
+    play_human_turn,
+    serving,
+    wait_until,
+)
 
 from events.embedded import EmbeddedRedis
 
@@ -119,3 +127,29 @@ def test_a_redis_outage_mid_game_ends_nothing_and_the_game_finishes(tmp_path: Pa
             assert log.count("worker: Redis is unavailable") == 1, "logged once per outage"
     finally:
         redis_server.stop()
+
+
+def test_a_killed_supervisor_is_started_again_and_its_orphaned_worker_stops(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path) as served:
+        old_runner = wait_until(served.runner_pid, "the worker's start")
+        old_supervisor = served.supervisor_pid()
+        os.kill(old_supervisor, signal.SIGKILL)
+        wait_until(lambda: not alive(old_runner), "the orphaned worker stopping")
+        new_runner = wait_until(
+            lambda: (pids := children(served.process.pid)) and old_supervisor not in pids
+            and served.runner_pid(), "a new supervisor starting a new worker")
+        new_supervisor = served.supervisor_pid()
+        bots = create_game(served, ["bot", "bot"], target=15)
+        wait_until(lambda: (served.json(f"/v1/games/{bots['id']}") or {}).get("phase") == "over",
+                   "the new worker playing an all-bot game")
+        log = served.log_text()
+        assert f"the worker's supervisor (pid {old_supervisor}) is gone" in log
+        assert f"the supervisor (pid {old_supervisor}) is gone; stopping the runner" in log
+        assert f"started a new supervisor of the worker (pid {new_supervisor})" in log
+
+        served.process.send_signal(signal.SIGTERM)
+        assert served.process.wait(30) == 0
+        wait_until(lambda: not alive(new_supervisor) and not alive(new_runner),
+                   "the new supervisor and worker stopping with serve")
