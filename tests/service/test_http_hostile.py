@@ -244,6 +244,26 @@ def test_head_and_options_on_every_route_are_never_500(app: Any, game: Table) ->
                 assert response.mimetype == "application/problem+json", (method, path)
 
 
+def test_every_api_answer_to_any_method_is_json_or_has_no_body(app: Any, game: Table) -> None:
+    """OPTIONS is answered with Allow and nothing else; a method a route does not take is a
+    405 problem listing the ones it does; nothing under /v1 is text/html."""
+    client = app.test_client()
+    api_rules = [rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/v1/")]
+    assert len(api_rules) >= 10
+    for rule in api_rules:
+        path = rule.rule.replace("<game_id>", game.id).replace("<history_id>", "h-0")
+        allowed = client.options(path)
+        assert allowed.status_code == 200, path
+        assert "Content-Type" not in allowed.headers and allowed.data == b"", path
+        assert set(allowed.headers["Allow"].split(", ")) == rule.methods, path
+        for method in ("PUT", "DELETE", "PATCH", "BREW"):
+            refused = client.open(path, method=method)
+            assert refused.status_code == 405, (method, path)
+            assert refused.mimetype == "application/problem+json", (method, path)
+            assert refused.get_json()["code"] == "method_not_allowed"
+            assert set(refused.headers["Allow"].split(", ")) == rule.methods
+
+
 def test_a_long_request_target_is_414(client: FlaskClient, game: Table) -> None:
     response = client.get(f"{game.path}/events?after=1&x={'a' * MAX_REQUEST_TARGET}")
     problem = _problem(response, 414, "uri_too_long")

@@ -119,6 +119,8 @@ def test_a_finished_game_with_everything_sent_is_204(client: FlaskClient) -> Non
     final = table.play_out()
     response = table.client.get(f"{table.path}/stream", query_string={"wait": 30})
     assert response.status_code == 204
+    # No body, so nothing for a Content-Type to describe.
+    assert "Content-Type" not in response.headers and response.data == b""
     # Still streams what a client has not seen yet, then ends without waiting.
     start = time.monotonic()
     text = table.client.get(
