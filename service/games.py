@@ -359,9 +359,9 @@ class Stream(MethodView):
         """Server-sent events of the caller's view of each new event.
 
         Starts after ``Last-Event-ID``, else ``after``, else the current version (beyond
-        the current version: 400); ends after ``wait`` idle seconds (default 25, at most
-        60) so clients reconnect. A server holding its maximum of live streams answers 503
-        with ``Retry-After``.
+        the current version: 400); ends after ``wait`` idle seconds (default 25, at least
+        5, at most 60) so clients reconnect. A server holding its maximum of live streams
+        answers 503 with ``Retry-After``.
         """
         state, version, viewer = request_game(game_id, query.get("view"))
         after = _last_event_id()

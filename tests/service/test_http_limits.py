@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from http_table import Table, bearer
+from http_table import Table, bearer, read_stream
 
 from service.app import create_app
 from service.limits import Limit, parse_limits
@@ -128,8 +128,8 @@ def test_actions_are_counted_per_seat_and_a_refusal_says_the_game_waits(
 def test_streams_and_uploads_have_their_own_quotas(limited: Flask, address: str) -> None:
     client = _client(limited, address)
     game = client.post("/v1/games", json=GAME).get_json()["id"]
-    assert client.get(f"/v1/games/{game}/stream?wait=0").status_code in (200, 204)
-    assert client.get(f"/v1/games/{game}/stream?wait=0").status_code == 429
+    assert read_stream(client, f"/v1/games/{game}").status_code == 200
+    assert client.get(f"/v1/games/{game}/stream").status_code == 429
     body = {"text": "not a history"}
     assert client.post("/v1/histories", json=body).status_code == 422
     refused = client.post("/v1/histories", json=body)

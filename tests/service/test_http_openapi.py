@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, settings
 from service import statuses
 from service.app import BLUEPRINTS, get_api
 from service.cli.serve import REGENERATE, openapi_yaml
+from service.sse import MIN_WAIT_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENAPI = ROOT / "openapi.yaml"
@@ -96,6 +97,15 @@ def test_every_api_route_is_documented(app: Flask) -> None:
         if rule.endpoint.split(".")[0] in api_blueprints
     }
     assert served == documented
+
+
+def test_an_operation_with_a_documented_header_keeps_its_query_arguments(app: Flask) -> None:
+    operation = get_api(app).spec.to_dict()["paths"]["/v1/games/{game_id}/stream"]["get"]
+    parameters = {(item["in"], item["name"]): item for item in operation["parameters"]}
+    assert set(parameters) == {("query", "view"), ("query", "after"), ("query", "wait"),
+                               ("header", "Last-Event-ID")}
+    wait = parameters["query", "wait"]["schema"]
+    assert (wait["minimum"], wait["maximum"]) == (MIN_WAIT_SECONDS, 60)
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ def test_serve_plays_streams_and_stops_cleanly(
     assert status == 201 and headers["ETag"] == '"3"'
 
     # Two idle streams are held by the one worker; other requests still pass.
-    streams = [threading.Thread(target=_call, args=(port, "GET", f"{path}/stream?wait=2"))
+    streams = [threading.Thread(target=_call, args=(port, "GET", f"{path}/stream?wait=5"))
                for _ in range(2)]
     for stream in streams:
         stream.start()
