@@ -199,25 +199,47 @@ def presented_key() -> str | None:
     return None
 
 
+def _identified(registry: KeyRegistry) -> ApiKey | None:
+    """Returns the record of the key the current request presents (looked up once per
+    request), or ``None`` if it presents none or one that is not ours; revoked keys included.
+
+    :raises StoreUnavailableError: if Redis cannot be reached.
+    """
+    if "api_key_record" not in g:
+        presented = presented_key()
+        g.api_key_record = registry.identify(presented) if presented else None
+    record: ApiKey | None = g.api_key_record
+    return record
+
+
+def valid_request_key(registry: KeyRegistry) -> ApiKey | None:
+    """Returns the valid (known, not revoked) API key the current request presents, else
+    ``None``, without refusing anything: what the rate limits count a request by. Only the
+    endpoints that take a key refuse a bad one (:func:`request_key`).
+
+    :raises StoreUnavailableError: if Redis cannot be reached.
+    """
+    if presented_key() is None:
+        return None
+    record = _identified(registry)
+    return record if record is not None and not record.revoked else None
+
+
 def request_key(registry: KeyRegistry) -> ApiKey | None:
-    """Returns the valid API key the current request presents (once per request), or
-    ``None`` if it presents none.
+    """Returns the valid API key the current request presents, or ``None`` if it presents
+    none. Only endpoints that take a key call it (through :func:`require_api_key`).
 
     :raises werkzeug.exceptions.HTTPException: 401 ``invalid_api_key`` for a key that is not
         ours, ``api_key_revoked`` for a revoked one.
     """
-    if "api_key" in g:
-        found: ApiKey | None = g.api_key
-        return found
     presented = presented_key()
-    record = registry.identify(presented) if presented else None
+    record = _identified(registry) if presented is not None else None
     if presented is not None and record is None:
         abort(401, message="this API key is not valid: ask the operator for one "
               "(fortyfive keys create --name NAME)", code="invalid_api_key", headers=_CHALLENGE)
     if record is not None and record.revoked:
         abort(401, message=f"API key {record.id} was revoked: ask the operator for a new one",
               code="api_key_revoked", headers=_CHALLENGE)
-    g.api_key = record
     return record
 
 

@@ -63,8 +63,21 @@ def get_api(app: Flask) -> FortyFiveApi:
 
 
 def _harden(response: Response) -> Response:
-    """Adds the headers every response carries, and makes every error a problem."""
+    """Adds the headers every response carries, makes every error a problem, and leaves an
+    answer without a body (a 204, a 304, the automatic answer to ``OPTIONS``) without a
+    ``Content-Type``: it has nothing to describe (Flask's default would say ``text/html``)."""
     response = as_problem(response)
+    if _bodiless(response):
+        response.set_data(b"")
+        del response.headers["Content-Type"]
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Cache-Control", "no-store")
     return response
+
+
+def _bodiless(response: Response) -> bool:
+    """True for an answer that has no body: by its status, or an empty one of its own (a
+    streamed body, such as an event stream or a file, is never taken for empty)."""
+    if response.status_code in (204, 304):
+        return True
+    return not response.is_streamed and response.calculate_content_length() == 0

@@ -192,10 +192,12 @@ class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hint
         flask-smorest refers to the components it adds itself (422 of ``arguments``, the
         ETag's 412 and 428, pagination's 400) by ``HTTPStatus`` names, and describes an
         undescribed response with ``HTTPStatus``'s phrase: a last documentation step of the
-        blueprint renames both.
+        blueprint renames both, and another keeps the parameters of ``arguments`` beside
+        those of ``doc(parameters=...)``, which would replace them.
         """
-        if _name_responses not in blp._prepare_doc_cbks:
-            blp._prepare_doc_cbks.append(_name_responses)
+        for step in (_name_responses, _keep_parameters):
+            if step not in blp._prepare_doc_cbks:
+                blp._prepare_doc_cbks.append(step)
         super().register_blueprint(blp, **options)
 
     def handle_http_exception(self, error: HTTPException) -> Any:
@@ -213,6 +215,17 @@ def _name_responses(doc: dict[str, Any], doc_info: Any, **_: Any) -> dict[str, A
         elif isinstance(response, dict) and str(status).isdigit():
             if response.get("description") == http.HTTPStatus(int(status)).phrase:
                 response["description"] = statuses.phrase(int(status))
+    return doc
+
+
+def _keep_parameters(doc: dict[str, Any], doc_info: Any, **_: Any) -> dict[str, Any]:
+    """Adds the parameters of one operation's *doc* (its query arguments) to those of its
+    manual documentation (a header given with ``blp.doc``), which would else replace them:
+    flask-smorest merges the manual documentation last, and a list replaces a list."""
+    manual = doc_info.get("manual_doc", {})
+    if "parameters" in manual and "parameters" in doc:
+        extra = [item for item in manual["parameters"] if item not in doc["parameters"]]
+        manual["parameters"] = [*doc["parameters"], *extra]
     return doc
 
 

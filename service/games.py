@@ -122,7 +122,9 @@ class Games(MethodView):
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GameCreatedSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
@@ -359,9 +361,9 @@ class Stream(MethodView):
         """Server-sent events of the caller's view of each new event.
 
         Starts after ``Last-Event-ID``, else ``after``, else the current version (beyond
-        the current version: 400); ends after ``wait`` idle seconds (default 25, at most
-        60) so clients reconnect. A server holding its maximum of live streams answers 503
-        with ``Retry-After``.
+        the current version: 400); ends after ``wait`` idle seconds (default 25, at least
+        5, at most 60) so clients reconnect. A server holding its maximum of live streams
+        answers 503 with ``Retry-After``.
         """
         state, version, viewer = request_game(game_id, query.get("view"))
         after = _last_event_id()

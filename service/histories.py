@@ -170,6 +170,7 @@ class Histories(MethodView):
     @blp.arguments(HistorySubmissionSchema)
     @blp.response(200, SubmissionResultSchema, description="Verified (dry run)")
     @blp.alt_response(201, schema=SubmissionResultSchema, description="Verified and kept")
+    @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(413, response="CONTENT_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")

@@ -16,8 +16,11 @@ see :data:`DEFAULT_LIMITS`):
 
 The client is the API key when the request presents a valid one (``X-API-Key``, or
 ``Authorization: Bearer`` with a key), else the client's address (``request.remote_addr``,
-after ``TRUSTED_PROXIES`` hops of ``X-Forwarded-For``); for actions, the seat token. The
-probes and the web pages are not limited.
+after ``TRUSTED_PROXIES`` hops of ``X-Forwarded-For``); for actions, the seat token. A bad or
+revoked key counts against the address: the limits never refuse a key, so a request is
+answered alike whether or not they are enforced (the endpoints that take a key answer 401
+for a bad one either way, :func:`service.apikeys.require_api_key`). The probes and the web
+pages are not limited.
 
 Each counter is one key, ``f45:{rate:<who>}:<class>`` (:mod:`events.keys`): a fixed
 window that starts with the client's first request and expires with it. One Lua script
@@ -47,7 +50,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from events import keys as store_keys
 from events.store import StoreUnavailableError
-from service.apikeys import presented_key, request_key
+from service.apikeys import valid_request_key
 from service.repository import services
 
 log = logging.getLogger(__name__)
@@ -166,7 +169,12 @@ def request_class() -> str | None:
 def _client(limit_class: str) -> str:
     """Returns who the current request counts against in *limit_class*: for an action, its
     seat token if the token is one of the game's (any other token counts against the address,
-    so made-up tokens cannot dodge the count); else the API key, else the address."""
+    so made-up tokens cannot dodge the count); else its API key if that is valid (a bad or
+    revoked key counts against the address, and is refused only by the endpoints that take
+    a key), else the address.
+
+    :raises StoreUnavailableError: if the store cannot be reached to tell.
+    """
     if limit_class == "actions":
         scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
         game_id = (request.view_args or {}).get("game_id", "")
@@ -174,10 +182,9 @@ def _client(limit_class: str) -> str:
                 services().tokens.identify(game_id, token.strip()) is not None):
             digest = hashlib.sha256(token.strip().encode("utf-8")).hexdigest()[:32]
             return f"seat:{digest}"
-    if presented_key() is not None:
-        key = request_key(services().keys)
-        if key is not None:
-            return f"key:{key.id}"
+    key = valid_request_key(services().keys)
+    if key is not None:
+        return f"key:{key.id}"
     return f"ip:{request.remote_addr or 'unknown'}"
 
 
@@ -189,8 +196,8 @@ def _count() -> None:
     limit = current_app.extensions["fortyfive.limits"][limit_class]
     if limit.quota <= 0:
         return
-    key = store_keys.rate_key(_client(limit_class), limit_class)
     try:
+        key = store_keys.rate_key(_client(limit_class), limit_class)
         count, ttl_ms = _increment(key, limit.window)
     except StoreUnavailableError as error:
         log.warning("rate limits not counted: %s", error)

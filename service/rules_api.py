@@ -29,6 +29,8 @@ class Legal(MethodView):
     @blp.doc(security=[{}])
     @blp.arguments(LegalRequestSchema())
     @blp.response(200, LegalSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     def post(self, body: dict[str, Any]) -> Any:
@@ -46,6 +48,8 @@ class Winner(MethodView):
     @blp.doc(security=[{}])
     @blp.arguments(WinnerRequestSchema())
     @blp.response(200, WinnerSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
     @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     def post(self, body: dict[str, Any]) -> Any:

@@ -16,6 +16,7 @@ from marshmallow import fields, validate
 
 from engine.actions import ACTION_FIELDS
 from engine.profiles import PROFILES
+from service.sse import MIN_WAIT_SECONDS
 
 CARD_PATTERN = r"^(?:[jJ][kK]|(?:10|[2-9tTjJqQkKaA])[sScCdDhH])$"
 """A card code: rank (2-9, T or 10, J, Q, K, A) and suit (S, C, D, H), or JK; any case."""
@@ -127,8 +128,9 @@ class StreamQuerySchema(ViewQuerySchema):
         metadata={"description": "Start after this version (Last-Event-ID takes precedence)"},
     )
     wait = fields.Float(
-        validate=validate.Range(min=0, max=60),
-        metadata={"description": "Seconds without events before the stream ends (default 25)"},
+        validate=validate.Range(min=MIN_WAIT_SECONDS, max=60),
+        metadata={"description": "Seconds without events before the stream ends (default 25, "
+                                 f"at least {MIN_WAIT_SECONDS:g}: one keep-alive period)"},
     )
 
 

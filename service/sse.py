@@ -25,6 +25,12 @@ KEEPALIVE_SECONDS = 5.0
 """How often an idle stream sends a keep-alive comment (which also notices a client that
 went away)."""
 
+MIN_WAIT_SECONDS = KEEPALIVE_SECONDS
+"""The shortest idle wait a stream may be asked for: one keep-alive period. A live stream
+that ends sooner is polling: with the stream's ``retry: 1000`` an idle ``EventSource`` would
+reconnect every second or so, each time a request against the ``streams`` rate limit. The
+backlog alone is ``GET /v1/games/{id}/events``."""
+
 
 def event_item(recorded: RecordedEvent, viewer: Viewer) -> dict[str, Any]:
     """Returns one event of the log as *viewer* may see it.

@@ -365,7 +365,8 @@ def run_openapi(args: argparse.Namespace) -> int:
     if args.check:
         current = path.read_text("utf-8") if path.exists() else None
         if current != text:
-            print(f"{path} is out of date: run `{REGENERATE}` to regenerate it", file=sys.stderr)
+            state = "is out of date" if current is not None else "does not exist"
+            print(f"{path} {state}: run `{REGENERATE}` to regenerate it", file=sys.stderr)
             return 1
         return 0
     path.write_text(text, "utf-8")

@@ -21,6 +21,31 @@ def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
+def read_stream(client: FlaskClient, path: str, *, headers: Mapping[str, str] | None = None,
+                query: Mapping[str, Any] | None = None) -> TestResponse:
+    """Opens the event stream of the game at *path* and reads it up to the game's version
+    now, then closes it as a client that goes away: the backlog, without waiting for the
+    stream to idle out. Returns the answer with the body read so far (an answer that is not
+    a stream, such as a problem or a 204, whole)."""
+    version = client.get(path).get_json()["version"]
+    response = client.get(f"{path}/stream", headers=dict(headers or {}),
+                          query_string=dict(query or {}), buffered=False)
+    if response.mimetype != "text/event-stream":
+        response.get_data()
+        return response
+    start = (headers or {}).get("Last-Event-ID") or (query or {}).get("after", version)
+    received = b""
+    try:
+        for chunk in response.response:
+            received += chunk
+            if int(start) >= version or f"\nid: {version}\n".encode() in b"\n" + received:
+                break
+    finally:
+        response.close()
+    response.set_data(received)
+    return response
+
+
 class Table:
     """A game created over HTTP, with its tokens, played through the API."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from http_table import Table, bearer
+from http_table import Table, bearer, read_stream
 from serve_helpers import serving
 from werkzeug.test import TestResponse
 
@@ -215,7 +215,7 @@ def test_odd_header_values_are_problems(client: FlaskClient, game: Table, name: 
         headers = {**token, "If-Match": '"2"', name: value}
         for response in (
             client.get(game.path, headers=headers),
-            client.get(f"{game.path}/stream?wait=0", headers=headers),
+            read_stream(client, game.path, headers=headers),
             client.get(f"{game.path}/events", headers=headers),
             client.post(f"{game.path}/actions", json={"type": "pass"}, headers=headers),
         ):
@@ -229,7 +229,10 @@ def test_odd_query_values_are_problems(client: FlaskClient, game: Table, name: s
     for value in ("-1", "0", "9" * 40, "1" * 4000, "١٢", "１２", "²", "1e3", "0x10", " 1", "+1",
                   "nan", "inf", "", "\x00", "ü", "[]", "1.5"):
         for path in paths:
-            _clean(client.get(path, query_string={name: value, "wait": "0"}))
+            if path.endswith("/stream"):
+                _clean(read_stream(client, game.path, query={name: value}))
+            else:
+                _clean(client.get(path, query_string={name: value}))
 
 
 def test_head_and_options_on_every_route_are_never_500(app: Any, game: Table) -> None:
@@ -242,6 +245,26 @@ def test_head_and_options_on_every_route_are_never_500(app: Any, game: Table) ->
             assert response.status_code < 500, (method, path)
             if response.status_code >= 400:
                 assert response.mimetype == "application/problem+json", (method, path)
+
+
+def test_every_api_answer_to_any_method_is_json_or_has_no_body(app: Any, game: Table) -> None:
+    """OPTIONS is answered with Allow and nothing else; a method a route does not take is a
+    405 problem listing the ones it does; nothing under /v1 is text/html."""
+    client = app.test_client()
+    api_rules = [rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/v1/")]
+    assert len(api_rules) >= 10
+    for rule in api_rules:
+        path = rule.rule.replace("<game_id>", game.id).replace("<history_id>", "h-0")
+        allowed = client.options(path)
+        assert allowed.status_code == 200, path
+        assert "Content-Type" not in allowed.headers and allowed.data == b"", path
+        assert set(allowed.headers["Allow"].split(", ")) == rule.methods, path
+        for method in ("PUT", "DELETE", "PATCH", "BREW"):
+            refused = client.open(path, method=method)
+            assert refused.status_code == 405, (method, path)
+            assert refused.mimetype == "application/problem+json", (method, path)
+            assert refused.get_json()["code"] == "method_not_allowed"
+            assert set(refused.headers["Allow"].split(", ")) == rule.methods
 
 
 def test_a_long_request_target_is_414(client: FlaskClient, game: Table) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from http_table import Table, bearer
+from http_table import Table, bearer, read_stream
 
 CALLERS = ("own", "opponent", "partner", "spectator", "auditor", "other_game", "garbage")
 
@@ -65,8 +65,7 @@ def _request(table: Table, endpoint: str, token: str | None, own_view: dict[str,
         return table.client.get(f"{path}/events", headers=headers,
                                 query_string={"view": "auditor"})
     if endpoint == "stream":
-        return table.client.get(f"{path}/stream", headers=headers,
-                                query_string={"after": 0, "wait": 0})
+        return read_stream(table.client, path, headers=headers, query={"after": 0})
     action = next(a for a in own_view["legal_actions"] if a["type"] == "play")
     headers["If-Match"] = f'"{own_view["version"]}"'
     return table.client.post(f"{path}/actions", json=action, headers=headers)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from http_table import Table, bearer
+from http_table import Table, bearer, read_stream
 
 from service.app import create_app
 from service.limits import Limit, parse_limits
@@ -128,8 +128,8 @@ def test_actions_are_counted_per_seat_and_a_refusal_says_the_game_waits(
 def test_streams_and_uploads_have_their_own_quotas(limited: Flask, address: str) -> None:
     client = _client(limited, address)
     game = client.post("/v1/games", json=GAME).get_json()["id"]
-    assert client.get(f"/v1/games/{game}/stream?wait=0").status_code in (200, 204)
-    assert client.get(f"/v1/games/{game}/stream?wait=0").status_code == 429
+    assert read_stream(client, f"/v1/games/{game}").status_code == 200
+    assert client.get(f"/v1/games/{game}/stream").status_code == 429
     body = {"text": "not a history"}
     assert client.post("/v1/histories", json=body).status_code == 422
     refused = client.post("/v1/histories", json=body)
@@ -167,3 +167,58 @@ def test_made_up_seat_tokens_count_against_the_address(limited: Flask, address: 
         for n in range(3)
     ]
     assert statuses == [401, 401, 429]
+
+
+BAD_KEYS = ("f45k.0123456789ab." + "A" * 43, "garbage")
+LEGAL = {"profile": "classic", "trump": "S", "trick": ["5S"], "hand": ["AH", "KS", "2D"]}
+
+
+@pytest.mark.parametrize("enforced", [False, True])
+def test_a_bad_or_revoked_key_is_answered_alike_with_or_without_limits(
+    redis_url: str, address: str, enforced: bool
+) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "ENFORCE_RATE_LIMITS": enforced})
+    try:
+        keys = app.extensions["fortyfive"].keys
+        revoked, revoked_key = keys.create("gone")
+        keys.revoke(revoked.id)
+        client = _client(app, address)
+        for key in (*BAD_KEYS, revoked_key):
+            # A bearer token is an API key only of its shape (else a seat token).
+            sent = [{"X-API-Key": key}] + ([bearer(key)] if key.startswith("f45k.") else [])
+            for headers in sent:
+                # Endpoints that take no key ignore it...
+                assert client.get("/v1/profiles", headers=headers).status_code == 200
+                legal = client.post("/v1/rules/legal", json=LEGAL, headers=headers)
+                assert legal.status_code == 200, legal.get_json()
+                # ...those that take one refuse it, as through require_api_key.
+                refused = client.post("/v1/games", json=GAME, headers=headers)
+                assert refused.status_code == 401
+                assert refused.get_json()["code"] in ("invalid_api_key", "api_key_revoked")
+    finally:
+        app.extensions["fortyfive"].store.close()
+
+
+def test_a_bad_key_is_counted_against_the_address(limited: Flask, address: str) -> None:
+    client = _client(limited, address)
+    remaining = []
+    for headers in ({}, {"X-API-Key": BAD_KEYS[0]}, {"X-API-Key": BAD_KEYS[1]}):
+        response = client.get("/v1/profiles", headers=headers)
+        assert response.status_code == 200
+        remaining.append(CURRENT.match(response.headers["RateLimit"]).group(2))
+    assert remaining == ["2", "1", "0"]
+    assert client.get("/v1/profiles", headers={"X-API-Key": "other"}).status_code == 429
+
+
+def test_without_the_store_keyless_endpoints_still_answer_a_request_with_a_key() -> None:
+    from events.ports import free_ports
+
+    (port,) = free_ports(1)
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{port}/0", "TESTING": True,
+                      "ENFORCE_RATE_LIMITS": True})
+    client = app.test_client()
+    for headers in ({"X-API-Key": BAD_KEYS[0]}, bearer(BAD_KEYS[0])):
+        assert client.get("/v1/profiles", headers=headers).status_code == 200
+        assert client.post("/v1/rules/legal", json=LEGAL, headers=headers).status_code == 200
+        refused = client.post("/v1/games", json=GAME, headers=headers)
+        assert (refused.status_code, refused.get_json()["code"]) == (503, "store_unavailable")

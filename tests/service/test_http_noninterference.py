@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from http_table import read_stream
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -151,7 +152,7 @@ def _observe(app: Flask, game_id: str, viewer: int | str) -> list[Any]:
         client.get(path, headers=auth),
         client.get(f"{path}/events", headers=auth),
         client.get(f"{path}/events", headers=auth, query_string={"after": 3, "limit": 2}),
-        client.get(f"{path}/stream", headers=auth, query_string={"after": 0, "wait": 0}),
+        read_stream(client, path, headers=auth, query={"after": 0}),
     ]
     view = responses[0].get_json()
     version = view["version"]

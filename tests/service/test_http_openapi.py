@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, settings
 from service import statuses
 from service.app import BLUEPRINTS, get_api
 from service.cli.serve import REGENERATE, openapi_yaml
+from service.sse import MIN_WAIT_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENAPI = ROOT / "openapi.yaml"
@@ -98,6 +99,15 @@ def test_every_api_route_is_documented(app: Flask) -> None:
     assert served == documented
 
 
+def test_an_operation_with_a_documented_header_keeps_its_query_arguments(app: Flask) -> None:
+    operation = get_api(app).spec.to_dict()["paths"]["/v1/games/{game_id}/stream"]["get"]
+    parameters = {(item["in"], item["name"]): item for item in operation["parameters"]}
+    assert set(parameters) == {("query", "view"), ("query", "after"), ("query", "wait"),
+                               ("header", "Last-Event-ID")}
+    wait = parameters["query", "wait"]["schema"]
+    assert (wait["minimum"], wait["maximum"]) == (MIN_WAIT_SECONDS, 60)
+
+
 @pytest.fixture
 def live_game(app: Flask) -> Table:
     """A bruff game, cut, whose id half of the generated requests use."""
@@ -147,3 +157,38 @@ def test_the_app_keeps_to_the_document(case: Any, app: Flask, live_game: Table) 
         if turn % 4 == 1:
             case.headers = {**(case.headers or {}), **bearer(live_game.tokens[0])}
     case.call_and_validate(app=app)
+
+
+def _documented_statuses() -> dict[tuple[str, ...], set[str]]:
+    """Returns docs/api.md's table of endpoints: the operations of each row (``"POST
+    /v1/games"``) and the statuses it lists."""
+    text = (OPENAPI.parent / "docs" / "api.md").read_text("utf-8")
+    rows: dict[tuple[str, ...], set[str]] = {}
+    for line in text.split("\n\n| method and path |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]:
+        where, success, other = line.strip("|").split("|")
+        operations = tuple(
+            f"{method} {re.sub(r'[?].*', '', path).replace('{id}', '{game_id}')}"
+            for method, path in re.findall(r"`(\w+) ([^`]+)`", where))
+        rows[operations] = set(re.findall(r"\b[1-5]\d\d\b", success + other))
+    return rows
+
+
+def test_the_status_table_of_the_docs_is_the_documents() -> None:
+    paths = yaml.safe_load(OPENAPI.read_text("utf-8"))["paths"]
+    rows = _documented_statuses()
+    assert len(rows) >= 9
+    for operations, listed in rows.items():
+        documented = {
+            str(status) for operation in operations
+            for status in paths[operation.split(" ")[1]][operation.split(" ")[0].lower()][
+                "responses"]
+            if status != "default"
+        }
+        assert listed == documented, operations
+
+
+def test_every_operation_with_a_json_body_documents_its_refusals(app: Flask) -> None:
+    for path, operations in get_api(app).spec.to_dict()["paths"].items():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                assert {"400", "413", "415", "422"} <= set(operation["responses"]), (method, path)

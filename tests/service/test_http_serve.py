@@ -46,7 +46,7 @@ def test_serve_plays_streams_and_stops_cleanly(
     assert status == 201 and headers["ETag"] == '"3"'
 
     # Two idle streams are held by the one worker; other requests still pass.
-    streams = [threading.Thread(target=_call, args=(port, "GET", f"{path}/stream?wait=2"))
+    streams = [threading.Thread(target=_call, args=(port, "GET", f"{path}/stream?wait=5"))
                for _ in range(2)]
     for stream in streams:
         stream.start()
@@ -79,7 +79,11 @@ def test_openapi_check_names_the_command_when_stale(
     stale = tmp_path / "openapi.yaml"
     stale.write_text("openapi: 3.0.3\n")
     assert main(["openapi", "--check", "--output", str(stale)]) == 1
-    assert "run `fortyfive openapi`" in capsys.readouterr().err
+    assert f"{stale} is out of date: run `fortyfive openapi`" in capsys.readouterr().err
+    missing = tmp_path / "missing.yaml"
+    assert main(["openapi", "--check", "--output", str(missing)]) == 1
+    assert capsys.readouterr().err == (f"{missing} does not exist: run `fortyfive openapi` to "
+                                       "regenerate it\n")
     assert main(["openapi", "--output", str(stale)]) == 0
     assert main(["openapi", "--check", "--output", str(stale)]) == 0
 

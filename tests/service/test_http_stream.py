@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from http_table import Table, bearer
+from http_table import Table, bearer, read_stream
 
 from bench.http import api_server
 from service.cli import main
 from service.cli.serve import stream_bound
 from service.config import MAX_STREAMS_ENV
+from service.sse import KEEPALIVE_SECONDS, MIN_WAIT_SECONDS
 
 
 def parse(text: str) -> list[dict[str, Any]]:
@@ -40,7 +41,7 @@ def parse(text: str) -> list[dict[str, Any]]:
 def test_a_stream_from_zero_sends_every_event_once(table: Table) -> None:
     for _ in range(3):
         table.step()
-    response = table.client.get(f"{table.path}/stream", query_string={"after": 0, "wait": 0})
+    response = read_stream(table.client, table.path, query={"after": 0})
     assert response.status_code == 200
     assert response.mimetype == "text/event-stream"
     assert response.headers["Cache-Control"] == "no-store"
@@ -59,10 +60,8 @@ def test_last_event_id_resumes_with_nothing_skipped_or_repeated(table: Table) ->
     last = 0
     while last < version:
         # A client that drops after two messages and reconnects with the last id it saw.
-        text = table.client.get(
-            f"{table.path}/stream", headers={"Last-Event-ID": str(last)},
-            query_string={"wait": 0},
-        ).get_data(as_text=True)
+        text = read_stream(table.client, table.path,
+                           headers={"Last-Event-ID": str(last)}).get_data(as_text=True)
         received = [m["id"] for m in parse(text)][:2]
         seen += received
         last = received[-1]
@@ -71,10 +70,8 @@ def test_last_event_id_resumes_with_nothing_skipped_or_repeated(table: Table) ->
 
 def test_last_event_id_wins_over_after(table: Table) -> None:
     table.step()
-    text = table.client.get(
-        f"{table.path}/stream", headers={"Last-Event-ID": "2"},
-        query_string={"after": 0, "wait": 0},
-    ).get_data(as_text=True)
+    text = read_stream(table.client, table.path, headers={"Last-Event-ID": "2"},
+                       query={"after": 0}).get_data(as_text=True)
     assert [m["id"] for m in parse(text)][0] == 3
 
 
@@ -93,7 +90,7 @@ def test_a_live_stream_delivers_new_events_then_ends_when_idle(
         # current version then, and its body is read (and waits) below.
         response = client.get(
             f"{table.path}/stream", headers=bearer(table.tokens[seat]),
-            query_string={"wait": 0.5}, buffered=False,
+            query_string={"wait": MIN_WAIT_SECONDS}, buffered=False,
         )
         opened.set()
         received["text"] = response.get_data(as_text=True)
@@ -110,8 +107,8 @@ def test_a_live_stream_delivers_new_events_then_ends_when_idle(
     assert messages[0]["event"] == "deck_cut"
     assert messages[0]["data"]["data"] == {"seat": seat, "position": 5}
     assert messages[-1]["data"]["version"] == view["version"]
-    # It ended after the 0.5 s asked for, not the default wait.
-    assert 0.5 <= received["seconds"] < app.config["STREAM_WAIT"]
+    # It ended after the wait asked for, not the default wait.
+    assert MIN_WAIT_SECONDS <= received["seconds"] < app.config["STREAM_WAIT"]
 
 
 def test_a_finished_game_with_everything_sent_is_204(client: FlaskClient) -> None:
@@ -119,6 +116,8 @@ def test_a_finished_game_with_everything_sent_is_204(client: FlaskClient) -> Non
     final = table.play_out()
     response = table.client.get(f"{table.path}/stream", query_string={"wait": 30})
     assert response.status_code == 204
+    # No body, so nothing for a Content-Type to describe.
+    assert "Content-Type" not in response.headers and response.data == b""
     # Still streams what a client has not seen yet, then ends without waiting.
     start = time.monotonic()
     text = table.client.get(
@@ -136,9 +135,18 @@ def test_a_bad_last_event_id_is_400(table: Table, header: str) -> None:
     assert response.get_json()["code"] == "bad_last_event_id"
 
 
-def test_wait_is_bounded(table: Table) -> None:
-    response = table.client.get(f"{table.path}/stream", query_string={"wait": 61})
+@pytest.mark.parametrize("wait", [61, 0, 0.5, MIN_WAIT_SECONDS - 0.1])
+def test_wait_is_bounded_below_by_one_keep_alive_and_above(table: Table, wait: float) -> None:
+    response = table.client.get(f"{table.path}/stream", query_string={"wait": wait})
     assert response.status_code == 422
+    assert response.mimetype == "application/problem+json"
+    assert "wait" in response.get_json()["errors"]["query"]
+
+
+def test_the_shortest_wait_is_one_keep_alive_period(table: Table) -> None:
+    assert MIN_WAIT_SECONDS == KEEPALIVE_SECONDS
+    assert read_stream(table.client, table.path,
+                       query={"wait": MIN_WAIT_SECONDS}).status_code == 200
 
 
 def test_a_stream_may_not_start_beyond_the_games_head(table: Table) -> None:
@@ -151,10 +159,8 @@ def test_a_stream_may_not_start_beyond_the_games_head(table: Table) -> None:
         body = response.get_json()
         assert (body["code"], body["current_version"]) == ("after_beyond_head", version)
     # At the head itself is the ordinary live stream.
-    response = table.client.get(f"{table.path}/stream",
-                                headers={"Last-Event-ID": str(version)},
-                                query_string={"wait": 0})
-    assert response.status_code == 200 and parse(response.get_data(as_text=True)) == []
+    response = read_stream(table.client, table.path, headers={"Last-Event-ID": str(version)})
+    assert response.status_code == 200 and response.get_data(as_text=True) == "retry: 1000\n\n"
 
 
 def _listen(app: Flask, path: str, token: str | None, after: int, wait: float,
@@ -194,9 +200,10 @@ def test_every_stream_of_a_game_gets_every_event_in_order_from_one_tail(
     seat_texts: list[str] = []
     auditor_texts: list[str] = []
     before = _blocked_reads(redis_client)
-    threads = [_listen(app, table.path, None, start, 1.0, spectators) for _ in range(30)]
-    threads.append(_listen(app, table.path, table.tokens[0], start, 1.0, seat_texts))
-    threads.append(_listen(app, table.path, table.auditor, start, 1.0, auditor_texts))
+    wait = MIN_WAIT_SECONDS
+    threads = [_listen(app, table.path, None, start, wait, spectators) for _ in range(30)]
+    threads.append(_listen(app, table.path, table.tokens[0], start, wait, seat_texts))
+    threads.append(_listen(app, table.path, table.auditor, start, wait, auditor_texts))
     _held(app, 32)
     # One XREAD BLOCK for the game in this process, however many watch it (an earlier
     # test's tail may still be blocked: none is added but this one).
@@ -228,7 +235,7 @@ def test_beyond_its_bound_a_process_answers_503_with_retry_after(
     app = create_app({"REDIS_URL": redis_url, "TESTING": True, "STREAM_MAX": 2})
     try:
         texts: list[str] = []
-        threads = [_listen(app, table.path, None, 0, 0.5, texts) for _ in range(2)]
+        threads = [_listen(app, table.path, None, 0, MIN_WAIT_SECONDS, texts) for _ in range(2)]
         _held(app, 2)
         response = app.test_client().get(f"{table.path}/stream")
         assert response.status_code == 503
@@ -238,8 +245,7 @@ def test_beyond_its_bound_a_process_answers_503_with_retry_after(
         for thread in threads:
             thread.join(10)
         _held(app, 0)  # Ended streams give their places back.
-        response = app.test_client().get(f"{table.path}/stream",
-                                         query_string={"after": 0, "wait": 0})
+        response = read_stream(app.test_client(), table.path, query={"after": 0})
         assert response.status_code == 200 and len(parse(response.get_data(as_text=True))) > 0
     finally:
         app.extensions["fortyfive"].streams.close()
@@ -254,14 +260,14 @@ def test_a_stream_that_falls_behind_the_tails_window_still_misses_nothing(
     monkeypatch.setattr(stream_hub, "KEEP_EVENTS", 2)
     _, start = table.turn()
     early: list[str] = []
-    watcher = _listen(app, table.path, None, start, 1.0, early)
+    watcher = _listen(app, table.path, None, start, MIN_WAIT_SECONDS, early)
     _held(app, 1)
     for _ in range(5):
         table.step()
     watcher.join(15)
     # The tail now keeps only its last two events: an older Last-Event-ID reads the rest.
-    text = table.client.get(f"{table.path}/stream", headers={"Last-Event-ID": str(start)},
-                            query_string={"wait": 0}).get_data(as_text=True)
+    text = read_stream(table.client, table.path,
+                       headers={"Last-Event-ID": str(start)}).get_data(as_text=True)
     page = table.client.get(f"{table.path}/events", query_string={"after": start}).get_json()
     assert [m["data"] for m in parse(text)] == page["events"]
     assert [m["data"] for m in parse(early[0])] == page["events"]
@@ -335,7 +341,7 @@ def test_held_streams_take_no_request_capacity_under_serve(tmp_path: Path) -> No
                 sock.close()
         # A client that went away gives its place back (noticed at the next write).
         deadline = time.monotonic() + 60
-        while (status := _call(port, "GET", f"{path}/stream?wait=0")[0]) == 503:
+        while (status := _call(port, "GET", f"{path}/stream?wait={MIN_WAIT_SECONDS}")[0]) == 503:
             assert time.monotonic() < deadline, "the streams of closed clients were kept"
             time.sleep(0.5)
         assert status == 200
