@@ -17,6 +17,7 @@ from typing import Any
 
 from events.embedded import START_ATTEMPTS
 from events.ports import free_ports
+from service.supervisor import stop_process
 
 DEADLINE = 60.0
 """Seconds a test waits for what must happen (generous: a loaded 2-core machine)."""
@@ -135,15 +136,15 @@ def serving(
             if wait_until(partial(_listening, served), "fortyfive serve answering /healthz") > 0:
                 break
         except BaseException:
-            _stop(served.process)
+            stop_process(served.process, 20.0)
             raise
-        _stop(served.process)
+        stop_process(served.process, 20.0)
     else:
         raise AssertionError(f"every port tried was taken; the log ends:\n{log.read_text()}")
     try:
         yield served
     finally:
-        _stop(served.process)
+        stop_process(served.process, 20.0)
 
 
 def _start(port: int, tmp_path: Path, args: tuple[str, ...], environ: Mapping[str, str],
@@ -173,16 +174,6 @@ def _listening(served: Served) -> int:
         return 1 if served.call("GET", "/healthz")[0] == 200 else 0
     except OSError:
         return 0
-
-
-def _stop(process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def create_game(served: Served, seats: list[str], **options: Any) -> dict[str, Any]:

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import Bots, LiveServer
+from web_helpers import Bots, LiveServer, by_id, console_errors, css, wait_for
 
 from replay.build import build_history
 from replay.jsonformat import dumps
@@ -23,36 +22,6 @@ from replay.sample import GameDriver, seeded_choice
 from service import web
 
 WEB_DIR = Path(web.__file__).resolve().parent / "web"
-WAIT = 10.0
-
-
-def wait_for(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT) -> Any:
-    """Waits until *condition(browser)* is truthy and returns it."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(browser, timeout, poll_frequency=0.05).until(condition)
-
-
-def by_id(browser: Any, element_id: str) -> Any:
-    from selenium.webdriver.common.by import By
-
-    return browser.find_element(By.ID, element_id)
-
-
-def css(browser: Any, selector: str) -> list[Any]:
-    from selenium.webdriver.common.by import By
-
-    return list(browser.find_elements(By.CSS_SELECTOR, selector))
-
-
-def console_errors(browser: Any) -> list[str]:
-    """The browser's console errors since the last call (script errors, refused by the
-    Content-Security-Policy...), apart from error statuses of API requests, which the pages
-    handle and show."""
-    return [
-        entry["message"] for entry in browser.get_log("browser")
-        if entry["level"] == "SEVERE" and entry.get("source") != "network"
-    ]
 
 
 @pytest.fixture
