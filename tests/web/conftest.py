@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web_helpers import Bots, LiveServer
+from web_helpers import DESKTOP, Bots, LiveServer
 
 from events.embedded import EmbeddedRedis
 
@@ -98,3 +98,11 @@ def chrome(chrome_paths: tuple[str, str]) -> Iterator[Any]:
             os.environ.pop("SE_OFFLINE", None)
         else:
             os.environ["SE_OFFLINE"] = offline
+
+
+@pytest.fixture
+def browser(chrome: Any) -> Any:
+    """The module's browser at desktop size, its console emptied of earlier messages."""
+    chrome.set_window_size(*DESKTOP)
+    chrome.get_log("browser")
+    return chrome

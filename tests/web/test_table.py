@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from web_helpers import (
+    DESKTOP,
+    PHONE,
     Bots,
     LiveServer,
     by_id,
@@ -30,17 +32,6 @@ from engine.legality import legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import is_protected, ranking
 from workers import jobs
-
-DESKTOP = (1366, 900)
-PHONE = (390, 844)
-
-
-@pytest.fixture
-def browser(chrome: Any) -> Any:
-    """The module's browser at desktop size, its console emptied of earlier messages."""
-    chrome.set_window_size(*DESKTOP)
-    chrome.get_log("browser")
-    return chrome
 
 
 def api_view(live: LiveServer, game_id: str, token: str | None = None) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from web_helpers import (
+    DESKTOP,
     Bots,
     LiveServer,
     by_id,
@@ -26,15 +27,6 @@ from web_helpers import (
 from replay.build import build_history
 from replay.jsonformat import dumps
 from replay.sample import GameDriver, seeded_choice
-
-DESKTOP = (1366, 900)
-
-
-@pytest.fixture
-def browser(chrome: Any) -> Any:
-    chrome.set_window_size(*DESKTOP)
-    chrome.get_log("browser")
-    return chrome
 
 
 @pytest.fixture(scope="module")

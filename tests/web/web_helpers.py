@@ -88,6 +88,11 @@ class LiveServer:
         return dict(response.get_json())
 
 
+DESKTOP = (1366, 900)
+"""The window of the desktop pictures and tests."""
+PHONE = (390, 844)
+"""The window of the phone pictures and tests."""
+
 WAIT = 20.0
 """Seconds a condition may take in the browser (a loaded machine is slow, never wrong)."""
 
