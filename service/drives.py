@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import start_game
+from engine.boards import BOARD_ALGORITHM
 from engine.drives import (
     FORMATS,
     TIE_RULE,
@@ -38,6 +39,7 @@ from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
 from events.envelope import SERVER
 from events.errors import ConcurrencyError
+from events.types import BoardDealt, Event, SeedRevealed
 from service import commands
 from service.auth import Role, TokenRegistry, new_token, token_digest
 
@@ -201,6 +203,10 @@ def _next_step(
         revealed = _reveal_due(drives, drive, states)
         if revealed is not None:
             return revealed
+        for _board in range(2 * drive.boards + 1):
+            if not _deal_boards(store, cache, drives, drive, states):
+                break
+            states = [commands.load(cache, game).state for game in current.games]
     if all(state.phase == "over" for state in states):
         return {"type": "round_ended", "data": {"round": current.number}}
     return None
@@ -234,10 +240,13 @@ def _start_round(
         digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
                                     if f"token:{p}" in kept}
         if drive.format == "duplicate":
+            # One game seed for the round: the same first dealer at every table.
             game_seed = bytes.fromhex(kept[f"round:{number}:game_seed"])
+            created = start_game(drive.profile, drive.options, seat_types, game_seed,
+                                 entropy())[0]
+            events: tuple[Event, ...] = (created, _board_event(drive, boards[0], kept))
         else:
-            game_seed = entropy()
-        events = start_game(drive.profile, drive.options, seat_types, game_seed, entropy())
+            events = start_game(drive.profile, drive.options, seat_types, entropy(), entropy())
         if digests:
             tokens.register_digests(game_id, digests)
         try:
@@ -245,6 +254,47 @@ def _start_round(
         except ConcurrencyError:
             pass  # Made by a racing advance.
     return games, boards
+
+
+def _board_event(drive: DriveState, board: Mapping[str, Any],
+                 secrets_: Mapping[str, str]) -> BoardDealt:
+    """Returns the deal of *board* at a table (the same event at every table)."""
+    return BoardDealt(board["deal"], board["board"], drive.boards, BOARD_ALGORITHM,
+                      board["commitment"], board["cut"], secrets_[f"seed:{board['board']}"])
+
+
+def _deal_boards(store: Any, cache: commands.GameCache, drives: DriveStore, drive: DriveState,
+                 states: Sequence[GameState]) -> bool:
+    """Appends to the round's games what the drive owes them: the seed of a board it has
+    revealed, where the game waits for it, and the next board, where the game waits for
+    that; returns True if it appended anything."""
+    current = drive.current
+    assert current is not None, "a round is in play"
+    by_deal = {board.deal: board for board in current.boards}
+    appended = False
+    secrets_: dict[str, str] | None = None
+    for game, state in zip(current.games, states, strict=True):
+        deal = state.deal
+        if deal is None or deal.board is None:
+            continue
+        event: Event | None = None
+        if state.phase == "reveal" and by_deal[deal.number].seed is not None:
+            event = SeedRevealed(deal.number, str(by_deal[deal.number].seed))
+        elif state.phase == "shuffle" and deal.number + 1 in by_deal:
+            following = by_deal[deal.number + 1]
+            secrets_ = secrets_ or drives.secrets(drive.drive_id)
+            event = _board_event(drive, {"deal": following.deal, "board": following.board,
+                                         "commitment": following.commitment,
+                                         "cut": following.cut}, secrets_)
+        if event is None:
+            continue
+        try:
+            store.append(game, state.version, (event,), actor=SERVER,
+                         command_id=f"drive:{event.TYPE}:{deal.number}")
+        except ConcurrencyError:
+            continue
+        appended = True
+    return appended
 
 
 def _board_cut(drive: DriveState, seed_hex: str) -> int:

@@ -31,20 +31,21 @@ def advance_drive(drive_id: str) -> list[str]:
     return done
 
 
-def drive_reason(game_id: str, version: int, finished: int, over: bool) -> tuple[str, str] | None:
+def drive_reason(game_id: str, version: int, finished: int, phase: str) -> tuple[str, str] | None:
     """Returns ``(drive id, reason)`` when an entry of *game_id* at *version* calls for the
-    drive job: any event of a drive's stream, or a game of a drive with *finished* deals over
-    (or *over*); ``None`` otherwise.
+    drive job: any event of a drive's own stream, or a game of a drive that waits for its
+    drive (a board's reveal, the next board: *phase* ``reveal`` or ``shuffle``) or is over,
+    with *finished* deals; ``None`` otherwise.
 
-    >>> drive_reason("dr-" + "0" * 20, 3, 0, False)[1]
+    >>> drive_reason("dr-" + "0" * 20, 3, 0, "")[1]
     'v3'
     """
     if is_drive_id(game_id):
         return game_id, f"v{version}"
     drive_id = drives.drive_of(game_id)
-    if drive_id is None or not (finished or over):
+    if drive_id is None or phase not in ("reveal", "shuffle", "over"):
         return None
-    return drive_id, f"{game_id}-d{finished}{'-over' if over else ''}"
+    return drive_id, f"{game_id}-d{finished}-{phase}"
 
 
 def job_id(drive_id: str, reason: str) -> str:

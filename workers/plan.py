@@ -51,10 +51,11 @@ def plan(
     - ``play_bots`` when a bot seat is to act;
     - ``turn_clock`` after ``turn_seconds`` when a human seat is to act and the game has a
       clock. Any new event starts a new clock: the old one then finds the game moved on.
-    - ``advance_drive`` when a game of a drive has finished a deal or ended.
+    - ``advance_drive`` when a game of a drive waits for its drive (a duplicate board's
+      reveal, the next board) or is over.
     """
     version = state.version
-    drive = drive_reason(game_id, version, len(finished_deals(state)), state.phase == "over")
+    drive = drive_reason(game_id, version, len(finished_deals(state)), state.phase)
     jobs = [] if drive is None else [
         PlannedJob("advance_drive", (drive[0],), keys.drive_job_id(*drive))]
     jobs += [PlannedJob("project", (game_id, version), keys.project_job_id(game_id, version))]

@@ -59,3 +59,31 @@ def test_a_progressive_drive_of_eight_bots_plays_itself_to_the_end(
 def test_a_drive_game_is_a_drive_game_by_its_id() -> None:
     game = drives.game_id_of("dr-" + "1" * 20, 2, 5)
     assert drives.drive_of(game) == "dr-" + "1" * 20 and context is not None
+
+
+def test_a_duplicate_drive_deals_the_same_hands_at_every_table_and_ranks_by_matchpoints(
+    store: RedisEventStore, dispatcher: Dispatcher, queue: Queue,
+) -> None:
+    drive_id = _create(store, profile="classic", options={"target": 120}, players=_bots(12),
+                       format="duplicate", rounds=2, boards=2)
+    _finish(dispatcher, queue)
+    drive, _ = drives.load(DriveStore(store.client), drive_id)
+    assert drive.status == "finished"
+    results = {}
+    for played in drive.played:
+        assert len(played.boards) == 2 and all(b.seed is not None for b in played.boards)
+        assert len({b.commitment for b in played.boards}) == 2
+        states = [state_of(game) for game in played.games]
+        results.update({g: table_result(g, s) for g, s in zip(played.games, states, strict=True)})
+        for number in (1, 2):
+            deals = [next(d for d in (*s.past_deals, s.deal)
+                          if d is not None and d.number == number) for s in states]
+            assert len({d.hands for d in deals}) == 1 and len({d.dealer for d in deals}) == 1
+            assert len({d.turn_up for d in deals}) == 1 and deals[0].board.endswith(f"b{number}")
+        assert all(s.phase == "over" and len(results[g].deals) == 2
+                   for g, s in zip(played.games, states, strict=True))
+    table = drives.standings_view(drive, results)["players"]
+    # Three tables a board: a side's matchpoints on a board are 0 to 2; each board hands out
+    # 3 tables x 2 sides x 1 = 6 matchpoints per side-pair comparison, 2 players a side.
+    assert sum(row["points"] for row in table) == 2 * 2 * (2 * 3) * 2
+    assert [row["place"] for row in table] == sorted(row["place"] for row in table)
