@@ -87,3 +87,17 @@ def test_a_duplicate_drive_deals_the_same_hands_at_every_table_and_ranks_by_matc
     # 3 tables x 2 sides x 1 = 6 matchpoints per side-pair comparison, 2 players a side.
     assert sum(row["points"] for row in table) == 2 * 2 * (2 * 3) * 2
     assert [row["place"] for row in table] == sorted(row["place"] for row in table)
+
+
+def test_a_drive_of_forty_players_at_ten_tables_runs_to_the_end(
+    store: RedisEventStore, dispatcher: Dispatcher, queue: Queue,
+) -> None:
+    drive_id = _create(store, profile="classic", options={"target": 10}, players=_bots(40),
+                       format="progressive", rounds=1)
+    _finish(dispatcher, queue)
+    drive, _ = drives.load(DriveStore(store.client), drive_id)
+    assert drive.status == "finished" and [len(r.games) for r in drive.played] == [10]
+    assert all(state_of(game).phase == "over" for r in drive.played for game in r.games)
+    partners = [frozenset(pair) for r in drive.schedule for t in r
+                for pair in partner_pairs(t, 2)]
+    assert len(partners) == len(set(partners)) == 20
