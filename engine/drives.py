@@ -10,11 +10,12 @@ stored, so anyone holding the history can derive them again.
 The schedule is an individual movement: every table seats whole partnerships of two (pairs
 tables of four, bruff's three partnerships at tables of six), and round *r* pairs the players by
 the *r*-th perfect matching of the round-robin "circle" (one fixed player, the others turning),
-so nobody partners the same player twice until ``players - 1`` rounds have been played.
+so nobody partners the same player twice until ``players - 1`` rounds have been played; each
+round's partnerships then go to the tables so that few players stay where they just played.
 
 >>> rounds = movement(8, 4, 3)
 >>> rounds[0]
-((7, 1, 0, 2), (6, 3, 5, 4))
+((7, 1, 0, 6), (2, 3, 5, 4))
 >>> len({frozenset(p) for r in rounds for t in r for p in partner_pairs(t, 2)})
 12
 """
@@ -94,19 +95,26 @@ def matching(players: int, number: int) -> tuple[tuple[int, int], ...]:
 
 def movement(players: int, size: int, rounds: int) -> tuple[Round, ...]:
     """Returns the seats of every table of every round: partners sit *sides* seats apart
-    (seat s is on side ``s mod sides``), a table holds ``size // 2`` partnerships, and the
-    tables of a round turn by one each round so that players change table as well."""
+    (seat s is on side ``s mod sides``), a table holds ``size // 2`` partnerships, and each
+    round's partnerships are given to tables so that as few players as possible stay at the
+    table they just played at (each in turn takes the free table it knows least)."""
     sides = size // 2
     tables = players // size
     schedule: list[Round] = []
+    where: dict[int, int] = {}
     for number in range(rounds):
         pairs = matching(players, number)
         groups = [pairs[t * sides:(t + 1) * sides] for t in range(tables)]
-        shift = number % tables
-        groups = groups[shift:] + groups[:shift]
+        placed: list[tuple[tuple[int, int], ...] | None] = [None] * tables
+        for group in groups:
+            free = [t for t in range(tables) if placed[t] is None]
+            best = min(free, key=lambda t: sum(where.get(p) == t for pair in group for p in pair))
+            placed[best] = group
         schedule.append(tuple(
-            tuple(group[seat % sides][seat // sides] for seat in range(size)) for group in groups
+            tuple(group[seat % sides][seat // sides] for seat in range(size))
+            for group in placed if group is not None
         ))
+        where = {p: t for t, table in enumerate(schedule[-1]) for p in table}
     return tuple(schedule)
 
 
