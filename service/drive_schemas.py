@@ -46,6 +46,8 @@ class DriveTokenSchema(ma.Schema):
     name = fields.String()
     type = fields.String()
     token = fields.String(allow_none=True)
+    page = fields.String(allow_none=True, metadata={
+        "description": "The player's drive page, the token in its fragment (null for a bot)"})
 
 
 class DriveCreatedSchema(ma.Schema):

@@ -120,6 +120,8 @@ def create_drive(
         raise DriveError(f"boards must be 1 to {MAX_BOARDS}, got {boards}")
     size = table_size(profile)
     rules = make_ruleset(profile, options, size)
+    if format == "duplicate" and rules.match_games != 1:
+        raise DriveError("a duplicate drive plays its boards once: match_games must be 1")
     if rules.sides * 2 != size:
         raise DriveError(f"a drive table seats partnerships of two; layout {rules.layout!r} "
                          "does not")

@@ -72,7 +72,9 @@ class Drives(MethodView):
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
         drive = _load(drive_id)
-        players = [{"player": i, "name": p["name"], "type": p["type"], "token": tokens.get(i)}
+        players = [{"player": i, "name": p["name"], "type": p["type"], "token": tokens.get(i),
+                    "page": f"/drive/{drive_id}#token={tokens[i]}&player={i}" if i in tokens
+                    else None}
                    for i, p in enumerate(drive.players)]
         return {"id": drive_id, "players": players}, 201, {
             "Location": f"/v1/drives/{drive_id}", "Cache-Control": "no-store"}

@@ -12,6 +12,8 @@ from worker_helpers import state_of
 from engine.drives import partner_pairs, table_result
 from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
+from replay.build import build_history, replay_log
+from replay.verify import verify
 from service import drives
 from workers import context
 from workers.dispatcher import Dispatcher
@@ -82,6 +84,11 @@ def test_a_duplicate_drive_deals_the_same_hands_at_every_table_and_ranks_by_matc
             assert len({d.turn_up for d in deals}) == 1 and deals[0].board.endswith(f"b{number}")
         assert all(s.phase == "over" and len(results[g].deals) == 2
                    for g, s in zip(played.games, states, strict=True))
+    game = drive.played[0].games[1]
+    for viewer in ("auditor", 0):
+        history = build_history(game, replay_log(store.read(game)), viewer)
+        report = verify(history)
+        assert report.ok, report.to_dict()
     table = drives.standings_view(drive, results)["players"]
     # Three tables a board: a side's matchpoints on a board are 0 to 2; each board hands out
     # 3 tables x 2 sides x 1 = 6 matchpoints per side-pair comparison, 2 players a side.

@@ -81,3 +81,33 @@ def test_a_human_token_opens_the_players_table_in_every_round_and_verify_checks_
     document["standings"]["players"][0]["games_won"] += 1
     path.write_text(json.dumps(document))
     assert main(["drive", "verify", str(path)]) == 1
+
+
+def test_a_duplicate_drive_verifies_and_a_changed_board_seed_does_not(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 60}, "players": _players(0, 8),
+        "format": "duplicate", "rounds": 1, "boards": 2})
+    drive_id = created.json["id"]
+    run_all(dispatcher, queue, rounds=80)
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert view["status"] == "finished" and view["boards_per_round"] == 2
+    boards = view["rounds"][0]["boards"]
+    assert [b["board"] for b in boards] == [f"{drive_id}/r1/b1", f"{drive_id}/r1/b2"]
+    assert all(b["seed"] for b in boards)
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json["players"]
+    # Two tables: on each board one side-pair comparison per side, 1 matchpoint shared.
+    assert sum(row["points"] for row in standings) == 2 * 2 * 2
+    history = json.loads(client.get(f"/v1/drives/{drive_id}/history").data)
+    assert all("events" in game for game in history["games"])
+    types = [e["type"] for e in history["games"][0]["events"]]
+    assert types.count("board_dealt") == 2 and types.count("seed_revealed") == 2
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(history))
+    assert main(["drive", "verify", str(path)]) == 0
+    game = history["games"][1]["events"]
+    dealt = next(e for e in game if e["type"] == "board_dealt")
+    dealt["data"]["cut"] = dealt["data"]["cut"] % 50 + 1
+    path.write_text(json.dumps(history))
+    assert main(["drive", "verify", str(path)]) == 1
