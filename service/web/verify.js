@@ -324,15 +324,24 @@ async function rebuild(gameId, event, deals, candidates) {
     return tryData(gameId, event, permutations(hand, count).map((cards) => ({ ...base, cards })),
       `no ${count} cards of seat ${event.data.seat}'s hand give the stored hash`);
   }
+  if (event.type === "game_created") {
+    return { status: "impossible", why: "the secret the bots' and the turn clock's cuts come from is hidden from this view (its commitment is public)" };
+  }
   if (event.type === "deal_recorded") {
     return { status: "impossible", why: "the hands recorded at a real table are hidden from this view" };
   }
   return { status: "impossible", why: `${(event.redacted || []).join(", ")} hidden from this view` };
 }
 
+/** The first of *candidates* (full data of *event*) that gives its stored hash. Each is tried
+ * as the view shows it and without its null fields: an optional field left unset is not
+ * stored, and a view cannot say which of its nulls are such. */
 async function tryData(gameId, event, candidates, missing) {
   for (const data of candidates) {
-    if (await envelopeHash(gameId, event, data) === event.hash) return { status: "rebuilt", data };
+    const compact = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null));
+    for (const form of [data, compact]) {
+      if (await envelopeHash(gameId, event, form) === event.hash) return { status: "rebuilt", data: form };
+    }
   }
   return { status: "mismatch", why: missing };
 }

@@ -174,6 +174,14 @@ def test_the_viewer_keeps_its_place_when_another_view_is_loaded(
     assert by_id(browser, "history").get_attribute("data-version") == "10"
     assert browser.current_url.endswith("#v=10")
     assert "hidden" not in by_id(browser, "hands").text
+    # The service's own history verifies: every deck re-dealt from its seed and contributions.
+    verdict = wait_for(browser, lambda b: by_id(b, "verdict") if by_id(b, "verdict").get_attribute(
+        "data-verdict") not in (None, "", "checking") else None)
+    assert verdict.get_attribute("data-verdict") in ("verified", "partly"), verdict.text
+    deals = len(live.app.test_client().get(
+        f"/v1/games/{game_id}/history?format=json&view=auditor").get_json()["results"]["deals"])
+    redealt = "1 deal re-dealt from its seed" if deals == 1 else f"{deals} deals re-dealt"
+    assert redealt in verdict.text, verdict.text
     summary = by_id(browser, "history-summary").text
     assert "A: seat 0" in summary and "side 0" not in summary, summary
     assert not console_errors(browser)
