@@ -213,7 +213,11 @@ def test_an_untouched_history_is_verified_first_thing_on_the_page(
     seat = json.loads(dumps(build_history("g-web-verdict", classic_game.recorded, 0)))
     seat["checkpoint"] = checkpoint_of(seat)
     assert any(event.get("redacted") for event in seat["events"]), "the seat's view hides seeds"
-    for name, doc in (("auditor", auditor_doc), ("seat", seat)):
+    one_deal = json.loads(dumps(build_history("g-web-verdict", classic_game.recorded, "auditor",
+                                              deal=2)))
+    one_deal["checkpoint"] = checkpoint_of(one_deal)
+    assert one_deal["start"]["version"] > 1, "deal 2 links to the events before it"
+    for name, doc in (("auditor", auditor_doc), ("deal", one_deal), ("seat", seat)):
         verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, name, doc))
         assert verdict.get_attribute("data-verdict") == "verified", (name, verdict.text)
         assert "Verified" in verdict.text and f"signed by {KEY_ID}" in verdict.text
@@ -389,3 +393,15 @@ def test_verify_js_agrees_with_vectors_computed_in_python(live: LiveServer, brow
     assert out["canonical"].encode() == canonical_json(value)
     assert out["keyId"] == KEY_ID
     assert (out["good"], out["otherVersion"], out["otherKey"]) == (True, False, False)
+
+
+def test_a_deal_in_progress_is_partly_checked_saying_why(
+    live: LiveServer, browser: Any, published_keys: None, tmp_path: Path,
+) -> None:
+    driver = GameDriver("g-web-live", "web-live").start("classic", ["bot", "bot"])
+    driver.play(seeded_choice("web-live"), until=lambda state: state.version >= 6)
+    doc = json.loads(dumps(build_history("g-web-live", driver.recorded, 0)))
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "live", doc))
+    assert verdict.get_attribute("data-verdict") == "partly", verdict.text
+    assert "deal 1: seed not yet revealed" in verdict.text, verdict.text
+    assert "What differs" not in verdict.text
