@@ -302,7 +302,7 @@ function seedOf(deal) {
 }
 
 /** The full data of redacted *event* where the history allows it, checked against its hash. */
-async function rebuild(gameId, event, deals, candidates) {
+async function rebuild(gameId, event, deals, { cards, hand }) {
   const base = { ...event.data };
   if (event.type === "deck_shuffled") {
     const deal = deals.get(event.data.deal);
@@ -312,13 +312,13 @@ async function rebuild(gameId, event, deals, candidates) {
   }
   if (event.type === "joker_buried" || event.type === "turn_up_robbed") {
     const name = event.type === "joker_buried" ? "card" : "discard";
-    return tryData(gameId, event, candidates.map((card) => ({ ...base, [name]: card })),
+    if (!cards.length) return { status: "impossible", why: `the face-down ${name} is hidden and the deal was not re-derived` };
+    return tryData(gameId, event, cards.map((card) => ({ ...base, [name]: card })),
       `no card of the pack gives the stored hash for the face-down ${name}`);
   }
   if (event.type === "cards_discarded") {
     delete base.count;
     const count = event.data.count;
-    const hand = candidates.hand;
     if (count === 0) return tryData(gameId, event, [{ ...base, cards: [] }], "discarding nothing does not give the stored hash");
     if (!hand) return { status: "impossible", why: "the discards are face down and the hand is not known" };
     return tryData(gameId, event, permutations(hand, count).map((cards) => ({ ...base, cards })),
@@ -416,13 +416,15 @@ async function checkHash(gameId, event, deals, derived, outcome) {
   else outcome.skip(where, `hash of ${event.type} not recomputed: ${rebuilt.why}`);
 }
 
-/** The cards a face-down card of *event* may be: the pack's (and the seat's dealt hand). */
+/** What a face-down card of *event* may be: any card of the pack; and the seat's hand as
+ * dealt (re-derived from the seed), or null where it is not known. */
 function candidatesFor(event, derived) {
   const deal = derived.byVersion(event.version);
-  const cards = deal ? [...new Set(deal.pack)] : [];
   const seat = event.data && event.data.seat;
-  cards.hand = deal && deal.hands && Number.isInteger(seat) ? deal.hands[seat] : null;
-  return cards;
+  return {
+    cards: deal ? [...new Set(deal.pack)] : [],
+    hand: deal && Number.isInteger(seat) ? deal.hands[seat] || null : null,
+  };
 }
 
 /** The contributed nonces of *deal*, in the order fy/2 takes them. */
@@ -528,14 +530,13 @@ function compareDeal(entry, dealt, where, outcome) {
   return same;
 }
 
-function checkHead(doc, hashes, outcome) {
+function checkHead(doc, outcome) {
   const last = doc.events[doc.events.length - 1];
   if (last.hash === null || last.hash === undefined) {
     outcome.skip("head", "the last event's hash is withheld by this view");
   } else if (doc.head !== last.hash) {
     outcome.fail("head", `the head is not the hash of the last event (${last.version})`);
   }
-  return hashes;
 }
 
 /** Checks the history's checkpoint against *keys* (GET /v1/keys's list, or null if absent). */
@@ -589,7 +590,7 @@ export async function verifyHistory(doc, keys) {
   const deals = dealsOf(doc.events);
   const derived = await checkDeals(doc, deals, outcome);
   const hashes = await checkChain(doc, deals, derived, outcome);
-  checkHead(doc, hashes, outcome);
+  checkHead(doc, outcome);
   await checkCheckpoint(doc, hashes, keys, outcome);
   return outcome;
 }

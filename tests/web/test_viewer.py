@@ -104,18 +104,46 @@ def write(directory: Path, name: str, doc: dict[str, Any]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def robbed_history(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    """A finished bruff game in which a seat robbed the turn-up, as the auditor sees it."""
+def robbed_game() -> GameDriver:
+    """A finished bruff game in which a seat robbed the turn-up."""
     for attempt in range(20):
         driver = GameDriver("g-web-rob", f"web-rob-{attempt}").start("bruff", ["bot"] * 6)
         driver.play(seeded_choice(f"web-rob-{attempt}"))
-        doc = json.loads(dumps(build_history("g-web-rob", driver.recorded, "auditor")))
-        if any(event["type"] == "turn_up_robbed" for event in doc["events"]):
-            doc["checkpoint"] = checkpoint_of(doc)
-            path = tmp_path_factory.mktemp("robbed") / "robbed.json"
-            path.write_text(json.dumps(doc), "utf-8")
-            return path, doc
+        if any(item.envelope.type == "turn_up_robbed" for item in driver.recorded):
+            return driver
     raise AssertionError("no sample game robbed the turn-up")
+
+
+@pytest.fixture(scope="module")
+def robbed_history(
+    robbed_game: GameDriver, tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, dict[str, Any]]:
+    """The robbed game as the auditor sees it, with its checkpoint."""
+    doc = json.loads(dumps(build_history("g-web-rob", robbed_game.recorded, "auditor")))
+    doc["checkpoint"] = checkpoint_of(doc)
+    path = tmp_path_factory.mktemp("robbed") / "robbed.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    return path, doc
+
+
+def test_a_card_set_aside_face_down_is_rebuilt_from_the_pack(
+    live: LiveServer, browser: Any, robbed_game: GameDriver, published_keys: None,
+    tmp_path: Path,
+) -> None:
+    rob = next(item for item in robbed_game.recorded if item.envelope.type == "turn_up_robbed")
+    seat = (rob.envelope.data["seat"] + 1) % 6
+    doc = json.loads(dumps(build_history("g-web-rob", robbed_game.recorded, seat)))
+    hidden = next(event for event in doc["events"] if event["version"] == rob.version)
+    assert hidden["redacted"] == ["discard"] and hidden["hash"] is not None
+    doc["checkpoint"] = checkpoint_of(doc)
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "rob-seat", doc))
+    assert verdict.get_attribute("data-verdict") == "verified", verdict.text
+
+    hidden["data"]["seat"] = seat  # Now no card of the pack gives the stored hash.
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "rob-moved", doc))
+    assert verdict.get_attribute("data-verdict") == "failed"
+    assert (f"event {rob.version}: chain hash differs: no card of the pack gives the stored "
+            "hash for the face-down discard") in verdict.text, verdict.text
 
 
 def test_hands_as_dealt_show_the_robbed_turn_up_and_the_card_set_aside(
