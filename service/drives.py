@@ -301,7 +301,7 @@ def _deal_boards(store: Any, cache: commands.GameCache, drives: DriveStore, driv
 
 def _board_cut(drive: DriveState, seed_hex: str) -> int:
     """Returns the cut fixed with a board: drawn from its seed, 1..deck size - 1."""
-    deck = 53 if drive.profile == "bruff" else 52
+    deck = make_ruleset(drive.profile, drive.options, drive.size).deck_size
     return 1 + int.from_bytes(hashlib.sha256(b"fortyfive/board-cut/1" + bytes.fromhex(
         seed_hex)).digest()[:8], "big") % (deck - 1)
 
