@@ -304,8 +304,8 @@ def caller_for(registry: TokenRegistry, game_id: str) -> Caller:
             401,
             message=(
                 "this token is not valid for this game: each token belongs to one seat of "
-                "one game (use the token POST /v1/games returned for it, or no token to "
-                "watch as a spectator)"
+                "one game (use the token POST /v1/games or the claim of the seat's invite "
+                "returned for it, or no token to watch as a spectator)"
             ),
             code="invalid_token",
             headers=_CHALLENGE,
