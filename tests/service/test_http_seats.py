@@ -212,6 +212,10 @@ def test_every_auditor_read_of_a_live_deal_is_logged(
                for entry in log["entries"])
     history = client.get(f"{table.path}/history", headers=bearer(table.tokens[0])).get_json()
     assert history["tags"]["AuditorLiveReads"] == "6"
+    checked = client.post("/v1/histories", json={"history": history}).get_json()
+    assert checked["ok"] is True, checked  # The tags are outside the chain: it still verifies.
+    text = client.get(f"{table.path}/history", query_string={"format": "text"}).get_data(True)
+    assert '[Auditor "yes"]' in text and '[AuditorLiveReads "6"]' in text
     audit = client.get(f"{table.path}/audit").get_json()
     assert audit["access"] == {"auditor": True, "live_reads": 6,
                                "log": f"/v1/games/{table.id}/access-log"}
@@ -226,3 +230,21 @@ def test_only_the_seats_read_the_access_log(client: FlaskClient) -> None:
     anonymous = client.get(path)
     assert anonymous.status_code == 401 and anonymous.get_json()["code"] == "token_required"
     assert client.get(path, headers=bearer(table.tokens[0])).get_json()["entries"] == []
+
+
+def test_an_auditor_read_changes_nothing_a_seat_or_spectator_receives(client: FlaskClient) -> None:
+    table = Table.create(client, "classic")
+    seat = bearer(table.tokens[0])
+
+    def answers() -> list[tuple[int, bytes, str | None]]:
+        found = []
+        for headers in (seat, {}):
+            for path in (table.path, f"{table.path}/events", f"{table.path}/history"):
+                response = client.get(path, headers=headers)
+                found.append((response.status_code, response.get_data(), response.headers["ETag"]))
+        return found
+
+    before = answers()
+    for path in (table.path, f"{table.path}/events", f"{table.path}/history"):
+        assert client.get(path, headers=bearer(table.auditor)).status_code == 200
+    assert answers() == before  # Not an event: the version, and every If-Match, stand.
