@@ -8,8 +8,9 @@ the creator never sees. Only digests are stored, in the game's seats hash
 the same code is told the seat was taken (410) rather than that the code is unknown (404).
 
 The claim itself is one ``HSETNX`` of the seat's token digest: of two concurrent claims,
-exactly one writes it. Anything that hands out seats (game creation, drives) uses
-:func:`claim_seat` and :func:`invite_path`.
+exactly one writes it. Anything that hands out seats (game creation, drives) issues the codes
+with :meth:`service.auth.TokenRegistry.issue` (``claimable=``), shares :func:`invite_path`
+or :func:`claim_path`, and claims with :func:`claim_seat`.
 """
 
 from __future__ import annotations
