@@ -159,9 +159,10 @@ def request_game(game_id: str, requested: str | None = None) -> tuple[GameState,
 
 
 def request_viewer(
-    game_id: str, state: GameState, requested: str | None = None, *, version: int
+    game_id: str, state: GameState, requested: str | None = None, *, version: int | None = None
 ) -> Viewer:
-    """Returns the viewer the current request gets of *game_id* at *state* (*version*).
+    """Returns the viewer the current request gets of *game_id* at *state* (*version*, read
+    from the store when not given and needed).
 
     *requested* is an optional ``view`` parameter (``own``, ``spectator``, ``auditor``);
     see :func:`service.auth.viewer_for`. The auditor token's view of a game in progress is
@@ -174,6 +175,8 @@ def request_viewer(
     viewer = viewer_for(caller, state, requested)
     if viewer == AUDITOR and caller.role == AUDITOR and state.phase != "over":
         rule = request.url_rule.rule if request.url_rule is not None else request.path
+        if version is None:
+            version = services().store.version(game_id)
         access_log.record(services().tokens, game_id, state, version, method=request.method,
                           route=rule, path=request.path)
     return viewer
