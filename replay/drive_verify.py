@@ -2,7 +2,8 @@
 
 It trusts nothing in the document that it can derive: the drive's chain and fold, every
 listed game's chain and result (re-folded from its events where the document holds them),
-every revealed board against its commitment, and the standings, derived again and compared
+every revealed board against its commitment, every board a game was dealt against the board
+the drive committed to (so every table of a round had the same cards), and the standings, derived again and compared
 with the ones the document states.
 """
 
@@ -43,6 +44,20 @@ def verify_drive(document: Mapping[str, Any]) -> list[str]:
                     bytes.fromhex(board.seed)).hexdigest() != board.commitment:
                 problems.append(f"board {board.board}: revealed seed does not match its "
                                 "commitment")
+    boards = {(played.number, board.deal): board for played in drive.played
+              for board in played.boards}
+    rounds = {game: played.number for played in drive.played for game in played.games}
+    for game, entry in listed.items():
+        for raw in entry.get("events") or ():
+            if not isinstance(raw, Mapping) or raw.get("type") != "board_dealt":
+                continue
+            data = raw.get("data", {})
+            board = boards.get((rounds.get(game, 0), data.get("deal")))
+            if board is None or (data.get("board"), data.get("commitment"), data.get("cut"),
+                                 data.get("seed")) != (board.board, board.commitment,
+                                                       board.cut, board.seed):
+                problems.append(f"game {game}: deal {data.get('deal')} is not the board the "
+                                "drive committed to and revealed")
     results: dict[str, TableResult] = {}
     for game, entry in listed.items():
         try:

@@ -376,21 +376,3 @@ def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dic
     """Returns the standings of a drive, with its tie rule."""
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
             "tie_rule": TIE_RULE, "players": standings(drive, results)}
-
-
-def player_of(drives: DriveStore, drive: DriveState, token: str) -> int | None:
-    """Returns the index of the player whose drive token is *token*, or ``None``."""
-    digest = token_digest(token)
-    for field, value in drives.secrets(drive.drive_id).items():
-        if field.startswith("token:") and secrets.compare_digest(value, digest):
-            return int(field.removeprefix("token:"))
-    return None
-
-
-def is_drive_game(game_id: str) -> bool:
-    """True when *game_id* is a game of a drive."""
-    return drive_of(game_id) is not None
-
-
-__all__ = ["DriveError", "DriveNotFoundError", "advance", "create_drive", "drive_view", "load",
-           "standings_view"]

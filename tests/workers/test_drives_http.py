@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_all
+from worker_helpers import state_of
 
+from events.codec import canonical_json
+from replay.drive_verify import verify_drive
 from service.app import create_app
 from service.cli import main
 from workers.dispatcher import Dispatcher
+from workers.plan import plan
 
 
 @pytest.fixture
@@ -23,6 +29,17 @@ def client(redis_url: str) -> Iterator[FlaskClient]:
     yield app.test_client()
     app.extensions["fortyfive"].streams.close()
     app.extensions["fortyfive"].store.close()
+
+
+def _rehash(game_id: str, events: list[dict[str, Any]]) -> str:
+    """Recomputes every hash and link of a game's envelopes; returns the new head."""
+    prev = "0" * 64
+    for event in events:
+        event["prev_hash"] = prev
+        body = {k: v for k, v in event.items() if k != "hash"}
+        event["hash"] = prev = hashlib.sha256(canonical_json(body)).hexdigest()
+    assert game_id
+    return prev
 
 
 def _players(humans: int, bots: int) -> list[dict[str, str]]:
@@ -59,8 +76,8 @@ def test_a_human_token_opens_the_players_table_in_every_round_and_verify_checks_
     client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
 ) -> None:
     created = client.post("/v1/drives", json={
-        "profile": "classic", "options": {"target": 15}, "players": _players(1, 7),
-        "format": "progressive", "rounds": 2})
+        "profile": "classic", "options": {"target": 15, "turn_seconds": 30},
+        "players": _players(1, 7), "format": "progressive", "rounds": 2})
     drive_id, token = created.json["id"], created.json["players"][0]["token"]
     run_all(dispatcher, queue)
     view = client.get(f"/v1/drives/{drive_id}").json
@@ -70,6 +87,11 @@ def test_a_human_token_opens_the_players_table_in_every_round_and_verify_checks_
     seat = next(p["seat"] for p in table["players"] if p["name"] == "H1")
     own = client.get(f"/v1/games/{table['game']}", headers={"Authorization": f"Bearer {token}"})
     assert own.status_code == 200 and own.json["viewer"] == seat
+    # The turn clock applies: the human's turn plans a clock of 30 s.
+    state = state_of(table["game"])
+    due = plan(table["game"], state)
+    assert state.turn == seat and [(j.name, j.delay) for j in due if j.name == "turn_clock"] == [
+        ("turn_clock", 30)]
     standings = client.get(f"/v1/drives/{drive_id}/standings").json
     assert {p["name"] for p in standings["players"]} == {f"B{n}" for n in range(1, 8)} | {"H1"}
     history = client.get(f"/v1/drives/{drive_id}/history")
@@ -108,6 +130,14 @@ def test_a_duplicate_drive_verifies_and_a_changed_board_seed_does_not(
     assert main(["drive", "verify", str(path)]) == 0
     game = history["games"][1]["events"]
     dealt = next(e for e in game if e["type"] == "board_dealt")
+    original_cut = dealt["data"]["cut"]
     dealt["data"]["cut"] = dealt["data"]["cut"] % 50 + 1
     path.write_text(json.dumps(history))
     assert main(["drive", "verify", str(path)]) == 1
+    # A table dealt another board, its chain rehashed: the drive's commitment catches it.
+    dealt["data"]["cut"] = original_cut
+    seed = "ab" * 32
+    dealt["data"].update(seed=seed, commitment=hashlib.sha256(bytes.fromhex(seed)).hexdigest())
+    history["games"][1]["head"] = _rehash(history["games"][1]["game"], game)
+    problems = verify_drive(history)
+    assert any("is not the board the drive committed to" in p for p in problems), problems
