@@ -3,8 +3,8 @@
 It trusts nothing in the document that it can derive: the drive's chain and fold, every
 listed game's chain and result (re-folded from its events where the document holds them),
 every revealed board against its commitment, every board a game was dealt against the board
-the drive committed to (so every table of a round had the same cards), and the standings, derived again and compared
-with the ones the document states.
+the drive committed to (so every table of a round had the same cards), and the standings,
+derived again and compared with the ones the document states.
 """
 
 from __future__ import annotations
