@@ -52,10 +52,10 @@ def verify_drive(document: Mapping[str, Any]) -> list[str]:
             if not isinstance(raw, Mapping) or raw.get("type") != "board_dealt":
                 continue
             data = raw.get("data", {})
-            board = boards.get((rounds.get(game, 0), data.get("deal")))
-            if board is None or (data.get("board"), data.get("commitment"), data.get("cut"),
-                                 data.get("seed")) != (board.board, board.commitment,
-                                                       board.cut, board.seed):
+            committed = boards.get((rounds.get(game, 0), data.get("deal")))
+            if committed is None or (data.get("board"), data.get("commitment"), data.get("cut"),
+                                     data.get("seed")) != (committed.board, committed.commitment,
+                                                           committed.cut, committed.seed):
                 problems.append(f"game {game}: deal {data.get('deal')} is not the board the "
                                 "drive committed to and revealed")
     results: dict[str, TableResult] = {}
