@@ -29,7 +29,7 @@ from typing import Any
 from engine.errors import FortyFiveError, ProfileError
 from engine.profiles import RuleSet, make_ruleset
 from engine.ruling_texts import known_versions
-from engine.shuffle import ALGORITHM, commitment
+from engine.shuffle import ALGORITHMS, commitment
 from events.chain import GENESIS_HASH
 from events.codec import CodecError
 from events.errors import StoreError
@@ -407,9 +407,10 @@ class _Verifier:
         deal = data.get("deal")
         if event.type == "deck_shuffled" and isinstance(deal, int):
             commitments[deal] = (str(data.get("commitment")), event.version)
-            if data.get("algorithm") != ALGORITHM:
+            if data.get("algorithm") not in ALGORITHMS:
                 self.problem("seed", f"deal {deal} is shuffled by {data.get('algorithm')!r}, "
-                             f"which this version cannot re-derive (it knows {ALGORITHM})",
+                             "which this version cannot re-derive (it knows "
+                             f"{', '.join(ALGORITHMS)})",
                              event.version, where + "/data/algorithm")
             seed = data.get("seed")
             if isinstance(seed, str):
