@@ -304,7 +304,7 @@ class RedisEventStore:
             if self._redis.set(key, use, nx=True):
                 return
             claimed = self._redis.get(key)
-        if claimed is not None and bytes(claimed) != use:
+        if claimed is not None and _text(claimed) != use.decode():
             raise CommitmentReusedError(event.commitment, _text(claimed), use.decode())
 
     def read(
