@@ -12,7 +12,7 @@ from freezegun import freeze_time
 from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
-from worker_helpers import drive, drive_with_nonces, state_of, work
+from worker_helpers import drive_with_nonces, state_of, work
 
 from engine.bots import choose_action
 from events.redis_store import RedisEventStore

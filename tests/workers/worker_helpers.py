@@ -16,7 +16,6 @@ from workers import context
 from workers.dispatcher import Dispatcher
 from workers.plan import awaits_nonces
 
-
 _SOURCES = itertools.count()
 
 
