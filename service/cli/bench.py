@@ -3,8 +3,9 @@
 ``fortyfive bench [engine|store|http|history|stream|grind|all] [--json] [module options]``.
 Each target is a module ``bench.<target>`` exposing ``add_arguments(parser)`` and
 ``run(args) -> dict``. The modules are imported only when asked for, so a slow or missing
-one costs the rest of the command line nothing; a missing one is a one-line error (exit status 2) naming it. ``all`` runs every
-target with its defaults, and passes on any option that at least one module knows.
+one costs the rest of the command line nothing; a missing one is a one-line error (exit
+status 2) naming it. ``all`` runs every target with its defaults, and passes on any option
+that at least one module knows.
 """
 
 from __future__ import annotations
