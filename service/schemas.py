@@ -583,6 +583,28 @@ class IrregularitySchema(ma.Schema):
     text = fields.String(required=True)
 
 
+class DealContributionsSchema(ma.Schema):
+    """What one deal's deck depends on besides the server's seed (docs/verification.md 6)."""
+
+    deal = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    algorithm = fields.String(required=True, allow_none=True)
+    context = fields.String(required=True, allow_none=True)
+    nonce_seats = fields.List(_seat(), required=True, metadata={
+        "description": "Human seats that sent a nonce themselves"})
+    cut_seat = _seat(required=True, allow_none=True)
+    cut_by = fields.String(required=True, allow_none=True,
+                           validate=validate.OneOf(("person", "bot", "clock")))
+    committed_cut = fields.String(required=True, validate=validate.OneOf(
+        ("checked", "unchecked", "none")), metadata={
+        "description": "A bot's or the clock's cut against the game's revealed contribution "
+                       "secret"})
+    fairness = fields.String(required=True, validate=validate.OneOf(
+        ("person_nonce", "person_cut", "server_only", "recorded")), metadata={
+        "description": "person_nonce: nobody could compute the deck while it could change; "
+                       "server_only: only as fair as the server"})
+
+
 class VerificationSchema(ma.Schema):
     """The verification report of a history."""
 
@@ -598,6 +620,7 @@ class VerificationSchema(ma.Schema):
     unchecked = fields.List(fields.Nested(UncheckedSchema), required=True)
     notes = fields.List(fields.String(), required=True)
     irregularities = fields.List(fields.Nested(IrregularitySchema), required=True)
+    contributions = fields.List(fields.Nested(DealContributionsSchema), required=True)
 
 
 class SubmissionResultSchema(ma.Schema):
