@@ -24,7 +24,7 @@ from engine.profiles import RuleSet, make_ruleset
 from engine.shuffle import ALGORITHM_2, committed_cut, pack
 from replay.document import HandHistory, HistoryEvent
 
-Fairness = Literal["person_nonce", "person_cut", "server_only", "recorded"]
+Fairness = Literal["person_nonce", "person_cut", "server_only", "recorded", "pending"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -62,6 +62,8 @@ class DealContributions:
                     "the cuts it might get")
         if self.fairness == "recorded":
             return f"{head}: the hands are as recorded; no seed"
+        if self.fairness == "pending":
+            return f"{head}: waits for its cut; the seats may still contribute"
         return (f"{head}: no person's contribution: this deal is only as fair as the server, "
                 "which knew every input when it drew the seed")
 
@@ -162,7 +164,8 @@ def _deal(opening: HistoryEvent, section: list[HistoryEvent], seats: Sequence[st
             cut_by = "bot"
         if cut_by != "person" and algorithm == ALGORITHM_2:
             checked = _check_cut(cut, deal, context, secret, rules, problems)
-    fairness: Fairness = ("person_nonce" if nonce_seats and algorithm == ALGORITHM_2
+    fairness: Fairness = ("pending" if cut is None
+                          else "person_nonce" if nonce_seats and algorithm == ALGORITHM_2
                           else "person_cut" if cut_by == "person" else "server_only")
     return DealContributions(deal, opening.version, algorithm if isinstance(algorithm, str)
                              else None, context if isinstance(context, str) else None,

@@ -600,9 +600,9 @@ class DealContributionsSchema(ma.Schema):
         "description": "A bot's or the clock's cut against the game's revealed contribution "
                        "secret"})
     fairness = fields.String(required=True, validate=validate.OneOf(
-        ("person_nonce", "person_cut", "server_only", "recorded")), metadata={
+        ("person_nonce", "person_cut", "server_only", "recorded", "pending")), metadata={
         "description": "person_nonce: nobody could compute the deck while it could change; "
-                       "server_only: only as fair as the server"})
+                       "server_only: only as fair as the server; pending: not cut yet"})
 
 
 class VerificationSchema(ma.Schema):

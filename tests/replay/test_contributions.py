@@ -48,7 +48,7 @@ def test_each_deal_says_what_its_fairness_rests_on() -> None:
     by_deal = {deal.deal: deal for deal in report.contributions}
     cuts = {r.event.seat: r for r in driver.recorded if isinstance(r.event, DeckCut)}
     assert cuts
-    assert len(by_deal) == 4 and by_deal[4].cut_seat is None  # Deal 4 is shuffled, not cut.
+    assert len(by_deal) == 4 and by_deal[4].fairness == "pending"  # Shuffled, not cut.
     for deal in list(by_deal.values())[:3]:
         if deal.cut_seat == 0:
             assert deal.fairness == "person_cut" and deal.cut_by == "person"
