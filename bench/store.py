@@ -186,9 +186,11 @@ def _digest_game(size: int) -> tuple[Fold, list[Event]]:
     """Returns the digest fold and a synthetic game of *size* events shaped like a real one."""
     chance = random.Random(size)
     cards = [rank + suit for suit in "SCDH" for rank in "A23456789TJQK"] + ["JK"]
+    salt = uuid.uuid4().hex  # The store refuses a seed commitment used by another game.
     seed = hashlib.sha256(b"bench").hexdigest()
     game: list[Event] = [GameCreated("bruff", {"target": 25}, ("bot",) * 6, seed[:16])]
     while len(game) < size:
+        seed = hashlib.sha256(f"bench/{salt}/{len(game)}".encode()).hexdigest()
         game += [
             DeckShuffled(len(game), "hmac-sha256-fy/1", seed, seed),
             DeckCut(chance.randrange(6), chance.randrange(1, 52)),
@@ -209,8 +211,10 @@ def _engine_game(size: int) -> tuple[Fold, list[Event]]:
     chance = random.Random(size)
     counter = iter(range(1 << 62))
 
+    salt = uuid.uuid4().hex  # The store refuses a seed commitment used by another game.
+
     def entropy() -> bytes:
-        return hashlib.sha256(f"bench/{next(counter)}".encode()).digest()
+        return hashlib.sha256(f"bench/{salt}/{next(counter)}".encode()).digest()
 
     game = list(start_game("bruff", {"match_games": 9}, ["bot"] * 6, entropy(), entropy()))
     state = None

@@ -18,6 +18,7 @@ from engine import auction as bidding
 from engine.cards import ACE_OF_HEARTS, Card, Rank, Suit, card_sort_key, format_cards
 from engine.errors import (
     ActionRejectedError,
+    ContributionRefusedError,
     GameOverError,
     IllegalPlayError,
     InvalidActionError,
@@ -30,7 +31,15 @@ from engine.legality import check_card, legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
 from engine.rulings import side_name
-from engine.shuffle import ALGORITHM, commitment
+from engine.shuffle import (
+    ALGORITHM,
+    ALGORITHM_2,
+    ShuffleError,
+    check_nonce,
+    commitment,
+    contribution_commitment,
+    pack,
+)
 from engine.state import DealState, GameState, Seat
 from events.types import (
     EVENT_TYPES,
@@ -39,6 +48,7 @@ from events.types import (
     BidPassed,
     CardPlayed,
     CardsDiscarded,
+    DealContributed,
     DeckCut,
     DeckShuffled,
     Event,
@@ -60,6 +70,14 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """Every action type and the fields its JSON object carries besides ``type``."""
 
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
+    action: cls.ACTION_OPTIONAL for action, cls in _PRODUCES.items()
+}
+"""Every action type and the fields of its JSON object a client may leave out."""
+
+ANY_SEAT = frozenset({"jink", "contribute"})
+"""The actions any seat may take whoever's turn it is."""
+
 PHASE_OF: dict[str, str] = {
     action: cls.PHASE for action, cls in _PRODUCES.items() if cls.PHASE is not None
 }
@@ -76,12 +94,15 @@ class Action:
     amount: int | None = None
     suit: Suit | None = None
     position: int | None = None
+    nonce: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the JSON object a client posts for this action."""
         body: dict[str, Any] = {"type": self.type}
         for name in ACTION_FIELDS[self.type]:
             value = getattr(self, "card" if name == "discard" else name)
+            if value is None and name in OPTIONAL_FIELDS[self.type]:
+                continue
             if isinstance(value, Card):
                 value = value.code()
             elif isinstance(value, Suit):
@@ -110,7 +131,8 @@ def parse_action(body: Any) -> Action:
             f"unknown action type {kind!r}: expected one of {', '.join(ACTION_FIELDS)}"
         )
     wanted = ACTION_FIELDS[kind]
-    missing = [name for name in wanted if name not in body]
+    missing = [name for name in wanted if name not in body
+               and name not in OPTIONAL_FIELDS[kind]]
     extra = sorted(set(body) - set(wanted) - {"type"})
     if missing or extra:
         parts = []
@@ -132,7 +154,11 @@ def parse_action(body: Any) -> Action:
         if kind == "bid":
             return Action(kind, amount=_whole(body["amount"], "amount"))
         if kind == "cut":
-            return Action(kind, position=_whole(body["position"], "position"))
+            nonce = body.get("nonce")
+            return Action(kind, position=_whole(body["position"], "position"),
+                          nonce=None if nonce is None else _nonce(nonce, kind))
+        if kind == "contribute":
+            return Action(kind, nonce=_nonce(body["nonce"], kind))
         if kind == "name_trump":
             if not isinstance(body["suit"], str):
                 raise InvalidActionError("action 'name_trump': suit must be one of S, C, D, H")
@@ -151,6 +177,8 @@ def action_of(event: Event) -> dict[str, Any] | None:
     body: dict[str, Any] = {"type": kind.ACTION}
     for name, field in kind.ACTION_FIELDS:
         value = getattr(event, field)
+        if value is None and name in kind.ACTION_OPTIONAL:
+            continue
         body[name] = list(value) if isinstance(value, tuple) else value
     return body
 
@@ -159,6 +187,13 @@ def _card(value: Any) -> Card:
     if not isinstance(value, str):
         raise InvalidCardError(f"invalid card {value!r}: expected a string such as '5S'")
     return Card.parse(value)
+
+
+def _nonce(value: Any, kind: str) -> str:
+    try:
+        return check_nonce(value)
+    except ShuffleError as error:
+        raise InvalidActionError(f"action {kind!r}: {error}") from None
 
 
 def _whole(value: Any, name: str) -> int:
@@ -173,26 +208,49 @@ def start_game(
     seat_types: Sequence[str],
     game_seed: bytes,
     shuffle_seed: bytes,
+    *,
+    context: str | None = None,
+    contribution_secret: bytes | None = None,
 ) -> tuple[Event, ...]:
     """Returns the opening events of a new game: its creation and the first shuffle.
 
+    With a *context* (the game id) the game is dealt by ``hmac-sha256-fy/2``, and its bots and
+    turn clock cut from *contribution_secret*, committed here before any deal's seed; without
+    one, by ``hmac-sha256-fy/1`` (the histories of earlier releases).
+
     :raises ProfileError: for a bad profile, option or player count.
     :raises InvalidActionError: for a seat type other than ``human`` or ``bot``.
+    :raises ValueError: for a *context* without a 32-byte *contribution_secret*.
     """
     for kind in seat_types:
         if kind not in ("human", "bot"):
             raise InvalidActionError(f"seat type must be 'human' or 'bot', got {kind!r}")
     rules = make_ruleset(profile, options, len(seat_types))
-    created = GameCreated(profile, rules.options(), tuple(seat_types), game_seed.hex())
+    secret = None
+    if context is not None:
+        if contribution_secret is None or len(contribution_secret) != 32:
+            raise ValueError("a game dealt by hmac-sha256-fy/2 needs a 32-byte contribution "
+                             "secret")
+        secret = contribution_secret.hex()
+    created = GameCreated(
+        profile, rules.options(), tuple(seat_types), game_seed.hex(),
+        contribution_commitment=None if secret is None else contribution_commitment(secret),
+        contribution_secret=secret)
     state = apply_event(None, created)
-    return (created, *server_events(state, shuffle_seed))
+    return (created, *server_events(state, shuffle_seed, context=context))
 
 
-def server_events(state: GameState, entropy: bytes | None) -> tuple[Event, ...]:
+def server_events(state: GameState, entropy: bytes | None, *,
+                  context: str | None = None) -> tuple[Event, ...]:
     """Returns the server's own steps due now: reveal a finished deal's seed, shuffle the next.
+
+    A shuffle is by ``hmac-sha256-fy/2`` with *context*, or else with the context of the deal
+    before (a game keeps its id), and by ``/1`` in a game that has none.
 
     :raises ValueError: if a shuffle is due and *entropy* is not 32 bytes.
     """
+    if context is None and state.deal is not None:
+        context = state.deal.context
     events: list[Event] = []
     while True:
         phase = state.phase
@@ -207,7 +265,8 @@ def server_events(state: GameState, entropy: bytes | None) -> tuple[Event, ...]:
                 raise ValueError("a new deal needs a fresh 32-byte shuffle seed")
             seed = entropy.hex()
             number = deal.number + 1 if deal is not None else 1
-            event = DeckShuffled(number, ALGORITHM, commitment(seed), seed)
+            event = (DeckShuffled(number, ALGORITHM, commitment(seed), seed) if context is None
+                     else DeckShuffled(number, ALGORITHM_2, commitment(seed), seed, context))
             entropy = None
         else:
             return tuple(events)
@@ -223,12 +282,13 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
     actions: list[Action] = []
     if _may_jink(state, deal, seat):
         actions.append(Action("jink"))
+    # A nonce is the client's own random draw: legal but not listable, like a free choice.
     if deal.turn != seat:
         return tuple(action.to_dict() for action in actions)
     rules = state.rules
     hand = deal.hands[seat]
     if deal.phase == "cut":
-        actions += [Action("cut", position=p) for p in range(1, len(deal.order))]
+        actions += [Action("cut", position=p) for p in range(1, len(pack(rules)))]
     elif deal.phase == "joker":
         actions += [Action("bury", card=card) for card in _distinct(hand)]
     elif deal.phase == "bidding":
@@ -301,7 +361,7 @@ def refusals(
     except ActionRejectedError as error:
         return [error]
     found: list[ActionRejectedError] = []
-    if parsed.type != "jink" and deal.turn != seat:
+    if parsed.type not in ANY_SEAT and deal.turn != seat:
         found.append(_not_your_turn(deal, seat))
     try:
         _check(state, deal, seat, parsed)
@@ -339,7 +399,7 @@ def _not_your_turn(deal: DealState, seat: Seat) -> NotYourTurnError:
 def _accept(state: GameState, seat: Seat, action: Action) -> Event:
     """Returns the event for *action* by *seat*, or raises the error that refuses it."""
     deal = _check_phase(state, action)
-    if action.type != "jink" and deal.turn != seat:  # Any seat may announce a jink.
+    if action.type not in ANY_SEAT and deal.turn != seat:  # Any seat: a jink, a nonce.
         raise _not_your_turn(deal, seat)
     return _check(state, deal, seat, action)
 
@@ -363,11 +423,39 @@ def _check(state: GameState, deal: DealState, seat: Seat, action: Action) -> Eve
 
 def _cut(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
     assert action.position is not None
-    if not 1 <= action.position < len(deal.order):
+    size = len(pack(state.rules))
+    if not 1 <= action.position < size:
         raise IllegalPlayError(
-            f"cut position {action.position} is outside 1..{len(deal.order) - 1}",
+            f"cut position {action.position} is outside 1..{size - 1}",
         )
-    return DeckCut(seat, action.position)
+    if action.nonce is not None:
+        _check_contribution(deal, seat, action.nonce)
+    return DeckCut(seat, action.position, action.nonce)
+
+
+def _check_contribution(deal: DealState, seat: Seat, nonce: str) -> None:
+    """Refuses a nonce the deal cannot take: a ``/1`` deal, a second one from *seat*, or one
+    another seat sent already."""
+    if deal.algorithm != ALGORITHM_2:
+        raise ContributionRefusedError(
+            f"deal {deal.number} is dealt by {deal.algorithm}, which takes no contributions",
+            code="contribution_not_taken")
+    for earlier, seen in deal.nonces:
+        if earlier == seat:
+            raise ContributionRefusedError(
+                f"seat {seat} already contributed to deal {deal.number}: one nonce per seat "
+                "per deal", code="contribution_repeated")
+        if seen == nonce:
+            raise ContributionRefusedError(
+                f"this nonce was already contributed to deal {deal.number} by seat {earlier}: "
+                "draw a fresh one", code="nonce_repeated")
+
+
+def _contribute(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
+    del state  # A contribution depends on the deal only.
+    assert action.nonce is not None
+    _check_contribution(deal, seat, action.nonce)
+    return DealContributed(deal.number, seat, action.nonce)
 
 
 def _bury(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
@@ -449,6 +537,7 @@ def _announce(state: GameState, deal: DealState, seat: Seat, action: Action) -> 
 _CHECKS: dict[str, Callable[[GameState, DealState, Seat, Action], Event]] = {
     "cut": _cut, "bury": _bury, "rob": _rob, "bid": _call, "pass": _call, "hold": _call,
     "name_trump": _name_trump, "discard": _discard, "jink": _announce, "play": _play,
+    "contribute": _contribute,
 }
 """The rule check of each action type (tests/events/test_event_types.py: one for each)."""
 

@@ -13,6 +13,7 @@ from engine.actions import legal_actions
 from engine.cards import ACE_OF_HEARTS, JOKER, Card, Suit
 from engine.profiles import RuleSet
 from engine.ranking import Ranking, is_protected, ranking, trick_strengths
+from engine.shuffle import ALGORITHM_2, committed_cut, pack
 from engine.state import DealState, GameState, Seat
 
 
@@ -32,7 +33,8 @@ def choose_action(state: GameState, seat: Seat, chance: Chance) -> dict[str, Any
         return None
     kind = actions[0]["type"]
     if kind == "cut":
-        return actions[chance.randrange(len(actions))]
+        committed = committed_cut_action(state, seat)
+        return committed if committed is not None else actions[chance.randrange(len(actions))]
     if kind == "bury":
         return min(actions, key=lambda action: _keep_value(Card.parse(action["card"])))
     if kind in ("bid", "hold", "pass"):
@@ -48,6 +50,19 @@ def choose_action(state: GameState, seat: Seat, chance: Chance) -> dict[str, Any
         order = ranking(deal.trump, state.rules)
         return min(robs, key=lambda action: _strength(Card.parse(action["discard"]), order))
     return _play(state, deal, seat, actions)
+
+
+def committed_cut_action(state: GameState, seat: Seat) -> dict[str, Any] | None:
+    """Returns the cut a bot (or the turn clock) makes for *seat* in a ``/2`` deal: drawn from
+    the game's committed contribution secret, so the server could not pick it once it knew the
+    seed; ``None`` in a game without one (``/1``)."""
+    deal = state.deal
+    secret = state.contribution_secret
+    if deal is None or secret is None or deal.algorithm != ALGORITHM_2 or deal.context is None:
+        return None
+    size = len(pack(state.rules))
+    return {"type": "cut",
+            "position": committed_cut(secret, deal.context, deal.number, seat, size)}
 
 
 def _keep_value(card: Card) -> int:

@@ -53,6 +53,18 @@ class IllegalPlayError(ActionRejectedError):
     code = "illegal_action"
 
 
+class ContributionRefusedError(ActionRejectedError):
+    """Raised for a nonce a deal cannot take: its algorithm takes none
+    (``contribution_not_taken``), the seat contributed already (``contribution_repeated``), or
+    the same nonce was sent before (``nonce_repeated``)."""
+
+    code = "contribution_refused"
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class NotYourTurnError(ActionRejectedError):
     """Raised when a seat acts while another seat is to act."""
 

@@ -22,7 +22,7 @@ from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import Ranking, ranking
 from engine.rulings import ruling
-from engine.shuffle import commitment, cut, deck_order, first_dealer
+from engine.shuffle import ALGORITHM_2, commitment, cut, deal_order, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
 from engine.tricks import winner_ruling
 from events.types import (
@@ -32,6 +32,7 @@ from events.types import (
     BoardDealt,
     CardPlayed,
     CardsDiscarded,
+    DealContributed,
     DealRecorded,
     DeckCut,
     DeckShuffled,
@@ -89,6 +90,7 @@ def _create(event: GameCreated) -> GameState:
         rules=rules,
         seat_types=tuple(event.seats),
         game_seed=event.seed,
+        contribution_secret=event.contribution_secret,
         dealer=first_dealer(event.seed, rules.players),
         scores=(0,) * rules.sides,
         games_won=(0,) * rules.sides,
@@ -127,10 +129,16 @@ def _past_deals(state: GameState) -> tuple[DealState, ...]:
 
 @_apply.register
 def _shuffled(event: DeckShuffled, state: GameState) -> GameState:
-    order = deck_order(state.rules, event.seed, event.algorithm)
+    # A /2 deck depends on the cut and the contributions: it is derived at the cut.
+    order = () if event.algorithm == ALGORITHM_2 else deck_order(
+        state.rules, event.seed, event.algorithm)
+    if event.algorithm == ALGORITHM_2 and event.context is None:
+        raise EventSequenceError(f"deck_shuffled of deal {event.deal} by {ALGORITHM_2} "
+                                 "names no context")
     deal = _fresh_deal(
         state, event.deal, algorithm=event.algorithm, commitment=event.commitment,
         seed=event.seed, order=order, turn=(state.dealer - 1) % state.rules.players,
+        context=event.context,
     )
     return _with_deal(state, deal, past_deals=_past_deals(state))
 
@@ -150,8 +158,25 @@ def _board(event: BoardDealt, state: GameState) -> GameState:
 
 
 @_apply.register
+def _contributed(event: DealContributed, state: GameState) -> GameState:
+    deal = _deal_of(state, "cut")
+    if event.deal != deal.number:
+        raise EventSequenceError(
+            f"deal_contributed for deal {event.deal} while deal {deal.number} waits for its cut")
+    return _with_deal(state, deal._replace(nonces=deal.nonces + ((event.seat, event.nonce),)))
+
+
+@_apply.register
 def _cut(event: DeckCut, state: GameState) -> GameState:
     deal = _deal_of(state, "cut")
+    if deal.algorithm == ALGORITHM_2:
+        assert deal.seed is not None and deal.context is not None, "a /2 shuffle"
+        nonces = deal.nonces + (((event.seat, event.nonce),) if event.nonce is not None else ())
+        shuffled = deal_order(state.rules, deal.seed, deal.context, deal.number,
+                              event.position, nonces)
+        deal = deal._replace(order=shuffled, nonces=nonces)
+    elif event.nonce is not None:
+        raise EventSequenceError(f"deck_cut with a nonce in a deal by {deal.algorithm}")
     order = cut(deal.order, event.position)
     return _with_deal(state, _deal_out(state.rules, deal, order, event.position))
 

@@ -15,23 +15,47 @@ Algorithm ``hmac-sha256-fy/1``:
 
 The commitment published at the shuffle is SHA-256 of the seed bytes. The cut is chosen after
 the commitment, so neither the server nor any one player controls the deal.
+
+Algorithm ``hmac-sha256-fy/2`` (new games) keys the byte stream with the deal's own key,
+``K = HMAC-SHA256(seed, b"fortyfive/shuffle/2" + canonical JSON of {context, cut, deal,
+nonces})``, block *i* being HMAC-SHA256(K, ``b"fortyfive/shuffle/2/block"`` + i as 8 bytes
+big-endian); steps 1, 3 and 4 are those of ``/1``. So the deck depends on the game (its id,
+the *context*), the deal number and every contribution made after the commitment: nobody can
+know it before the cut. docs/verification.md gives both byte by byte, with vectors.
+
+Bots and the turn clock contribute a cut drawn from a per-game secret committed at the game's
+creation (:func:`committed_cut`), so their contributions are fixed before any deal's seed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import count
+from typing import Any
 
 from engine.cards import JOKER, STANDARD_DECK, Card
 from engine.errors import FortyFiveError
 from engine.profiles import RuleSet
+from events.codec import canonical_json
 
 ALGORITHM = "hmac-sha256-fy/1"
-"""The versioned name of the algorithm in this module; stored in every shuffle event."""
+"""The first versioned algorithm: the deck from the seed alone, then the cut."""
+ALGORITHM_2 = "hmac-sha256-fy/2"
+"""The algorithm of new games: the deck from the seed, the context, the deal and the
+contributions (:func:`deal_key`)."""
+ALGORITHMS = (ALGORITHM, ALGORITHM_2)
+"""Every algorithm this version can re-derive."""
 
 _LABEL = b"fortyfive/shuffle/1"
+_LABEL_2 = b"fortyfive/shuffle/2"
+_BLOCK_2 = b"fortyfive/shuffle/2/block"
+_CONTRIBUTION_LABEL = b"fortyfive/contribution/1"
+_CONTRIBUTION_BLOCK = b"fortyfive/contribution/1/block"
+NONCE_DIGITS = (32, 128)
+"""The fewest and most hex digits of a nonce (16 to 64 bytes)."""
 
 
 class ShuffleError(FortyFiveError, ValueError):
@@ -70,6 +94,41 @@ def byte_stream(seed: bytes) -> Iterator[int]:
     """Yields the endless HMAC-SHA256 byte stream of *seed* (step 2 above)."""
     for block in count():
         yield from hmac.new(seed, _LABEL + block.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+def keyed_stream(key: bytes, label: bytes) -> Iterator[int]:
+    """Yields the bytes of HMAC-SHA256(*key*, *label* + i as 8 bytes big-endian), i = 0, 1..."""
+    for block in count():
+        yield from hmac.new(key, label + block.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+def check_nonce(nonce: object) -> str:
+    """Returns *nonce* if it is lowercase hex of 16 to 64 bytes.
+
+    :raises ShuffleError: otherwise, saying what is wrong.
+    """
+    low, high = NONCE_DIGITS
+    if not isinstance(nonce, str) or not re.fullmatch(r"[0-9a-f]*", nonce):
+        raise ShuffleError(f"invalid nonce {nonce!r}: expected lowercase hex digits")
+    if not low <= len(nonce) <= high or len(nonce) % 2:
+        raise ShuffleError(
+            f"invalid nonce of {len(nonce)} hex digits: expected an even number from "
+            f"{low} to {high} (16 to 64 bytes)")
+    return nonce
+
+
+def nonce_list(nonces: Iterable[tuple[int, str]]) -> list[dict[str, Any]]:
+    """Returns (seat, nonce) pairs as the ``nonces`` list of :func:`deal_key`."""
+    return [{"seat": seat, "nonce": nonce} for seat, nonce in nonces]
+
+
+def deal_key(seed_hex: str, context: str, deal: int, position: int,
+             nonces: Iterable[tuple[int, str]]) -> bytes:
+    """Returns the key ``K`` of a ``/2`` deal: HMAC-SHA256 keyed by the seed over the label
+    and the canonical JSON (RFC 8785) of the context, the cut, the deal and the nonces."""
+    message = _LABEL_2 + canonical_json(
+        {"context": context, "cut": position, "deal": deal, "nonces": nonce_list(nonces)})
+    return hmac.new(seed_bytes(seed_hex), message, hashlib.sha256).digest()
 
 
 def uniform_below(bound: int, stream: Iterator[int]) -> int:
@@ -124,13 +183,70 @@ def cut(order: Sequence[Card], position: int) -> tuple[Card, ...]:
 
 
 def deck_order(rules: RuleSet, seed_hex: str, algorithm: str = ALGORITHM) -> tuple[Card, ...]:
-    """Returns the order of the pack after the shuffle of *seed_hex*, top card first.
+    """Returns the order of the pack after the ``/1`` shuffle of *seed_hex*, top card first.
 
-    :raises ShuffleError: for a malformed seed or an algorithm this version does not know.
+    :raises ShuffleError: for a malformed seed or an algorithm other than ``/1`` (a ``/2``
+        order needs the cut and the contributions: :func:`deal_order`).
     """
     if algorithm != ALGORITHM:
-        raise ShuffleError(f"unknown shuffle algorithm {algorithm!r} (known: {ALGORITHM})")
+        raise ShuffleError(
+            f"unknown shuffle algorithm {algorithm!r} here (known: {ALGORITHM}; "
+            f"{ALGORITHM_2} is derived at the cut)")
     return shuffled(pack(rules), byte_stream(seed_bytes(seed_hex)))
+
+
+def deal_order(rules: RuleSet, seed_hex: str, context: str, deal: int, position: int,
+               nonces: Iterable[tuple[int, str]] = ()) -> tuple[Card, ...]:
+    """Returns the ``/2`` order of the pack before the cut, top card first: Fisher-Yates over
+    the stream of :func:`deal_key` (the cut at *position* is then :func:`cut`).
+
+    :raises ShuffleError: for a malformed seed, cut or nonce.
+    """
+    cards = pack(rules)
+    if isinstance(position, bool) or not isinstance(position, int) or not (
+            1 <= position < len(cards)):
+        raise ShuffleError(
+            f"invalid cut {position!r}: expected a position from 1 to {len(cards) - 1}")
+    pairs = [(seat, check_nonce(nonce)) for seat, nonce in nonces]
+    key = deal_key(seed_hex, context, deal, position, pairs)
+    return shuffled(cards, keyed_stream(key, _BLOCK_2))
+
+
+def cut_deck(rules: RuleSet, seed_hex: str, algorithm: str, position: int, *,
+             context: str | None = None, deal: int = 1,
+             nonces: Iterable[tuple[int, str]] = ()) -> tuple[Card, ...]:
+    """Returns the pack as dealt, top card first: shuffled by *algorithm*, then cut.
+
+    :raises ShuffleError: for a malformed input, an unknown algorithm, or a ``/2`` deal
+        without its context.
+    """
+    if algorithm == ALGORITHM:
+        return cut(deck_order(rules, seed_hex), position)
+    if algorithm == ALGORITHM_2:
+        if context is None:
+            raise ShuffleError(f"{ALGORITHM_2} needs the deal's context (the game id)")
+        return cut(deal_order(rules, seed_hex, context, deal, position, nonces), position)
+    raise ShuffleError(
+        f"unknown shuffle algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
+
+
+def contribution_commitment(secret_hex: str) -> str:
+    """Returns the public commitment to a game's contribution secret: its hex SHA-256."""
+    return commitment(secret_hex)
+
+
+def committed_cut(secret_hex: str, context: str, deal: int, seat: int, size: int) -> int:
+    """Returns the cut a bot or the turn clock makes for *seat* in *deal*: fixed by the game's
+    contribution secret (committed in ``game_created``, before any deal's seed is drawn).
+
+    The position is ``1 + uniform_below(size - 1)`` over the stream keyed by
+    HMAC-SHA256(secret, ``b"fortyfive/contribution/1"`` + canonical JSON of {context, deal,
+    seat}) with block label ``b"fortyfive/contribution/1/block"``.
+    """
+    message = _CONTRIBUTION_LABEL + canonical_json(
+        {"context": context, "deal": deal, "seat": seat})
+    key = hmac.new(seed_bytes(secret_hex), message, hashlib.sha256).digest()
+    return 1 + uniform_below(size - 1, keyed_stream(key, _CONTRIBUTION_BLOCK))
 
 
 def first_dealer(game_seed_hex: str, players: int) -> int:

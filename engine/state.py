@@ -117,7 +117,12 @@ class DealState(NamedTuple):
     recorded: bool = False
     """True when the hands were recorded at a real table instead of drawn from a seed."""
     order: tuple[Card, ...] = ()
-    """The shuffled pack before the cut, top first."""
+    """The shuffled pack before the cut, top first (for ``hmac-sha256-fy/2``, known only
+    from the cut on: the deck depends on the cut and the contributions)."""
+    context: str | None = None
+    """What a ``/2`` deck depends on besides the seed: the game id, or a board's id."""
+    nonces: tuple[tuple[Seat, str], ...] = ()
+    """The contributions to a ``/2`` deal, (seat, nonce) in the order they were recorded."""
     cut_position: int | None = None
     turn_up: Card | None = None
     stock: tuple[Card, ...] = ()
@@ -171,6 +176,9 @@ class GameState(NamedTuple):
     """The winner of each finished game of the match, in order."""
     past_deals: tuple[DealState, ...] = ()
     """Every finished deal, for histories and audits."""
+    contribution_secret: str | None = None
+    """The secret the bots' and the turn clock's cuts come from (``/2`` games), committed in
+    ``game_created``; hidden like a seed."""
     abandoned: bool = False
     """True once the server ended the game unfinished (``game_abandoned``): it is over,
     without a winner, and the deal in progress stays as it was left."""

@@ -43,3 +43,15 @@ class CorruptStreamError(StoreError):
 class SchemaError(StoreError, ValueError):
     """Raised when a stored event's schema cannot be read as the current one (a schema newer
     than this code, or a missing upcaster)."""
+
+
+class CommitmentReusedError(StoreError):
+    """Raised when a shuffle's seed commitment was recorded before for another context or deal:
+    a seed is used once (a duplicate board's one seed at every table of its round excepted).
+    Nothing was written."""
+
+    def __init__(self, commitment: str, claimed: str, wanted: str) -> None:
+        super().__init__(
+            f"seed commitment {commitment[:16]}... was already used for {claimed}; refused "
+            f"for {wanted}")
+        self.commitment = commitment

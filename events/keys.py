@@ -57,6 +57,13 @@ GAME_PATTERN = "f45:{p*}:game:*"
 """Matches the key of every game's stream (for ``SCAN``)."""
 
 
+def commitment_key(commitment: str) -> str:
+    """Returns the key recording where seed commitment *commitment* was used (its context and
+    deal): its own hash tag, so it is one key in one slot, written with ``SET NX`` and never
+    in a script with a game's keys."""
+    return f"f45:{{commit:{commitment}}}"
+
+
 # Seats (service.auth) -------------------------------------------------------------------------
 
 

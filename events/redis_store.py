@@ -49,11 +49,18 @@ from redis.retry import Retry
 
 from events import archive
 from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
-from events.codec import CodecError, parse_json
+from events.codec import CodecError, canonical_json, parse_json
 from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
-from events.errors import ConcurrencyError, CorruptStreamError, StoreError, StoreUnavailableError
+from events.errors import (
+    CommitmentReusedError,
+    ConcurrencyError,
+    CorruptStreamError,
+    StoreError,
+    StoreUnavailableError,
+)
 from events.keys import archive_key as archive_key
 from events.keys import command_key as command_key
+from events.keys import commitment_key
 from events.keys import feed_key as feed_key
 from events.keys import game_key as game_key
 from events.keys import partition_tag as partition_tag
@@ -66,7 +73,7 @@ from events.store import (
     check_version,
     partition_of,
 )
-from events.types import EVENT_TYPES, Event
+from events.types import EVENT_TYPES, DeckShuffled, Event
 from events.upcasting import UPCASTERS, Upcasters
 
 Client: TypeAlias = "redis.Redis[Any] | redis.cluster.RedisCluster[Any]"
@@ -241,6 +248,9 @@ class RedisEventStore:
                     f"cannot append {event!r}: not an event type registered in "
                     "events.types.EVENT_TYPES"
                 )
+        for event in events:
+            if isinstance(event, DeckShuffled):
+                self._claim_commitment(game_id, event)
         occurred_at = format_timestamp(self._clock())
         keys = (game_key(game_id), command_key(game_id), feed_key(partition_of(game_id)))
         prev_hash = self._known_hash(game_id, expected_version) if events else ""
@@ -283,6 +293,19 @@ class RedisEventStore:
             prev_hash = _text(reply[2])
             self._remember(game_id, int(reply[1]), prev_hash)
         raise StoreError(f"append to game {game_id!r} kept finding a different head hash")
+
+    def _claim_commitment(self, game_id: str, event: DeckShuffled) -> None:
+        """Records where *event*'s seed commitment is used, or refuses it if it was recorded
+        for another (context, deal): a seed repeated for another deal is refused before
+        anything is written. The record is one key (``SET NX``), outside the game's slot."""
+        use = canonical_json({"context": event.context or game_id, "deal": event.deal})
+        key = commitment_key(event.commitment)
+        with self.translate_errors():
+            if self._redis.set(key, use, nx=True):
+                return
+            claimed = self._redis.get(key)
+        if claimed is not None and _text(claimed) != use.decode():
+            raise CommitmentReusedError(event.commitment, _text(claimed), use.decode())
 
     def read(
         self,

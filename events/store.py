@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeAlias
 
 from events.envelope import Actor, RecordedEvent
+from events.errors import CommitmentReusedError as CommitmentReusedError
 from events.errors import ConcurrencyError as ConcurrencyError
 from events.errors import CorruptStreamError as CorruptStreamError
 from events.errors import SchemaError as SchemaError
@@ -79,6 +80,7 @@ class EventStore(Protocol):
         writes nothing (a command id is looked up but never recorded).
 
         :raises ConcurrencyError: if the game's version is not *expected_version*.
+        :raises CommitmentReusedError: for a seed commitment used before elsewhere.
         :raises ValueError: for an invalid game id, version, actor, command id or event.
         :raises StoreUnavailableError: if the store cannot be reached.
         """

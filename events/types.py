@@ -56,6 +56,11 @@ class Event:
     with blanks, or ``nothing``, and ``{name_count}`` is its length; ``None`` is ``none``)."""
     SAYS_HIDDEN: ClassVar[str | None] = None
     """The same, for a viewer from whom a field is hidden (``None``: as :attr:`SAYS`)."""
+    ACTION_OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+    """Fields of the action's JSON object a client may leave out."""
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+    """Fields added after the type's schema was released: ``None`` by default, and left out
+    of the data when ``None``, so every event stored before them keeps its exact bytes."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -75,6 +80,15 @@ class GameCreated(Event):
     """One entry per seat, ``"human"`` or ``"bot"``."""
     seed: str
     """Hex seed that draws the first dealer; public, since the dealer is public anyway."""
+    contribution_commitment: str | None = None
+    """Hex SHA-256 of :attr:`contribution_secret` (games dealt by ``hmac-sha256-fy/2``)."""
+    contribution_secret: str | None = None
+    """Hex secret (32 bytes) from which bots and the turn clock draw their cuts, fixed before
+    any deal's seed; private: every seat sees it once the game is over (an auditor's view)."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset(
+        {"contribution_commitment", "contribution_secret"})
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"contribution_secret"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -103,6 +117,11 @@ class DeckShuffled(Event):
     """Hex SHA-256 of the seed bytes."""
     seed: str
     """Hex seed (32 bytes); private until revealed."""
+    context: str | None = None
+    """What the ``/2`` deck depends on besides the seed: the game id (a duplicate board's id
+    for a board); ``None`` for ``/1``."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"context"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -111,7 +130,8 @@ class DeckCut(Event):
 
     TYPE: ClassVar[str] = "deck_cut"
     ACTION: ClassVar[str | None] = "cut"
-    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("position", "position"),)
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("position", "position"), ("nonce", "nonce"))
     PHASE: ClassVar[str | None] = "cut"
     TOKEN: ClassVar[str | None] = "cut"
     SAYS: ClassVar[str] = "seat {seat} cut at {position}"
@@ -119,6 +139,28 @@ class DeckCut(Event):
     seat: Seat
     position: int
     """Cards lifted from the top and put underneath, 1..deck size - 1."""
+    nonce: str | None = None
+    """The cutter's own contribution to a ``/2`` deal (lowercase hex, 16 to 64 bytes)."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"nonce"})
+    ACTION_OPTIONAL: ClassVar[frozenset[str]] = frozenset({"nonce"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealContributed(Event):
+    """*seat* added *nonce* to deal *deal* while it waited for its cut (``hmac-sha256-fy/2``):
+    the deck depends on it, and it was made after the seed's commitment was public."""
+
+    TYPE: ClassVar[str] = "deal_contributed"
+    ACTION: ClassVar[str | None] = "contribute"
+    ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("nonce", "nonce"),)
+    PHASE: ClassVar[str | None] = "cut"
+    SAYS: ClassVar[str] = "seat {seat} contributes {nonce:.16}... to deal {deal}"
+
+    deal: int
+    seat: Seat
+    nonce: str
+    """Lowercase hex, 16 to 64 bytes, drawn by the seat's client."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -345,6 +387,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         GameCreated,
         DeckShuffled,
         DeckCut,
+        DealContributed,
         DealRecorded,
         JokerBuried,
         TurnUpRobbed,
@@ -373,9 +416,21 @@ class EventDataError(ValueError):
 
 def event_to_data(event: Event) -> dict[str, Any]:
     """Returns the JSON-ready data of *event* (tuples become lists)."""
+    optional = event.OPTIONAL
     return {
-        field.name: _to_json(getattr(event, field.name)) for field in dataclasses.fields(event)
+        field.name: _to_json(value)
+        for field in dataclasses.fields(event)
+        if (value := getattr(event, field.name)) is not None or field.name not in optional
     }
+
+
+def compact_data(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Returns *data* without the optional fields of *type_name* that are ``None``: the form
+    that is stored and hashed (see :attr:`Event.OPTIONAL`)."""
+    cls = EVENT_TYPES.get(type_name)
+    optional = cls.OPTIONAL if cls is not None else frozenset()
+    return {name: value for name, value in data.items()
+            if value is not None or name not in optional}
 
 
 def event_from_data(type_name: str, data: Mapping[str, Any]) -> Event:
@@ -393,14 +448,14 @@ def event_from_data(type_name: str, data: Mapping[str, Any]) -> Event:
             f"(known: {known})"
         ) from None
     names = [field.name for field in dataclasses.fields(cls)]
-    missing = [name for name in names if name not in data]
+    missing = [name for name in names if name not in data and name not in cls.OPTIONAL]
     extra = sorted(set(data) - set(names))
     if missing or extra:
         raise EventDataError(
             f"{type_name} data does not fit schema {cls.SCHEMA}: "
             f"missing {missing}, unexpected {extra}"
         )
-    return cls(**{name: _from_json(data[name]) for name in names})
+    return cls(**{name: _from_json(data[name]) for name in names if name in data})
 
 
 def _to_json(value: Any) -> Any:

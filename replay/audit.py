@@ -14,7 +14,7 @@ from typing import Any
 from engine.errors import FortyFiveError
 from engine.profiles import make_ruleset
 from engine.rulings import RULE_IDS
-from engine.shuffle import commitment, deck_order
+from engine.shuffle import ALGORITHM_2, commitment, deal_order, deck_order
 from events.envelope import RecordedEvent
 from replay.build import build_history
 from replay.document import HandHistory, Section
@@ -103,7 +103,20 @@ def _shuffle(history: HandHistory, section: Section) -> dict[str, Any] | None:
         proof["matches"] = commitment(seed) == data.get("commitment")
         rules = make_ruleset(history.rules.profile, history.rules.options,
                              history.rules.players)
-        order = deck_order(rules, seed, str(data.get("algorithm")))
+        algorithm = str(data.get("algorithm"))
+        if algorithm == ALGORITHM_2:
+            if cut is None:
+                proof["error"] = f"a {ALGORITHM_2} deck is known only from its cut"
+                return proof
+            nonces: list[tuple[int, str]] = [
+                (e.data["seat"], e.data["nonce"]) for e in section.events
+                if e.type == "deal_contributed"]
+            if cut.data.get("nonce") is not None:
+                nonces.append((cut.data["seat"], cut.data["nonce"]))
+            order = deal_order(rules, seed, str(data.get("context")), int(data["deal"]),
+                               cut.data["position"], nonces)
+        else:
+            order = deck_order(rules, seed, algorithm)
     except FortyFiveError as error:
         proof["error"] = str(error)
         return proof

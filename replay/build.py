@@ -9,7 +9,7 @@ own what a viewer may see.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from engine.ruling_texts import TEXTS_VERSION
@@ -123,7 +123,10 @@ def build_history(
     state = replay.states[min(last, replay.applied) - 1]
     view_of = check_viewer(state, viewer)
     chosen = [replay.recorded[index] for index in included]
-    withheld = _withheld_from(chosen, view_of)
+    over = {past.number for past in state.past_deals}
+    if state.deal is not None and state.deal.phase == "over":
+        over.add(state.deal.number)
+    withheld = _withheld_from(chosen, view_of, over)
     events = tuple(
         _event(item, view_of, hash_shown=withheld is None or position < withheld,
                prev_shown=withheld is None or position <= withheld)
@@ -162,14 +165,17 @@ def _deal_range(recorded: Sequence[RecordedEvent], deal: int) -> tuple[int, int]
     return first, len(recorded)
 
 
-def _withheld_from(chosen: Sequence[RecordedEvent], viewer: Viewer) -> int | None:
+def _withheld_from(chosen: Sequence[RecordedEvent], viewer: Viewer,
+                   over: Collection[int] = ()) -> int | None:
     """Returns the position from which *viewer* gets no hashes, or ``None``.
 
     A hash over a face-down card gives the card away: there are few candidates, and each can
     be hashed and compared with the stored hash (or with any later hash, which covers it
     through ``prev_hash``). So from the first face-down card of another seat in a deal whose
     seed the history does not reveal (a deal in progress, or one recorded at a table, which is
-    never revealed), the hashes are withheld. An auditor sees the cards, and so every hash.
+    never revealed), the hashes are withheld. A deal recorded at a table covers every hand
+    and the stock in its ``deal_recorded`` event: from it on, while that deal is live (not in
+    *over*), the hashes are withheld too. An auditor sees the cards, and so every hash.
     """
     if viewer == "auditor":
         return None
@@ -179,6 +185,8 @@ def _withheld_from(chosen: Sequence[RecordedEvent], viewer: Viewer) -> int | Non
     for position, item in enumerate(chosen):
         if item.envelope.type in DEAL_START_TYPES:
             deal = getattr(item.event, "deal", None)
+        if item.envelope.type == "deal_recorded" and deal not in over:
+            return position
         hides_a_card = item.envelope.type != "cards_discarded" or bool(
             getattr(item.event, "cards", ()))  # Discarding nothing hides nothing.
         if item.envelope.type in FACE_DOWN_TYPES and hides_a_card and deal not in revealed and (

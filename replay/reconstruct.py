@@ -23,7 +23,7 @@ from typing import Any, Literal
 from engine.state import GameState
 from events.chain import envelope_hash
 from events.envelope import Envelope
-from events.types import EVENT_TYPES
+from events.types import EVENT_TYPES, compact_data
 from replay.document import HistoryEvent
 
 Status = Literal["rebuilt", "impossible", "mismatch"]
@@ -89,6 +89,10 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
     if event.type == "cards_discarded" and event.data.get("count") == 0:
         return _try(game_id, event, [{**base, "cards": []}], "nothing was discarded",
                     "discarding nothing does not give the stored hash: the event was changed")
+    if event.type == "game_created":
+        return Reconstruction("impossible", None, (
+            "the secret the bots' and the turn clock's cuts come from is hidden from this view "
+            "until the game is over (its commitment is public)"))
     if event.type == "deal_recorded":
         return Reconstruction("impossible", None, (
             "the hands recorded at the table are hidden from this view, and no seed reveals "
@@ -127,6 +131,7 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
 def _try(game_id: str, event: HistoryEvent, candidates: Iterable[dict[str, Any]],
          found: str, missing: str) -> Reconstruction:
     for candidate in candidates:
+        candidate = compact_data(event.type, candidate)  # Unset optional fields are not stored.
         if stored_hash(game_id, event, candidate) == event.hash:
             return Reconstruction("rebuilt", candidate, found)
     return Reconstruction("mismatch", None, missing)

@@ -66,13 +66,17 @@ class GameDriver:
     # Creating a game -------------------------------------------------------------------------
 
     def start(self, profile: str, seats: Sequence[str], options: Mapping[str, Any] | None = None,
-              *, game_seed: bytes | None = None, shuffle: bool = True) -> GameDriver:
-        """Creates the game (and, unless *shuffle* is False, shuffles its first deal).
+              *, game_seed: bytes | None = None, shuffle: bool = True,
+              fy2: bool = False) -> GameDriver:
+        """Creates the game (and, unless *shuffle* is False, shuffles its first deal); with
+        *fy2*, dealt by ``hmac-sha256-fy/2`` with the game id as context, as the service does.
 
         :raises engine.errors.ProfileError: for a bad profile or option.
         """
         seed = game_seed if game_seed is not None else digest(self.label, "game")
-        events = start_game(profile, options or {}, seats, seed, self._entropy())
+        secret = digest(self.label, "contribution") if fy2 else None
+        events = start_game(profile, options or {}, seats, seed, self._entropy(),
+                            context=self.game_id if fy2 else None, contribution_secret=secret)
         self._append(events if shuffle else events[:1], SERVER, None)
         return self
 

@@ -29,12 +29,13 @@ from typing import Any
 from engine.errors import FortyFiveError, ProfileError
 from engine.profiles import RuleSet, make_ruleset
 from engine.ruling_texts import known_versions
-from engine.shuffle import ALGORITHM, commitment
+from engine.shuffle import ALGORITHMS, commitment
 from events.chain import GENESIS_HASH
 from events.codec import CodecError
 from events.errors import StoreError
 from events.types import Event, EventDataError, UnknownEventTypeError, event_from_data
 from events.upcasting import upcast
+from replay.contributions import DealContributions, contributions
 from replay.derive import Replayer, apply_start, derive_results
 from replay.diagnostics import pointer
 from replay.document import DEAL_START_TYPES, HandHistory, HistoryEvent
@@ -52,7 +53,7 @@ class Problem:
 
     code: str
     """Stable: ``format``, ``rules``, ``seats``, ``view``, ``start``, ``version``, ``chain``,
-    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``."""
+    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``, ``contribution``."""
     message: str
     version: int | None = None
     """The event concerned, where there is one."""
@@ -104,6 +105,8 @@ class Report:
         "results": 0,
     })
     irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    contributions: list[DealContributions] = dataclasses.field(default_factory=list)
+    """Per deal, what its deck's fairness rests on (:mod:`replay.contributions`)."""
 
     @property
     def ok(self) -> bool:
@@ -125,6 +128,7 @@ class Report:
             "unchecked": [item.to_dict() for item in self.unchecked],
             "notes": list(self.notes),
             "irregularities": list(self.irregularities),
+            "contributions": [deal.to_dict() for deal in self.contributions],
         }
 
     def format(self) -> str:
@@ -143,6 +147,7 @@ class Report:
         lines += [f"  problem: {problem}" for problem in self.problems]
         lines += [f"  unchecked: {item}" for item in self.unchecked]
         lines += [f"  note: {note}" for note in self.notes]
+        lines += [f"  deal: {deal.sentence()}" for deal in self.contributions]
         lines += [f"  irregularity: event {item['version']}: {item['text']} [{item['rule']}]"
                   for item in self.irregularities]
         return "\n".join(lines)
@@ -202,6 +207,14 @@ class _Verifier:
             self.problem("head", f"the head {str(history.head)[:16]}... is not the hash of the "
                          f"last event ({str(last.hash)[:16]}...)", last.version, "/head")
         self.check_results()
+        self.check_contributions()
+
+    def check_contributions(self) -> None:
+        """Says per deal whether a person contributed, and checks the committed cuts."""
+        found, problems = contributions(self.history)
+        self.report.contributions = found
+        for message, version in problems:
+            self.problem("contribution", message, version)
 
     # Rules, seats and view -------------------------------------------------------------------
 
@@ -406,9 +419,10 @@ class _Verifier:
         deal = data.get("deal")
         if event.type == "deck_shuffled" and isinstance(deal, int):
             commitments[deal] = (str(data.get("commitment")), event.version)
-            if data.get("algorithm") != ALGORITHM:
+            if data.get("algorithm") not in ALGORITHMS:
                 self.problem("seed", f"deal {deal} is shuffled by {data.get('algorithm')!r}, "
-                             f"which this version cannot re-derive (it knows {ALGORITHM})",
+                             "which this version cannot re-derive (it knows "
+                             f"{', '.join(ALGORITHMS)})",
                              event.version, where + "/data/algorithm")
             seed = data.get("seed")
             if isinstance(seed, str):

@@ -24,6 +24,7 @@ from events.types import (
     DealRecorded,
     DeckShuffled,
     Event,
+    GameCreated,
     JokerBuried,
     TurnUpRobbed,
     event_to_data,
@@ -100,6 +101,8 @@ def deal_view(
         "seed": deal.seed if seed_public else None,
         "recorded": deal.recorded,
         "cut": deal.cut_position,
+        "context": deal.context,
+        "contributed": [seat for seat, _ in deal.nonces],
         "trump": deal.trump.name if deal.trump is not None else None,
         "turn_up": deal.turn_up.code() if deal.turn_up is not None else None,
         "robbed_by": deal.robbed_by,
@@ -209,6 +212,8 @@ def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     hidden: list[str] = []
     if isinstance(event, DeckShuffled | BoardDealt):
         hidden.append("seed")
+    elif isinstance(event, GameCreated) and event.contribution_secret is not None:
+        hidden.append("contribution_secret")  # It fixes the bots' cuts of every deal.
     elif isinstance(event, JokerBuried | TurnUpRobbed | CardsDiscarded):
         if event.seat != viewer:
             hidden.extend(event.PRIVATE)

@@ -145,8 +145,11 @@ def create_game(
     :raises engine.errors.InvalidActionError: for a seat type other than human or bot.
     :raises events.store.StoreError: from the store.
     """
-    events = start_game(profile, options, tuple(seat_types), entropy(), entropy())
     game_id = new_game_id()
+    # Dealt by hmac-sha256-fy/2: the deck depends on the game id and on the seats' nonces;
+    # the bots' and the clock's cuts come from a secret committed here, before any seed.
+    events = start_game(profile, options, tuple(seat_types), entropy(), entropy(),
+                        context=game_id, contribution_secret=entropy())
     if before_append is not None:
         before_append(game_id)
     result = store.append(game_id, 0, events, actor=SERVER)

@@ -34,6 +34,7 @@ from engine.errors import (
     ProfileError,
 )
 from events.errors import (
+    CommitmentReusedError,
     ConcurrencyError,
     CorruptStreamError,
     SchemaError,
@@ -351,6 +352,13 @@ def register_error_handlers(app: Flask) -> None:
             "history_corrupt",
             "this game's stored history failed verification; the operator has been alerted",
         )
+
+    @app.errorhandler(CommitmentReusedError)
+    def _reused_commitment(error: CommitmentReusedError) -> Response:
+        logger.error("refused a repeated seed commitment: %s", error)
+        return problem(500, "commitment_reused", "the server drew a seed it had used before "
+                       "for another deal and refused to deal it; nothing was recorded, try "
+                       "again")
 
     @app.errorhandler(StoreError)
     def _store(error: Exception) -> Response:

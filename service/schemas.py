@@ -64,7 +64,8 @@ class ActionSchema(ma.Schema):
 
     Which fields an action needs depends on its type: cut (position), bury (card), rob
     (discard), bid (amount), pass, hold, name_trump (suit), discard (cards), jink, play
-    (card). Every entry of a view's ``legal_actions`` can be posted back as it is.
+    (card), contribute (nonce; any seat, while the deal waits for its cut). Every entry of a
+    view's ``legal_actions`` can be posted back as it is; a cut may add a ``nonce``.
     """
 
     type = fields.String(required=True, validate=validate.OneOf(tuple(ACTION_FIELDS)))
@@ -74,6 +75,10 @@ class ActionSchema(ma.Schema):
     amount = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
     suit = fields.String(validate=validate.Regexp(SUIT_PATTERN), metadata={"example": "S"})
     position = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
+    nonce = fields.String(metadata={
+        "description": "A seat's contribution to an hmac-sha256-fy/2 deck: 32 to 128 "
+                       "lowercase hex digits from a strong random source (contribute, or cut)",
+        "example": "9f2c4e1a7b3d5f60e8c2a4b6d8f01357"})
 
 
 class SeatRequestSchema(ma.Schema):
@@ -409,6 +414,13 @@ class DealViewSchema(ma.Schema):
     seed = fields.String(required=True, allow_none=True)
     recorded = fields.Boolean(required=True)
     cut = fields.Integer(required=True, allow_none=True)
+    context = fields.String(required=True, allow_none=True, metadata={
+        "description": "What an hmac-sha256-fy/2 deck depends on besides the seed (the game "
+                       "id); null for hmac-sha256-fy/1"})
+    contributed = fields.List(_seat(), required=True, metadata={
+        "description": "The seats that contributed a nonce to this deal, in order (a seat's "
+                       "client sends one with action contribute while the deal waits for its "
+                       "cut, or with its cut)"})
     trump = fields.String(required=True, allow_none=True)
     turn_up = fields.String(required=True, allow_none=True)
     robbed_by = _seat(required=True, allow_none=True)
@@ -643,6 +655,28 @@ class IrregularitySchema(ma.Schema):
     text = fields.String(required=True)
 
 
+class DealContributionsSchema(ma.Schema):
+    """What one deal's deck depends on besides the server's seed (docs/verification.md 6)."""
+
+    deal = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    algorithm = fields.String(required=True, allow_none=True)
+    context = fields.String(required=True, allow_none=True)
+    nonce_seats = fields.List(_seat(), required=True, metadata={
+        "description": "Human seats that sent a nonce themselves"})
+    cut_seat = _seat(required=True, allow_none=True)
+    cut_by = fields.String(required=True, allow_none=True,
+                           validate=validate.OneOf(("person", "bot", "clock")))
+    committed_cut = fields.String(required=True, validate=validate.OneOf(
+        ("checked", "unchecked", "none")), metadata={
+        "description": "A bot's or the clock's cut against the game's revealed contribution "
+                       "secret"})
+    fairness = fields.String(required=True, validate=validate.OneOf(
+        ("person_nonce", "person_cut", "server_only", "recorded", "pending")), metadata={
+        "description": "person_nonce: nobody could compute the deck while it could change; "
+                       "server_only: only as fair as the server; pending: not cut yet"})
+
+
 class VerificationSchema(ma.Schema):
     """The verification report of a history."""
 
@@ -658,6 +692,7 @@ class VerificationSchema(ma.Schema):
     unchecked = fields.List(fields.Nested(UncheckedSchema), required=True)
     notes = fields.List(fields.String(), required=True)
     irregularities = fields.List(fields.Nested(IrregularitySchema), required=True)
+    contributions = fields.List(fields.Nested(DealContributionsSchema), required=True)
 
 
 class SubmissionResultSchema(ma.Schema):

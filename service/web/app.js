@@ -21,9 +21,10 @@ import { renderBidding, renderScores, renderSheet, rowOfDeal, sheetRows } from "
 import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.js";
 import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
+import { dueContribution, withNonce } from "./contribute.js";
 
 const EVENT_TYPES = [
-  "game_created", "deck_shuffled", "deck_cut", "deal_recorded", "joker_buried",
+  "game_created", "deck_shuffled", "deck_cut", "deal_contributed", "deal_recorded", "joker_buried",
   "turn_up_robbed", "bid_made", "bid_passed", "bid_held", "trump_named", "cards_discarded",
   "jink_announced", "card_played", "seed_revealed", "game_abandoned", "board_dealt", "message",
 ];
@@ -54,6 +55,8 @@ const table = {
   rows: new Map(),
   legal: { key: null, answer: null, pending: null },
   countdown: null,
+  contributing: false,
+  contributedTo: null,
 };
 
 function seatLabel(seat, view = table.view, lower = false) {
@@ -208,6 +211,7 @@ function setLive(text) {
 /** Posts *action* (an entry of legal_actions, unchanged) for the seat. */
 async function act(action) {
   if (table.busy || !table.view) return;
+  action = withNonce(action, table.view, table.seat);
   table.busy = true;
   if (action.type === "play") endHold();
   const section = $("table");
@@ -318,6 +322,34 @@ function show(view) {
     table.keepFocus = false;
   }
   if (view.phase === "over") disconnect("the game is over");
+  contribute(view);
+}
+
+/** Sends this seat's nonce for a deal waiting for its cut (see contribute.js), once a deal;
+ * a refusal (the cut came first, or another action moved the game on) is not shown. */
+async function contribute(view) {
+  const action = dueContribution(view, table.seat, table.contributedTo);
+  if (!action || table.contributing) return;
+  table.contributing = true;
+  table.contributedTo = view.deal.number;
+  try {
+    const response = await api(`/v1/games/${encodeURIComponent(table.gameId)}/actions`, {
+      method: "POST",
+      headers: {
+        ...authHeaders(), "Content-Type": "application/json",
+        "If-Match": `"${view.version}"`, "Idempotency-Key": randomKey(),
+      },
+      body: JSON.stringify(action),
+    });
+    // A 412: another seat's nonce came first; the next view tries again.
+    if (response.status === 412) table.contributedTo = null;
+    if (response.ok) show(await response.json());
+    else reload();
+  } catch (error) {
+    table.contributedTo = null;
+  } finally {
+    table.contributing = false;
+  }
 }
 
 function renderSummary(view) {

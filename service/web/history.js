@@ -139,7 +139,9 @@ export function describeEvent(event) {
         + `commitment ${short(data.commitment)}; `
         + (data.seed ? `seed ${short(data.seed)}` : "seed hidden until every table has played it");
     case "deck_cut":
-      return `Seat ${seat} cut the deck at ${data.position}`;
+      return `Seat ${seat} cut the deck at ${data.position}` + (data.nonce ? ` and contributed ${short(data.nonce)}` : "");
+    case "deal_contributed":
+      return `Seat ${seat} contributes ${short(data.nonce)} to deal ${data.deal}`;
     case "deal_recorded":
       return `Deal ${data.deal}: dealt at a real table and recorded; turn-up ${data.turn_up || "none"}`;
     case "joker_buried":

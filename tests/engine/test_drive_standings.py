@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.boards import board_order, deal_key
+from engine.boards import board_order
 from engine.drives import (
     DriveError,
     TableResult,
@@ -19,7 +19,7 @@ from engine.drives import (
     table_size,
 )
 from engine.profiles import make_ruleset
-from engine.shuffle import ShuffleError
+from engine.shuffle import ShuffleError, deal_key
 
 
 @pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 4), (12, 6), (16, 4), (40, 4)])
@@ -108,6 +108,6 @@ def test_a_board_deck_depends_on_its_board_and_cut_and_nothing_else() -> None:
     assert first != board_order(rules, seed, "d/r1/b2", 1, 10)
     assert first != board_order(rules, seed, "d/r1/b1", 1, 11)
     assert sorted(map(str, first)) == sorted(map(str, board_order(rules, "22" * 32, "x", 1, 1)))
-    assert deal_key(bytes(32), "c", 1, 1).hex() != deal_key(bytes(32), "c", 2, 1).hex()
+    assert deal_key("00" * 32, "c", 1, 1, ()) != deal_key("00" * 32, "c", 2, 1, ())
     with pytest.raises(ShuffleError, match="invalid cut 52"):
         board_order(rules, seed, "d/r1/b1", 1, 52)

@@ -30,6 +30,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "deck_shuffled": {"deal": 1, "algorithm": "hmac-sha256-fy/1", "commitment": "ab" * 32,
                       "seed": "cd" * 32},
     "deck_cut": {"seat": 4, "position": 17},
+    "deal_contributed": {"deal": 1, "seat": 2, "nonce": "5e" * 16},
     "deal_recorded": {"deal": 1, "hands": [["5S"]] * 6, "turn_up": "9S", "stock": ["2S"]},
     "joker_buried": {"seat": 5, "card": "4D"},
     "turn_up_robbed": {"seat": 2, "discard": "4D"},

@@ -48,9 +48,9 @@ AUDITOR = "auditor-token-" + "y" * 32
 HEADERS = ("Content-Type", "Content-Length", "ETag", "Cache-Control", "WWW-Authenticate")
 
 
-def _entropy() -> Callable[[], bytes]:
+def _entropy(salt: bytes = b"") -> Callable[[], bytes]:
     counter = itertools.count()
-    return lambda: hashlib.sha256(b"entropy/%d" % next(counter)).digest()
+    return lambda: hashlib.sha256(b"entropy/%s/%d" % (salt, next(counter))).digest()
 
 
 def _clock() -> datetime:
@@ -62,9 +62,10 @@ def twin_apps(redis_url: str) -> Iterator[tuple[Flask, Flask]]:
     """Two apps, each on its own database of the session's server, with a fixed clock and
     the same entropy (both get the same requests, so their shuffles stay the same)."""
     apps = []
+    salt = uuid.uuid4().hex.encode()  # The same seeds in both, never a seed used before.
     for db in (1, 2):
         store = RedisEventStore.from_url(f"{redis_url}/{db}", clock=_clock)
-        apps.append(create_app({"STORE": store, "ENTROPY": _entropy(), "TESTING": True}))
+        apps.append(create_app({"STORE": store, "ENTROPY": _entropy(salt), "TESTING": True}))
     yield apps[0], apps[1]
     for app in apps:
         app.extensions["fortyfive"].store.close()

@@ -401,3 +401,25 @@ def test_the_lobby_has_no_serious_accessibility_violation(live: LiveServer, brow
     browser.get(f"{live.url}/")
     wait_for(browser, lambda b: css(b, "#profile option"))
     assert not serious_violations(browser), serious_violations(browser)
+
+
+def test_the_table_contributes_a_nonce_to_every_deal_it_sits_at(
+    live: LiveServer, browser: Any,
+) -> None:
+    created = live.create_game("classic", ["human", "human"])
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    cutter = api_view(live, game_id)["turn"]
+    other = 1 - cutter
+    open_seat(browser, live, game_id, other, tokens[other])
+    wait_for(browser, lambda b: api_view(live, game_id)["deal"]["contributed"] == [other])
+    open_seat(browser, live, game_id, cutter, tokens[cutter])
+    wait_for(browser, lambda b: css(b, "#table button.action-cut:not(:disabled)"))
+    wait_for(browser, lambda b: click_first_action(b, "#table button.action-cut:not(:disabled)")
+             or api_view(live, game_id)["phase"] != "cut")
+    wait_for(browser, lambda b: api_view(live, game_id)["phase"] != "cut")
+    events = live.app.test_client().get(f"/v1/games/{game_id}/events").get_json()["events"]
+    nonces = [(e["type"], e["data"].get("seat"), len(e["data"]["nonce"])) for e in events
+              if e["type"] in ("deal_contributed", "deck_cut")]
+    assert nonces == [("deal_contributed", other, 64), ("deck_cut", cutter, 64)]
+    assert console_errors(browser) == []

@@ -12,7 +12,7 @@ from engine.bots import choose_action
 from engine.fold import apply_event, fold
 from engine.state import GameState
 from workers import keys
-from workers.plan import finished_deals, plan
+from workers.plan import CONTRIBUTION_WAIT, finished_deals, plan
 
 RQ_JOB_ID = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -92,3 +92,20 @@ def test_job_ids_are_valid_for_rq_and_distinct_for_lookalike_game_ids() -> None:
 def test_keys_of_a_game_carry_its_partition_tag() -> None:
     assert keys.sealed_key("g1", 3) == "f45:{p165}:sealed:g1:3"
     assert keys.cursor_key(7, "main") == "f45:{p007}:dispatch:main"
+
+
+def test_a_bot_cutter_waits_for_the_human_seats_nonces() -> None:
+    state = _game(["bot", "human"])
+    state = _play_until(state, lambda s: s.phase == "cut" and s.turn == 0)
+    assert state.deal is not None and state.deal.algorithm == "hmac-sha256-fy/1"
+    waits = [job.delay for job in plan("g1", state) if job.name == "play_bots"]
+    assert waits == [None], "a /1 deal takes no nonce: nothing to wait for"
+    seeds = entropy("plan-2")
+    two = fold(start_game("classic", {}, ["bot", "human"], seeds(), seeds(), context="g2",
+                          contribution_secret=seeds()))
+    two = _play_until(two, lambda s: s.phase == "cut" and s.turn == 0)
+    assert [job.delay for job in plan("g2", two) if job.name == "play_bots"] == [
+        CONTRIBUTION_WAIT]
+    for event in decide(two, 1, {"type": "contribute", "nonce": "0f" * 16}):
+        two = apply_event(two, event)
+    assert [job.delay for job in plan("g2", two) if job.name == "play_bots"] == [None]

@@ -12,7 +12,7 @@ from freezegun import freeze_time
 from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
-from worker_helpers import drive, state_of, work
+from worker_helpers import drive_with_nonces, state_of, work
 
 from engine.bots import choose_action
 from events.redis_store import RedisEventStore
@@ -32,8 +32,7 @@ def waiting_game(
 ) -> tuple[str, int]:
     """A game whose bot has played up to the human's turn; returns its id and version."""
     game_id = new_game("classic", ["bot", "human"], turn_seconds=TURN_SECONDS)
-    drive(dispatcher, queue)
-    state = state_of(game_id)
+    state = drive_with_nonces(dispatcher, queue, game_id)
     assert state.turn == 1
     return game_id, state.version
 
@@ -50,7 +49,7 @@ def test_the_clock_is_scheduled_turn_seconds_after_the_turn_begins(
     game_id = new_game("classic", ["bot", "human"], turn_seconds=TURN_SECONDS)
     # RQ keeps whole seconds: the time is due between these two, rounded down.
     earliest = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=TURN_SECONDS)
-    drive(dispatcher, queue)
+    drive_with_nonces(dispatcher, queue, game_id)
     latest = datetime.now(UTC) + timedelta(seconds=TURN_SECONDS)
     due = _scheduled_at(queue, keys.clock_job_id(game_id, store.version(game_id)))
     assert earliest <= due <= latest

@@ -14,12 +14,17 @@ from engine.state import GameState
 from service import commands
 from workers import context
 from workers.dispatcher import Dispatcher
+from workers.plan import awaits_nonces
+
+_SOURCES = itertools.count()
 
 
 def entropy(label: str) -> Callable[[], bytes]:
-    """Returns a deterministic source of 32-byte seeds."""
+    """Returns a deterministic source of 32-byte seeds, each source its own (the store
+    refuses a seed commitment used before for another game)."""
     counter = itertools.count()
-    return lambda: hashlib.sha256(f"{label}/{next(counter)}".encode()).digest()
+    source = next(_SOURCES)
+    return lambda: hashlib.sha256(f"{label}/{source}/{next(counter)}".encode()).digest()
 
 
 def work(queue: Queue) -> bool:
@@ -38,6 +43,23 @@ def drive(dispatcher: Dispatcher, queue: Queue, rounds: int = 50) -> int:
         if not work(queue) and not handled:
             return round_number
     pytest.fail(f"still busy after {rounds} rounds")
+
+
+def drive_with_nonces(dispatcher: Dispatcher, queue: Queue, game_id: str) -> GameState:
+    """Drives like :func:`drive`, the human seats sending their nonces whenever a bot cutter
+    waits for them (as the web table does); returns the game's state then."""
+    while True:
+        drive(dispatcher, queue)
+        state = state_of(game_id)
+        if not awaits_nonces(state):
+            return state
+        assert state.deal is not None
+        sent = {seat for seat, _ in state.deal.nonces}
+        seat = next(seat for seat, kind in enumerate(state.seat_types)
+                    if kind == "human" and seat not in sent)
+        nonce = hashlib.sha256(f"{game_id}/{state.version}".encode()).hexdigest()
+        commands.act(context.store(), context.games(), game_id, seat,
+                     {"type": "contribute", "nonce": nonce}, expected_version=state.version)
 
 
 def state_of(game_id: str) -> GameState:

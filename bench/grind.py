@@ -1,0 +1,230 @@
+"""Grinding, as an attacker: how far choosing among many seeds moves a chosen seat's hand.
+
+The server draws the seed of a deal. If it knows every other input of the deck when it does,
+it can try seeds until one deals a chosen seat a strong hand, then commit to that one: the
+commitment proves the seed was not changed afterwards, not that it was not chosen. Each trial
+here is one deal of ``bruff`` (6 seats, 53 cards, dealer 0); the event counted is the dealer's
+left holding two or more of the four top trumps (the five and the jack of trumps, the joker,
+the ace of hearts), whose exact chance in a fair deal is :func:`baseline`. The attacker tries
+up to ``--seeds`` seeds per trial and keeps the first that gives the event under what it
+knows, else the last. Four cases:
+
+- ``fy1_bot_cut``: ``hmac-sha256-fy/1`` with a bot's cut from ``random.Random`` (the old path:
+  the cut was known before the seed was drawn). The attacker knows the deck: steered.
+- ``fy2_bots_only``: ``/2`` with no person's contribution: the bots' cuts come from the game's
+  committed secret, which the server also knows. Still steered: such a deal is only as fair as
+  the server, which is why verification names the deals that had a person's nonce.
+- ``fy2_person_nonce``: ``/2`` with a person's nonce sent after the commitment. The attacker
+  must guess it; the deck it grinds for is not the one dealt. Not beyond chance.
+- ``fy2_person_cut_only`` (with ``--cut-only``; 52 shuffles per seed tried): ``/2`` with a
+  person's cut and no nonce. The attacker keeps the seed good for the most cuts: a cut alone
+  has 52 values, so some steering remains; the nonce is what removes it.
+
+Each case reports its successes, the rate, and the chance of at least that many successes in
+a fair deal (exact binomial upper tail). Every seed and nonce comes from SHA-256 of a label,
+so runs repeat exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import random
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from engine.cards import JOKER, Card, Suit
+from engine.profiles import RuleSet, make_ruleset
+from engine.ranking import ranking
+from engine.shuffle import committed_cut, cut, deal_order, deck_order, pack
+
+PROFILE = "bruff"
+TOP = 4
+"""How many of the highest trumps count as top trumps."""
+THRESHOLD = 2
+"""How many top trumps the chosen seat must hold for the attacker to win the trial."""
+DEALER = 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the options of ``fortyfive bench grind``."""
+    parser.add_argument("--trials", type=_positive, default=400,
+                        help="deals per case (default: 400)")
+    parser.add_argument("--seeds", type=_positive, default=64,
+                        help="seeds the attacker may try per deal (default: 64)")
+    parser.add_argument("--cut-only", action="store_true",
+                        help="also measure a person's cut without a nonce (52 shuffles a seed)")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Runs every case and returns the figures."""
+    start = time.perf_counter()
+    figures = measure(args.trials, args.seeds, cut_only=args.cut_only)
+    figures["seconds"] = round(time.perf_counter() - start, 2)
+    return figures
+
+
+def measure(trials: int, seeds: int, *, cut_only: bool = False,
+            label: str = "grind") -> dict[str, Any]:
+    """Returns the baseline and, per case, the attacker's successes over *trials* deals."""
+    rules = make_ruleset(PROFILE)
+    wins = Wins(rules)
+    p = float(baseline(rules))
+    cases: dict[str, Callable[[int], bool]] = {
+        "fy1_bot_cut": lambda k: fy1_bot_cut(wins, label, k, seeds),
+        "fy2_bots_only": lambda k: fy2(wins, label, k, seeds, person_nonce=False),
+        "fy2_person_nonce": lambda k: fy2(wins, label, k, seeds, person_nonce=True),
+    }
+    if cut_only:
+        cases["fy2_person_cut_only"] = lambda k: fy2_person_cut(wins, label, k, seeds)
+    result: dict[str, Any] = {
+        "profile": PROFILE, "event": f"dealer's left holds >= {THRESHOLD} of the top {TOP} "
+        "trumps", "baseline": round(p, 5), "trials": trials, "seeds_per_trial": seeds,
+    }
+    for name, case in cases.items():
+        successes = sum(case(k) for k in range(trials))
+        result[name] = {"successes": successes, "rate": round(successes / trials, 4),
+                        "p_value": float(f"{upper_tail(successes, trials, p):.3g}")}
+    return result
+
+
+class Wins:
+    """Tells whether a dealt pack gives the chosen seat the event (top trumps precomputed)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.size = len(pack(rules))
+        self.tops = {suit: top_trumps(rules, suit) for suit in Suit}
+        positions: list[int] = []
+        top = 0
+        for batch in rules.deal_pattern:
+            for step in range(1, rules.players + 1):
+                if (DEALER + step) % rules.players == (DEALER + 1) % rules.players:
+                    positions += range(top, top + batch)
+                top += batch
+        self.positions = tuple(positions)
+        self.turn_up = top
+
+    def __call__(self, order: tuple[Card, ...]) -> bool:
+        turn_up = order[self.turn_up]
+        if turn_up is JOKER:  # The dealer takes it; the next card names trumps.
+            turn_up = order[self.turn_up + 1]
+        assert turn_up.suit is not None
+        tops = self.tops[turn_up.suit]
+        return sum(order[i] in tops for i in self.positions) >= THRESHOLD
+
+
+def top_trumps(rules: RuleSet, suit: Suit) -> frozenset[Card]:
+    """Returns the :data:`TOP` highest trumps when *suit* is trumps."""
+    power = ranking(suit, rules).trump_power
+    return frozenset(sorted(power, key=power.__getitem__, reverse=True)[:TOP])
+
+
+def baseline(rules: RuleSet) -> Fraction:
+    """Returns the exact chance of the event in a fair deal.
+
+    The turn-up is uniform over the pack; the chosen seat's hand is then a uniform choice of 5
+    among the cards not turned (and not the joker, which a turned joker gives the dealer).
+    """
+    cards = pack(rules)
+    hand = sum(rules.deal_pattern)
+    total = Fraction(0)
+    for turned in cards:
+        if turned is JOKER:
+            for second in cards:
+                if second is not JOKER:
+                    total += Fraction(1, len(cards) * (len(cards) - 1)) * _holds(
+                        rules, second, {JOKER, second}, len(cards) - 2, hand)
+        else:
+            total += Fraction(1, len(cards)) * _holds(rules, turned, {turned}, len(cards) - 1,
+                                                      hand)
+    return total
+
+
+def _holds(rules: RuleSet, turned: Card, out: set[Card], left: int, hand: int) -> Fraction:
+    """The chance that *hand* cards drawn from *left* hold THRESHOLD of the top trumps."""
+    assert turned.suit is not None
+    m = len(top_trumps(rules, turned.suit) - out)
+    fewer = sum(math.comb(m, j) * math.comb(left - m, hand - j) for j in range(THRESHOLD))
+    return 1 - Fraction(fewer, math.comb(left, hand))
+
+
+def upper_tail(successes: int, trials: int, p: float) -> float:
+    """Returns P(X >= successes) for X binomial(trials, p): the chance of doing as well
+    without grinding."""
+    if successes <= 0:
+        return 1.0
+    terms = [math.lgamma(trials + 1) - math.lgamma(x + 1) - math.lgamma(trials - x + 1)
+             + x * math.log(p) + (trials - x) * math.log1p(-p)
+             for x in range(successes, trials + 1)]
+    top = max(terms)
+    return min(1.0, math.exp(top) * sum(math.exp(term - top) for term in terms))
+
+
+def _hex(*parts: object) -> str:
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
+
+
+def _grind(wins: Wins, label: str, k: int, seeds: int,
+           dealt_for: Callable[[str], tuple[Card, ...]]) -> str:
+    """Returns the first of *seeds* seeds whose deal, as the attacker computes it, wins."""
+    seed = ""
+    for i in range(seeds):
+        seed = _hex(label, "seed", k, i)
+        if wins(dealt_for(seed)):
+            break
+    return seed
+
+
+def fy1_bot_cut(wins: Wins, label: str, k: int, seeds: int) -> bool:
+    """``/1``, a bot cutting from ``random.Random`` seeded by what the server knows."""
+    game_id = _hex(label, "game", k)[:24]
+    position = 1 + random.Random(f"bot:{game_id}:2").randrange(wins.size - 1)
+    rules = wins.rules
+    seed = _grind(wins, label, k, seeds, lambda s: cut(deck_order(rules, s), position))
+    return wins(cut(deck_order(rules, seed), position))
+
+
+def fy2(wins: Wins, label: str, k: int, seeds: int, *, person_nonce: bool) -> bool:
+    """``/2``, a bot cutting from the committed secret; with or without a person's nonce,
+    which the attacker can only guess when it picks the seed."""
+    rules = wins.rules
+    context = _hex(label, "game", k)[:24]
+    secret = _hex(label, "secret", k)
+    position = committed_cut(secret, context, 1, (DEALER - 1) % rules.players, wins.size)
+    guess = [(2, _hex(label, "guess", k)[:32])] if person_nonce else []
+    actual = [(2, _hex(label, "person", k)[:32])] if person_nonce else []
+
+    def dealt(seed: str, nonces: list[tuple[int, str]]) -> tuple[Card, ...]:
+        return cut(deal_order(rules, seed, context, 1, position, nonces), position)
+
+    seed = _grind(wins, label, k, seeds, lambda s: dealt(s, guess))
+    return wins(dealt(seed, actual))
+
+
+def fy2_person_cut(wins: Wins, label: str, k: int, seeds: int) -> bool:
+    """``/2``, a person's cut and no nonce: the attacker keeps the seed good for most cuts."""
+    rules = wins.rules
+    context = _hex(label, "game", k)[:24]
+
+    def dealt(seed: str, position: int) -> tuple[Card, ...]:
+        return cut(deal_order(rules, seed, context, 1, position), position)
+
+    best, best_count = "", -1
+    for i in range(seeds):
+        seed = _hex(label, "seed", k, i)
+        count = sum(wins(dealt(seed, position)) for position in range(1, wins.size))
+        if count > best_count:
+            best, best_count = seed, count
+    position = 1 + int(_hex(label, "cut", k), 16) % (wins.size - 1)
+    return wins(dealt(best, position))

@@ -1,0 +1,93 @@
+"""Verification says which deals had a person's contribution, and checks the bots' cuts
+against the game's committed contribution secret (replay/contributions.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from engine.bots import choose_action
+from events.chain import GENESIS_HASH, seal_events
+from events.envelope import RecordedEvent
+from events.types import DeckCut
+from replay.build import build_history
+from replay.sample import GameDriver
+from replay.verify import verify
+
+SEATS = ["human", "bot", "bot", "human", "bot", "bot"]
+
+
+def _game(deals: int = 3) -> GameDriver:
+    """A bruff game dealt by /2 in which seat 0's client sends a nonce every deal it does not
+    cut; every seat plays the bot policy."""
+    driver = GameDriver("g-contrib", "contributions").start("bruff", SEATS, fy2=True)
+    chance = random.Random(7)
+    while True:
+        state = driver.state
+        assert state is not None
+        if state.phase == "over" or (state.deal is not None and state.deal.number > deals):
+            return driver
+        deal = state.deal
+        if state.phase == "cut" and deal is not None and state.turn != 0 and not deal.nonces:
+            driver.act(0, {"type": "contribute", "nonce": f"{deal.number:02x}" * 20})
+            continue
+        seat = state.turn
+        assert seat is not None
+        action = choose_action(state, seat, chance)
+        assert action is not None
+        driver.act(seat, action)
+
+
+def test_each_deal_says_what_its_fairness_rests_on() -> None:
+    driver = _game()
+    report = verify(build_history(driver.game_id, driver.recorded, "auditor"))
+    assert report.ok and report.complete, report.format()
+    shuffles = [r.event for r in driver.recorded if r.envelope.type == "deck_shuffled"]
+    assert {event.algorithm for event in shuffles} == {"hmac-sha256-fy/2"}
+    assert {event.context for event in shuffles} == {"g-contrib"}
+    by_deal = {deal.deal: deal for deal in report.contributions}
+    cuts = {r.event.seat: r for r in driver.recorded if isinstance(r.event, DeckCut)}
+    assert cuts
+    assert len(by_deal) == 4 and by_deal[4].fairness == "pending"  # Shuffled, not cut.
+    for deal in list(by_deal.values())[:3]:
+        if deal.cut_seat == 0:
+            assert deal.fairness == "person_cut" and deal.cut_by == "person"
+        else:
+            assert deal.fairness == "person_nonce" and deal.nonce_seats == (0,)
+        if deal.cut_by == "bot":
+            assert deal.committed_cut == "checked"
+    said = report.format()
+    assert "a person's nonce after the commitment (seat 0)" in said
+
+
+def test_a_seats_view_cannot_check_the_bots_cuts_before_the_secret_is_revealed() -> None:
+    driver = _game(deals=1)
+    report = verify(build_history(driver.game_id, driver.recorded, 3))
+    assert report.ok, report.format()
+    bot_cuts = [deal for deal in report.contributions if deal.cut_by == "bot"]
+    assert all(deal.committed_cut == "unchecked" for deal in bot_cuts)
+    created = build_history(driver.game_id, driver.recorded, 3).events[0]
+    assert created.redacted == ("contribution_secret",)
+    assert created.data["contribution_commitment"]
+
+
+def test_a_forged_bot_cut_fails_verification_even_rehashed() -> None:
+    driver = _game(deals=2)
+    events = [r.event for r in driver.recorded]
+    index = next(i for i, r in enumerate(driver.recorded) if isinstance(r.event, DeckCut)
+                 and SEATS[r.event.seat] == "bot")
+    cut = events[index]
+    assert isinstance(cut, DeckCut)
+    events[index] = dataclasses.replace(cut, position=cut.position % 52 + 1)
+    forged: list[RecordedEvent] = []
+    prev = GENESIS_HASH
+    for old, event in zip(driver.recorded, events[:index + 1], strict=False):
+        (envelope, _), = seal_events(driver.game_id, len(forged), prev, (event,),
+                                     actor=old.envelope.actor, command_id=old.envelope.command_id,
+                                     occurred_at=old.envelope.occurred_at)
+        forged.append(RecordedEvent(envelope, event))
+        prev = envelope.hash
+    report = verify(build_history(driver.game_id, forged, "auditor"))
+    assert not report.ok
+    assert [p.code for p in report.problems] == ["contribution"], report.format()
+    assert "committed contribution secret gives" in report.problems[0].message
