@@ -30,6 +30,7 @@ from engine.errors import FortyFiveError, ProfileError
 from engine.profiles import RuleSet, make_ruleset
 from engine.ruling_texts import known_versions
 from engine.shuffle import ALGORITHM, commitment
+from events import checkpoints
 from events.chain import GENESIS_HASH
 from events.codec import CodecError
 from events.errors import StoreError
@@ -52,7 +53,8 @@ class Problem:
 
     code: str
     """Stable: ``format``, ``rules``, ``seats``, ``view``, ``start``, ``version``, ``chain``,
-    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``."""
+    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``, ``checkpoint``,
+    ``irregular``."""
     message: str
     version: int | None = None
     """The event concerned, where there is one."""
@@ -148,17 +150,31 @@ class Report:
         return "\n".join(lines)
 
 
-def verify(history: HandHistory, *, expected_head: str | None = None) -> Report:
+def verify(history: HandHistory, *, expected_head: str | None = None,
+           checkpoint: Mapping[str, Any] | None = None,
+           keys: Mapping[str, bytes] | None = None) -> Report:
     """Verifies *history* (see the module docstring) and returns the report.
 
     *expected_head* is a head hash obtained elsewhere (from the server, or a receipt): the
     history must end on it, which also catches a history rewritten and re-hashed throughout.
+
+    *checkpoint* is a signed checkpoint kept elsewhere (docs/verification.md section 8): its
+    signature must verify with one of *keys* (key id -> raw Ed25519 public key), and the
+    history must reach its version with the same hash there, which catches a history cut
+    short or rewritten since. The checkpoint the history carries, if any, must hold against
+    its events too (and its signature, when *keys* are given).
     """
     checker = _Verifier(history)
     checker.run()
     if expected_head is not None and history.head != expected_head:
         checker.problem("head", f"the history ends on head {str(history.head)[:16]}..., not "
                         f"on the expected {expected_head[:16]}...", pointer="/head")
+    if history.checkpoint is not None:
+        checker.check_checkpoint(history.checkpoint, keys, "the checkpoint the history "
+                                 "carries", "/checkpoint")
+    if checkpoint is not None:
+        checker.check_checkpoint(checkpoint, keys if keys is not None else {},
+                                 "the kept checkpoint", None)
     return checker.report
 
 
@@ -202,6 +218,55 @@ class _Verifier:
             self.problem("head", f"the head {str(history.head)[:16]}... is not the hash of the "
                          f"last event ({str(last.hash)[:16]}...)", last.version, "/head")
         self.check_results()
+
+    # Checkpoints ------------------------------------------------------------------------------
+
+    def check_checkpoint(self, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | None,
+                         what: str, where: str | None) -> None:
+        """Checks *checkpoint* is signed by one of *keys* (unless None) and that the history
+        has the checkpoint's hash at its version."""
+        try:
+            if keys is None:
+                checkpoints.check_form(checkpoint)
+            else:
+                checkpoints.check(checkpoint, keys)
+        except checkpoints.CheckpointError as error:
+            self.problem("checkpoint", f"{what}: {error}", None, where)
+            return
+        if keys is not None:
+            self.report.checked["checkpoints"] = self.report.checked.get("checkpoints", 0) + 1
+        history = self.history
+        version, head = checkpoint["version"], checkpoint["head"]
+        if checkpoint["game_id"] != history.game_id:
+            self.problem("checkpoint", f"{what} is of game {checkpoint['game_id']!r}, not of "
+                         f"{history.game_id!r}", None, where)
+            return
+        last = history.events[-1].version
+        if version > last:
+            self.problem("checkpoint", f"{what} vouches for event {version}, but the history "
+                         f"stops at event {last}: it was cut short", last, where)
+            return
+        found = next((event for event in history.events if event.version == version), None)
+        start = history.start
+        if found is None and start is not None and start.version == version:
+            stored: str | None = start.hash
+        elif found is None:
+            self.problem("checkpoint", f"{what} vouches for event {version}, which this "
+                         "history does not hold", None, where)
+            return
+        else:
+            stored = found.hash
+        if stored is None:
+            self.problem("checkpoint", f"{what} vouches for event {version}, whose hash this "
+                         "view withholds, so it cannot be compared", version, where)
+        elif stored != head:
+            self.problem("checkpoint", f"{what} says event {version} has hash {head[:16]}..., "
+                         f"the history has {stored[:16]}...: it was rewritten", version, where)
+        else:
+            self.report.notes.append(
+                f"{what} (signed at {checkpoint['signed_at']} with {checkpoint['key_id']}"
+                + (", signature verified" if keys is not None else ", signature not checked: "
+                   "no keys given") + f") matches event {version}")
 
     # Rules, seats and view -------------------------------------------------------------------
 

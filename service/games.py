@@ -25,7 +25,13 @@ from replay.views import game_view
 from service import commands, sse
 from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
 from service.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
-from service.repository import request_caller, request_game, services
+from service.repository import (
+    request_caller,
+    request_game,
+    request_viewer,
+    services,
+    view_checkpoint,
+)
 from service.schemas import (
     ActionSchema,
     EventPageSchema,
@@ -211,10 +217,15 @@ class Game(MethodView):
         """The caller's view of the game now.
 
         A seat token gives the seat's view (own hand, own legal actions), the auditor token
-        the auditor's; without a token, the spectator's.
+        the auditor's; without a token, the spectator's. ``checkpoint`` is the latest signed
+        checkpoint this viewer may have (docs/verification.md section 8).
         """
-        state, version, viewer = request_game(game_id, query.get("view"))
-        return _view_response(game_view(state, viewer), 200, _private(version))
+        folded = commands.load(services().cache, game_id)
+        state, version = folded.state, folded.version
+        viewer = request_viewer(game_id, state, query.get("view"))
+        view = game_view(state, viewer)
+        view["checkpoint"] = view_checkpoint(game_id, state, version, folded.head_hash, viewer)
+        return _view_response(view, 200, _private(version))
 
 
 @blp.route("/<game_id>/actions")

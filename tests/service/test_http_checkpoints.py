@@ -1,0 +1,79 @@
+"""Signed checkpoints over HTTP: every view carries one, the keys are published, and a
+checkpoint never gives a hidden card away."""
+
+from __future__ import annotations
+
+import random
+
+from flask.testing import FlaskClient
+from http_table import Table, bearer
+
+from events import checkpoints
+from service.schemas import SigningKeysSchema
+
+
+def _keys(client: FlaskClient) -> dict[str, bytes]:
+    answer = client.get("/v1/keys")
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert SigningKeysSchema().validate(body) == {}
+    return checkpoints.read_keys(body)
+
+
+def test_every_viewer_gets_a_checkpoint_signed_by_a_published_key(client: FlaskClient) -> None:
+    table = Table.create(client, "bruff")
+    keys = _keys(client)
+    spectator = table.view().get_json()
+    seat = table.view(0).get_json()
+    auditor = client.get(table.path, headers=bearer(table.auditor)).get_json()
+    for view in (spectator, seat, auditor):
+        checkpoint = view["checkpoint"]
+        checkpoints.check(checkpoint, keys)
+        assert (checkpoint["game_id"], checkpoint["version"]) == (table.id, view["version"])
+    events = client.get(f"{table.path}/events", headers=bearer(table.auditor)).get_json()
+    assert auditor["checkpoint"]["head"] == events["events"][-1]["hash"]
+
+
+def test_a_repeated_view_is_not_signed_again(client: FlaskClient) -> None:
+    table = Table.create(client, "bruff")
+    first = table.view().get_json()["checkpoint"]
+    again = table.view(1).get_json()["checkpoint"]
+    assert first == again
+
+
+def test_a_tampered_checkpoint_fails(client: FlaskClient) -> None:
+    table = Table.create(client, "bruff")
+    checkpoint = table.view().get_json()["checkpoint"]
+    keys = _keys(client)
+    for forged in ({**checkpoint, "version": checkpoint["version"] + 1},
+                   {**checkpoint, "head": "0" * 64},
+                   {**checkpoint, "key_id": "ed25519:" + "0" * 16}):
+        try:
+            checkpoints.check(forged, keys)
+        except checkpoints.CheckpointError:
+            continue
+        raise AssertionError(f"{forged} verified")
+
+
+def test_a_seat_gets_no_head_that_covers_a_face_down_card(client: FlaskClient) -> None:
+    """In 45s a dealer who robs puts a card face down: from then on, until the seed is
+    revealed, the other viewers get no checkpoint later than the last deal's end (none at all
+    in deal 1, before the worker signs one)."""
+    rng = random.Random(5)
+    table = Table.create(client, "bruff")
+    keys = _keys(client)
+    withheld = 0
+    for _ in range(600):
+        seat, _ = table.turn()
+        if seat is None:
+            break
+        table.step(rng)
+        spectator = table.view().get_json()
+        checkpoint = spectator["checkpoint"]
+        if checkpoint is None or checkpoint["version"] != spectator["version"]:
+            withheld += 1
+            auditor = client.get(table.path, headers=bearer(table.auditor)).get_json()
+            assert auditor["checkpoint"]["version"] == auditor["version"]
+        if checkpoint is not None:
+            checkpoints.check(checkpoint, keys)
+    assert withheld > 0, "no view withheld its head"
