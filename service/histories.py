@@ -25,6 +25,7 @@ request: send a long history in the notation (less than half the size) or one de
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -57,6 +58,7 @@ from service.schemas import (
     SubmissionResultSchema,
     SubmitQuerySchema,
 )
+from service.signing import latest_deal_end
 from service.sse import event_item
 
 blp = Blueprint("histories", __name__, description="Hand histories, replays and audits")
@@ -107,6 +109,7 @@ class GameHistory(MethodView):
                                     as_of=at)
         except HistoryRangeError as error:
             abort(404, message=str(error), code="deal_not_found")
+        history = dataclasses.replace(history, checkpoint=_checkpoint_of(history))
         return _history_response(history, query["format"], version)
 
 
@@ -238,6 +241,16 @@ class KeptHistory(MethodView):
                   code="history_not_found")
         assert result.history is not None
         return _history_response(result.history, query["format"], None)
+
+
+def _checkpoint_of(history: HandHistory) -> dict[str, Any] | None:
+    """Returns the latest checkpoint *history*'s viewer may have: its head, signed, when the
+    view shows it, else the one signed at the end of the last deal before."""
+    assert history.game_id is not None
+    last = history.events[-1]
+    if history.head is not None:
+        return services().signing.checkpoint(history.game_id, last.version, history.head)
+    return latest_deal_end(services().store.client, history.game_id, upto=last.version)
 
 
 def _read(body: dict[str, Any]) -> ImportResult:

@@ -13,8 +13,8 @@ checks out, 1 otherwise (naming each event that does not), and 2 for a usage err
 ``--complete`` it also exits 1 when the view left anything unchecked. With ``--checkpoint`` (a
 checkpoint kept from the service, or a game view that carries one) and ``--keys`` (the answer
 of ``GET /v1/keys``) it also exits 1 when the checkpoint's signature is bad or the history does
-not reach its version with the same hash there (cut short or rewritten since). ``show`` and ``convert``
-exit 1, printing the positioned problems on stderr, when the file cannot be read.
+not reach its version with the same hash there (cut short or rewritten since). ``show`` and
+``convert`` exit 1, printing the positioned problems on stderr, when the file cannot be read.
 """
 
 from __future__ import annotations
