@@ -33,7 +33,7 @@ from replay.views import Viewer
 from service import commands
 from service.apikeys import KeyRegistry
 from service.auth import Caller, TokenRegistry, caller_for, viewer_for
-from service.signing import Publisher, latest_deal_end, signer_for
+from service.signing import Publisher, latest_deal_end
 from service.stream_hub import StreamHub
 
 EXTENSION = "fortyfive"
@@ -66,11 +66,9 @@ class _NoStore:
 
 def create_services(config: Mapping[str, Any]) -> Services:
     """Returns the services for an app *config* (``STORE`` or ``REDIS_URL``, ``ENTROPY``,
-    ``FOLD_CACHE_GAMES``, ``STREAM_MAX``, ``SIGNING_KEY``). No connection is made until the
-    first request.
-
-    :raises service.signing.SigningKeyError: if the signing key cannot be used.
-    """
+    ``FOLD_CACHE_GAMES``, ``STREAM_MAX``, ``SIGNING_KEY``: the path of the checkpoint signing
+    key, default ``FORTYFIVE_SIGNING_KEY``). No connection is made, and no key loaded, until
+    the first request."""
     store: Any = config.get("STORE")
     tails: Any = store
     max_streams = config.get("STREAM_MAX", 1000)
@@ -95,7 +93,7 @@ def create_services(config: Mapping[str, Any]) -> Services:
         keys=KeyRegistry(client),
         entropy=config.get("ENTROPY") or commands.fresh_entropy,
         streams=StreamHub(store, tails=tails, max_streams=max_streams, is_over=is_over),
-        signing=Publisher(client, signer_for(config.get("SIGNING_KEY"))),
+        signing=Publisher(client, config.get("SIGNING_KEY")),
     )
 
 

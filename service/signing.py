@@ -187,12 +187,24 @@ def published_keys(client: Any) -> list[dict[str, Any]]:
 
 
 class Publisher:
-    """Publishes a signer's key in one store, once, before its first checkpoint is used."""
+    """Signs with the key at *path* (see :func:`signer_for`; loaded at first use), publishing
+    it in the store at *client* once, before its first checkpoint is used."""
 
-    def __init__(self, client: Any, signer: Signer) -> None:
+    def __init__(self, client: Any, path: str | Path | None = None) -> None:
         self.client = client
-        self.signer = signer
+        self.path = path
+        self._signer: Signer | None = None
         self._done = False
+
+    @property
+    def signer(self) -> Signer:
+        """The signer (its key loaded on first use).
+
+        :raises SigningKeyError: if the key file cannot be used.
+        """
+        if self._signer is None:
+            self._signer = signer_for(self.path)
+        return self._signer
 
     def ensure(self) -> None:
         """Publishes the key unless this process did already."""

@@ -23,7 +23,7 @@ from rq.serializers import JSONSerializer
 
 from events.redis_store import RedisEventStore
 from service.commands import GameCache, new_cache
-from service.signing import Publisher, signer_for
+from service.signing import Publisher
 
 QUEUE_NAME = "fortyfive"
 """The RQ queue every job of this package goes to."""
@@ -100,7 +100,7 @@ def _current() -> _Resources:
         if _resources is None or _resources.pid != os.getpid() or _resources.url != url:
             store = RedisEventStore.from_url(url)
             _resources = _Resources(os.getpid(), url, store, new_cache(store),
-                                    Publisher(store.client, signer_for()))
+                                    Publisher(store.client))
         return _resources
 
 

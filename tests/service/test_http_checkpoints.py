@@ -56,24 +56,25 @@ def test_a_tampered_checkpoint_fails(client: FlaskClient) -> None:
 
 
 def test_a_seat_gets_no_head_that_covers_a_face_down_card(client: FlaskClient) -> None:
-    """In 45s a dealer who robs puts a card face down: from then on, until the seed is
+    """In auction forty-fives the discards go face down: from then on, until the seed is
     revealed, the other viewers get no checkpoint later than the last deal's end (none at all
-    in deal 1, before the worker signs one)."""
+    in deal 1, before the worker signs one); the auditor always gets the head."""
     rng = random.Random(5)
-    table = Table.create(client, "bruff")
-    keys = _keys(client)
-    withheld = 0
-    for _ in range(600):
-        seat, _ = table.turn()
-        if seat is None:
-            break
+    table = Table.create(client, "auction")
+    while table.view().get_json()["phase"] != "discard":
         table.step(rng)
-        spectator = table.view().get_json()
-        checkpoint = spectator["checkpoint"]
-        if checkpoint is None or checkpoint["version"] != spectator["version"]:
-            withheld += 1
-            auditor = client.get(table.path, headers=bearer(table.auditor)).get_json()
-            assert auditor["checkpoint"]["version"] == auditor["version"]
-        if checkpoint is not None:
-            checkpoints.check(checkpoint, keys)
-    assert withheld > 0, "no view withheld its head"
+    seat, version = table.turn()
+    assert seat is not None
+    hand = table.view(seat).get_json()["hand"]
+    answer = table.post(seat, {"type": "discard", "cards": hand[:1]}, version)
+    assert answer.status_code == 201, answer.get_json()
+    other = (seat + 1) % 4
+    for view in (table.view().get_json(), table.view(other).get_json()):
+        assert view["checkpoint"] is None
+    auditor = client.get(table.path, headers=bearer(table.auditor)).get_json()
+    assert auditor["checkpoint"]["version"] == auditor["version"]
+    while table.view().get_json()["deal_number"] == 1:
+        table.step(rng)
+    spectator = table.view().get_json()
+    checkpoints.check(spectator["checkpoint"], _keys(client))
+    assert spectator["checkpoint"]["version"] == spectator["version"]
