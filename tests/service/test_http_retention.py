@@ -22,8 +22,8 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from engine.errors import EventSequenceError
-from events import checkpoints
 from engine.fold import fold
+from events import checkpoints
 from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore, archive_key, game_key
 from events.types import GameAbandoned
