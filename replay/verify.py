@@ -26,6 +26,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.actions import action_of
 from engine.errors import FortyFiveError, ProfileError
 from engine.profiles import RuleSet, make_ruleset
 from engine.ruling_texts import known_versions
@@ -33,6 +34,7 @@ from engine.shuffle import ALGORITHM, commitment
 from events import checkpoints
 from events.chain import GENESIS_HASH
 from events.codec import CodecError
+from events.envelope import SERVER
 from events.errors import StoreError
 from events.types import Event, EventDataError, UnknownEventTypeError, event_from_data
 from events.upcasting import upcast
@@ -184,7 +186,12 @@ class _Verifier:
         self.report = Report(history.game_id, history.view.viewer, len(history.events),
                              history.head)
         self.rules: RuleSet | None = None
-        self.replayer = Replayer(legality=history.view.viewer == "auditor")
+        # Every action is judged against the rules: an irregularity fails a server-dealt
+        # deal, and is only reported in a deal recorded at a table (:meth:`judge`).
+        self.replayer = Replayer(legality=True)
+        self.dealt_by: str | None = None
+        """How the deal being folded was dealt: ``server`` (deck_shuffled) or ``table``
+        (deal_recorded); ``None`` before the first deal."""
         self.blocked: tuple[int, int | None, str] | None = None
         """(version, deal, why) of the event from which the fold could not go on."""
 
@@ -558,7 +565,22 @@ class _Verifier:
             self.blocked = (event.version, deal if isinstance(deal, int) else None,
                             "an event could not be read")
             return
-        if not self.replayer.apply(event.version, decoded):
+        if event.type == "deck_shuffled":
+            self.dealt_by = "server"
+        elif event.type == "deal_recorded":
+            self.dealt_by = "table"
+        found = len(self.replayer.irregularities)
+        if self.dealt_by == "server" or (event.version == 1 and self.server_dealt()):
+            self.judge(event, decoded, where)
+        applied = self.replayer.apply(event.version, decoded)
+        if self.dealt_by == "server":
+            texts = self.history.texts_version
+            for item in self.replayer.irregularities[found:]:
+                if item.kind != "sequence":  # An event the engine cannot apply: see below.
+                    self.problem("irregular", f"{event.type}: {item.text_in(texts)} (a "
+                                 "server-dealt game allows no irregularity)", event.version,
+                                 where)
+        if not applied:
             failure = self.replayer.failure
             assert failure is not None
             self.problem("fold", f"{event.type} cannot be applied by the engine: "
@@ -578,6 +600,69 @@ class _Verifier:
                              None, "/start")
                 self.blocked = (1, None, "the start block does not fit the table")
 
+    def server_dealt(self) -> bool:
+        """True when the history's deals are shuffled by the server (not recorded at a
+        table)."""
+        return any(event.type == "deck_shuffled" for event in self.history.events)
+
+    def judge(self, event: HistoryEvent, decoded: Event, where: str) -> None:
+        """Checks who made *event* of a server-dealt game, and that the rules call for it
+        there (the rules of its action are checked by the replay's legality checks)."""
+        state = self.replayer.state
+        actor = event.actor
+        action = action_of(decoded)
+        seat = getattr(decoded, "seat", None)
+        if action is not None:
+            if actor == SERVER:
+                clock = self.rules is not None and self.rules.options().get("turn_seconds")
+                if not clock:
+                    self.problem("irregular", f"{event.type} of seat {seat} is recorded as the "
+                                 "server's, but the server acts for a seat only on the turn "
+                                 "clock, and this game has none", event.version,
+                                 where + "/actor")
+                elif state is not None and state.turn != seat:
+                    self.problem("irregular", f"{event.type} of seat {seat} is recorded as the "
+                                 f"turn clock's, but seat {state.turn} was to act",
+                                 event.version, where + "/actor")
+            elif actor != seat:
+                self.problem("irregular", f"{event.type} of seat {seat} is recorded as made by "
+                             f"{_who(actor)}: an action's actor is its seat (or the server's "
+                             "turn clock)", event.version, where + "/actor")
+            return
+        previous = self.previous(event)
+        with_action = previous is not None and previous.command_id == event.command_id and (
+            previous.actor == actor) and event.command_id is not None
+        if event.type == "game_created" or event.type == "game_abandoned":
+            if actor != SERVER:
+                self.problem("irregular", f"{event.type} is recorded as made by {_who(actor)}; "
+                             "only the server makes it", event.version, where + "/actor")
+        elif actor != SERVER and not with_action and previous is not None:
+            self.problem("irregular", f"{event.type} is recorded as made by {_who(actor)}, "
+                         "but it is the server's, made by itself or with the action that "
+                         "called for it (same actor and command)", event.version,
+                         where + "/actor")
+        due = {"deck_shuffled": "shuffle", "seed_revealed": "reveal"}.get(event.type)
+        if due is not None and state is not None and state.phase != due:
+            self.problem("irregular", f"{event.type}: the rules call for no "
+                         f"{'shuffle' if due == 'shuffle' else 'seed reveal'} here (the game "
+                         f"is in phase {state.phase!r})", event.version, where)
+        cut_short = self.history.start is not None and self.history.start.version > 1
+        if event.type == "deck_shuffled" and state is not None and not (
+                state.deal is None and cut_short):  # One deal: the deals before are left out.
+            number = state.deal.number + 1 if state.deal is not None else 1
+            if getattr(decoded, "deal", None) != number:
+                self.problem("irregular", f"deck_shuffled opens deal "
+                             f"{getattr(decoded, 'deal', None)}, but the next deal is {number}",
+                             event.version, where + "/data/deal")
+
+    def previous(self, event: HistoryEvent) -> HistoryEvent | None:
+        """Returns the event just before *event* in the history, if it holds it (a one-deal
+        history leaves out the events before its deal)."""
+        for before in self.history.events:
+            if before.version == event.version - 1:
+                return before
+        return None
+
     # Derived results -------------------------------------------------------------------------
 
     def check_results(self) -> None:
@@ -595,8 +680,8 @@ class _Verifier:
         texts = history.texts_version
         derived = derive_results(state, self.replayer.dealt, self.replayer.irregularities,
                                  viewer, deal=history.view.deal, texts=texts)
-        self.report.irregularities = [item.to_dict(texts)
-                                      for item in self.replayer.irregularities]
+        self.report.irregularities = [item.to_dict(texts) for item in
+                                      self.replayer.irregularities] if viewer == "auditor" else []
         claimed: Sequence[Mapping[str, Any]] = results["deals"]
         ranges = {section.number: section.events for section in history.sections()}
         blocked_deal = None if self.blocked is None else self.blocked[1]
@@ -665,6 +750,11 @@ class _Verifier:
         if not same(claimed, derived):
             out.append((f"{_label(path)}: the history says {_short(claimed)}, the engine "
                         f"derives {_short(derived)}", version, pointer(path)))
+
+
+def _who(actor: object) -> str:
+    """Returns an actor as a sentence names it."""
+    return f"seat {actor}" if isinstance(actor, int) else f"the {actor}"
 
 
 def _is_viewer(viewer: object, rules: RuleSet | None) -> bool:
