@@ -630,8 +630,9 @@ class _Verifier:
                              "turn clock)", event.version, where + "/actor")
             return
         previous = self.previous(event)
-        with_action = previous is not None and previous.command_id == event.command_id and (
-            previous.actor == actor) and event.command_id is not None
+        with_action = previous is not None and (previous.actor, previous.command_id,
+                                                previous.occurred_at) == (
+            actor, event.command_id, event.occurred_at)
         if event.type == "game_created" or event.type == "game_abandoned":
             if actor != SERVER:
                 self.problem("irregular", f"{event.type} is recorded as made by {_who(actor)}; "
@@ -639,7 +640,7 @@ class _Verifier:
         elif actor != SERVER and not with_action and previous is not None:
             self.problem("irregular", f"{event.type} is recorded as made by {_who(actor)}, "
                          "but it is the server's, made by itself or with the action that "
-                         "called for it (same actor and command)", event.version,
+                         "called for it (same actor, command and time)", event.version,
                          where + "/actor")
         due = {"deck_shuffled": "shuffle", "seed_revealed": "reveal"}.get(event.type)
         if due is not None and state is not None and state.phase != due:

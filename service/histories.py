@@ -250,7 +250,13 @@ def _checkpoint_of(history: HandHistory) -> dict[str, Any] | None:
     last = history.events[-1]
     if history.head is not None:
         return services().signing.checkpoint(history.game_id, last.version, history.head)
-    return latest_deal_end(services().store.client, history.game_id, upto=last.version)
+    found = latest_deal_end(services().store.client, history.game_id, upto=last.version)
+    held = {event.version: event.hash for event in history.events}
+    if history.start is not None:
+        held[history.start.version] = history.start.hash
+    if found is None or held.get(found["version"]) != found["head"]:
+        return None  # Not one this history can be checked against.
+    return found
 
 
 def _read(body: dict[str, Any]) -> ImportResult:

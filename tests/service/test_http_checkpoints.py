@@ -78,3 +78,23 @@ def test_a_seat_gets_no_head_that_covers_a_face_down_card(client: FlaskClient) -
     spectator = table.view().get_json()
     checkpoints.check(spectator["checkpoint"], _keys(client))
     assert spectator["checkpoint"]["version"] == spectator["version"]
+
+
+def test_a_history_carries_a_checkpoint_that_it_reaches(client: FlaskClient) -> None:
+    table = Table.create(client, "classic", options={"target": 5})
+    table.play_out(random.Random(2))
+    keys = _keys(client)
+    for token, encoding in ((table.tokens[1], "json"), (table.auditor, "json"),
+                            (None, "json"), (table.tokens[0], "text")):
+        answer = client.get(f"{table.path}/history", headers=bearer(token),
+                            query_string={"format": encoding})
+        assert answer.status_code == 200
+        result = client.post("/v1/histories", json={"text": answer.get_data(as_text=True)}
+                             if encoding == "text" else {"history": answer.get_json()})
+        body = result.get_json()
+        assert body["ok"] is True, body["verification"]["problems"]
+        assert any("matches event" in note for note in body["verification"]["notes"])
+        if encoding == "json":
+            checkpoint = answer.get_json()["checkpoint"]
+            checkpoints.check(checkpoint, keys)
+            assert checkpoint["head"] == answer.get_json()["head"]
