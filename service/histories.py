@@ -34,7 +34,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from events.codec import canonical_json
-from replay.audit import audit_game
+from replay.audit import explain
 from replay.build import build_history
 from replay.diagnostics import has_errors
 from replay.document import HandHistory
@@ -160,7 +160,9 @@ class GameAudit(MethodView):
         state, version = load_game(game_id)
         request_viewer(game_id, state, "auditor")
         record = load_record(game_id)
-        body = canonical_json(audit_game(game_id, record.events)).decode()
+        history = build_history(game_id, record.events, "auditor")
+        history = dataclasses.replace(history, checkpoint=_checkpoint_of(history))
+        body = canonical_json(explain(history)).decode()
         return _raw(body, "application/json", version)
 
 
