@@ -3,6 +3,8 @@ new key retires the old one without unpublishing it."""
 
 from __future__ import annotations
 
+import argparse
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from events import checkpoints
 from events.keys import SIGNING_KEYS_KEY
 from service import signing
+from service.cli.serve import _choose_signing_key
 
 
 @pytest.fixture
@@ -66,3 +69,16 @@ def test_the_signer_signs_a_version_once(client: redis.Redis) -> None:
     assert signer.signed == 1
     signer.checkpoint("g1", 5, "cd" * 32)
     assert signer.signed == 2
+
+
+def test_serve_names_one_key_for_every_process_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(signing.KEY_ENV, raising=False)
+    _choose_signing_key(argparse.Namespace(signing_key=None, data_dir=str(tmp_path)))
+    assert signing.KEY_ENV in os.environ
+    assert Path(os.environ[signing.KEY_ENV]) == tmp_path / signing.DATA_DIR_KEY
+    given = tmp_path / "operator.pem"
+    signing.write_key(given)
+    _choose_signing_key(argparse.Namespace(signing_key=str(given), data_dir=str(tmp_path)))
+    assert os.environ[signing.KEY_ENV] == str(given)
