@@ -63,6 +63,13 @@ def _play_for_another(raw: list[dict[str, Any]]) -> None:
     raw[index]["actor"] = (raw[index]["actor"] + 1) % 4
 
 
+def _cut_by_the_wrong_seat(raw: list[dict[str, Any]]) -> None:
+    cut = next(index for index, item in enumerate(raw) if item["type"] == "deck_cut")
+    seat = (raw[cut]["data"]["seat"] + 1) % 4
+    raw[cut]["data"] = {**raw[cut]["data"], "seat": seat}
+    raw[cut]["actor"] = seat
+
+
 def _clock_without_a_clock(raw: list[dict[str, Any]]) -> None:
     raw[_plays(raw)[4]]["actor"] = SERVER
 
@@ -87,6 +94,7 @@ def test_the_untouched_histories_verify() -> None:
 @pytest.mark.parametrize(("change", "says"), [
     (_swap_two_plays, "out of turn"),
     (_play_for_another, "is recorded as made by seat"),
+    (_cut_by_the_wrong_seat, "not your turn"),
     (_clock_without_a_clock, "this game has none"),
     (_server_event_by_a_seat, "it is the server's"),
 ])
