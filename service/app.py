@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask, Response
 
 from service import (
+    drives_api,
     games,
     health,
     histories,
@@ -33,7 +34,7 @@ API_EXTENSION = "fortyfive.api"
 """The key of the app's :class:`flask_smorest.Api` in ``app.extensions``."""
 
 BLUEPRINTS = (health.blp, profiles_api.blp, games.blp, seats_api.blp, rules_api.blp,
-              histories.blp, keys_api.blp)
+              histories.blp, drives_api.blp, keys_api.blp)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
