@@ -42,7 +42,6 @@ from replay.document import HandHistory
 from replay.errors import HistoryRangeError
 from replay.export import export_text
 from replay.importing import ImportResult, read_history
-from replay.jsonformat import dumps
 from replay.verify import verify
 from replay.views import game_view
 from service import access_log, uploads
@@ -117,7 +116,7 @@ class GameHistory(MethodView):
         except HistoryRangeError as error:
             abort(404, message=str(error), code="deal_not_found")
         history = dataclasses.replace(history, checkpoint=_checkpoint_of(history))
-        return _history_response(history, query["format"], version)
+        return _history_response(history, query["format"], version, served=True)
 
 
 @blp.route("/v1/games/<game_id>/replay")
@@ -294,11 +293,17 @@ def _access_tags(game_id: str, state: GameState) -> dict[str, str]:
     return tags
 
 
-def _history_response(history: HandHistory, encoding: str, version: int | None) -> Response:
+def _history_response(history: HandHistory, encoding: str, version: int | None, *,
+                      served: bool = False) -> Response:
+    """Returns *history* in *encoding*; a history the service cut (*served*) always has
+    ``checkpoint`` in JSON, null where none exists (a kept upload is returned as it came)."""
     if encoding == "text":
         return _raw(export_text(history), f"{TEXT_MIMETYPE}; charset=utf-8", version,
                     history.head)
-    return _raw(dumps(history).decode(), "application/json", version, history.head)
+    body = history.to_dict()
+    if served:
+        body["checkpoint"] = history.checkpoint
+    return _raw(canonical_json(body).decode(), "application/json", version, history.head)
 
 
 def _raw(body: str, mimetype: str, version: int | None, head: str | None = None) -> Response:

@@ -73,6 +73,8 @@ def test_a_seat_gets_no_head_that_covers_a_face_down_card(client: FlaskClient) -
         assert view["checkpoint"] is None
     auditor = client.get(table.path, headers=bearer(table.auditor)).get_json()
     assert auditor["checkpoint"]["version"] == auditor["version"]
+    history = client.get(f"{table.path}/history", headers=bearer(table.tokens[other]))
+    assert "checkpoint" in history.get_json() and history.get_json()["checkpoint"] is None
     while table.view().get_json()["deal_number"] == 1:
         table.step(rng)
     spectator = table.view().get_json()
