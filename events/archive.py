@@ -2,23 +2,27 @@
 and the scripts that archive it and read around it.
 
 A tombstone (``f45:{p<NNN>}:archive:<id>``, :func:`events.redis_store.archive_key`) is a hash:
-``version``, ``head``, ``archived_at``, ``checkpoint`` (the canonical JSON of ``{game_id,
-version, head, signature}``; ``signature`` is null until the service signs checkpoints,
-DESIGN.md section 5, and is the place for it), ``format`` (:data:`ARCHIVE_FORMAT`) and
-``events``: zlib of the canonical JSON array of the game's envelopes, oldest first, each with
-its ``hash``. :func:`unpack` turns them back into stream entries, which the store then
-verifies exactly as it verifies the stream's.
+``version``, ``head``, ``archived_at``, ``checkpoint`` (the canonical JSON of the signed
+checkpoint of the game's last event, docs/verification.md section 8; a store archiving without
+a signer writes ``{game_id, version, head, signature: null}``), ``format``
+(:data:`ARCHIVE_FORMAT`) and ``events``: zlib of the canonical JSON array of the game's
+envelopes, oldest first, each with its ``hash``. :func:`unpack` turns them back into stream
+entries, which the store then verifies exactly as it verifies the stream's.
 """
 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 from events.codec import CodecError, canonical_json, parse_json
 from events.envelope import RecordedEvent
 from events.store import CorruptStreamError
+
+Signer: TypeAlias = Callable[[str, int, str], Mapping[str, Any]]
+"""Signs ``(game_id, version, head)`` into a checkpoint
+(:meth:`service.signing.Signer.checkpoint`)."""
 
 ARCHIVE_FORMAT = "zlib+canonical-json/1"
 """How the ``events`` field of a tombstone is encoded: zlib of the canonical JSON array of the
@@ -56,8 +60,12 @@ def pack(events: Sequence[RecordedEvent]) -> bytes:
     return zlib.compress(canonical_json([event.envelope.to_dict() for event in events]), 9)
 
 
-def checkpoint(game_id: str, version: int, head: str) -> bytes:
-    """Returns the final checkpoint of a game, unsigned (its ``signature`` is null)."""
+def checkpoint(game_id: str, version: int, head: str,
+               sign: Signer | None = None) -> bytes:
+    """Returns the final checkpoint of a game: signed by *sign* (:mod:`events.checkpoints`),
+    or without one unsigned (its ``signature`` is null)."""
+    if sign is not None:
+        return canonical_json(sign(game_id, version, head))
     return canonical_json({"game_id": game_id, "version": version, "head": head,
                            "signature": None})
 

@@ -72,6 +72,13 @@ def seats_key(game_id: str) -> str:
     return f"{partition_tag(game_id)}:seats:{game_id}"
 
 
+def checkpoints_key(game_id: str) -> str:
+    """Returns the key of the hash of *game_id*'s deal-end checkpoints: ``deal:<n>`` -> the
+    canonical JSON of the checkpoint signed at the end of deal *n*, ``latest`` -> the last one
+    (:mod:`service.signing`)."""
+    return f"{partition_tag(game_id)}:checkpoints:{game_id}"
+
+
 def access_key(game_id: str) -> str:
     """Returns the key of the list of *game_id*'s auditor reads of live deals (the access
     log the seats may read once the game is over)."""
@@ -142,6 +149,11 @@ def api_key_key(key_id: str) -> str:
 def key_games_key(key_id: str) -> str:
     """Returns the key of the sorted set of the games API key *key_id* created."""
     return f"f45:{{keys}}:games:{key_id}"
+
+
+SIGNING_KEYS_KEY = "f45:{keys}:signing"
+"""Hash: checkpoint signing key id -> JSON ``{key_id, algorithm, public_key, created_at,
+retired_at}`` of every key that ever signed (``GET /v1/keys``, :mod:`service.signing`)."""
 
 
 def rate_key(who: str, limit_class: str) -> str:

@@ -433,15 +433,16 @@ class RedisEventStore:
             feed.append(FeedEntry(_text(entry_id), game, int(version), kind))
         return feed
 
-    def archive(self, game_id: str, expected_version: int) -> bool:
+    def archive(self, game_id: str, expected_version: int,
+                sign: archive.Signer | None = None) -> bool:
         """Replaces *game_id*'s stream by its tombstone, if it is still at *expected_version*;
         returns False if it was archived already or has moved on (nothing is written then).
 
         The events are read and verified first, then one script checks the stream's head is
         still the one read and only then writes the tombstone and deletes the stream and the
         command ids. The tombstone keeps the id, the version, the head and the final
-        checkpoint ``{game_id, version, head}``; its ``signature`` is null until the service
-        signs checkpoints (DESIGN.md section 5). Reads answer from it from then on. Whether a
+        checkpoint ``{game_id, version, head}``, signed by *sign* (its ``signature`` is null
+        without one). Reads answer from it from then on. Whether a
         game may be archived (it is over, long enough ago) is the caller's decision.
 
         :raises ValueError: for an invalid game id or version.
@@ -455,7 +456,7 @@ class RedisEventStore:
         head = events[-1].envelope.hash
         keys = (game_key(game_id), command_key(game_id), archive_key(game_id))
         args = (expected_version, head, format_timestamp(self._clock()),
-                archive.checkpoint(game_id, expected_version, head), archive.pack(events),
+                archive.checkpoint(game_id, expected_version, head, sign), archive.pack(events),
                 archive.ARCHIVE_FORMAT)
         with self.translate_errors():
             reply = self._redis.eval(archive.ARCHIVE_SCRIPT, len(keys), *keys, *args)

@@ -234,6 +234,9 @@ class HandHistory:
     ruling_texts: int | None = None
     """The version of the ruling texts its sentences were written with
     (:mod:`engine.ruling_texts`); ``None`` in a history of format 1.0, which used version 1."""
+    checkpoint: Mapping[str, Any] | None = None
+    """The latest checkpoint the service signed for this history's game that its viewer may
+    have (docs/verification.md section 8); outside the hash chain, checked against it."""
     errors: tuple[Diagnostic, ...] = dataclasses.field(default=(), compare=False)
     """Problems a lenient reader met while reading this history."""
     positions: Mapping[str, tuple[int, int]] = dataclasses.field(
@@ -284,6 +287,8 @@ class HandHistory:
             body["start"] = self.start.to_dict()
         if self.tags:
             body["tags"] = dict(self.tags)
+        if self.checkpoint is not None:
+            body["checkpoint"] = dict(self.checkpoint)
         return body
 
     @classmethod
@@ -350,6 +355,8 @@ class HandHistory:
             visitor.visit_header("start", self.start)
         if self.head is not None:
             visitor.visit_header("head", self.head)
+        if self.checkpoint is not None:
+            visitor.visit_header("checkpoint", self.checkpoint)
         for name in sorted(self.tags):
             visitor.visit_tag(name, self.tags[name])
         if self.results is not None:
@@ -472,6 +479,7 @@ def _from_dict(raw: Mapping[str, Any]) -> HandHistory:
         tags={_str(k, "tag name"): _str(v, "tag value") for k, v in tags.items()},
         format_version=_str(raw["format_version"], "format_version"),
         ruling_texts=None if texts is None else _int(texts, "ruling_texts"),
+        checkpoint=raw.get("checkpoint"),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from engine.errors import ProfileError
 from engine.profiles import profile_players
 from engine.rulings import side_name
+from events.codec import canonical_json
 from replay.document import Integrity, RulesBlock, SeatInfo, StartBlock, ViewInfo
 from replay.notation import (
     MAGIC,
@@ -190,6 +191,8 @@ class TextExporter(HandVisitor[str]):
             tags.append(("Start", encode_start(start)))
         if "head" in headers:
             tags.append(("Head", headers["head"]))
+        if "checkpoint" in headers:
+            tags.append(("Checkpoint", canonical_json(headers["checkpoint"]).decode("utf-8")))
         return tags
 
     def _all_items(self) -> list[Item]:

@@ -16,6 +16,7 @@ The notation itself is described in docs/hand-history.md; the encoding of each p
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar, overload
@@ -341,6 +342,10 @@ class _Reader:
         if "Head" in values:
             place("Head")
             visitor.visit_header("head", values["Head"][0])
+        checkpoint = decode("Checkpoint", _json_object)
+        if checkpoint is not None:
+            place("Checkpoint")
+            visitor.visit_header("checkpoint", checkpoint)
 
     def rules_header(self, decode: Callable[[str, Callable[[str], Any]], Any]) -> None:
         values = self.headers
@@ -470,6 +475,17 @@ def _whole(text: str) -> int:
     if not text.isascii() or not text.isdigit():
         raise NotationError(f"expected a whole number, got {text!r}")
     return decode_integer(text)
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    """Returns the JSON object in *text* (the ``[Checkpoint]`` header)."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise NotationError(f"expected a JSON object: {error}") from None
+    if not isinstance(value, dict):
+        raise NotationError(f"expected a JSON object, got {text!r}")
+    return value
 
 
 def _whole_or_none(text: str) -> int | None:

@@ -26,12 +26,15 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.actions import action_of
 from engine.errors import FortyFiveError, ProfileError
 from engine.profiles import RuleSet, make_ruleset
 from engine.ruling_texts import known_versions
 from engine.shuffle import ALGORITHMS, commitment
+from events import checkpoints
 from events.chain import GENESIS_HASH
 from events.codec import CodecError
+from events.envelope import SERVER
 from events.errors import StoreError
 from events.types import Event, EventDataError, UnknownEventTypeError, event_from_data
 from events.upcasting import upcast
@@ -53,7 +56,8 @@ class Problem:
 
     code: str
     """Stable: ``format``, ``rules``, ``seats``, ``view``, ``start``, ``version``, ``chain``,
-    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``, ``contribution``."""
+    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``, ``contribution``,
+    ``checkpoint``, ``irregular``."""
     message: str
     version: int | None = None
     """The event concerned, where there is one."""
@@ -153,17 +157,31 @@ class Report:
         return "\n".join(lines)
 
 
-def verify(history: HandHistory, *, expected_head: str | None = None) -> Report:
+def verify(history: HandHistory, *, expected_head: str | None = None,
+           checkpoint: Mapping[str, Any] | None = None,
+           keys: Mapping[str, bytes] | None = None) -> Report:
     """Verifies *history* (see the module docstring) and returns the report.
 
     *expected_head* is a head hash obtained elsewhere (from the server, or a receipt): the
     history must end on it, which also catches a history rewritten and re-hashed throughout.
+
+    *checkpoint* is a signed checkpoint kept elsewhere (docs/verification.md section 8): its
+    signature must verify with one of *keys* (key id -> raw Ed25519 public key), and the
+    history must reach its version with the same hash there, which catches a history cut
+    short or rewritten since. The checkpoint the history carries, if any, must hold against
+    its events too (and its signature, when *keys* are given).
     """
     checker = _Verifier(history)
     checker.run()
     if expected_head is not None and history.head != expected_head:
         checker.problem("head", f"the history ends on head {str(history.head)[:16]}..., not "
                         f"on the expected {expected_head[:16]}...", pointer="/head")
+    if history.checkpoint is not None:
+        checker.check_checkpoint(history.checkpoint, keys, "the checkpoint the history "
+                                 "carries", "/checkpoint")
+    if checkpoint is not None:
+        checker.check_checkpoint(checkpoint, keys if keys is not None else {},
+                                 "the kept checkpoint", None)
     return checker.report
 
 
@@ -173,7 +191,12 @@ class _Verifier:
         self.report = Report(history.game_id, history.view.viewer, len(history.events),
                              history.head)
         self.rules: RuleSet | None = None
-        self.replayer = Replayer(legality=history.view.viewer == "auditor")
+        # Every action is judged against the rules: an irregularity fails a server-dealt
+        # deal, and is only reported in a deal recorded at a table (:meth:`judge`).
+        self.replayer = Replayer(legality=True)
+        self.dealt_by: str | None = None
+        """How the deal being folded was dealt: ``server`` (deck_shuffled) or ``table``
+        (deal_recorded); ``None`` before the first deal."""
         self.blocked: tuple[int, int | None, str] | None = None
         """(version, deal, why) of the event from which the fold could not go on."""
 
@@ -215,6 +238,55 @@ class _Verifier:
         self.report.contributions = found
         for message, version in problems:
             self.problem("contribution", message, version)
+
+    # Checkpoints ------------------------------------------------------------------------------
+
+    def check_checkpoint(self, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | None,
+                         what: str, where: str | None) -> None:
+        """Checks *checkpoint* is signed by one of *keys* (unless None) and that the history
+        has the checkpoint's hash at its version."""
+        try:
+            if keys is None:
+                checkpoints.check_form(checkpoint)
+            else:
+                checkpoints.check(checkpoint, keys)
+        except checkpoints.CheckpointError as error:
+            self.problem("checkpoint", f"{what}: {error}", None, where)
+            return
+        if keys is not None:
+            self.report.checked["checkpoints"] = self.report.checked.get("checkpoints", 0) + 1
+        history = self.history
+        version, head = checkpoint["version"], checkpoint["head"]
+        if checkpoint["game_id"] != history.game_id:
+            self.problem("checkpoint", f"{what} is of game {checkpoint['game_id']!r}, not of "
+                         f"{history.game_id!r}", None, where)
+            return
+        last = history.events[-1].version
+        if version > last:
+            self.problem("checkpoint", f"{what} vouches for event {version}, but the history "
+                         f"stops at event {last}: it was cut short", last, where)
+            return
+        found = next((event for event in history.events if event.version == version), None)
+        start = history.start
+        if found is None and start is not None and start.version == version:
+            stored: str | None = start.hash
+        elif found is None:
+            self.problem("checkpoint", f"{what} vouches for event {version}, which this "
+                         "history does not hold", None, where)
+            return
+        else:
+            stored = found.hash
+        if stored is None:
+            self.problem("checkpoint", f"{what} vouches for event {version}, whose hash this "
+                         "view withholds, so it cannot be compared", version, where)
+        elif stored != head:
+            self.problem("checkpoint", f"{what} says event {version} has hash {head[:16]}..., "
+                         f"the history has {stored[:16]}...: it was rewritten", version, where)
+        else:
+            self.report.notes.append(
+                f"{what} (signed at {checkpoint['signed_at']} with {checkpoint['key_id']}"
+                + (", signature verified" if keys is not None else ", signature not checked: "
+                   "no keys given") + f") matches event {version}")
 
     # Rules, seats and view -------------------------------------------------------------------
 
@@ -513,7 +585,22 @@ class _Verifier:
             self.blocked = (event.version, deal if isinstance(deal, int) else None,
                             "an event could not be read")
             return
-        if not self.replayer.apply(event.version, decoded):
+        if event.type == "deck_shuffled":
+            self.dealt_by = "server"
+        elif event.type == "deal_recorded":
+            self.dealt_by = "table"
+        found = len(self.replayer.irregularities)
+        if self.dealt_by == "server" or (event.version == 1 and self.server_dealt()):
+            self.judge(event, decoded, where)
+        applied = self.replayer.apply(event.version, decoded)
+        if self.dealt_by == "server":
+            texts = self.history.texts_version
+            for item in self.replayer.irregularities[found:]:
+                if item.kind != "sequence":  # An event the engine cannot apply: see below.
+                    self.problem("irregular", f"{event.type}: {item.text_in(texts)} (a "
+                                 "server-dealt game allows no irregularity)", event.version,
+                                 where)
+        if not applied:
             failure = self.replayer.failure
             assert failure is not None
             self.problem("fold", f"{event.type} cannot be applied by the engine: "
@@ -533,6 +620,70 @@ class _Verifier:
                              None, "/start")
                 self.blocked = (1, None, "the start block does not fit the table")
 
+    def server_dealt(self) -> bool:
+        """True when the history's deals are shuffled by the server (not recorded at a
+        table)."""
+        return any(event.type == "deck_shuffled" for event in self.history.events)
+
+    def judge(self, event: HistoryEvent, decoded: Event, where: str) -> None:
+        """Checks who made *event* of a server-dealt game, and that the rules call for it
+        there (the rules of its action are checked by the replay's legality checks)."""
+        state = self.replayer.state
+        actor = event.actor
+        action = action_of(decoded)
+        seat = getattr(decoded, "seat", None)
+        if action is not None:
+            if actor == SERVER:
+                clock = self.rules is not None and self.rules.options().get("turn_seconds")
+                if not clock:
+                    self.problem("irregular", f"{event.type} of seat {seat} is recorded as the "
+                                 "server's, but the server acts for a seat only on the turn "
+                                 "clock, and this game has none", event.version,
+                                 where + "/actor")
+                elif state is not None and state.turn != seat:
+                    self.problem("irregular", f"{event.type} of seat {seat} is recorded as the "
+                                 f"turn clock's, but seat {state.turn} was to act",
+                                 event.version, where + "/actor")
+            elif actor != seat:
+                self.problem("irregular", f"{event.type} of seat {seat} is recorded as made by "
+                             f"{_who(actor)}: an action's actor is its seat (or the server's "
+                             "turn clock)", event.version, where + "/actor")
+            return
+        previous = self.previous(event)
+        with_action = previous is not None and (previous.actor, previous.command_id,
+                                                previous.occurred_at) == (
+            actor, event.command_id, event.occurred_at)
+        if event.type == "game_created" or event.type == "game_abandoned":
+            if actor != SERVER:
+                self.problem("irregular", f"{event.type} is recorded as made by {_who(actor)}; "
+                             "only the server makes it", event.version, where + "/actor")
+        elif actor != SERVER and not with_action and previous is not None:
+            self.problem("irregular", f"{event.type} is recorded as made by {_who(actor)}, "
+                         "but it is the server's, made by itself or with the action that "
+                         "called for it (same actor, command and time)", event.version,
+                         where + "/actor")
+        due = {"deck_shuffled": "shuffle", "seed_revealed": "reveal"}.get(event.type)
+        if due is not None and state is not None and state.phase != due:
+            self.problem("irregular", f"{event.type}: the rules call for no "
+                         f"{'shuffle' if due == 'shuffle' else 'seed reveal'} here (the game "
+                         f"is in phase {state.phase!r})", event.version, where)
+        cut_short = self.history.start is not None and self.history.start.version > 1
+        if event.type == "deck_shuffled" and state is not None and not (
+                state.deal is None and cut_short):  # One deal: the deals before are left out.
+            number = state.deal.number + 1 if state.deal is not None else 1
+            if getattr(decoded, "deal", None) != number:
+                self.problem("irregular", f"deck_shuffled opens deal "
+                             f"{getattr(decoded, 'deal', None)}, but the next deal is {number}",
+                             event.version, where + "/data/deal")
+
+    def previous(self, event: HistoryEvent) -> HistoryEvent | None:
+        """Returns the event just before *event* in the history, if it holds it (a one-deal
+        history leaves out the events before its deal)."""
+        for before in self.history.events:
+            if before.version == event.version - 1:
+                return before
+        return None
+
     # Derived results -------------------------------------------------------------------------
 
     def check_results(self) -> None:
@@ -550,8 +701,8 @@ class _Verifier:
         texts = history.texts_version
         derived = derive_results(state, self.replayer.dealt, self.replayer.irregularities,
                                  viewer, deal=history.view.deal, texts=texts)
-        self.report.irregularities = [item.to_dict(texts)
-                                      for item in self.replayer.irregularities]
+        self.report.irregularities = [item.to_dict(texts) for item in
+                                      self.replayer.irregularities] if viewer == "auditor" else []
         claimed: Sequence[Mapping[str, Any]] = results["deals"]
         ranges = {section.number: section.events for section in history.sections()}
         blocked_deal = None if self.blocked is None else self.blocked[1]
@@ -620,6 +771,11 @@ class _Verifier:
         if not same(claimed, derived):
             out.append((f"{_label(path)}: the history says {_short(claimed)}, the engine "
                         f"derives {_short(derived)}", version, pointer(path)))
+
+
+def _who(actor: object) -> str:
+    """Returns an actor as a sentence names it."""
+    return f"seat {actor}" if isinstance(actor, int) else f"the {actor}"
 
 
 def _is_viewer(viewer: object, rules: RuleSet | None) -> bool:

@@ -31,7 +31,8 @@ from replay.errors import HistoryFormatError
 
 T = TypeVar("T")
 
-HEADERS = ("format_version", "ruling_texts", "game_id", "rules", "seats", "view", "start", "head")
+HEADERS = ("format_version", "ruling_texts", "game_id", "rules", "seats", "view", "start", "head",
+           "checkpoint")
 """The structured headers a history has, in the order visitors receive them."""
 
 RESULT_KINDS = ("game", "irregularity", "deal", "hands", "fact", "result")
@@ -229,6 +230,7 @@ class HandBuilder(HandVisitor[HandHistory]):
             tags=dict(self._tags),
             format_version=headers.get("format_version", "1.0"),
             ruling_texts=headers.get("ruling_texts"),
+            checkpoint=headers.get("checkpoint"),
             errors=tuple(self.errors),
             positions=dict(self._positions),
         )

@@ -18,6 +18,7 @@ from service import (
     games,
     health,
     histories,
+    keys_api,
     limits,
     profiles_api,
     rules_api,
@@ -33,7 +34,7 @@ API_EXTENSION = "fortyfive.api"
 """The key of the app's :class:`flask_smorest.Api` in ``app.extensions``."""
 
 BLUEPRINTS = (health.blp, profiles_api.blp, games.blp, seats_api.blp, rules_api.blp,
-              histories.blp, drives_api.blp)
+              histories.blp, drives_api.blp, keys_api.blp)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -25,7 +25,14 @@ from replay.views import game_view
 from service import claims, commands, sse
 from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
 from service.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
-from service.repository import request_caller, request_game, request_seating, services
+from service.repository import (
+    request_caller,
+    request_game,
+    request_seating,
+    request_viewer,
+    services,
+    view_checkpoint,
+)
 from service.schemas import (
     ActionSchema,
     EventPageSchema,
@@ -229,10 +236,14 @@ class Game(MethodView):
         A seat token gives the seat's view (own hand, own legal actions), the auditor token
         the auditor's (recorded in the access log while the game is in progress); without a
         token, the spectator's. Every view says whether the game has an auditor and which
-        claimable seats are still unclaimed.
+        claimable seats are still unclaimed, and carries ``checkpoint``: the latest signed
+        checkpoint this viewer may have (docs/verification.md section 8).
         """
-        state, version, viewer = request_game(game_id, query.get("view"))
+        folded = commands.load(services().cache, game_id)
+        state, version = folded.state, folded.version
+        viewer = request_viewer(game_id, state, query.get("view"), version=version)
         view = game_view(state, viewer) | request_seating(game_id)
+        view["checkpoint"] = view_checkpoint(game_id, state, version, folded.head_hash, viewer)
         return _view_response(view, 200, _private(version))
 
 

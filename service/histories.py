@@ -25,6 +25,7 @@ request: send a long history in the notation (less than half the size) or one de
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -34,14 +35,13 @@ from flask_smorest import Blueprint, abort
 
 from engine.state import GameState
 from events.codec import canonical_json
-from replay.audit import audit_game
+from replay.audit import explain
 from replay.build import build_history
 from replay.diagnostics import has_errors
 from replay.document import HandHistory
 from replay.errors import HistoryRangeError
 from replay.export import export_text
 from replay.importing import ImportResult, read_history
-from replay.jsonformat import dumps
 from replay.verify import verify
 from replay.views import game_view
 from service import access_log, uploads
@@ -64,6 +64,7 @@ from service.schemas import (
     SubmissionResultSchema,
     SubmitQuerySchema,
 )
+from service.signing import latest_deal_end
 from service.sse import event_item
 
 blp = Blueprint("histories", __name__, description="Hand histories, replays and audits")
@@ -114,7 +115,8 @@ class GameHistory(MethodView):
                                     as_of=at, tags=_access_tags(game_id, state))
         except HistoryRangeError as error:
             abort(404, message=str(error), code="deal_not_found")
-        return _history_response(history, query["format"], version)
+        history = dataclasses.replace(history, checkpoint=_checkpoint_of(history))
+        return _history_response(history, query["format"], version, served=True)
 
 
 @blp.route("/v1/games/<game_id>/replay")
@@ -164,7 +166,9 @@ class GameAudit(MethodView):
         state, version = load_game(game_id)
         request_viewer(game_id, state, "auditor", version=version)
         record = load_record(game_id)
-        audit = audit_game(game_id, record.events)
+        history = build_history(game_id, record.events, "auditor")
+        history = dataclasses.replace(history, checkpoint=_checkpoint_of(history))
+        audit = explain(history)
         tokens = services().tokens
         audit["access"] = {"auditor": tokens.seating(game_id).auditor,
                            "live_reads": access_log.count(tokens, game_id),
@@ -252,6 +256,22 @@ class KeptHistory(MethodView):
         return _history_response(result.history, query["format"], None)
 
 
+def _checkpoint_of(history: HandHistory) -> dict[str, Any] | None:
+    """Returns the latest checkpoint *history*'s viewer may have: its head, signed, when the
+    view shows it, else the one signed at the end of the last deal before."""
+    assert history.game_id is not None
+    last = history.events[-1]
+    if history.head is not None:
+        return services().signing.checkpoint(history.game_id, last.version, history.head)
+    found = latest_deal_end(services().store.client, history.game_id, upto=last.version)
+    held = {event.version: event.hash for event in history.events}
+    if history.start is not None:
+        held[history.start.version] = history.start.hash
+    if found is None or held.get(found["version"]) != found["head"]:
+        return None  # Not one this history can be checked against.
+    return found
+
+
 def _read(body: dict[str, Any]) -> ImportResult:
     """Reads the submitted history in whichever encoding it was sent."""
     if "text" in body:
@@ -273,11 +293,17 @@ def _access_tags(game_id: str, state: GameState) -> dict[str, str]:
     return tags
 
 
-def _history_response(history: HandHistory, encoding: str, version: int | None) -> Response:
+def _history_response(history: HandHistory, encoding: str, version: int | None, *,
+                      served: bool = False) -> Response:
+    """Returns *history* in *encoding*; a history the service cut (*served*) always has
+    ``checkpoint`` in JSON, null where none exists (a kept upload is returned as it came)."""
     if encoding == "text":
         return _raw(export_text(history), f"{TEXT_MIMETYPE}; charset=utf-8", version,
                     history.head)
-    return _raw(dumps(history).decode(), "application/json", version, history.head)
+    body = history.to_dict()
+    if served:
+        body["checkpoint"] = history.checkpoint
+    return _raw(canonical_json(body).decode(), "application/json", version, history.head)
 
 
 def _raw(body: str, mimetype: str, version: int | None, head: str | None = None) -> Response:

@@ -33,6 +33,7 @@ from replay.views import Viewer
 from service import access_log, commands
 from service.apikeys import KeyRegistry
 from service.auth import AUDITOR, Caller, TokenRegistry, caller_for, viewer_for
+from service.signing import Publisher, latest_deal_end
 from service.stream_hub import StreamHub
 
 EXTENSION = "fortyfive"
@@ -50,6 +51,7 @@ class Services:
     keys: KeyRegistry
     entropy: commands.Entropy
     streams: StreamHub
+    signing: Publisher
 
 
 class _NoStore:
@@ -64,7 +66,9 @@ class _NoStore:
 
 def create_services(config: Mapping[str, Any]) -> Services:
     """Returns the services for an app *config* (``STORE`` or ``REDIS_URL``, ``ENTROPY``,
-    ``FOLD_CACHE_GAMES``, ``STREAM_MAX``). No connection is made until the first request."""
+    ``FOLD_CACHE_GAMES``, ``STREAM_MAX``, ``SIGNING_KEY``: the path of the checkpoint signing
+    key, default ``FORTYFIVE_SIGNING_KEY``). No connection is made, and no key loaded, until
+    the first request."""
     store: Any = config.get("STORE")
     tails: Any = store
     max_streams = config.get("STREAM_MAX", 1000)
@@ -89,6 +93,7 @@ def create_services(config: Mapping[str, Any]) -> Services:
         keys=KeyRegistry(client),
         entropy=config.get("ENTROPY") or commands.fresh_entropy,
         streams=StreamHub(store, tails=tails, max_streams=max_streams, is_over=is_over),
+        signing=Publisher(client, config.get("SIGNING_KEY")),
     )
 
 
@@ -136,6 +141,26 @@ def load_record(game_id: str, upto: int | None = None) -> GameRecord:
     load_game(game_id)
     events = tuple(services().store.read(game_id, limit=upto))
     return GameRecord(game_id, events, fold(recorded.event for recorded in events))
+
+
+def hides_cards(state: GameState, viewer: Viewer) -> bool:
+    """True when *viewer* may not be given the head of *state*: the deal in progress put a card
+    face down (or was recorded at a table) and its seed is not revealed, so a hash from then on
+    would give the card away (see :func:`replay.build.build_history`)."""
+    deal = state.deal
+    return viewer != "auditor" and deal is not None and not deal.seed_revealed and bool(
+        deal.face_down or deal.recorded)
+
+
+def view_checkpoint(game_id: str, state: GameState, version: int, head: str,
+                    viewer: Viewer) -> dict[str, Any] | None:
+    """Returns the latest checkpoint *viewer* may have of *game_id* at *version* with *head*:
+    that point, signed (once per process), unless it would give a hidden card away; then the
+    one signed at the end of the last deal (``None`` before the first deal ends)."""
+    svc = services()
+    if not hides_cards(state, viewer):
+        return svc.signing.checkpoint(game_id, version, head)
+    return latest_deal_end(svc.store.client, game_id, upto=version)
 
 
 def request_caller(game_id: str) -> Caller:

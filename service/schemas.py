@@ -442,6 +442,39 @@ class DealViewSchema(ma.Schema):
     stock = fields.List(fields.String())
 
 
+class CheckpointSchema(ma.Schema):
+    """A signed checkpoint: the service vouches that *game_id* had *head* at *version*
+    (docs/verification.md section 8)."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    head = fields.String(required=True, metadata={"description": "Hex SHA-256 of the event at "
+                                                  "version"})
+    signed_at = fields.String(required=True, metadata={"example": "2026-01-02T03:04:05Z"})
+    key_id = fields.String(required=True, metadata={"description": "A key of GET /v1/keys"})
+    signature = fields.String(required=True, metadata={
+        "description": "Hex Ed25519 signature (64 bytes) over b'fortyfive/checkpoint/1' and "
+                       "the canonical JSON of the other five fields"})
+
+
+class SigningKeySchema(ma.Schema):
+    """A public key that signs (or signed) checkpoints."""
+
+    key_id = fields.String(required=True)
+    algorithm = fields.String(required=True, metadata={"enum": ["ed25519"]})
+    public_key = fields.String(required=True, metadata={"description": "Hex of the raw 32 "
+                                                        "bytes"})
+    created_at = fields.String(required=True)
+    retired_at = fields.String(required=True, allow_none=True, metadata={
+        "description": "When a newer key took over; null for the key signing now"})
+
+
+class SigningKeysSchema(ma.Schema):
+    """Every key that signed checkpoints, oldest first."""
+
+    keys = fields.List(fields.Nested(SigningKeySchema), required=True)
+
+
 class GameViewSchema(ma.Schema):
     """The caller's view of a game: the seat's own hand and legal actions, public play."""
 
@@ -471,6 +504,9 @@ class GameViewSchema(ma.Schema):
         "description": "Whether the game has an auditor token, for every viewer"})
     unclaimed_seats = fields.List(_seat(), required=True, metadata={
         "description": "Claimable seats nobody has claimed yet"})
+    checkpoint = fields.Nested(CheckpointSchema, allow_none=True, metadata={
+        "description": "GET only: the latest signed checkpoint this viewer may have (null "
+                       "before there is one)"})
 
 
 class EventSchema(ma.Schema):
@@ -749,6 +785,8 @@ class HandHistorySchema(ma.Schema):
     events = fields.List(fields.Nested(HistoryEventSchema), required=True)
     head = fields.String(required=True, allow_none=True)
     results = fields.Dict(required=True)
+    checkpoint = fields.Nested(CheckpointSchema, allow_none=True, metadata={
+        "description": "The latest signed checkpoint this view may have"})
     tags = fields.Dict(keys=fields.String(), values=fields.String())
 
 

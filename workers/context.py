@@ -23,6 +23,7 @@ from rq.serializers import JSONSerializer
 
 from events.redis_store import RedisEventStore
 from service.commands import GameCache, new_cache
+from service.signing import Publisher
 
 QUEUE_NAME = "fortyfive"
 """The RQ queue every job of this package goes to."""
@@ -65,6 +66,7 @@ class _Resources:
     url: str
     store: RedisEventStore
     games: GameCache
+    signing: Publisher
 
 
 _lock = threading.Lock()
@@ -97,7 +99,8 @@ def _current() -> _Resources:
             )
         if _resources is None or _resources.pid != os.getpid() or _resources.url != url:
             store = RedisEventStore.from_url(url)
-            _resources = _Resources(os.getpid(), url, store, new_cache(store))
+            _resources = _Resources(os.getpid(), url, store, new_cache(store),
+                                    Publisher(store.client))
         return _resources
 
 
@@ -115,3 +118,12 @@ def games() -> GameCache:
     :raises RuntimeError: if no store is configured.
     """
     return _current().games
+
+
+def signing() -> Publisher:
+    """Returns the checkpoint signer of jobs of this process (the key of
+    ``FORTYFIVE_SIGNING_KEY``, :mod:`service.signing`), publishing to their store.
+
+    :raises RuntimeError: if no store is configured.
+    """
+    return _current().signing

@@ -11,6 +11,7 @@ so a re-run makes the same choice.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import time
@@ -22,7 +23,7 @@ from events.errors import ConcurrencyError
 from events.fold_cache import Folded
 from replay import jsonformat
 from replay.build import build_history, replay_log
-from service import commands
+from service import commands, signing
 from workers import context, integrity, keys, projections, retention
 from workers.drives import advance_drive as advance_drive
 from workers.plan import finished_deals
@@ -120,6 +121,10 @@ def seal_deal(game_id: str, deal_number: int, version: int) -> bool:
     :mod:`replay.jsonformat`), cut from the events up to *version*; returns False if it was
     sealed already or the deal is not over at *version*.
 
+    It signs the checkpoint of the deal's last event: the history carries it, and it is kept
+    as the deal's end (:func:`service.signing.store_deal_end`), what a seat's view falls back
+    on while the next deal hides a card.
+
     The key is written only if absent (``SET NX``): a sealed history never changes.
 
     :raises events.store.StoreError: from the store (the job is retried).
@@ -133,6 +138,11 @@ def seal_deal(game_id: str, deal_number: int, version: int) -> bool:
         log.warning("deal %d of game %s is not over at version %d", deal_number, game_id, version)
         return False
     history = build_history(game_id, replay, "auditor", deal=deal_number)
+    last = history.events[-1]
+    assert last.hash is not None, "an auditor's history withholds no hash"
+    checkpoint = context.signing().checkpoint(game_id, last.version, last.hash)
+    signing.store_deal_end(store.client, checkpoint, deal_number)
+    history = dataclasses.replace(history, checkpoint=checkpoint)
     return bool(store.client.set(key, jsonformat.dumps(history), nx=True))
 
 
@@ -166,7 +176,7 @@ def retain() -> dict[str, Any]:
     :raises events.store.StoreError: from the store (the job is retried).
     """
     done = retention.run(context.store(), context.games(), retention.Policy.from_env(),
-                         now=time.time())
+                         now=time.time(), sign=context.signing().checkpoint)
     if done.abandoned or done.archived:
         log.info("retention: %d game(s) abandoned, %d archived", len(done.abandoned),
                  len(done.archived))

@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.state import GameState
+from events.archive import Signer
 from events.fold_cache import Folded
 from events.keys import access_key
 from events.redis_store import RedisEventStore, archive_key, command_key, feed_key, game_key
@@ -109,8 +110,10 @@ def run(
     *,
     now: float,
     measure: bool = False,
+    sign: Signer | None = None,
 ) -> Pass:
-    """Runs one retention pass at time *now* (epoch seconds); returns what it did.
+    """Runs one retention pass at time *now* (epoch seconds); returns what it did. *sign*
+    signs each archived game's final checkpoint (:meth:`service.signing.Publisher.checkpoint`).
 
     :raises events.store.StoreError: from the store.
     """
@@ -118,7 +121,7 @@ def run(
     with store.translate_errors():
         abandoned = abandon_idle(store, games, policy.abandon_after, now=now)
         archived = archive_finished(store, games, policy.archive_after, now=now,
-                                    measure=measure)
+                                    measure=measure, sign=sign)
         return Pass(tuple(abandoned), tuple(archived), trim_feeds(store.client))
 
 
@@ -179,9 +182,10 @@ def archive_finished(
     *,
     now: float,
     measure: bool = False,
+    sign: Signer | None = None,
 ) -> list[Archived]:
     """Archives the games over for at least *after* seconds at *now* (none when *after* is
-    ``None``); returns them."""
+    ``None``), their final checkpoints signed by *sign*; returns them."""
     if after is None:
         return []
     client = store.client
@@ -192,7 +196,7 @@ def archive_finished(
             continue
         sealed = [keys.sealed_key(game_id, number) for number in finished_deals(folded.state)]
         before = memory(client, _game_keys(game_id, sealed)) if measure else None
-        if store.archive(game_id, folded.version):
+        if store.archive(game_id, folded.version, sign):
             if sealed:
                 client.delete(*sealed)
             after_bytes = memory(client, _game_keys(game_id, sealed)) if measure else None

@@ -34,6 +34,7 @@ from rq.scheduler import RQScheduler
 from rq.serializers import JSONSerializer
 
 from service import heartbeats
+from service.signing import signer_for
 from service.supervisor import Backoff
 from workers import context
 from workers.dispatcher import UNAVAILABLE, Dispatcher, schedule_sweep
@@ -105,6 +106,8 @@ def run_worker(
     each), ``WARNING`` only what went wrong.
     """
     rq_url = rq_url or rq_url_for(redis_url)
+    # The signing key is loaded before any job forks, so that every job signs with it.
+    signer_for()
     if burst:
         drain(redis_url, rq_url, queue_name)
         return 0

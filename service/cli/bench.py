@@ -1,6 +1,7 @@
 """``fortyfive bench``: run the benchmarks in ``bench/`` and print what they measured.
 
-``fortyfive bench [engine|store|http|history|stream|grind|drive|all] [--json] [module options]``.
+``fortyfive bench TARGET [--json] [module options]``, TARGET one of engine, store, http,
+history, stream, grind, sign, drive, or all.
 Each target is a module ``bench.<target>`` exposing ``add_arguments(parser)`` and
 ``run(args) -> dict``. The modules are imported only when asked for, so a slow or missing one
 costs the rest of the command line nothing; a missing one is a one-line error (exit status 2)
@@ -20,7 +21,7 @@ from typing import Any
 
 from service.cli import UsageError, _Parser
 
-TARGETS = ("engine", "store", "http", "history", "stream", "grind", "drive")
+TARGETS = ("engine", "store", "http", "history", "stream", "grind", "sign", "drive")
 """The benchmark modules, in the order ``all`` runs them."""
 
 
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> None:
     """Adds ``bench`` to the command line."""
     parser = subparsers.add_parser(
         "bench", help="measure the engine, the event store, the HTTP API, history import, live "
-        "streams and seed grinding",
+        "streams, seed grinding and checkpoint signing",
         description="Runs a benchmark module from bench/ and prints its figures. Options after "
         "the target go to that module (see: fortyfive bench TARGET --help).",
     )

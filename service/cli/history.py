@@ -3,14 +3,18 @@
 ::
 
     fortyfive history verify game.json [--json] [--complete] [--head HASH]
+                             [--checkpoint CP.json --keys KEYS.json]
     fortyfive history show game.txt [--deal 2]
     fortyfive history convert game.json --to text [-o game.txt]
 
 FILE is a history in either encoding (``-`` reads standard input); a hand-written text record
 of a real-table deal is imported first. ``verify`` exits 0 when everything the history holds
 checks out, 1 otherwise (naming each event that does not), and 2 for a usage error; with
-``--complete`` it also exits 1 when the view left anything unchecked. ``show`` and ``convert``
-exit 1, printing the positioned problems on stderr, when the file cannot be read.
+``--complete`` it also exits 1 when the view left anything unchecked. With ``--checkpoint`` (a
+checkpoint kept from the service, or a game view that carries one) and ``--keys`` (the answer
+of ``GET /v1/keys``) it also exits 1 when the checkpoint's signature is bad or the history does
+not reach its version with the same hash there (cut short or rewritten since). ``show`` and
+``convert`` exit 1, printing the positioned problems on stderr, when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from events import checkpoints
 from replay.diagnostics import has_errors
 from replay.export import export_text
 from replay.importing import ImportResult, read_history
@@ -50,6 +55,12 @@ def register(subparsers: Any) -> None:
                                help="also fail when this view leaves anything unchecked")
     verify_parser.add_argument("--head", metavar="HASH",
                                help="the head hash the history must end on (from the server)")
+    verify_parser.add_argument(
+        "--checkpoint", metavar="CP.json",
+        help="a signed checkpoint the history must reach (or a game view carrying one)")
+    verify_parser.add_argument(
+        "--keys", metavar="KEYS.json",
+        help="the service's public keys (the answer of GET /v1/keys)")
     verify_parser.set_defaults(func=run_verify)
     show = commands.add_parser(
         "show", help="print a history trick by trick with the rulings",
@@ -91,8 +102,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
     :raises UsageError: if the file cannot be opened.
     """
+    checkpoint, keys = _checkpoint_arguments(args)
     result = _read(args.file)
-    report = verify(result.history, expected_head=args.head) if (
+    report = verify(result.history, expected_head=args.head, checkpoint=checkpoint,
+                    keys=keys) if (
         result.history is not None and not has_errors(result.diagnostics)) else None
     ok = report is not None and report.ok and (report.complete or not args.complete)
     if args.json:
@@ -110,6 +123,49 @@ def run_verify(args: argparse.Namespace) -> int:
         if report is not None and report.ok and not ok:
             print("FAILED: --complete, and this view leaves events unchecked")
     return 0 if ok else 1
+
+
+def _load_json(path: str, what: str) -> Any:
+    """Returns the JSON value in the file at *path*.
+
+    :raises UsageError: if it cannot be read or is not JSON.
+    """
+    try:
+        return json.loads(Path(path).read_bytes())
+    except OSError as error:
+        raise UsageError(f"fortyfive history verify: cannot read {what} {path}: "
+                         f"{error.strerror}") from None
+    except ValueError as error:
+        raise UsageError(f"fortyfive history verify: {what} {path} is not JSON: "
+                         f"{error}") from None
+
+
+def _checkpoint_arguments(
+    args: argparse.Namespace,
+) -> tuple[dict[str, Any] | None, dict[str, bytes] | None]:
+    """Returns the checkpoint and the keys named by ``--checkpoint`` and ``--keys``.
+
+    :raises UsageError: if a file cannot be read, or a checkpoint is given without keys.
+    """
+    if args.checkpoint is not None and args.keys is None:
+        raise UsageError("fortyfive history verify: --checkpoint needs --keys (the answer of "
+                         "GET /v1/keys) to check its signature")
+    keys = None
+    if args.keys is not None:
+        try:
+            keys = checkpoints.read_keys(_load_json(args.keys, "the keys"))
+        except checkpoints.CheckpointError as error:
+            raise UsageError(f"fortyfive history verify: {args.keys}: {error}") from None
+    checkpoint = None
+    if args.checkpoint is not None:
+        value = _load_json(args.checkpoint, "the checkpoint")
+        if isinstance(value, dict) and "signature" not in value and isinstance(
+                value.get("checkpoint"), dict):
+            value = value["checkpoint"]  # A game view, or a history, that carries one.
+        if not isinstance(value, dict):
+            raise UsageError(f"fortyfive history verify: {args.checkpoint} holds no checkpoint")
+        checkpoint = value
+    return checkpoint, keys
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -192,6 +192,10 @@ def register(subparsers: Any) -> None:
     serve.add_argument(
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
     )
+    serve.add_argument(
+        "--signing-key", metavar="PEM", default=None,
+        help="the Ed25519 key (PKCS#8 PEM) that signs checkpoints (default: "
+        "$FORTYFIVE_SIGNING_KEY, else DATA_DIR/signing-key.pem, made on first start)")
     serve.add_argument("--access-log", action="store_true", help="log every request to stdout")
     serve.add_argument(
         "--verbose", action="store_true", help="log every job of the RQ worker (default: "
@@ -230,6 +234,7 @@ def run_serve(args: argparse.Namespace) -> int:
                 env_seconds(name, 0)
     except ValueError as error:
         raise UsageError(f"fortyfive serve: {error}") from None
+    _choose_signing_key(args)
     chosen = {flag: env_flag(flag) for flag in ("REQUIRE_API_KEY", "ENFORCE_RATE_LIMITS")}
     settings = ", ".join(
         f"{flag}={'true' if (public if value is None else value) else 'false'}"
@@ -277,6 +282,23 @@ def run_serve(args: argparse.Namespace) -> int:
             if embedded is not None:
                 embedded.stop()
     return 0
+
+
+def _choose_signing_key(args: argparse.Namespace) -> None:
+    """Names the signing key in ``FORTYFIVE_SIGNING_KEY`` for every process serve starts (web
+    and job workers inherit it): ``--signing-key``, else the variable, else the data
+    directory's key (made if there is none).
+
+    :raises UsageError: if the key cannot be used.
+    """
+    from service.signing import KEY_ENV, SigningKeyError, data_dir_key, load_key
+
+    path = args.signing_key or os.environ.get(KEY_ENV) or str(data_dir_key(args.data_dir))
+    try:
+        load_key(path)
+    except SigningKeyError as error:
+        raise UsageError(f"fortyfive serve: {error}") from None
+    os.environ[KEY_ENV] = path
 
 
 def stream_bound(worker_class: str, max_streams: int, threads: int) -> int:

@@ -33,6 +33,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--burst", action="store_true", help="do what is due now, then exit"
     )
+    parser.add_argument(
+        "--signing-key", metavar="PEM", default=None,
+        help="the Ed25519 key that signs checkpoints, the web service's (default: "
+        "$FORTYFIVE_SIGNING_KEY)")
     parser.set_defaults(func=run)
 
 
@@ -44,7 +48,15 @@ def run(args: argparse.Namespace) -> int:
             "fortyfive worker: no store given: set REDIS_URL or pass --redis-url (or run "
             "`fortyfive serve`, which starts its own store and worker)"
         )
+    from service.signing import KEY_ENV, SigningKeyError, load_key
     from workers.runner import run_worker
+
+    if args.signing_key:
+        try:
+            load_key(args.signing_key)
+        except SigningKeyError as error:
+            raise UsageError(f"fortyfive worker: {error}") from None
+        os.environ[KEY_ENV] = args.signing_key
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     return run_worker(url, burst=args.burst, rq_url=args.rq_redis_url)

@@ -41,6 +41,6 @@ def test_the_keys_of_one_game_share_its_partition_tag() -> None:
     tag = keys.partition_tag("g1")
     assert tag == "f45:{p165}"
     for key in (keys.game_key("g1"), keys.command_key("g1"), keys.archive_key("g1"),
-                keys.seats_key("g1"), keys.sealed_key("g1", 1)):
+                keys.seats_key("g1"), keys.sealed_key("g1", 1), keys.checkpoints_key("g1")):
         assert key.startswith(tag + ":")
     assert keys.feed_key(165).startswith(tag) and keys.cursor_key(165, "d").startswith(tag)

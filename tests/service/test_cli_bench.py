@@ -68,7 +68,8 @@ def test_bench_all_runs_every_module_in_order(
     status, out, _ = _run(capsys, "all", "--json", "--clients", "2")
     assert status == 0
     results = json.loads(out)
-    assert list(results) == ["engine", "store", "http", "history", "stream", "grind", "drive"]
+    assert list(results) == [
+        "engine", "store", "http", "history", "stream", "grind", "sign", "drive"]
     assert results["store"]["args"] == ["clients", "json"]
     assert results["engine"]["args"] == ["json"]
 
@@ -222,3 +223,13 @@ def test_a_bench_modules_help_is_plain_text(
     out = capsys.readouterr().out
     assert out.startswith(f"usage: fortyfive bench {target}")
     assert "`" not in out and ":mod:" not in out, out
+
+
+def test_bench_sign_reports_signatures_and_verifications_per_second(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = _run(capsys, "sign", "--json", "--rounds", "20", "--repeat", "1")
+    figures = json.loads(out)
+    assert status == 0 and figures["signature_bytes"] == 64
+    assert figures["signed_per_second"] > 0 and figures["verified_per_second"] > 0
+    assert figures["cached_per_second"] > figures["signed_per_second"]

@@ -23,12 +23,14 @@ from rq.serializers import JSONSerializer
 
 from engine.errors import EventSequenceError
 from engine.fold import fold
+from events import checkpoints
 from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore, archive_key, game_key
 from events.types import GameAbandoned
 from service.app import create_app
 from service.cli import main
 from service.commands import new_cache
+from service.signing import Publisher
 from workers import context, jobs, keys, retention
 from workers.dispatcher import schedule_sweep
 
@@ -102,7 +104,10 @@ def test_an_archived_game_answers_as_before_from_its_tombstone(
     before = _answers(own, table)
     head = json.loads(before["history"])["head"]
 
-    done = _pass(own_store, time.time(), abandon_after=None, archive_after=0)
+    signer = Publisher(own_store.client)
+    done = retention.run(own_store, new_cache(own_store),
+                         retention.Policy(abandon_after=None, archive_after=0),
+                         now=time.time(), measure=True, sign=signer.checkpoint)
     (archived,) = [item for item in done.archived if item.game_id == table.id]
     assert archived.before is not None and archived.after is not None
     assert archived.after < archived.before / 2
@@ -110,8 +115,10 @@ def test_an_archived_game_answers_as_before_from_its_tombstone(
     assert not client.exists(game_key(table.id)) and client.exists(archive_key(table.id))
     tombstone = own_store.tombstone(table.id)
     assert tombstone is not None
-    assert tombstone["checkpoint"] == {"game_id": table.id, "version": archived.version,
-                                       "head": head, "signature": None}
+    checkpoint = tombstone["checkpoint"]
+    assert (checkpoint["game_id"], checkpoint["version"], checkpoint["head"]) == (
+        table.id, archived.version, head)
+    checkpoints.check(checkpoint, checkpoints.read_keys(own.get("/v1/keys").get_json()))
 
     # A fresh process (nothing cached) answers every read exactly as before.
     fresh = _app(own_url).test_client()

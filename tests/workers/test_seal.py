@@ -8,9 +8,11 @@ import redis
 from rq import Queue
 from worker_helpers import drive, state_of
 
+from events import checkpoints
 from events.redis_store import RedisEventStore
 from replay.jsonformat import read_json
 from replay.verify import verify
+from service import signing
 from workers import jobs, keys
 from workers.dispatcher import Dispatcher
 from workers.plan import finished_deals
@@ -35,8 +37,15 @@ def test_every_finished_deal_is_sealed_with_a_history_that_verifies(
         assert (history.game_id, history.view.viewer, history.view.deal) == (
             game_id, "auditor", number
         )
-        report = verify(history)
+        published = checkpoints.read_keys(
+            {"keys": signing.published_keys(redis_client)})
+        report = verify(history, keys=published)
         assert report.ok, report.problems
+        assert history.checkpoint is not None
+        assert history.checkpoint["version"] == history.events[-1].version
+        assert any("signature verified" in note for note in report.notes)
+        kept = signing.latest_deal_end(redis_client, game_id, upto=history.events[-1].version)
+        assert kept == history.checkpoint
 
 
 def test_sealing_twice_keeps_the_first_history(

@@ -1,0 +1,79 @@
+"""Checkpoints: Ed25519 signatures per second, verifications per second, and cached lookups.
+
+Times, with a fresh key (``cryptography``'s Ed25519):
+
+- ``signed_per_second``: :meth:`service.signing.Signer.checkpoint` of a new version each time
+  (the canonical JSON of the message and one signature): the cost of a view of a game that moved
+  on since its last view, and of each deal's end;
+- ``cached_per_second``: the same checkpoint asked again (a repeated view): no signature;
+- ``verified_per_second``: :func:`events.checkpoints.check` (form, key lookup and signature), as
+  ``fortyfive history verify --checkpoint`` and the viewer do.
+
+Each figure is the best of ``--repeat`` timings of ``--rounds`` calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from events import checkpoints
+from service.signing import Signer
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds this benchmark's options to *parser*."""
+    parser.add_argument("--repeat", type=_positive, default=5,
+                        help="timing repeats; the best is kept (default 5)")
+    parser.add_argument("--rounds", type=_positive, default=2000,
+                        help="calls per timing (default 2000)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Times signing, cached lookups and verification; returns the figures."""
+    rounds: int = args.rounds
+    repeat: int = args.repeat
+    signer = Signer(Ed25519PrivateKey.generate())
+    head = "ab" * 32
+    keys = {signer.key_id: signer.public}
+    versions = iter(range(1, 10**9))
+
+    def sign_new() -> None:
+        signer.checkpoint("g-bench", next(versions), head)
+
+    signed = signer.checkpoint("g-bench", 0 + 10**9, head)
+
+    def per_second(work: Callable[[], object]) -> float:
+        return rounds / _best(work, rounds, repeat)
+
+    return {
+        "signed_per_second": per_second(sign_new),
+        "cached_per_second": per_second(lambda: signer.checkpoint("g-bench", 10**9, head)),
+        "verified_per_second": per_second(lambda: checkpoints.check(signed, keys)),
+        "signature_bytes": len(bytes.fromhex(signed["signature"])),
+    }
+
+
+def _best(work: Callable[[], object], rounds: int, repeat: int) -> float:
+    """Returns the fastest of *repeat* timings of *rounds* calls of *work*, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(rounds):
+            work()
+        best = min(best, time.perf_counter() - start)
+    return best
