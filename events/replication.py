@@ -138,7 +138,7 @@ def _master_client(client: Any, key: str) -> tuple[Any, str]:
     the master's name."""
     if not isinstance(client, redis.cluster.RedisCluster):
         return client, "standalone"
-    node = client.get_node_from_key(key)
+    node: Any = client.get_node_from_key(key)
     return client.get_redis_connection(node), str(node.name)
 
 
