@@ -55,6 +55,10 @@ PARENT_POLL_SECONDS = 0.5
 BEAT_SECONDS = 1.0
 """The least time between two heartbeats a runner records in the store, per part."""
 
+PEER_SECONDS = 5.0
+"""A dispatcher whose heartbeat is older than this counts as gone: the others take its
+share of the partitions."""
+
 
 def rq_url_for(store_url: str, environ: Mapping[str, str] | None = None) -> str:
     """Returns the queue's Redis URL: ``RQ_REDIS_URL`` if set, else *store_url* (unless
@@ -132,7 +136,9 @@ def run_worker(
 
     beats = Heartbeats(store.client, runner_name())
     dispatcher = _until_up(
-        lambda: Dispatcher(store, queue, games=context.games()),
+        lambda: Dispatcher(
+            store, queue, games=context.games(), member=beats.runner,
+            peers=lambda: heartbeats.alive(store.client, "dispatcher", PEER_SECONDS)),
         Outage("dispatcher", probe, stop),
     )
     if dispatcher is None:
