@@ -119,6 +119,16 @@ class EmbeddedCluster:
         """Kills *node* with SIGKILL, as a crash would."""
         node.kill()
 
+    def revive(self, node: EmbeddedRedis, timeout: float | None = None) -> None:
+        """Starts a killed *node* again on its port and data (it rejoins the cluster, as the
+        replica of whoever took over), and waits until the cluster is ok again.
+
+        :raises EmbeddedRedisError: if it does not start, or the cluster is not ok in time.
+        """
+        if not node.running:
+            node.restart()
+        self.wait_ok(timeout)
+
     def wait_ok(self, timeout: float | None = None) -> None:
         """Waits until every running node says the cluster is ok, every slot has a running
         master, and every running replica's link to its master is up.
