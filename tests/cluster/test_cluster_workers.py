@@ -1,0 +1,82 @@
+"""The workers on a real Redis Cluster: two ``fortyfive worker --redis-cluster`` processes
+share the feeds' partitions, their queue on a Redis of its own, and bot games finish through
+them, also when one of them is killed mid-game (the other takes its partitions)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from serve_helpers import Served, create_game, serving, wait_until
+
+from events.embedded_cluster import EmbeddedCluster
+from events.redis_store import RedisEventStore
+from events.store import PARTITIONS
+from service.supervisor import stop_process
+from workers.jobs import bot_command_id
+
+
+@contextmanager
+def worker(log: Path, env: Mapping[str, str], *args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """Runs ``fortyfive worker`` with *args*, its output in *log*, until the block ends."""
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
+             "worker", *args],
+            env={**os.environ, **env}, stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        stop_process(process, 20.0)
+
+
+def _shares(log: Path) -> list[int]:
+    """Returns the partition counts the worker logged, in order."""
+    return [int(line.split(" handles ", 1)[1].split()[0])
+            for line in log.read_text("utf-8", "replace").splitlines() if " handles " in line]
+
+
+def _over(served: Served, game_id: str) -> bool:
+    return (served.json(f"/v1/games/{game_id}") or {}).get("phase") == "over"
+
+
+def test_bot_games_finish_through_two_workers_that_share_the_partitions(
+    tmp_path: Path, cluster_env: dict[str, str], redis_cluster: EmbeddedCluster
+) -> None:
+    logs = [tmp_path / "worker-1.log", tmp_path / "worker-2.log"]
+    base = {name: value for name, value in cluster_env.items() if name != "REDIS_CLUSTER"}
+    with (
+        serving(tmp_path, "--no-worker", "--redis-cluster", env=cluster_env) as served,
+        worker(logs[0], base, "--redis-cluster") as first,
+        worker(logs[1], cluster_env),
+    ):
+        # Each takes its share once it sees the other's heartbeat.
+        wait_until(lambda: all(_shares(log) and _shares(log)[-1] < PARTITIONS for log in logs),
+                   "the workers sharing the partitions")
+        assert sum(_shares(log)[-1] for log in logs) == PARTITIONS
+        games = [create_game(served, ["bot", "bot"], target=15) for _ in range(4)]
+        wait_until(lambda: all(_over(served, game["id"]) for game in games[:2]),
+                   "two bot games' end")
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        # The survivor takes every partition, and the other games finish.
+        wait_until(lambda: _shares(logs[1])[-1] == PARTITIONS, "the survivor taking over")
+        later = create_game(served, ["bot", "bot"], target=15)
+        wait_until(lambda: all(_over(served, game["id"]) for game in [*games, later]),
+                   "every bot game's end")
+    with RedisEventStore.from_url(redis_cluster.url, cluster=True) as store:
+        for game in [*games, later]:
+            events = store.read(game["id"])  # Verified link by link.
+            runs = [(command, list(batch)) for command, batch in itertools.groupby(
+                events, key=lambda event: event.envelope.command_id)]
+            bots = [(command, batch) for command, batch in runs if command]
+            # Every bot action was decided once, by a job, on the version before it.
+            assert len({command for command, _ in bots}) == len(bots) > 0
+            for command, batch in bots:
+                assert command == bot_command_id(game["id"], batch[0].version - 1)
