@@ -115,6 +115,12 @@ class EmbeddedCluster:
                         return self._node_at(int(master[1]))
         raise EmbeddedRedisError("no running node answers CLUSTER SLOTS")
 
+    def replicas_of(self, master: EmbeddedRedis) -> list[EmbeddedRedis]:
+        """Returns the nodes *master* has online as its replicas now (``ROLE``)."""
+        with contextlib.closing(self.client(master)) as client:
+            role = client.execute_command("ROLE")
+        return [self._node_at(int(port)) for _, port, *_ in role[2]] if role[0] == "master" else []
+
     def kill(self, node: EmbeddedRedis) -> None:
         """Kills *node* with SIGKILL, as a crash would."""
         node.kill()
