@@ -75,7 +75,8 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedded
     """A private Redis Cluster for the session: three masters with a replica each, six
     redis-servers on free loopback ports, a node timeout of a second (fast failovers).
     A test that kills a node brings it back (:meth:`EmbeddedCluster.revive`) before it ends."""
-    with EmbeddedCluster(Path(tmp_path_factory.mktemp("cluster6")), node_timeout_ms=1000) as cluster:
+    data_dir = Path(tmp_path_factory.mktemp("cluster6"))
+    with EmbeddedCluster(data_dir, node_timeout_ms=1000) as cluster:
         yield cluster
 
 

@@ -1,6 +1,6 @@
 """``fortyfive bench``: run the benchmarks in ``bench/`` and print what they measured.
 
-``fortyfive bench [engine|store|http|history|stream|all] [--json] [module options]``. Each target is
+``fortyfive bench [engine|store|http|history|stream|cluster|all] [--json] [options]``. Each target is
 a module ``bench.<target>`` exposing ``add_arguments(parser)`` and ``run(args) -> dict``. The
 modules are imported only when asked for, so a slow or missing one costs the rest of the command
 line nothing; a missing one is a one-line error (exit status 2) naming it. ``all`` runs every
@@ -22,6 +22,9 @@ from service.cli import UsageError, _Parser
 TARGETS = ("engine", "store", "http", "history", "stream")
 """The benchmark modules, in the order ``all`` runs them."""
 
+ON_REQUEST = ("cluster",)
+"""The benchmark modules ``all`` leaves out (they start a Redis Cluster of their own)."""
+
 
 def register(subparsers: Any) -> None:
     """Adds ``bench`` to the command line."""
@@ -31,7 +34,7 @@ def register(subparsers: Any) -> None:
         description="Runs a benchmark module from bench/ and prints its figures. Options after "
         "the target go to that module (see: fortyfive bench TARGET --help).",
     )
-    parser.add_argument("target", nargs="?", default="all", choices=(*TARGETS, "all"),
+    parser.add_argument("target", nargs="?", default="all", choices=(*TARGETS, *ON_REQUEST, "all"),
                         help="what to measure (default: all)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
