@@ -2,7 +2,8 @@
 replica, a failover under load, and actions per API process.
 
 Everything runs on private clusters (:class:`events.embedded_cluster.EmbeddedCluster`,
-AOF with ``appendfsync always`` on every node unless ``--fsync everysec``, loopback) in a temporary directory:
+AOF with ``appendfsync always`` on every node unless ``--fsync everysec``, loopback) in a
+temporary directory:
 
 - ``wait_cost``: single-event appends one after another by one client on a cluster of one
   master and its replica, without and with ``WAIT 1`` after the script: the latency each
