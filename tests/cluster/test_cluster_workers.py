@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +19,9 @@ from serve_helpers import Served, create_game, serving, wait_until
 from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
 from events.store import PARTITIONS
+from service.commands import new_cache
 from service.supervisor import stop_process
+from workers import integrity, projections, retention
 from workers.jobs import bot_command_id
 
 
@@ -70,13 +73,32 @@ def test_bot_games_finish_through_two_workers_that_share_the_partitions(
         later = create_game(served, ["bot", "bot"], target=15)
         wait_until(lambda: all(_over(served, game["id"]) for game in [*games, later]),
                    "every bot game's end")
-    with RedisEventStore.from_url(redis_cluster.url, cluster=True) as store:
-        for game in [*games, later]:
-            events = store.read(game["id"])  # Verified link by link.
-            runs = [(command, list(batch)) for command, batch in itertools.groupby(
-                events, key=lambda event: event.envelope.command_id)]
-            bots = [(command, batch) for command, batch in runs if command]
-            # Every bot action was decided once, by a job, on the version before it.
-            assert len({command for command, _ in bots}) == len(bots) > 0
-            for command, batch in bots:
-                assert command == bot_command_id(game["id"], batch[0].version - 1)
+        with RedisEventStore.from_url(redis_cluster.url, cluster=True) as store:
+            for game in [*games, later]:
+                events = store.read(game["id"])  # Verified link by link.
+                runs = [(command, list(batch)) for command, batch in itertools.groupby(
+                    events, key=lambda event: event.envelope.command_id)]
+                bots = [(command, batch) for command, batch in runs if command]
+                # Every bot action was decided once, by a job, on the version before it.
+                assert len({command for command, _ in bots}) == len(bots) > 0
+                for command, batch in bots:
+                    assert command == bot_command_id(game["id"], batch[0].version - 1)
+            # The periodic jobs on the cluster, while the workers still run the projections of
+            # the last moves: the chain sweep scans every node, and the retention pass archives
+            # the finished games (once their projection marked them over).
+            recent = projections.recent_games(store.client, 500)
+            assert {game["id"] for game in [*games, later]} <= {r["game_id"] for r in recent}
+            swept = integrity.sweep(store)
+            assert swept["checked"] >= len(games) + 1
+            assert not {game["id"] for game in [*games, later]} & set(swept["failed"])
+            archived: set[str] = set()
+
+            def archive_pass() -> bool:
+                done = retention.run(store, new_cache(store), retention.Policy(None, 1),
+                                     now=time.time() + 60)
+                archived.update(entry.game_id for entry in done.archived)
+                return {game["id"] for game in [*games, later]} <= archived
+
+            wait_until(archive_pass, "the finished games archived")
+            assert store.tombstone(later["id"]) is not None
+            assert len(store.read(later["id"])) == len(events)
