@@ -27,7 +27,7 @@ def test_every_request_of_a_game_alternates_between_two_api_processes(
     ):
         assert "in the Redis Cluster at REDIS_URL" in first.log_text()
         servers = itertools.cycle([first, second])
-        game = create_game(next(servers), ["human", "human"], target=15)
+        game = create_game(next(servers), ["human", "human"], target=45)
         path = f"/v1/games/{game['id']}"
         actions = 0
         while True:

@@ -83,7 +83,7 @@ def test_the_api_answers_503_during_a_failover_and_keeps_every_acknowledged_acti
     acknowledged: list[str] = []
     victim = None
     with serving(tmp_path, "--no-worker", "--redis-cluster", env=cluster_env) as served:
-        game = create_game(served, ["human", "human"], target=15)
+        game = create_game(served, ["human", "human"], target=45)
         path = f"/v1/games/{game['id']}"
 
         def act() -> bool:
