@@ -298,12 +298,13 @@ class RedisEventStore:
             args: list[str | int] = [game_id, expected_version, prev_hash, command_id or ""]
             for envelope, body in sealed:
                 args += [body.decode("utf-8"), envelope.hash, envelope.type]
-            reply, acknowledged = self._run_script(keys, args)
+            reply, confirmed = self._run_script(keys, args)
             kind = _text(reply[0])
             if kind == "OK":
                 if sealed:
                     self._remember(game_id, sealed[-1][0].version, sealed[-1][0].hash)
-                self._check_replicated(game_id, acknowledged if sealed else self.replicas)
+                if sealed:
+                    self._check_replicated(game_id, confirmed)
                 recorded = tuple(
                     RecordedEvent(envelope, event)
                     for (envelope, _), event in zip(sealed, events, strict=True)
@@ -516,10 +517,12 @@ class RedisEventStore:
         return None if packed is None else archive.unpack(game_id, packed)
 
 
-    def _run_script(self, keys: Sequence[str], args: Sequence[str | int]) -> tuple[Any, int]:
+    def _run_script(
+        self, keys: Sequence[str], args: Sequence[str | int]
+    ) -> tuple[Any, tuple[int, int]]:
         """Runs the append script: EVALSHA, and EVAL (which reloads it) on NOSCRIPT; returns
-        its reply and how many replicas acknowledged it (:attr:`replicas` when none are
-        waited for).
+        its reply and how many replicas confirmed it out of how many were needed (``(0, 0)``
+        when none are waited for).
 
         Redis forgets scripts on restart, failover and SCRIPT FLUSH; EVAL cannot fail that
         way, unlike redis-py's SCRIPT LOAD then EVALSHA, which races a concurrent flush.
@@ -530,13 +533,13 @@ class RedisEventStore:
             if self.replicas:
                 return self._run_script_and_wait(keys, args)
             try:
-                return self._redis.evalsha(self._script.sha, len(keys), *keys, *args), 0
+                return self._redis.evalsha(self._script.sha, len(keys), *keys, *args), (0, 0)
             except NoScriptError:
-                return self._redis.eval(self._script.script, len(keys), *keys, *args), 0
+                return self._redis.eval(self._script.script, len(keys), *keys, *args), (0, 0)
 
     def _run_script_and_wait(
         self, keys: Sequence[str], args: Sequence[str | int]
-    ) -> tuple[Any, int]:
+    ) -> tuple[Any, tuple[int, int]]:
         """Runs the append script then ``WAIT`` on one connection to the game's master,
         trying again (safe: see :meth:`append`) while the master is unreachable or the slot
         moves, for up to about a second."""
@@ -550,31 +553,33 @@ class RedisEventStore:
                         break
                 if isinstance(reply, Exception):
                     raise reply
-                return reply, acknowledged + self.replicas - needed
+                return reply, (acknowledged, needed)
             except _UNAVAILABLE:
                 if attempt == len(_REPLICATED_RETRIES) - 1:
                     raise
                 time.sleep(pause)
         raise AssertionError("unreachable: the last attempt raises")
 
-    def _mark_and_wait(self, game_id: str) -> int:
+    def _mark_and_wait(self, game_id: str) -> tuple[int, int]:
         """Writes the partition's replication mark and waits for the replicas; returns how
-        many acknowledged everything the master had before it."""
+        many confirmed everything the master had before it, out of how many were needed."""
         key = replication_key(partition_of(game_id))
         with self.translate_errors():
             _, acknowledged, needed = self._replica_wait.run(
                 self._redis, key, [("SET", key, format_timestamp(self._clock()))])
-        return acknowledged + self.replicas - needed
+        return acknowledged, needed
 
-    def _check_replicated(self, game_id: str, acknowledged: int) -> None:
-        """Raises unless *acknowledged* replicas are enough.
+    def _check_replicated(self, game_id: str, confirmed: tuple[int, int]) -> None:
+        """Raises unless the replicas that confirmed an append (``(confirmed, needed)``, the
+        replicas its master has online up to :attr:`replicas`) are enough.
 
-        :raises NotReplicatedError: if they are fewer than :attr:`replicas`.
+        :raises NotReplicatedError: if they are fewer than needed.
         """
-        if acknowledged < self.replicas:
+        acknowledged, needed = confirmed
+        if acknowledged < needed:
             raise NotReplicatedError(
                 f"store unavailable at {self._where}: the append to game {game_id!r} was "
-                f"written but {acknowledged} of {self.replicas} replicas confirmed it within "
+                f"written but {acknowledged} of {needed} replicas confirmed it within "
                 f"{self.replica_timeout_ms} ms; retry with the same command id"
             )
 
