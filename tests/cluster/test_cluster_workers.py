@@ -102,3 +102,13 @@ def test_bot_games_finish_through_two_workers_that_share_the_partitions(
             wait_until(archive_pass, "the finished games archived")
             assert store.tombstone(later["id"]) is not None
             assert len(store.read(later["id"])) == len(events)
+
+
+def test_serve_runs_its_own_worker_on_the_cluster_with_the_queue_apart(
+    tmp_path: Path, cluster_env: dict[str, str]
+) -> None:
+    with serving(tmp_path, env=cluster_env) as served:
+        game = create_game(served, ["bot", "bot"], target=15)
+        wait_until(lambda: _over(served, game["id"]), "a bot game's end")
+        ready = wait_until(lambda: served.json("/readyz"), "/readyz answering 200")
+        assert ready["status"] == "ready"
