@@ -53,6 +53,12 @@ def feed_key(partition: int) -> str:
     return f"{_tag(partition)}:feed"
 
 
+def replication_key(partition: int) -> str:
+    """Returns the key an append that found its command id already seen writes before it
+    waits for the replicas of *partition*'s master (:mod:`events.replication`)."""
+    return f"{_tag(partition)}:replicated"
+
+
 GAME_PATTERN = "f45:{p*}:game:*"
 """Matches the key of every game's stream (for ``SCAN``)."""
 

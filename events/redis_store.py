@@ -43,6 +43,7 @@ from redis.exceptions import (
     RedisClusterException,
     RedisError,
     ResponseError,
+    SlotNotCoveredError,
     TryAgainError,
 )
 from redis.retry import Retry
@@ -60,10 +61,11 @@ from events.errors import (
 )
 from events.keys import archive_key as archive_key
 from events.keys import command_key as command_key
-from events.keys import commitment_key
+from events.keys import commitment_key, replication_key
 from events.keys import feed_key as feed_key
 from events.keys import game_key as game_key
 from events.keys import partition_tag as partition_tag
+from events.replication import NotReplicatedError, ReplicaWait
 from events.store import (
     PARTITIONS,
     AppendResult,
@@ -86,6 +88,8 @@ APPEND_SCRIPT = importlib.resources.files("events").joinpath("append.lua").read_
 """The compare-and-append script (``events/append.lua``)."""
 
 _PAGE = 1000
+_REPLICATED_RETRIES = (0.05, 0.15, 0.3, 0.5, 0.0)
+"""Pauses between the tries of an append that waits for replicas (the last is not slept)."""
 _REFUSALS = ("OOM", "MISCONF")
 """Error prefixes of a server refusing writes: out of memory, or failing to persist."""
 _ENTRY_ID = re.compile(r"\d+-\d+")
@@ -97,7 +101,10 @@ _UNAVAILABLE = (
     MasterDownError,
     ClusterDownError,
     TryAgainError,
+    SlotNotCoveredError,
 )
+_CLUSTER_UNREACHABLE = ("Redis Cluster cannot be connected", "Failed to connect", "timed out")
+"""Messages of a cluster client's own errors when no node (or not the slot's) answers."""
 
 
 def is_unavailable(error: BaseException) -> bool:
@@ -105,6 +112,10 @@ def is_unavailable(error: BaseException) -> bool:
     loading, failing over, out of memory, failing to persist) rather than a fault of the
     command: the difference between :class:`StoreUnavailableError` and :class:`StoreError`."""
     if isinstance(error, _UNAVAILABLE):
+        return True
+    if isinstance(error, RedisClusterException) and any(
+        phrase in str(error) for phrase in _CLUSTER_UNREACHABLE
+    ):
         return True
     return isinstance(error, ResponseError) and str(error).startswith(_REFUSALS)
 
@@ -129,9 +140,25 @@ class RedisEventStore:
         clock: Clock = _utc_now,
         upcasters: Upcasters = UPCASTERS,
         head_cache_size: int = 10_000,
+        replicas: int = 0,
+        replica_timeout_ms: int = 1000,
     ) -> None:
         """Wraps *client*; *url* (else the client's address) names the store in errors and
-        *clock* stamps ``occurred_at`` on appended events."""
+        *clock* stamps ``occurred_at`` on appended events. With *replicas*, an append is
+        acknowledged only once that many replicas of the game's master have it (``WAIT``,
+        up to *replica_timeout_ms*; see :mod:`events.replication`).
+
+        :raises ValueError: for a negative *replicas* or a *replica_timeout_ms* below 1.
+        """
+        if not isinstance(replicas, int) or replicas < 0:
+            raise ValueError(f"invalid replicas {replicas!r}: expected an integer >= 0")
+        if not isinstance(replica_timeout_ms, int) or replica_timeout_ms < 1:
+            raise ValueError(
+                f"invalid replica timeout {replica_timeout_ms!r}: expected milliseconds >= 1")
+        self.replicas = replicas
+        """Replicas that must acknowledge an append before it is acknowledged."""
+        self.replica_timeout_ms = replica_timeout_ms
+        self._replica_wait = ReplicaWait(replicas, replica_timeout_ms)
         # Any: the installed stubs (types-redis) predate redis-py 8 and miss cluster commands.
         self._redis: Any = client
         self._where = _address(url) if url is not None else _client_address(client)
@@ -154,6 +181,8 @@ class RedisEventStore:
         socket_timeout: float = 10.0,
         retries: int = 3,
         max_connections: int = 100,
+        replicas: int = 0,
+        replica_timeout_ms: int = 1000,
     ) -> RedisEventStore:
         """Returns a store on a new client for *url* (``redis://host:port/db``).
 
@@ -161,9 +190,11 @@ class RedisEventStore:
         that is safe, since a repeated append script returns its first result. Set
         *cluster* for a Redis Cluster. The client keeps at most *max_connections* (per
         node); a call finding them all in use waits for one, up to *socket_timeout* (so a
-        burst of a thousand concurrent requests queues instead of failing).
+        burst of a thousand concurrent requests queues instead of failing). *replicas* and
+        *replica_timeout_ms*: see :class:`RedisEventStore`.
 
         :raises StoreUnavailableError: if *url* cannot be used.
+        :raises ValueError: for invalid *replicas* or *replica_timeout_ms*.
         """
         options: dict[str, Any] = {
             "decode_responses": True,
@@ -187,7 +218,8 @@ class RedisEventStore:
             raise StoreUnavailableError(
                 f"store unavailable at {_address(url)}: {_message(error)}"
             ) from error
-        return cls(client, url=url, clock=clock)
+        return cls(client, url=url, clock=clock, replicas=replicas,
+                   replica_timeout_ms=replica_timeout_ms)
 
     @property
     def client(self) -> Any:
@@ -235,6 +267,9 @@ class RedisEventStore:
         :raises ConcurrencyError: if the game's version is not *expected_version*.
         :raises ValueError: for an invalid game id, version, actor, command id or event.
         :raises StoreUnavailableError: if the store cannot be reached.
+        :raises NotReplicatedError: (a :class:`StoreUnavailableError`) if the events were
+            written but too few replicas confirmed them in time; retry with the same command
+            id.
         """
         # Check the inputs before touching the store.
         check_game_id(game_id)
@@ -272,11 +307,13 @@ class RedisEventStore:
             args: list[str | int] = [game_id, expected_version, prev_hash, command_id or ""]
             for envelope, body in sealed:
                 args += [body.decode("utf-8"), envelope.hash, envelope.type]
-            reply = self._run_script(keys, args)
+            reply, confirmed = self._run_script(keys, args)
             kind = _text(reply[0])
             if kind == "OK":
                 if sealed:
                     self._remember(game_id, sealed[-1][0].version, sealed[-1][0].hash)
+                if sealed:
+                    self._check_replicated(game_id, confirmed)
                 recorded = tuple(
                     RecordedEvent(envelope, event)
                     for (envelope, _), event in zip(sealed, events, strict=True)
@@ -284,6 +321,10 @@ class RedisEventStore:
                 return AppendResult(recorded, int(reply[1]), duplicate=False)
             if kind == "DUPLICATE":
                 first = tuple(self._recorded(game_id, entry) for entry in reply[1])
+                if self.replicas:
+                    # The first attempt's write may not have reached a replica yet: a write
+                    # on this connection, then WAIT, makes sure everything before it did.
+                    self._check_replicated(game_id, self._mark_and_wait(game_id))
                 return AppendResult(first, first[-1].version if first else 0, duplicate=True)
             if kind == "CONFLICT":
                 self._remember(game_id, int(reply[1]), _text(reply[2]))
@@ -499,8 +540,12 @@ class RedisEventStore:
         return None if packed is None else archive.unpack(game_id, packed)
 
 
-    def _run_script(self, keys: Sequence[str], args: Sequence[str | int]) -> Any:
-        """Runs the append script: EVALSHA, and EVAL (which reloads it) on NOSCRIPT.
+    def _run_script(
+        self, keys: Sequence[str], args: Sequence[str | int]
+    ) -> tuple[Any, tuple[int, int]]:
+        """Runs the append script: EVALSHA, and EVAL (which reloads it) on NOSCRIPT; returns
+        its reply and how many replicas confirmed it out of how many were needed (``(0, 0)``
+        when none are waited for).
 
         Redis forgets scripts on restart, failover and SCRIPT FLUSH; EVAL cannot fail that
         way, unlike redis-py's SCRIPT LOAD then EVALSHA, which races a concurrent flush.
@@ -508,10 +553,58 @@ class RedisEventStore:
         with self.translate_errors():
             if self._script is None:
                 self._script = self._redis.register_script(self._script_text())
+            if self.replicas:
+                return self._run_script_and_wait(keys, args)
             try:
-                return self._redis.evalsha(self._script.sha, len(keys), *keys, *args)
+                return self._redis.evalsha(self._script.sha, len(keys), *keys, *args), (0, 0)
             except NoScriptError:
-                return self._redis.eval(self._script.script, len(keys), *keys, *args)
+                return self._redis.eval(self._script.script, len(keys), *keys, *args), (0, 0)
+
+    def _run_script_and_wait(
+        self, keys: Sequence[str], args: Sequence[str | int]
+    ) -> tuple[Any, tuple[int, int]]:
+        """Runs the append script then ``WAIT`` on one connection to the game's master,
+        trying again (safe: see :meth:`append`) while the master is unreachable or the slot
+        moves, for up to about a second."""
+        for attempt, pause in enumerate(_REPLICATED_RETRIES):
+            try:
+                for call in ("EVALSHA", "EVAL"):
+                    body = self._script.sha if call == "EVALSHA" else self._script.script
+                    (reply,), acknowledged, needed = self._replica_wait.run(
+                        self._redis, keys[0], [(call, body, len(keys), *keys, *args)])
+                    if not isinstance(reply, NoScriptError):
+                        break
+                if isinstance(reply, Exception):
+                    raise reply
+                return reply, (acknowledged, needed)
+            except _UNAVAILABLE:
+                if attempt == len(_REPLICATED_RETRIES) - 1:
+                    raise
+                time.sleep(pause)
+        raise AssertionError("unreachable: the last attempt raises")
+
+    def _mark_and_wait(self, game_id: str) -> tuple[int, int]:
+        """Writes the partition's replication mark and waits for the replicas; returns how
+        many confirmed everything the master had before it, out of how many were needed."""
+        key = replication_key(partition_of(game_id))
+        with self.translate_errors():
+            _, acknowledged, needed = self._replica_wait.run(
+                self._redis, key, [("SET", key, format_timestamp(self._clock()))])
+        return acknowledged, needed
+
+    def _check_replicated(self, game_id: str, confirmed: tuple[int, int]) -> None:
+        """Raises unless the replicas that confirmed an append (``(confirmed, needed)``, the
+        replicas its master has online up to :attr:`replicas`) are enough.
+
+        :raises NotReplicatedError: if they are fewer than needed.
+        """
+        acknowledged, needed = confirmed
+        if acknowledged < needed:
+            raise NotReplicatedError(
+                f"store unavailable at {self._where}: the append to game {game_id!r} was "
+                f"written but {acknowledged} of {needed} replicas confirmed it within "
+                f"{self.replica_timeout_ms} ms; retry with the same command id"
+            )
 
     def _script_text(self) -> str:
         """Returns the script, with a ``#!lua`` header on Redis 7 and later.

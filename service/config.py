@@ -8,6 +8,9 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
   store) and every request that needs the store answers 503.
 - ``STORE``: an :class:`events.redis_store.RedisEventStore` to use instead of ``REDIS_URL``
   (tests inject one with a fixed clock).
+- ``STORE_SETTINGS``: a :class:`service.store_settings.StoreSettings` (a Redis Cluster or not,
+  replicas an append waits for), from ``REDIS_CLUSTER``, ``REDIS_WAIT_REPLICAS`` and
+  ``REDIS_WAIT_TIMEOUT_MS`` in the environment.
 - ``ENTROPY``: a callable returning 32 fresh bytes, the seed of each new shuffle and game
   (default :func:`secrets.token_bytes`); tests make it deterministic.
 - ``FOLD_CACHE_GAMES``: how many folded games each process keeps in memory.
@@ -46,6 +49,7 @@ from typing import Any
 from flask import Flask
 
 from service import uploads
+from service.store_settings import store_settings
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted; a larger one is refused with 413."""
@@ -189,6 +193,7 @@ def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
     app.config.from_object(DefaultConfig)
     if os.environ.get("REDIS_URL"):
         app.config["REDIS_URL"] = os.environ["REDIS_URL"]
+    app.config["STORE_SETTINGS"] = store_settings()
     stale = os.environ.get("READY_STALE_SECONDS")
     if stale:
         try:

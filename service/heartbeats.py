@@ -53,6 +53,15 @@ def prune(client: Any, older_than: float = FORGET_SECONDS) -> int:
     return len(old)
 
 
+def alive(client: Any, role: Role, within: float) -> list[str]:
+    """Returns the runners whose heartbeat of *role* is at most *within* seconds old (the
+    dispatchers that share the partitions, :mod:`workers.dispatcher`)."""
+    cutoff = time.time() - within
+    prefix = f"{role}:"
+    return sorted(field[len(prefix):] for field, record in _records(client).items()
+                  if field.startswith(prefix) and float(record["at"]) >= cutoff)
+
+
 def latest(client: Any) -> dict[Role, dict[str, float] | None]:
     """Returns the freshest heartbeat of each role (``None`` for a role never seen)."""
     freshest: dict[Role, dict[str, float] | None] = {role: None for role in ROLES}

@@ -34,6 +34,7 @@ from service import access_log, commands
 from service.apikeys import KeyRegistry
 from service.auth import AUDITOR, Caller, TokenRegistry, caller_for, viewer_for
 from service.signing import Publisher, latest_deal_end
+from service.store_settings import StoreSettings
 from service.stream_hub import StreamHub
 
 EXTENSION = "fortyfive"
@@ -65,20 +66,21 @@ class _NoStore:
 
 
 def create_services(config: Mapping[str, Any]) -> Services:
-    """Returns the services for an app *config* (``STORE`` or ``REDIS_URL``, ``ENTROPY``,
-    ``FOLD_CACHE_GAMES``, ``STREAM_MAX``, ``SIGNING_KEY``: the path of the checkpoint signing
-    key, default ``FORTYFIVE_SIGNING_KEY``). No connection is made, and no key loaded, until
-    the first request."""
+    """Returns the services for an app *config* (``STORE`` or ``REDIS_URL`` with
+    ``STORE_SETTINGS``, ``ENTROPY``, ``FOLD_CACHE_GAMES``, ``STREAM_MAX``, ``SIGNING_KEY``: the
+    path of the checkpoint signing key, default ``FORTYFIVE_SIGNING_KEY``). No connection is
+    made, and no key loaded, until the first request."""
     store: Any = config.get("STORE")
     tails: Any = store
     max_streams = config.get("STREAM_MAX", 1000)
     if store is None:
         url = config.get("REDIS_URL")
-        store = RedisEventStore.from_url(url) if url else _NoStore()
+        settings: StoreSettings = config.get("STORE_SETTINGS") or StoreSettings()
+        store = settings.open(url) if url else _NoStore()
         # The live tails wait on connections of their own, so that however many games are
         # watched, the requests always find one. A tail holds one while it has streams, and
         # for up to one block after its last stream ends: room for twice as many.
-        tails = RedisEventStore.from_url(url, max_connections=2 * max_streams) if url else store
+        tails = settings.open(url, max_connections=2 * max_streams) if url else store
     client = store.client if not isinstance(store, _NoStore) else store
     cache = commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024))
 

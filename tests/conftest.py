@@ -24,6 +24,7 @@ import redis
 from hypothesis import HealthCheck, settings
 
 from events.embedded import EmbeddedRedis
+from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
 
 # Nothing may depend on timing (benchmarks measure speed): no deadline, and no health check
@@ -67,6 +68,16 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
     server = EmbeddedRedis(Path(tmp_path_factory.mktemp("redis")))
     with server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedCluster]:
+    """A private Redis Cluster for the session: three masters with a replica each, six
+    redis-servers on free loopback ports, a node timeout of a second (fast failovers).
+    A test that kills a node brings it back (:meth:`EmbeddedCluster.revive`) before it ends."""
+    data_dir = Path(tmp_path_factory.mktemp("cluster6"))
+    with EmbeddedCluster(data_dir, node_timeout_ms=1000) as cluster:
+        yield cluster
 
 
 @pytest.fixture

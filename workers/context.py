@@ -24,6 +24,7 @@ from rq.serializers import JSONSerializer
 from events.redis_store import RedisEventStore
 from service.commands import GameCache, new_cache
 from service.signing import Publisher
+from service.store_settings import StoreSettings, store_settings
 
 QUEUE_NAME = "fortyfive"
 """The RQ queue every job of this package goes to."""
@@ -64,6 +65,7 @@ class _Resources:
 
     pid: int
     url: str
+    settings: StoreSettings
     store: RedisEventStore
     games: GameCache
     signing: Publisher
@@ -71,15 +73,20 @@ class _Resources:
 
 _lock = threading.Lock()
 _store_url: str | None = None
+_settings: StoreSettings | None = None
 _resources: _Resources | None = None
 
 
-def configure(store_url: str) -> None:
-    """Makes jobs of this process use the event store at *store_url*."""
-    global _store_url, _resources
+def configure(store_url: str, settings: StoreSettings | None = None) -> None:
+    """Makes jobs of this process use the event store at *store_url* with *settings*
+    (default: the environment's, :func:`service.store_settings.store_settings`)."""
+    global _store_url, _settings, _resources
     with _lock:
         _store_url = store_url
-        if _resources is not None and _resources.url != store_url:
+        _settings = settings
+        if _resources is not None and (
+            _resources.url != store_url or (settings and _resources.settings != settings)
+        ):
             _resources.store.close()
             _resources = None
 
@@ -98,8 +105,9 @@ def _current() -> _Resources:
                 "REDIS_URL"
             )
         if _resources is None or _resources.pid != os.getpid() or _resources.url != url:
-            store = RedisEventStore.from_url(url)
-            _resources = _Resources(os.getpid(), url, store, new_cache(store),
+            settings = _settings or store_settings()
+            store = settings.open(url)
+            _resources = _Resources(os.getpid(), url, settings, store, new_cache(store),
                                     Publisher(store.client))
         return _resources
 

@@ -9,8 +9,17 @@ partition in Redis, beside the feed: after a crash it reads some entries again, 
 refuses the jobs it already has (``unique``), while jobs that ran meanwhile find the game moved
 on. Positions only move forward, so two dispatchers sharing a name cannot move one back.
 
+Several dispatchers (one per ``fortyfive worker``) share the partitions: given *peers* (the
+names of the dispatchers alive now, from their heartbeats), each takes the partitions that
+rendezvous hashing gives its own name (:func:`owner`), and looks again every
+:data:`REASSIGN_SECONDS`. When one dies its heartbeat goes stale and the others take its
+partitions from the positions it stored (they share the positions' name); when one joins it
+takes its share. While they disagree for a moment two may read the same partition: that
+only enqueues jobs the queue refuses (their ids are taken) and moves no position back.
+
 On a Redis Cluster one ``XREAD`` cannot span partitions (they live in different slots), so
-the dispatcher reads them one by one without blocking, and sleeps when all are idle.
+the dispatcher reads them in one pipeline without blocking (a round trip per node), and
+sleeps :data:`CLUSTER_IDLE_MS` when all are idle.
 """
 
 from __future__ import annotations
@@ -18,7 +27,8 @@ from __future__ import annotations
 import collections
 import logging
 import time
-from collections.abc import Iterable, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -43,6 +53,12 @@ UNAVAILABLE = (
     StoreUnavailableError,
     redis.exceptions.ConnectionError,
     redis.exceptions.TimeoutError,
+    # A Redis Cluster failing over: a slot without a master, or in transit.
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.SlotNotCoveredError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.MasterDownError,
+    redis.exceptions.ReadOnlyError,
 )
 """Errors of a store or queue that is down for now: wait and try again."""
 
@@ -54,6 +70,23 @@ redis.call('SET', KEYS[1], ARGV[1])
 return 1
 """
 """Sets a cursor to a feed entry id unless it already holds a later one."""
+
+CLUSTER_IDLE_MS = 100
+"""How long a dispatcher on a Redis Cluster sleeps when no feed has news (it cannot block
+on several partitions at once)."""
+
+REASSIGN_SECONDS = 1.0
+"""How often a dispatcher sharing the partitions looks at who is alive."""
+
+
+def owner(partition: int, members: Iterable[str]) -> str:
+    """Returns which of *members* (at least one) handles *partition*: the one whose name
+    hashes highest with it, so a member leaving or joining moves only its own share.
+
+    >>> owner(7, ["a"]), owner(7, ["b", "a"]) == owner(7, ["a", "b"])
+    ('a', True)
+    """
+    return max(members, key=lambda member: (zlib.crc32(f"{member}/{partition}".encode()), member))
 
 
 def enqueue(queue: Queue, job: PlannedJob) -> bool:
@@ -90,12 +123,17 @@ class Dispatcher:
         games: GameCache | None = None,
         count: int = 500,
         start: Literal["beginning", "end"] = "beginning",
+        member: str | None = None,
+        peers: Callable[[], Iterable[str]] | None = None,
     ) -> None:
         """Reads *partitions* of *store*'s feeds (*count* entries per partition and call) and
         enqueues on *queue*, keeping its positions under *name*.
 
         A partition with no stored position is read from its *start*: the beginning (every
         game gets its due jobs, the safe default), or its end now (only what follows).
+
+        With *peers* (returning the *member* names of the dispatchers alive now), it
+        handles only its share of *partitions*: those :func:`owner` gives *member*.
 
         :raises redis.exceptions.ConnectionError: if the positions cannot be loaded.
         """
@@ -104,7 +142,12 @@ class Dispatcher:
         self._queue = queue
         self.name = name
         """The name its positions are stored under."""
-        self._partitions = tuple(partitions)
+        self._all = tuple(partitions)
+        self._partitions = self._all
+        self.member = member or name
+        """Its own name among the dispatchers sharing the partitions."""
+        self._peers = peers
+        self._assigned_at = -REASSIGN_SECONDS
         self._games = games if games is not None else commands.new_cache(store)
         self._count = count
         self._start = start
@@ -113,7 +156,8 @@ class Dispatcher:
         """Jobs enqueued so far."""
         self.refused = 0
         """Jobs the queue already had (entries read again, or states planned twice)."""
-        self.cursors: dict[int, str] = self._load_cursors()
+        self.cursors: dict[int, str] = {}
+        self._assign()
         """The last feed entry id handled in each partition."""
         self.lag_entries = 0
         """Feed entries that were waiting beyond the last :meth:`poll`'s batches (0 when
@@ -128,6 +172,8 @@ class Dispatcher:
             store or the queue cannot be reached; no position moves, so the entries are read
             again next time.
         """
+        if self._peers is not None and time.monotonic() - self._assigned_at >= REASSIGN_SECONDS:
+            self._assign()
         entries = self._read(block_ms)
         drives = {entry.game_id: entry.version for _, entry in entries
                   if is_drive_id(entry.game_id)}
@@ -148,6 +194,28 @@ class Dispatcher:
         if not self.lag_entries:
             self._caught_up_at = time.monotonic()
         return len(entries)
+
+    @property
+    def partitions(self) -> tuple[int, ...]:
+        """The partitions it handles now."""
+        return self._partitions
+
+    def _assign(self) -> None:
+        """Takes its share of the partitions among the peers alive now, loading the
+        stored position of each it gains (another dispatcher may have moved it)."""
+        if self._peers is None:
+            mine = self._all
+        else:
+            members = {self.member, *self._peers()}
+            mine = tuple(p for p in self._all if owner(p, members) == self.member)
+        gained = [p for p in mine if p not in self.cursors or p not in self._partitions]
+        if gained:
+            self.cursors.update(self._load_cursors(gained))
+        if mine != self._partitions and self._peers is not None:
+            log.info("dispatcher %s: handles %d of %d partitions", self.member, len(mine),
+                     len(self._all))
+        self._partitions = mine
+        self._assigned_at = time.monotonic()
 
     @property
     def lag_s(self) -> float:
@@ -200,13 +268,18 @@ class Dispatcher:
     def _read(self, block_ms: int | None) -> list[tuple[int, FeedEntry]]:
         """Returns the new entries of every partition, oldest first within each."""
         if isinstance(self._client, redis.cluster.RedisCluster):
+            # One pipeline: a round trip per node, not per partition.
+            pipe = self._client.pipeline(transaction=False)
+            for partition in self._partitions:
+                pipe.xread({feed_key(partition): self.cursors[partition]}, count=self._count)
             found = [
-                (partition, entry)
-                for partition in self._partitions
-                for entry in self._store.read_feed(partition, self.cursors[partition], self._count)
+                (_partition_of_key(key), _feed_entry(entry_id, fields))
+                for reply in pipe.execute()
+                for key, stream in _streams(reply)
+                for entry_id, fields in stream
             ]
             if not found and block_ms:
-                time.sleep(block_ms / 1000)
+                time.sleep(min(block_ms, CLUSTER_IDLE_MS) / 1000)
             return found
         streams = {feed_key(p): self.cursors[p] for p in self._partitions}
         block = block_ms or None
@@ -217,16 +290,16 @@ class Dispatcher:
             for entry_id, fields in stream
         ]
 
-    def _load_cursors(self) -> dict[int, str]:
-        """Returns the stored position of each partition. A partition without one starts at
-        the beginning, or at its end now, which is then stored (so a restart resumes there
-        rather than at the beginning)."""
+    def _load_cursors(self, partitions: Sequence[int]) -> dict[int, str]:
+        """Returns the stored position of each of *partitions*. A partition without one
+        starts at the beginning, or at its end now, which is then stored (so a restart
+        resumes there rather than at the beginning)."""
         pipe = self._client.pipeline(transaction=False)
-        for partition in self._partitions:
+        for partition in partitions:
             pipe.get(keys.cursor_key(partition, self.name))
         stored = pipe.execute()
         cursors: dict[int, str] = {}
-        for partition, cursor in zip(self._partitions, stored, strict=True):
+        for partition, cursor in zip(partitions, stored, strict=True):
             if cursor is None and self._start == "end":
                 top = self._client.xrevrange(feed_key(partition), "+", "-", count=1)
                 cursor = top[0][0] if top else "0-0"

@@ -34,7 +34,9 @@ from rq.scheduler import RQScheduler
 from rq.serializers import JSONSerializer
 
 from service import heartbeats
+from service import store_settings as store_settings_module
 from service.signing import signer_for
+from service.store_settings import StoreSettings
 from service.supervisor import Backoff
 from workers import context
 from workers.dispatcher import UNAVAILABLE, Dispatcher, schedule_sweep
@@ -54,10 +56,19 @@ PARENT_POLL_SECONDS = 0.5
 BEAT_SECONDS = 1.0
 """The least time between two heartbeats a runner records in the store, per part."""
 
+PEER_SECONDS = 5.0
+"""A dispatcher whose heartbeat is older than this counts as gone: the others take its
+share of the partitions."""
+
 
 def rq_url_for(store_url: str, environ: Mapping[str, str] | None = None) -> str:
-    """Returns the queue's Redis URL: ``RQ_REDIS_URL`` if set, else *store_url*."""
-    return (os.environ if environ is None else environ).get("RQ_REDIS_URL") or store_url
+    """Returns the queue's Redis URL: ``RQ_REDIS_URL`` if set, else *store_url* (unless
+    the store is a Redis Cluster).
+
+    :raises ValueError: on a cluster (``REDIS_CLUSTER``) without ``RQ_REDIS_URL``.
+    """
+    return store_settings_module.rq_url(
+        store_url, store_settings_module.store_settings(environ), environ=environ)
 
 
 def runner_name() -> str:
@@ -94,6 +105,7 @@ def run_worker(
     queue_name: str = context.QUEUE_NAME,
     log_level: str = "INFO",
     parent_pid: int | None = None,
+    settings: StoreSettings | None = None,
 ) -> int:
     """Runs the dispatcher and an RQ worker on the store at *redis_url* until SIGTERM or
     SIGINT, or with *burst* until nothing is left to do now; returns an exit status (1 if
@@ -102,16 +114,16 @@ def run_worker(
     supervisor would run on unwatched and never be stopped.
 
     Call it from the main thread (the worker handles the signals). *rq_url* defaults to
-    :func:`rq_url_for`. RQ logs at *log_level*: ``INFO`` shows every job (several lines
-    each), ``WARNING`` only what went wrong.
+    :func:`rq_url_for`; *settings* default to the environment's. RQ logs at *log_level*:
+    ``INFO`` shows every job (several lines each), ``WARNING`` only what went wrong.
     """
     rq_url = rq_url or rq_url_for(redis_url)
     # The signing key is loaded before any job forks, so that every job signs with it.
     signer_for()
     if burst:
-        drain(redis_url, rq_url, queue_name)
+        drain(redis_url, rq_url, queue_name, settings=settings)
         return 0
-    context.configure(redis_url)
+    context.configure(redis_url, settings)
     connection = context.rq_connection(rq_url)
     queue = context.make_queue(connection, queue_name)
     store = context.store()
@@ -127,7 +139,9 @@ def run_worker(
 
     beats = Heartbeats(store.client, runner_name())
     dispatcher = _until_up(
-        lambda: Dispatcher(store, queue, games=context.games()),
+        lambda: Dispatcher(
+            store, queue, games=context.games(), member=beats.runner,
+            peers=lambda: heartbeats.alive(store.client, "dispatcher", PEER_SECONDS)),
         Outage("dispatcher", probe, stop),
     )
     if dispatcher is None:
@@ -267,10 +281,11 @@ def dispatch_until(
             pass  # They expire on their own.
 
 
-def drain(store_url: str, rq_url: str, queue_name: str = context.QUEUE_NAME) -> int:
+def drain(store_url: str, rq_url: str, queue_name: str = context.QUEUE_NAME, *,
+          settings: StoreSettings | None = None) -> int:
     """Dispatches and works in this process until the feeds and the queue are both empty;
     returns how many rounds that took. Turn clocks not yet due stay scheduled."""
-    context.configure(store_url)
+    context.configure(store_url, settings)
     connection = context.rq_connection(rq_url)
     queue = context.make_queue(connection, queue_name)
     dispatcher = Dispatcher(context.store(), queue, games=context.games())

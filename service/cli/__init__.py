@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from events.embedded import EmbeddedRedisError
 
@@ -43,6 +44,21 @@ def store_url(given: str | None, command: str) -> str:
         raise UsageError(f"fortyfive {command}: no store given: set REDIS_URL or pass "
                          "--redis-url (fortyfive serve prints its embedded server's address)")
     return url
+
+
+def open_store(url: str, command: str) -> Any:
+    """Returns the event store at *url* with the environment's settings (a Redis Cluster
+    with ``REDIS_CLUSTER``; :mod:`service.store_settings`).
+
+    :raises UsageError: if a setting is not valid or the store cannot be used.
+    """
+    from events.errors import StoreUnavailableError
+    from service.store_settings import store_settings
+
+    try:
+        return store_settings().open(url)
+    except (ValueError, StoreUnavailableError) as error:
+        raise UsageError(f"fortyfive {command}: {error}") from None
 
 
 class _Parser(argparse.ArgumentParser):

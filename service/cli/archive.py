@@ -14,7 +14,7 @@ import json
 import time
 from typing import Any
 
-from service.cli import UsageError, store_url
+from service.cli import UsageError, open_store, store_url
 
 
 def _seconds(text: str) -> int:
@@ -44,7 +44,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Runs ``fortyfive archive``."""
-    from events.redis_store import RedisEventStore
     from events.store import StoreUnavailableError
     from service.commands import new_cache
     from workers import retention
@@ -58,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         policy = retention.Policy(policy.abandon_after, args.older_than)
     if args.abandon_after is not None:
         policy = retention.Policy(args.abandon_after or None, policy.archive_after)
-    store = RedisEventStore.from_url(url)
+    store = open_store(url, "archive")
     try:
         done = retention.run(store, new_cache(store), policy, now=time.time(),
                              measure=args.report)

@@ -1,12 +1,12 @@
 """``fortyfive bench``: run the benchmarks in ``bench/`` and print what they measured.
 
 ``fortyfive bench TARGET [--json] [module options]``, TARGET one of engine, store, http,
-history, stream, grind, sign, drive, or all.
+history, stream, grind, sign, drive, cluster, or all.
 Each target is a module ``bench.<target>`` exposing ``add_arguments(parser)`` and
 ``run(args) -> dict``. The modules are imported only when asked for, so a slow or missing one
 costs the rest of the command line nothing; a missing one is a one-line error (exit status 2)
-naming it. ``all`` runs every target with its defaults, and passes on any option that at least
-one module knows.
+naming it. ``all`` runs every target but ``cluster`` (which starts clusters of its own) with
+its defaults, and passes on any option that at least one module knows.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ from service.cli import UsageError, _Parser
 TARGETS = ("engine", "store", "http", "history", "stream", "grind", "sign", "drive")
 """The benchmark modules, in the order ``all`` runs them."""
 
+ON_REQUEST = ("cluster",)
+"""The benchmark modules ``all`` leaves out (they start a Redis Cluster of their own)."""
+
 
 def register(subparsers: Any) -> None:
     """Adds ``bench`` to the command line."""
@@ -33,7 +36,7 @@ def register(subparsers: Any) -> None:
         description="Runs a benchmark module from bench/ and prints its figures. Options after "
         "the target go to that module (see: fortyfive bench TARGET --help).",
     )
-    parser.add_argument("target", nargs="?", default="all", choices=(*TARGETS, "all"),
+    parser.add_argument("target", nargs="?", default="all", choices=(*TARGETS, *ON_REQUEST, "all"),
                         help="what to measure (default: all)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)

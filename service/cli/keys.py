@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from service.cli import UsageError, store_url
+from service.cli import UsageError, open_store, store_url
 
 
 def register(subparsers: Any) -> None:
@@ -38,10 +38,9 @@ def register(subparsers: Any) -> None:
 
 
 def _registry(args: argparse.Namespace) -> Any:
-    from events.redis_store import RedisEventStore
     from service.apikeys import KeyRegistry
 
-    return KeyRegistry(RedisEventStore.from_url(store_url(args.redis_url, "keys")).client)
+    return KeyRegistry(open_store(store_url(args.redis_url, "keys"), "keys").client)
 
 
 def _store_call(what: str, call: Any) -> Any:

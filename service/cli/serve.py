@@ -190,6 +190,11 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument("--no-worker", action="store_true", help="do not start the RQ worker")
     serve.add_argument(
+        "--redis-cluster", action="store_true",
+        help="REDIS_URL is a seed node of a Redis Cluster (the worker's queue then needs "
+        "RQ_REDIS_URL, a single Redis); default: REDIS_CLUSTER",
+    )
+    serve.add_argument(
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
     )
     serve.add_argument(
@@ -223,7 +228,12 @@ def run_serve(args: argparse.Namespace) -> int:
     from events.embedded import EmbeddedRedis
     from service.app import check_config
     from service.config import RETENTION_SETTINGS, env_flag, env_seconds
+    from service.store_settings import CLUSTER_ENV, rq_url, store_settings
 
+    if args.redis_cluster:
+        # In the environment, so that gunicorn's workers and the RQ worker see it too.
+        os.environ[CLUSTER_ENV] = "true"
+    url = os.environ.get("REDIS_URL")
     public = not is_loopback(args.host)
     max_streams = stream_bound(args.worker_class, args.max_streams, args.threads)
     try:
@@ -232,6 +242,13 @@ def run_serve(args: argparse.Namespace) -> int:
         if not args.no_worker:
             for name in RETENTION_SETTINGS:
                 env_seconds(name, 0)
+        store = store_settings()
+        if store.cluster and not url:
+            raise ValueError(
+                f"{CLUSTER_ENV} is set but REDIS_URL is not: set it to a seed node of the "
+                "cluster (the embedded store is a single server)")
+        if store.cluster and not args.no_worker:
+            rq_url(url or "", store)
     except ValueError as error:
         raise UsageError(f"fortyfive serve: {error}") from None
     _choose_signing_key(args)
@@ -243,7 +260,6 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"fortyfive: {settings}", file=sys.stderr)
     master = os.getpid()
     embedded = None
-    url = os.environ.get("REDIS_URL")
     if not url:
         embedded = EmbeddedRedis(Path(args.data_dir) / "redis").start()
         # Stopped below by this process only: gunicorn's workers are forks of it and would
@@ -252,6 +268,7 @@ def run_serve(args: argparse.Namespace) -> int:
         url = embedded.url
     where = (
         f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
+        else "in the Redis Cluster at REDIS_URL (a seed node)" if store.cluster
         else "in the Redis at REDIS_URL"
     )
     worker = None if args.no_worker else start_worker(url, verbose=args.verbose)

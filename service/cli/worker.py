@@ -2,9 +2,11 @@
 
 Runs bots, turn clocks, deal sealing, projections and chain sweeps for the store at
 ``--redis-url`` (default ``REDIS_URL``), with the queue at ``--rq-redis-url`` (default
-``RQ_REDIS_URL``, else the store's). It rides out Redis outages by itself; unlike ``serve``'s
-worker it has no supervisor, so run it under a process manager that restarts it. See
-docs/workers.md.
+``RQ_REDIS_URL``, else the store's). With ``--redis-cluster`` (or ``REDIS_CLUSTER=true``) the
+store is a Redis Cluster reached through a seed node, and the queue's own Redis is required.
+Several workers share the feeds' partitions (see :mod:`workers.dispatcher`). It rides out
+Redis outages by itself; unlike ``serve``'s worker it has no supervisor, so run it under a
+process manager that restarts it. See docs/workers.md and docs/deployment.md.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ def register(subparsers: Any) -> None:
         help="the queue's Redis, a single server (default: RQ_REDIS_URL, else the store's)",
     )
     parser.add_argument(
+        "--redis-cluster", action="store_true",
+        help="the store is a Redis Cluster (REDIS_URL a seed node; needs --rq-redis-url or "
+        "RQ_REDIS_URL); default: REDIS_CLUSTER",
+    )
+    parser.add_argument(
         "--burst", action="store_true", help="do what is due now, then exit"
     )
     parser.add_argument(
@@ -48,6 +55,16 @@ def run(args: argparse.Namespace) -> int:
             "fortyfive worker: no store given: set REDIS_URL or pass --redis-url (or run "
             "`fortyfive serve`, which starts its own store and worker)"
         )
+    from service.store_settings import CLUSTER_ENV, rq_url, store_settings
+
+    if args.redis_cluster:
+        os.environ[CLUSTER_ENV] = "true"
+    try:
+        settings = store_settings()
+        queue_url = rq_url(url, settings, args.rq_redis_url)
+    except ValueError as error:
+        raise UsageError(f"fortyfive worker: {error}") from None
+
     from service.signing import KEY_ENV, SigningKeyError, load_key
     from workers.runner import run_worker
 
@@ -59,4 +76,4 @@ def run(args: argparse.Namespace) -> int:
         os.environ[KEY_ENV] = args.signing_key
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    return run_worker(url, burst=args.burst, rq_url=args.rq_redis_url)
+    return run_worker(url, burst=args.burst, rq_url=queue_url, settings=settings)

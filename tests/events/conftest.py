@@ -13,6 +13,7 @@ import pytest
 import redis
 
 from events.embedded import EmbeddedRedis
+from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
 
 
@@ -37,13 +38,18 @@ def cluster_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedde
         yield server
 
 
-@pytest.fixture(params=["standalone", "cluster"])
+@pytest.fixture(params=["standalone", "cluster", "cluster-3-masters"])
 def contract_store(
     request: pytest.FixtureRequest, redis_url: str
 ) -> Iterator[RedisEventStore]:
-    """The store under the contract: on the session server, then on a single-node cluster."""
+    """The store under the contract: on the session server, on a single-node cluster, and
+    on the session's cluster of three masters with a replica each (appends waiting for the
+    replica)."""
     if request.param == "standalone":
         event_store = RedisEventStore.from_url(redis_url)
+    elif request.param == "cluster-3-masters":
+        cluster: EmbeddedCluster = request.getfixturevalue("redis_cluster")
+        event_store = RedisEventStore.from_url(cluster.url, cluster=True, replicas=1)
     else:
         server: EmbeddedRedis = request.getfixturevalue("cluster_server")
         event_store = RedisEventStore.from_url(server.url, cluster=True)
