@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Response
 
-from service import games, health, histories, limits, profiles_api, rules_api, web
+from service import games, health, histories, lean_actions, limits, profiles_api, rules_api, web
 from service.config import load_config
 from service.errors import FortyFiveApi, as_problem, register_error_handlers
 from service.repository import EXTENSION, create_services
@@ -35,6 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.init_app(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    lean_actions.install(app)
     app.register_blueprint(web.bp)
     app.extensions[API_EXTENSION] = api
     register_error_handlers(app)
