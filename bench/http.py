@@ -94,11 +94,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """
     with tempfile.TemporaryDirectory(prefix="fortyfive-bench-http-") as data_dir:
         classes = ["--worker-class", args.worker_class]
-        with api_server(Path(data_dir), args.workers, args.threads, classes) as (
-            api_port, redis_url
+        with _api_process(Path(data_dir), args.workers, args.threads, classes) as (
+            api_port, redis_url, api_pid
         ):
             with _bare_server(Path(data_dir), redis_url, args.workers, args.threads,
-                              args.worker_class) as bare_port:
+                              args.worker_class) as (bare_port, bare_pid):
                 sides: dict[str, list[Sample]] = {"api": [], "bare": []}
                 share = max(1, args.actions // args.rounds)
                 seconds = args.seconds / args.rounds
@@ -107,11 +107,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     with _Pool(api_port, args.clients) as pool:
                         sides["api"].append(measure(
                             lambda: _ApiClient(pool, args.games), args.clients, share,
-                            seconds,
+                            seconds, lambda: server_cpu_seconds(api_pid),
                         ))
                     with _Pool(bare_port, args.clients) as pool:
                         sides["bare"].append(measure(
-                            lambda: _BareClient(pool), args.clients, share, seconds
+                            lambda: _BareClient(pool), args.clients, share, seconds,
+                            lambda: server_cpu_seconds(bare_pid),
                         ))
     api, bare = summarize(sides["api"]), summarize(sides["bare"])
     ratio = api["per_second"] / bare["per_second"] if bare["per_second"] else 0.0
@@ -127,6 +128,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "bare_xadd": bare,
         "ratio": round(ratio, 3),
         "ratio_of": "API actions per second / bare requests per second",
+        "cpu_ratio": (round(bare["server_cpu_ms_per_request"] / api["server_cpu_ms_per_request"], 3)
+                      if api["server_cpu_ms_per_request"] and bare["server_cpu_ms_per_request"]
+                      else None),
+        "cpu_ratio_of": "bare server CPU per request / API server CPU per request",
         "aim": AIM,
         "aim_met": ratio >= AIM,
     }
@@ -139,13 +144,17 @@ class Sample:
     latencies: list[float]
     other_requests: int
     seconds: float
+    cpu_seconds: float | None = None
+    """The server's CPU time over the round (``None`` where it cannot be read)."""
 
 
 def measure(
-    make_client: Callable[[], Any], clients: int, total: int, seconds: float
+    make_client: Callable[[], Any], clients: int, total: int, seconds: float,
+    cpu: Callable[[], float | None] = lambda: None,
 ) -> Sample:
     """Runs *clients* threads, each calling ``step()`` of its own client (after three
-    untimed warm-up steps) until *total* steps or *seconds* have passed."""
+    untimed warm-up steps) until *total* steps or *seconds* have passed; *cpu* returns the
+    server's CPU seconds so far."""
     latencies: list[float] = []
     others = [0]
     lock = threading.Lock()
@@ -176,11 +185,15 @@ def measure(
         thread.start()
     deadline[0] = time.monotonic() + 3600
     barrier.wait()
+    cpu_before = cpu()
     start = time.monotonic()
     deadline[0] = start + seconds
     for thread in threads:
         thread.join()
-    return Sample(latencies, others[0], time.monotonic() - start)
+    elapsed = time.monotonic() - start
+    cpu_after = cpu()
+    used = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return Sample(latencies, others[0], elapsed, used)
 
 
 def summarize(samples: list[Sample]) -> dict[str, Any]:
@@ -188,13 +201,18 @@ def summarize(samples: list[Sample]) -> dict[str, Any]:
     ordered = sorted(latency for sample in samples for latency in sample.latencies)
     elapsed = sum(sample.seconds for sample in samples)
     others = sum(sample.other_requests for sample in samples)
+    cpu = [sample.cpu_seconds for sample in samples]
+    requests = len(ordered) + others
+    cpu_ms = (round(sum(c for c in cpu if c is not None) / requests * 1000, 3)
+              if requests and None not in cpu else None)
     return {
         "count": len(ordered),
         "other_requests": others,
         "requests": len(ordered) + others,
         "seconds": round(elapsed, 3),
         "per_second": round(len(ordered) / elapsed, 1) if elapsed else 0.0,
-        "requests_per_second": round((len(ordered) + others) / elapsed, 1) if elapsed else 0.0,
+        "requests_per_second": round(requests / elapsed, 1) if elapsed else 0.0,
+        "server_cpu_ms_per_request": cpu_ms,
         "p50_ms": round(_percentile(ordered, 50) * 1000, 2),
         "p99_ms": round(_percentile(ordered, 99) * 1000, 2),
         "mean_ms": round(statistics.fmean(ordered) * 1000, 2) if ordered else 0.0,
@@ -374,6 +392,15 @@ def api_server(
 ) -> Iterator[tuple[int, str]]:
     """Runs ``fortyfive serve`` (no RQ worker, with the *extra* options) on its own embedded
     Redis; yields its port and that Redis' URL."""
+    with _api_process(data_dir, workers, threads, extra) as (port, url, _):
+        yield port, url
+
+
+@contextmanager
+def _api_process(
+    data_dir: Path, workers: int, threads: int, extra: Sequence[str] = ()
+) -> Iterator[tuple[int, str, int]]:
+    """:func:`api_server`, yielding the server's process id too."""
     port = _free_port()
     env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     code = "import sys; from service.cli import main; sys.exit(main())"
@@ -387,16 +414,48 @@ def api_server(
         match = _EMBEDDED_LINE.search((data_dir / "serve.log").read_text())
         if match is None:
             raise RuntimeError("fortyfive serve did not say where its Redis is")
-        yield port, match.group(1)
+        yield port, match.group(1), process.pid
     finally:
         stop_process(process, 20)
         log.close()
 
 
+def server_cpu_seconds(pid: int) -> float | None:
+    """Returns the CPU seconds (user and system) used so far by process *pid* and its
+    descendants but redis-server, from ``/proc`` (``None`` where there is none)."""
+    proc = Path("/proc")
+    if not (proc / str(pid) / "stat").exists():
+        return None
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    ticks = os.sysconf("SC_CLK_TCK")
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name, rest = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:]
+        fields = rest.split()
+        parents[int(entry.name)] = int(fields[1])
+        if name != "redis-server":
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    total = 0.0
+    for child, seconds in times.items():
+        ancestor = child
+        while ancestor not in (pid, 0, 1) and ancestor in parents:
+            ancestor = parents[ancestor]
+        if ancestor == pid:
+            total += seconds
+    return total
+
+
 @contextmanager
 def _bare_server(data_dir: Path, redis_url: str, workers: int, threads: int,
-                 worker_class: str) -> Iterator[int]:
-    """Runs the bare XADD endpoint under gunicorn (its log in *data_dir*); yields its port."""
+                 worker_class: str) -> Iterator[tuple[int, int]]:
+    """Runs the bare XADD endpoint under gunicorn (its log in *data_dir*); yields its port
+    and process id."""
     port = _free_port()
     log_path = data_dir / "bare.log"
     log = log_path.open("w+")
@@ -409,7 +468,7 @@ def _bare_server(data_dir: Path, redis_url: str, workers: int, threads: int,
     )
     try:
         _wait_until_up(port, process, log_path, path="/nothing")
-        yield port
+        yield port, process.pid
     finally:
         stop_process(process, 20)
         log.close()

@@ -10,9 +10,9 @@ tuples) and ``apply`` must return a new state rather than change the one it is g
 
 The cache is bounded by games and by bytes (:func:`events.sizing.deep_size` of each state).
 Sizing a state walks it, so a game's state is sized when it is first kept and again each
-time its version has doubled since; in between its size is its last measured bytes per
-event times its version (a game's state grows about linearly with its events), so sizing
-costs an amortized constant per event.
+time its version has doubled since (and grown by at least :data:`MEASURE_STEP` events); in
+between its size is extrapolated from its last measures (a game's state grows about
+linearly with its events), so sizing costs an amortized constant per event.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from events.sizing import deep_size
 from events.types import Event
 
 S = TypeVar("S")
+
+MEASURE_STEP = 32
+"""The fewest events a game grows by before its state is measured again."""
 
 
 class EventReader(Protocol):
@@ -185,14 +188,23 @@ class FoldCache(Generic[S]):
                 self._forget_size(dropped)
 
     def _size_of(self, game_id: str, folded: Folded[S]) -> _Size:
-        """Returns the size of *folded*: measured when the game was never measured or its
-        version has doubled since (or gone back), else estimated from the last measure."""
+        """Returns the size of *folded*: measured when the game was never measured, its
+        version has gone back, or it has doubled (and grown by :data:`MEASURE_STEP` events)
+        since the last measure; else estimated from the last measure and the bytes per event
+        between the last two (or, after one, its mean bytes per event)."""
         last = self._sizes.get(game_id)
         version = max(folded.version, 1)
-        if last is None or not last.version <= version < 2 * last.version:
+        if last is None or version < last.version or (
+            version >= 2 * last.version and version >= last.version + MEASURE_STEP
+        ):
             measured = self._sizer(folded.state)
-            return _Size(measured, version, measured)
-        return _Size(last.measured * version // last.version, last.version, last.measured)
+            if last is not None and version > last.version:
+                rate = max(0.0, (measured - last.measured) / (version - last.version))
+            else:
+                rate = measured / version
+            return _Size(measured, version, measured, rate)
+        now = last.measured + int((version - last.version) * last.rate)
+        return _Size(now, last.version, last.measured, last.rate)
 
     def _forget_size(self, game_id: str) -> None:
         """Takes *game_id*'s state out of the byte count (under the lock)."""
@@ -203,11 +215,13 @@ class FoldCache(Generic[S]):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Size:
-    """The bytes of a cached state now, and the version and bytes last measured."""
+    """The bytes of a cached state now, the version and bytes last measured, and the bytes
+    per event it grows by."""
 
     now: int
     version: int
     measured: int
+    rate: float
 
 
 def on_events(apply: Callable[[S, Event], S]) -> Callable[[S, RecordedEvent], S]:

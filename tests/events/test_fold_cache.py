@@ -252,12 +252,14 @@ def test_a_state_is_measured_when_its_version_doubles_and_estimated_between(
     sizer = SizedTally()
     cache = FoldCache(store, Tally, _apply, sizer=sizer)
     version = 0
-    for _ in range(9):
+    for _ in range(70):
         store.append(game_id, version, _bids(1, start=version), actor=0)
         version += 1
         cache.load(game_id)
-    assert sizer.calls == [1, 2, 4, 8]
-    assert cache.bytes == 900  # 800 measured at version 8, times 9/8
+        if version == 20:
+            assert cache.bytes == 2000  # 100 measured at version 1, 100 per event since
+    assert sizer.calls == [1, 33, 66]
+    assert cache.bytes == 7000  # 6600 measured at version 66, 100 per event since
     cache.clear()
     assert cache.bytes == 0 and cache.stats()["bytes_per_game"] == 0
 
