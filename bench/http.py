@@ -4,16 +4,20 @@ One run starts two servers with the same gunicorn settings (gevent workers, as `
 runs them by default; ``--worker-class gthread`` for thread workers): ``fortyfive serve`` on
 a free port and on its own embedded redis-server (AOF, ``appendfsync always``), and a bare
 Flask app whose one endpoint does a single ``XADD`` on that same Redis. Concurrent clients
-(threads with keep-alive connections, loopback only) then:
+(threads, loopback only) then:
 
-- play two-seat classic games through the API, each client its own game, posting every
-  action with ``If-Match`` (a new game when one ends). A client reads a seat's view once per
-  deal and then works out its legal plays itself from the responses (the engine's
-  ``legal_cards``), so nearly every request is an action;
-- post to the bare endpoint as fast as it answers.
+- play two-seat classic games through the API, ``--games`` games per client at once, each
+  action on the next of its games in turn, with ``If-Match`` and an ``Idempotency-Key`` of
+  its own (so the append script's command-id path runs on every action). Every request takes
+  whichever keep-alive connection of a shared pool is free, so a game's actions reach the
+  workers in no fixed order and a worker often has to catch up on events another one wrote.
+  A client reads a seat's view once per deal and then works out its legal plays itself from
+  the responses (the engine's ``legal_cards``), so nearly every request is an action;
+- post to the bare endpoint as fast as it answers, through a pool of the same size.
 
-Reported: actions per second and the p50/p99 latency of the plays, next to the bare
-endpoint's requests per second and latencies. Aim: at least half the bare throughput.
+Reported: for each side every request it served (the API's creations and views too) and
+the time they took together, actions (or bare requests) per second and their p50/p99
+latency, and the ratio of API actions per second to bare requests per second. Aim: 0.6.
 The sides take turns over ``--rounds`` rounds, so that other load on the machine hits both
 alike; each is bounded by ``--actions`` and by ``--seconds`` in all.
 """
@@ -25,6 +29,7 @@ import dataclasses
 import http.client
 import json
 import os
+import queue
 import re
 import statistics
 import subprocess
@@ -32,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,17 +56,19 @@ from service.cli.serve import (
 )
 from service.supervisor import stop_process
 
-AIM = 0.5
+AIM = 0.6
 """The least share of the bare endpoint's throughput the API's actions should reach."""
 
 RULES = make_ruleset("classic")
-_EMBEDDED_LINE = re.compile(r"embedded redis-server at (redis://\S+)")
+_EMBEDDED_LINE = re.compile(r"embedded redis-server at (redis://[^\s),]+)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
     parser.add_argument("--clients", type=_positive, default=8,
                         help="concurrent clients (default 8)")
+    parser.add_argument("--games", type=_positive, default=4,
+                        help="games each client plays at once (default 4)")
     parser.add_argument("--actions", type=_positive, default=3000,
                         help="actions to post through the API, and as many bare requests "
                         "(default 3000)")
@@ -86,27 +94,32 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """
     with tempfile.TemporaryDirectory(prefix="fortyfive-bench-http-") as data_dir:
         classes = ["--worker-class", args.worker_class]
-        with api_server(Path(data_dir), args.workers, args.threads, classes) as (
-            api_port, redis_url
+        with _api_process(Path(data_dir), args.workers, args.threads, classes) as (
+            api_port, redis_url, api_pid
         ):
-            with _bare_server(redis_url, args.workers, args.threads, args.worker_class) as (
-                bare_port
-            ):
+            with _bare_server(Path(data_dir), redis_url, args.workers, args.threads,
+                              args.worker_class) as (bare_port, bare_pid):
                 sides: dict[str, list[Sample]] = {"api": [], "bare": []}
                 share = max(1, args.actions // args.rounds)
                 seconds = args.seconds / args.rounds
                 for _ in range(args.rounds):
-                    sides["api"].append(
-                        measure(lambda: _ApiClient(api_port), args.clients, share, seconds)
-                    )
-                    sides["bare"].append(
-                        measure(lambda: _BareClient(bare_port), args.clients, share, seconds)
-                    )
+                    # Fresh pools each round: the other side's turn outlasts keep-alive.
+                    with _Pool(api_port, args.clients) as pool:
+                        sides["api"].append(measure(
+                            lambda: _ApiClient(pool, args.games), args.clients, share,
+                            seconds, lambda: server_cpu_seconds(api_pid),
+                        ))
+                    with _Pool(bare_port, args.clients) as pool:
+                        sides["bare"].append(measure(
+                            lambda: _BareClient(pool), args.clients, share, seconds,
+                            lambda: server_cpu_seconds(bare_pid),
+                        ))
     api, bare = summarize(sides["api"]), summarize(sides["bare"])
     ratio = api["per_second"] / bare["per_second"] if bare["per_second"] else 0.0
     return {
         "setup": {
-            "clients": args.clients, "gunicorn_workers": args.workers,
+            "clients": args.clients, "games_per_client": args.games,
+            "connections": args.clients, "gunicorn_workers": args.workers,
             "worker_class": args.worker_class, "threads": args.threads,
             "cpus": os.cpu_count(),
             "redis": "embedded, appendfsync always",
@@ -114,6 +127,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "api_actions": api,
         "bare_xadd": bare,
         "ratio": round(ratio, 3),
+        "ratio_of": "API actions per second / bare requests per second",
+        "cpu_ratio": (round(bare["server_cpu_ms_per_request"] / api["server_cpu_ms_per_request"], 3)
+                      if api["server_cpu_ms_per_request"] and bare["server_cpu_ms_per_request"]
+                      else None),
+        "cpu_ratio_of": "bare server CPU per request / API server CPU per request",
         "aim": AIM,
         "aim_met": ratio >= AIM,
     }
@@ -126,13 +144,17 @@ class Sample:
     latencies: list[float]
     other_requests: int
     seconds: float
+    cpu_seconds: float | None = None
+    """The server's CPU time over the round (``None`` where it cannot be read)."""
 
 
 def measure(
-    make_client: Callable[[], Any], clients: int, total: int, seconds: float
+    make_client: Callable[[], Any], clients: int, total: int, seconds: float,
+    cpu: Callable[[], float | None] = lambda: None,
 ) -> Sample:
     """Runs *clients* threads, each calling ``step()`` of its own client (after three
-    untimed warm-up steps) until *total* steps or *seconds* have passed."""
+    untimed warm-up steps) until *total* steps or *seconds* have passed; *cpu* returns the
+    server's CPU seconds so far."""
     latencies: list[float] = []
     others = [0]
     lock = threading.Lock()
@@ -163,22 +185,34 @@ def measure(
         thread.start()
     deadline[0] = time.monotonic() + 3600
     barrier.wait()
+    cpu_before = cpu()
     start = time.monotonic()
     deadline[0] = start + seconds
     for thread in threads:
         thread.join()
-    return Sample(latencies, others[0], time.monotonic() - start)
+    elapsed = time.monotonic() - start
+    cpu_after = cpu()
+    used = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return Sample(latencies, others[0], elapsed, used)
 
 
 def summarize(samples: list[Sample]) -> dict[str, Any]:
     """Returns the rate and latency percentiles of one side over all its rounds."""
     ordered = sorted(latency for sample in samples for latency in sample.latencies)
     elapsed = sum(sample.seconds for sample in samples)
+    others = sum(sample.other_requests for sample in samples)
+    cpu = [sample.cpu_seconds for sample in samples]
+    requests = len(ordered) + others
+    cpu_ms = (round(sum(c for c in cpu if c is not None) / requests * 1000, 3)
+              if requests and None not in cpu else None)
     return {
         "count": len(ordered),
-        "other_requests": sum(sample.other_requests for sample in samples),
+        "other_requests": others,
+        "requests": len(ordered) + others,
         "seconds": round(elapsed, 3),
         "per_second": round(len(ordered) / elapsed, 1) if elapsed else 0.0,
+        "requests_per_second": round(requests / elapsed, 1) if elapsed else 0.0,
+        "server_cpu_ms_per_request": cpu_ms,
         "p50_ms": round(_percentile(ordered, 50) * 1000, 2),
         "p99_ms": round(_percentile(ordered, 99) * 1000, 2),
         "mean_ms": round(statistics.fmean(ordered) * 1000, 2) if ordered else 0.0,
@@ -192,30 +226,47 @@ def _percentile(ordered: list[float], percent: float) -> float:
     return ordered[index]
 
 
-class _Connection:
-    """One keep-alive connection to a local server."""
+class _Pool:
+    """Keep-alive connections to a local server, shared by every client of one side: each
+    request takes whichever is free, so no game keeps to one connection (and so to one
+    worker)."""
 
-    def __init__(self, port: int) -> None:
-        self._http = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, port: int, size: int) -> None:
+        self._free: queue.Queue[http.client.HTTPConnection] = queue.Queue()
+        self._all = [http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                     for _ in range(size)]
+        for connection in self._all:
+            self._free.put(connection)
 
     def call(self, method: str, path: str, body: Any = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
         payload = json.dumps(body) if body is not None else None
         sent = {"Content-Type": "application/json"} if payload is not None else {}
-        self._http.request(method, path, body=payload, headers={**sent, **(headers or {})})
-        response = self._http.getresponse()
-        data = response.read()
+        connection = self._free.get()
+        try:
+            connection.request(method, path, body=payload, headers={**sent, **(headers or {})})
+            response = connection.getresponse()
+            data = response.read()
+        except BaseException:
+            connection.close()  # Reconnects on its next request.
+            raise
+        finally:
+            self._free.put(connection)
         return response.status, json.loads(data) if data else None
 
-    def close(self) -> None:
-        self._http.close()
+    def __enter__(self) -> _Pool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for connection in self._all:
+            connection.close()
 
 
 class _BareClient:
     """Posts to the bare XADD endpoint."""
 
-    def __init__(self, port: int) -> None:
-        self._connection = _Connection(port)
+    def __init__(self, pool: _Pool) -> None:
+        self._connection = pool
         self.other_requests = 0
 
     def step(self) -> float:
@@ -225,21 +276,40 @@ class _BareClient:
         return time.perf_counter() - start
 
     def close(self) -> None:
-        self._connection.close()
+        """Nothing to close: the pool outlives the client."""
 
 
 class _ApiClient:
-    """Plays two-seat classic games through the API, one action per :meth:`step`."""
+    """Plays *games* two-seat classic games through the API at once, one action of the next
+    game in turn per :meth:`step`."""
 
-    def __init__(self, port: int) -> None:
-        self._connection = _Connection(port)
+    def __init__(self, pool: _Pool, games: int) -> None:
         self.other_requests = 0
+        self._games = [_ApiGame(pool, self) for _ in range(games)]
+        self._next = 0
+
+    def step(self) -> float:
+        """Posts one action of the next game; returns its latency in seconds."""
+        game = self._games[self._next]
+        self._next = (self._next + 1) % len(self._games)
+        return game.step()
+
+    def close(self) -> None:
+        """Nothing to close: the pool outlives the client."""
+
+
+class _ApiGame:
+    """One game after another of an :class:`_ApiClient`, one action per :meth:`step`."""
+
+    def __init__(self, pool: _Pool, owner: _ApiClient) -> None:
+        self._connection = pool
+        self._owner = owner
         self._new_game()
 
     def _new_game(self) -> None:
         status, created = self._connection.call("POST", "/v1/games", {"profile": "classic"})
         assert status == 201, created
-        self.other_requests += 1
+        self._owner.other_requests += 1
         self._path = f"/v1/games/{created['id']}"
         self._auth = [{"Authorization": f"Bearer {seat['token']}"} for seat in created["seats"]]
         self._hands: dict[int, tuple[int, list[str]]] = {}
@@ -248,7 +318,7 @@ class _ApiClient:
     def _get(self, seat: int) -> dict[str, Any]:
         status, view = self._connection.call("GET", self._path, headers=self._auth[seat])
         assert status == 200, view
-        self.other_requests += 1
+        self._owner.other_requests += 1
         self._remember(view)
         return dict(view)
 
@@ -282,16 +352,14 @@ class _ApiClient:
         start = time.perf_counter()
         status, view = self._connection.call(
             "POST", f"{self._path}/actions", action,
-            {**self._auth[seat], "If-Match": f'"{self._view["version"]}"'},
+            {**self._auth[seat], "If-Match": f'"{self._view["version"]}"',
+             "Idempotency-Key": uuid.uuid4().hex},
         )
         elapsed = time.perf_counter() - start
         assert status == 201, view
         self._remember(view)
         self._view = view
         return elapsed
-
-    def close(self) -> None:
-        self._connection.close()
 
 
 def bare_app(redis_url: str) -> Any:
@@ -324,6 +392,15 @@ def api_server(
 ) -> Iterator[tuple[int, str]]:
     """Runs ``fortyfive serve`` (no RQ worker, with the *extra* options) on its own embedded
     Redis; yields its port and that Redis' URL."""
+    with _api_process(data_dir, workers, threads, extra) as (port, url, _):
+        yield port, url
+
+
+@contextmanager
+def _api_process(
+    data_dir: Path, workers: int, threads: int, extra: Sequence[str] = ()
+) -> Iterator[tuple[int, str, int]]:
+    """:func:`api_server`, yielding the server's process id too."""
     port = _free_port()
     env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     code = "import sys; from service.cli import main; sys.exit(main())"
@@ -337,29 +414,64 @@ def api_server(
         match = _EMBEDDED_LINE.search((data_dir / "serve.log").read_text())
         if match is None:
             raise RuntimeError("fortyfive serve did not say where its Redis is")
-        yield port, match.group(1)
+        yield port, match.group(1), process.pid
     finally:
         stop_process(process, 20)
         log.close()
 
 
+def server_cpu_seconds(pid: int) -> float | None:
+    """Returns the CPU seconds (user and system) used so far by process *pid* and its
+    descendants but redis-server, from ``/proc`` (``None`` where there is none)."""
+    proc = Path("/proc")
+    if not (proc / str(pid) / "stat").exists():
+        return None
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    ticks = os.sysconf("SC_CLK_TCK")
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name, rest = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:]
+        fields = rest.split()
+        parents[int(entry.name)] = int(fields[1])
+        if name != "redis-server":
+            times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    total = 0.0
+    for child, seconds in times.items():
+        ancestor = child
+        while ancestor not in (pid, 0, 1) and ancestor in parents:
+            ancestor = parents[ancestor]
+        if ancestor == pid:
+            total += seconds
+    return total
+
+
 @contextmanager
-def _bare_server(redis_url: str, workers: int, threads: int, worker_class: str
-                 ) -> Iterator[int]:
-    """Runs the bare XADD endpoint under gunicorn; yields its port."""
+def _bare_server(data_dir: Path, redis_url: str, workers: int, threads: int,
+                 worker_class: str) -> Iterator[tuple[int, int]]:
+    """Runs the bare XADD endpoint under gunicorn (its log in *data_dir*); yields its port
+    and process id."""
     port = _free_port()
+    log_path = data_dir / "bare.log"
+    log = log_path.open("w+")
     code = ("import sys; from bench.http import serve_bare; "
             "serve_bare(sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5])")
     process = subprocess.Popen(
         [sys.executable, "-c", code, redis_url, str(port), str(workers), str(threads),
          worker_class],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=log, stderr=log,
     )
     try:
-        _wait_until_up(port, process, None, path="/nothing")
-        yield port
+        _wait_until_up(port, process, log_path, path="/nothing")
+        yield port, process.pid
     finally:
         stop_process(process, 20)
+        log.close()
 
 
 def _wait_until_up(port: int, process: subprocess.Popen[Any], log: Path | None,

@@ -33,6 +33,7 @@ BODY_FIELDS = (
     "prev_hash",
 )
 """The envelope fields covered by its hash: every field but ``hash``."""
+_BODY_KEYS = frozenset(BODY_FIELDS)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,6 +88,32 @@ class Envelope:
         envelope = cls(**{name: raw[name] for name in names})
         _check_types(envelope)
         return envelope
+
+    @classmethod
+    def from_body(cls, body: Mapping[str, Any], hash: str) -> Envelope:
+        """Returns the envelope of a stored *body* (the fields covered by the hash, as JSON
+        decodes them) and its *hash*: :meth:`from_dict` of both, with the same checks.
+
+        The usual case (exactly the body fields, each of its JSON type) is checked field by
+        field on exact types, which is what JSON decoding gives; anything else goes through
+        :meth:`from_dict` for its error.
+
+        :raises CorruptStreamError: if a field is missing, unexpected or of the wrong type.
+        """
+        if type(body) is dict and body.keys() == _BODY_KEYS:
+            version, schema, actor = body["version"], body["schema"], body["actor"]
+            command_id = body["command_id"]
+            if (
+                type(version) is int and version >= 1 and type(schema) is int and schema >= 1
+                and ((type(actor) is int and actor >= 0) or actor == SERVER)
+                and (command_id is None or type(command_id) is str)
+                and type(body["data"]) is dict and type(hash) is str
+                and type(body["game_id"]) is str and type(body["type"]) is str
+                and type(body["occurred_at"]) is str and type(body["prev_hash"]) is str
+            ):
+                return cls(body["game_id"], version, body["type"], schema, body["data"], actor,
+                           command_id, body["occurred_at"], body["prev_hash"], hash)
+        return cls.from_dict({**body, "hash": hash})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -7,6 +7,12 @@ from outside (``events`` imports nothing of the engine): an initial-state factor
 
 States are shared between threads and callers, so they must be immutable (frozen dataclasses,
 tuples) and ``apply`` must return a new state rather than change the one it is given.
+
+The cache is bounded by games and by bytes (:func:`events.sizing.deep_size` of each state).
+Sizing a state walks it, so a game's state is sized when it is first kept and again each
+time its version has doubled since (and grown by at least :data:`MEASURE_STEP` events); in
+between its size is extrapolated from its last measures (a game's state grows about
+linearly with its events), so sizing costs an amortized constant per event.
 """
 
 from __future__ import annotations
@@ -19,9 +25,13 @@ from typing import Generic, Protocol, TypeVar
 
 from events.chain import GENESIS_HASH
 from events.envelope import RecordedEvent
+from events.sizing import deep_size
 from events.types import Event
 
 S = TypeVar("S")
+
+MEASURE_STEP = 32
+"""The fewest events a game grows by before its state is measured again."""
 
 
 class EventReader(Protocol):
@@ -64,19 +74,29 @@ class FoldCache(Generic[S]):
         apply: Callable[[S, RecordedEvent], S],
         *,
         max_games: int = 1024,
+        max_bytes: int | None = None,
+        sizer: Callable[[S], int] = deep_size,
     ) -> None:
         """Reads from *store*, starts each fold at ``initial()`` and folds with *apply*,
-        keeping at most *max_games* states (least recently loaded are dropped first).
+        keeping at most *max_games* states and, with *max_bytes*, at most that many bytes of
+        them as *sizer* counts them (least recently loaded are dropped first; the one most
+        recently kept always stays, however large).
 
-        :raises ValueError: if *max_games* is below 1.
+        :raises ValueError: if *max_games* or *max_bytes* is below 1.
         """
         if max_games < 1:
             raise ValueError(f"invalid max_games {max_games!r}: expected an integer >= 1")
+        if max_bytes is not None and max_bytes < 1:
+            raise ValueError(f"invalid max_bytes {max_bytes!r}: expected None or an integer >= 1")
         self._store = store
         self._initial = initial
         self._apply = apply
         self._max_games = max_games
+        self._max_bytes = max_bytes
+        self._sizer = sizer
         self._games: collections.OrderedDict[str, Folded[S]] = collections.OrderedDict()
+        self._sizes: dict[str, _Size] = {}
+        self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
         """Loads that started from a cached state."""
@@ -113,12 +133,36 @@ class FoldCache(Generic[S]):
     def invalidate(self, game_id: str) -> None:
         """Forgets the cached state of *game_id* (the next load folds from the start)."""
         with self._lock:
-            self._games.pop(game_id, None)
+            if self._games.pop(game_id, None) is not None:
+                self._forget_size(game_id)
 
     def clear(self) -> None:
         """Forgets every cached state."""
         with self._lock:
             self._games.clear()
+            self._sizes.clear()
+            self._bytes = 0
+
+    @property
+    def bytes(self) -> int:
+        """The bytes of the cached states (measured or estimated, see the module)."""
+        with self._lock:
+            return self._bytes
+
+    def stats(self) -> dict[str, int | None]:
+        """Returns the cache's figures: games and bytes held, bytes per game, the bounds,
+        and the loads that hit or missed."""
+        with self._lock:
+            games, held = len(self._games), self._bytes
+        return {
+            "games": games,
+            "bytes": held,
+            "bytes_per_game": held // games if games else 0,
+            "max_games": self._max_games,
+            "max_bytes": self._max_bytes,
+            "hits": self.hits,
+            "misses": self.misses,
+        }
 
     def __len__(self) -> int:
         """Returns the number of games cached."""
@@ -127,13 +171,57 @@ class FoldCache(Generic[S]):
 
     def _keep(self, game_id: str, folded: Folded[S]) -> None:
         """Caches *folded* unless a newer state of the game is already cached."""
+        size = self._size_of(game_id, folded)
         with self._lock:
             cached = self._games.get(game_id)
             if cached is None or cached.version < folded.version:
+                self._forget_size(game_id)
                 self._games[game_id] = folded
+                self._sizes[game_id] = size
+                self._bytes += size.now
             self._games.move_to_end(game_id)
-            while len(self._games) > self._max_games:
-                self._games.popitem(last=False)
+            while len(self._games) > self._max_games or (
+                self._max_bytes is not None and self._bytes > self._max_bytes
+                and len(self._games) > 1
+            ):
+                dropped, _ = self._games.popitem(last=False)
+                self._forget_size(dropped)
+
+    def _size_of(self, game_id: str, folded: Folded[S]) -> _Size:
+        """Returns the size of *folded*: measured when the game was never measured, its
+        version has gone back, or it has doubled (and grown by :data:`MEASURE_STEP` events)
+        since the last measure; else estimated from the last measure and the bytes per event
+        between the last two (or, after one, its mean bytes per event)."""
+        last = self._sizes.get(game_id)
+        version = max(folded.version, 1)
+        if last is None or version < last.version or (
+            version >= 2 * last.version and version >= last.version + MEASURE_STEP
+        ):
+            measured = self._sizer(folded.state)
+            if last is not None and version > last.version:
+                rate = max(0.0, (measured - last.measured) / (version - last.version))
+            else:
+                rate = measured / version
+            return _Size(measured, version, measured, rate)
+        now = last.measured + int((version - last.version) * last.rate)
+        return _Size(now, last.version, last.measured, last.rate)
+
+    def _forget_size(self, game_id: str) -> None:
+        """Takes *game_id*'s state out of the byte count (under the lock)."""
+        size = self._sizes.pop(game_id, None)
+        if size is not None:
+            self._bytes -= size.now
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Size:
+    """The bytes of a cached state now, the version and bytes last measured, and the bytes
+    per event it grows by."""
+
+    now: int
+    version: int
+    measured: int
+    rate: float
 
 
 def on_events(apply: Callable[[S, Event], S]) -> Callable[[S, RecordedEvent], S]:

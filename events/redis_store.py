@@ -50,7 +50,7 @@ from redis.retry import Retry
 
 from events import archive
 from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
-from events.codec import CodecError, canonical_json, parse_json
+from events.codec import CodecError, canonical_json, has_float, parse_json, parse_json_fast
 from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
 from events.errors import (
     CommitmentReusedError,
@@ -671,28 +671,8 @@ class RedisEventStore:
         :raises CorruptStreamError: if the entry is malformed or its hash does not match.
         :raises SchemaError: if its schema cannot be upcast to the current one.
         """
-        entry_id, fields = entry
-        version = _version_of(game_id, entry_id)
-        body, stored_hash = _field(fields, "body"), _field(fields, "hash")
-        if body is None or stored_hash is None:
-            raise CorruptStreamError(f"event {version} of game {game_id!r} lacks body or hash")
-        if hash_bytes(body.encode("utf-8")) != stored_hash:
-            raise CorruptStreamError(
-                f"event {version} of game {game_id!r}: stored hash does not match its body"
-            )
-        try:
-            raw = parse_json(body)
-        except CodecError as error:
-            raise CorruptStreamError(f"event {version} of game {game_id!r}: {error}") from None
-        if not isinstance(raw, dict):
-            raise CorruptStreamError(f"event {version} of game {game_id!r}: body is not a dict")
-        envelope = Envelope.from_dict({**raw, "hash": stored_hash})
-        if envelope.version != version or envelope.game_id != game_id:
-            raise CorruptStreamError(
-                f"entry 0-{version} of game {game_id!r} holds event {envelope.version} "
-                f"of game {envelope.game_id!r}"
-            )
-        return RecordedEvent(envelope, self._upcasters.decode(envelope))
+        version, body, stored_hash = checked_entry(game_id, entry)
+        return decoded_entry(game_id, version, body, stored_hash, self._upcasters)
 
     def _block(self, block_ms: int) -> int | None:
         """Returns the XREAD BLOCK argument for *block_ms* (``None``: do not wait).
@@ -723,6 +703,49 @@ class RedisEventStore:
             raise StoreError(f"store error at {self._where}: {_message(error)}") from error
 
 
+def checked_entry(game_id: str, entry: Any) -> tuple[int, str, str]:
+    """Returns the version, body and hash of a stream *entry* of *game_id*, its hash checked
+    against its body (the first half of reading an event; :func:`decoded_entry` the second).
+
+    :raises CorruptStreamError: if the entry is malformed or its hash does not match.
+    """
+    entry_id, fields = entry
+    version = _version_of(game_id, entry_id)
+    body, stored_hash = _body_and_hash(fields)
+    if body is None or stored_hash is None:
+        raise CorruptStreamError(f"event {version} of game {game_id!r} lacks body or hash")
+    if hash_bytes(body.encode("utf-8")) != stored_hash:
+        raise CorruptStreamError(
+            f"event {version} of game {game_id!r}: stored hash does not match its body"
+        )
+    return version, body, stored_hash
+
+
+def decoded_entry(
+    game_id: str, version: int, body: str, stored_hash: str, upcasters: Upcasters = UPCASTERS
+) -> RecordedEvent:
+    """Returns the event of entry *version* of *game_id* from its checked *body* and hash.
+
+    :raises CorruptStreamError: if the body is not an envelope of that game and version.
+    :raises SchemaError: if its schema cannot be upcast to the current one.
+    """
+    try:
+        raw = parse_json_fast(body)
+        if type(raw) is dict and has_float(raw.get("data")):
+            raw = parse_json(body)  # Exact integers (the other fields' types are checked).
+    except CodecError as error:
+        raise CorruptStreamError(f"event {version} of game {game_id!r}: {error}") from None
+    if not isinstance(raw, dict):
+        raise CorruptStreamError(f"event {version} of game {game_id!r}: body is not a dict")
+    envelope = Envelope.from_body(raw, stored_hash)
+    if envelope.version != version or envelope.game_id != game_id:
+        raise CorruptStreamError(
+            f"entry 0-{version} of game {game_id!r} holds event {envelope.version} "
+            f"of game {envelope.game_id!r}"
+        )
+    return RecordedEvent(envelope, upcasters.decode(envelope))
+
+
 def _text(value: Any) -> str:
     """Returns *value* as text, decoding bytes (clients may or may not decode replies)."""
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
@@ -738,6 +761,15 @@ def _field(fields: Any, name: str) -> str | None:
         if _text(key) == name:
             return _text(value)
     return None
+
+
+def _body_and_hash(fields: Any) -> tuple[str | None, str | None]:
+    """Returns the ``body`` and ``hash`` fields of a game stream entry (see :func:`_field`);
+    at once for the flat list ``[body, <body>, hash, <hash>]`` the stream holds."""
+    if (type(fields) is list and len(fields) == 4 and fields[0] == "body"
+            and fields[2] == "hash" and type(fields[1]) is str and type(fields[3]) is str):
+        return fields[1], fields[3]
+    return _field(fields, "body"), _field(fields, "hash")
 
 
 def _version_of(game_id: str, entry_id: Any) -> int:

@@ -447,7 +447,17 @@ def event_from_data(type_name: str, data: Mapping[str, Any]) -> Event:
             f"unknown event type {type_name!r}: register it in events.types.EVENT_TYPES "
             f"(known: {known})"
         ) from None
-    names = [field.name for field in dataclasses.fields(cls)]
+    fields_of = _FIELD_NAMES.get(cls)
+    if fields_of is None:
+        ordered = tuple(field.name for field in dataclasses.fields(cls))
+        fields_of = _FIELD_NAMES[cls] = (ordered, frozenset(ordered))
+    names = fields_of[0]
+    if data.keys() == fields_of[1]:
+        values = {}
+        for name in names:
+            value = data[name]
+            values[name] = value if type(value) in _SCALARS else _from_json(value)
+        return cls(**values)
     missing = [name for name in names if name not in data and name not in cls.OPTIONAL]
     extra = sorted(set(data) - set(names))
     if missing or extra:
@@ -456,6 +466,12 @@ def event_from_data(type_name: str, data: Mapping[str, Any]) -> Event:
             f"missing {missing}, unexpected {extra}"
         )
     return cls(**{name: _from_json(data[name]) for name in names if name in data})
+
+
+_FIELD_NAMES: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+"""The field names of each event type, in order and as a set (looked up once)."""
+_SCALARS = frozenset((str, int, bool, type(None)))
+"""JSON values :func:`_from_json` returns as they are."""
 
 
 def _to_json(value: Any) -> Any:

@@ -99,7 +99,11 @@ class Upcasters:
         :raises SchemaError: if the data cannot be upcast (see :meth:`upcast`).
         :raises CorruptStreamError: if the upcast data does not fit the event type.
         """
-        data = self.upcast(envelope.type, envelope.schema, envelope.data)
+        cls = self._types.get(envelope.type)
+        if cls is not None and envelope.schema == cls.SCHEMA:
+            data = envelope.data  # Current already: read as it is, not copied.
+        else:
+            data = self.upcast(envelope.type, envelope.schema, envelope.data)
         try:
             return event_from_data(envelope.type, data)
         except (UnknownEventTypeError, EventDataError) as error:

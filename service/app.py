@@ -19,6 +19,7 @@ from service import (
     health,
     histories,
     keys_api,
+    lean_actions,
     limits,
     profiles_api,
     rules_api,
@@ -47,6 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.init_app(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    lean_actions.install(app)
     app.register_blueprint(web.bp)
     app.extensions[API_EXTENSION] = api
     register_error_handlers(app)

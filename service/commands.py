@@ -90,9 +90,13 @@ class GameCache(FoldCache[GameState | None]):
         self._keep(game_id, Folded(folded.state, folded.version, folded.head_hash))
 
 
-def new_cache(store: EventStore, max_games: int = 1024) -> GameCache:
-    """Returns a fold cache of game states read from *store*."""
-    return GameCache(store, lambda: None, on_events(apply_event), max_games=max_games)
+def new_cache(
+    store: EventStore, max_games: int = 1024, max_bytes: int | None = None
+) -> GameCache:
+    """Returns a fold cache of game states read from *store*, bounded by *max_games* games
+    and by *max_bytes* bytes (see :class:`events.fold_cache.FoldCache`)."""
+    return GameCache(store, lambda: None, on_events(apply_event), max_games=max_games,
+                     max_bytes=max_bytes)
 
 
 def load(cache: GameCache, game_id: str) -> Folded[GameState]:

@@ -14,6 +14,8 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``ENTROPY``: a callable returning 32 fresh bytes, the seed of each new shuffle and game
   (default :func:`secrets.token_bytes`); tests make it deterministic.
 - ``FOLD_CACHE_GAMES``: how many folded games each process keeps in memory.
+- ``FOLD_CACHE_BYTES``: how many bytes of folded games each process keeps at most (default
+  64 MiB; 0: no bound but the count); also from the environment.
 - ``STREAM_WAIT`` / ``STREAM_WAIT_MAX``: the default and the largest idle wait, in seconds,
   of an event stream before it ends and the client reconnects with ``Last-Event-ID``.
 - ``STREAM_MAX``: how many live event streams one process holds at most; the next is
@@ -118,6 +120,7 @@ class DefaultConfig:
     PROPAGATE_EXCEPTIONS = False
     REDIS_URL: str | None = None
     FOLD_CACHE_GAMES = 1024
+    FOLD_CACHE_BYTES = 64 * 1024 * 1024
     STREAM_WAIT = 25.0
     STREAM_WAIT_MAX = 60.0
     STREAM_MAX = 1000
@@ -183,7 +186,8 @@ def _env_int(name: str) -> int:
 
 def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
     """Fills *app*'s config: defaults, then ``REDIS_URL``, ``READY_STALE_SECONDS``,
-    ``FORTYFIVE_MAX_STREAMS``, ``RATE_LIMITS``, ``TRUSTED_PROXIES`` and ``KEPT_HISTORY_*`` from
+    ``FORTYFIVE_MAX_STREAMS``, ``RATE_LIMITS``, ``TRUSTED_PROXIES``, ``KEPT_HISTORY_*`` and
+    ``FOLD_CACHE_BYTES`` from
     the environment, then *config*, then ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS`` from the
     environment (an operator's explicit choice wins).
 
@@ -204,7 +208,8 @@ def load_config(app: Flask, config: Mapping[str, Any] | None) -> None:
             ) from None
     if os.environ.get("RATE_LIMITS"):
         app.config["RATE_LIMITS"] = os.environ["RATE_LIMITS"]
-    for number in ("TRUSTED_PROXIES", "KEPT_HISTORY_TTL", "KEPT_HISTORY_MAX_BYTES"):
+    for number in ("TRUSTED_PROXIES", "KEPT_HISTORY_TTL", "KEPT_HISTORY_MAX_BYTES",
+                   "FOLD_CACHE_BYTES"):
         if os.environ.get(number):
             app.config[number] = _env_int(number)
     if os.environ.get(MAX_STREAMS_ENV):

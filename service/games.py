@@ -15,6 +15,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
@@ -84,6 +85,10 @@ _LAST_EVENT_ID = [
         "schema": {"type": "string", "pattern": r"^\d{1,12}$"},
     }
 ]
+
+
+_VIEW_JSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+"""How views are encoded: keys sorted, seat numbers as keys written as strings, a newline."""
 
 
 def etag(version: int) -> str:
@@ -271,22 +276,30 @@ class Actions(MethodView):
         Returns the seat's new view. A refused action is a 409 with the seat's
         ``legal_actions`` and the ``ruling``; nothing is appended.
         """
-        svc = services()
-        commands.known(svc.cache, game_id)
-        seat = require_seat(request_caller(game_id))
-        expected = _if_match()
-        key = _idempotency_key()
-        result = commands.act(
-            svc.store, svc.cache, game_id, seat, action,
-            expected_version=expected,
-            command_id=f"seat:{seat}:{key}" if key is not None else None,
-            entropy=svc.entropy,
-        )
-        headers = _private(result.version)
-        if result.duplicate:
-            headers["Idempotent-Replayed"] = "true"
-        view = game_view(result.state, seat) | request_seating(game_id)
-        return _view_response(view, 201, headers)
+        return take_action(action, game_id)
+
+
+def take_action(action: dict[str, Any], game_id: str) -> Response:
+    """Takes *action* (as :class:`ActionSchema` loads it) for the request's seat and returns
+    the seat's new view: the body of ``POST /v1/games/<id>/actions`` once its JSON is loaded
+    (also the one :mod:`service.lean_actions` runs).
+    """
+    svc = services()
+    commands.known(svc.cache, game_id)
+    seat = require_seat(request_caller(game_id))
+    expected = _if_match()
+    key = _idempotency_key()
+    result = commands.act(
+        svc.store, svc.cache, game_id, seat, action,
+        expected_version=expected,
+        command_id=f"seat:{seat}:{key}" if key is not None else None,
+        entropy=svc.entropy,
+    )
+    headers = _private(result.version)
+    if result.duplicate:
+        headers["Idempotent-Replayed"] = "true"
+    view = game_view(result.state, seat) | request_seating(game_id)
+    return _view_response(view, 201, headers)
 
 
 def _view_response(view: dict[str, Any], status: int, headers: dict[str, str]) -> Response:
@@ -296,8 +309,10 @@ def _view_response(view: dict[str, Any], status: int, headers: dict[str, str]) -
     function builds it field by field for its viewer and is the one place that decides what
     is hidden, and a schema dump of this nested object cost more than the rest of an action
     together. The contract tests hold every view to the schema, unknown fields included.
+    It is encoded with orjson (keys sorted, as Flask's encoder sorts them): a view is plain
+    JSON that nothing hashes, and the stdlib encoder took a tenth of an action's time.
     """
-    body = current_app.json.dumps(view) + "\n"
+    body = orjson.dumps(view, option=_VIEW_JSON)
     return current_app.response_class(body, status, headers, mimetype="application/json")
 
 

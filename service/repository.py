@@ -67,9 +67,9 @@ class _NoStore:
 
 def create_services(config: Mapping[str, Any]) -> Services:
     """Returns the services for an app *config* (``STORE`` or ``REDIS_URL`` with
-    ``STORE_SETTINGS``, ``ENTROPY``, ``FOLD_CACHE_GAMES``, ``STREAM_MAX``, ``SIGNING_KEY``: the
-    path of the checkpoint signing key, default ``FORTYFIVE_SIGNING_KEY``). No connection is
-    made, and no key loaded, until the first request."""
+    ``STORE_SETTINGS``, ``ENTROPY``, ``FOLD_CACHE_GAMES``, ``FOLD_CACHE_BYTES``, ``STREAM_MAX``,
+    ``SIGNING_KEY``: the path of the checkpoint signing key, default ``FORTYFIVE_SIGNING_KEY``).
+    No connection is made, and no key loaded, until the first request."""
     store: Any = config.get("STORE")
     tails: Any = store
     max_streams = config.get("STREAM_MAX", 1000)
@@ -82,7 +82,8 @@ def create_services(config: Mapping[str, Any]) -> Services:
         # for up to one block after its last stream ends: room for twice as many.
         tails = settings.open(url, max_connections=2 * max_streams) if url else store
     client = store.client if not isinstance(store, _NoStore) else store
-    cache = commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024))
+    cache = commands.new_cache(store, config.get("FOLD_CACHE_GAMES", 1024),
+                               config.get("FOLD_CACHE_BYTES") or None)
 
     def is_over(game_id: str, version: int) -> bool:
         folded = commands.load(cache, game_id)

@@ -28,7 +28,7 @@ import math
 import re
 from typing import Any, NoReturn
 
-from flask import Flask, request
+from flask import Flask, g, request
 from flask_smorest import abort
 
 from events.codec import SAFE_INTEGER_BOUND
@@ -115,9 +115,19 @@ def check_body() -> None:
         abort(400, message="the request body is empty: send one JSON object",
               code="malformed_json")
     try:
-        load_json(data)
+        g.checked_json = load_json(data)
     except JSONBodyError as error:
         abort(400, message=error.detail, code=error.code)
+
+
+NO_BODY = object()
+"""What :func:`checked_json` returns when no body was checked."""
+
+
+def checked_json() -> Any:
+    """Returns the JSON value of the request's body as :func:`check_body` accepted it, or
+    :data:`NO_BODY` (not a ``POST``, or not checked): spares a second parse of it."""
+    return g.get("checked_json", NO_BODY)
 
 
 def load_json(data: bytes | str) -> Any:

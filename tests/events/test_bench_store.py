@@ -26,11 +26,21 @@ def test_a_small_run_reports_appends_and_loads_side_by_side(redis_url: str) -> N
     assert appends["ratio_store_to_bare"] == pytest.approx(
         appends["store_per_second"] / appends["bare_xadd_per_second"], rel=0.01
     )
-    assert loads["events"] == 40 and loads["fold"] == "digest"
+    assert loads["events"] == 40 and loads["fold"] == "engine"
     assert loads["speedup_cached_over_cold"] == pytest.approx(
         loads["cached_per_second"] / loads["cold_per_second"], rel=0.01
     )
     assert isinstance(appends["within_aim"], bool) and isinstance(loads["within_aim"], bool)
+    phases = figures["cold_phases"]
+    parts = [phases[f"{name}_milliseconds"] for name in ("read", "checks", "decode", "fold")]
+    assert phases["events"] == 40 and all(part > 0 for part in parts)
+    assert phases["total_milliseconds"] == pytest.approx(sum(parts), abs=0.01)
+    assert phases["microseconds_per_event"] == pytest.approx(
+        phases["total_milliseconds"] * 1000 / 40, rel=0.01)
+    memory = figures["memory"]
+    assert memory["cached_games"] == 1 and memory["bytes_per_cached_game"] > 40 * 50
+    assert memory["bytes_per_event"] == pytest.approx(
+        memory["bytes_per_cached_game"] / 40, rel=0.01)
 
 
 def test_the_digest_fold_is_deterministic_and_order_sensitive(

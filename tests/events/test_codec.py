@@ -78,3 +78,28 @@ def test_fast_path_and_rfc8785_package_agree(value: object) -> None:
 )
 def test_values_near_the_fast_path_edges_match_rfc8785(value: object) -> None:
     assert canonical_json(value) == rfc8785.dumps(value)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 123456789012345678901234567890}',
+    '[1.5, 18446744073709551616]',
+    '{"data": {"n": -99999999999999999999999}}',
+])
+def test_parse_json_gives_integers_beyond_64_bits_exactly(text: str) -> None:
+    assert parse_json(text) == json.loads(text)
+    assert parse_json(text.encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", ["NaN", "[Infinity]", '"\\ud800"', "{", b"\xff"])
+def test_parse_json_refuses_what_is_not_strict_json(text: str | bytes) -> None:
+    with pytest.raises(CodecError, match="invalid JSON"):
+        parse_json(text)
+
+
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=20))
+@settings(max_examples=200)
+def test_parse_json_agrees_with_the_standard_decoder(value: object) -> None:
+    text = json.dumps(value)
+    assert parse_json(text) == json.loads(text)

@@ -203,3 +203,80 @@ def test_on_events_adapts_a_fold_over_bare_events(store: RedisEventStore, game_i
 def test_max_games_below_one_is_refused(store: RedisEventStore) -> None:
     with pytest.raises(ValueError, match="invalid max_games"):
         FoldCache(store, Tally, _apply, max_games=0)
+
+
+class SizedTally:
+    """Sizes a :class:`Tally` at 100 bytes per amount, counting each call."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def __call__(self, state: Tally) -> int:
+        self.calls.append(state.version)
+        return 100 * len(state.amounts)
+
+
+def test_the_cache_is_bounded_by_bytes_least_recently_loaded_first(
+    store: RedisEventStore,
+) -> None:
+    reader = CountingReader(store)
+    cache = FoldCache(reader, Tally, _apply, max_bytes=1000, sizer=SizedTally())
+    games = [f"g-{uuid.uuid4().hex}" for _ in range(3)]
+    for game in games:
+        store.append(game, 0, _bids(4), actor=0)  # 400 bytes each
+    cache.load(games[0])
+    cache.load(games[1])
+    assert (len(cache), cache.bytes) == (2, 800)
+    cache.load(games[2])  # 1200 bytes: drops games[0]
+    assert (len(cache), cache.bytes) == (2, 800)
+    reader.reads.clear()
+    cache.load(games[1])
+    cache.load(games[0])
+    assert reader.reads == [(4, 0), (0, 4)]
+    assert cache.stats() == {"games": 2, "bytes": 800, "bytes_per_game": 400, "max_games": 1024,
+                             "max_bytes": 1000, "hits": 1, "misses": 4}
+
+
+def test_one_game_larger_than_the_bound_stays_cached(store: RedisEventStore, game_id: str) -> None:
+    cache = FoldCache(store, Tally, _apply, max_bytes=150, sizer=SizedTally())
+    store.append(game_id, 0, _bids(3), actor=0)
+    cache.load(game_id)
+    assert (len(cache), cache.bytes) == (1, 300)
+    cache.invalidate(game_id)
+    assert (len(cache), cache.bytes) == (0, 0)
+
+
+def test_a_state_is_measured_when_its_version_doubles_and_estimated_between(
+    store: RedisEventStore, game_id: str
+) -> None:
+    sizer = SizedTally()
+    cache = FoldCache(store, Tally, _apply, sizer=sizer)
+    version = 0
+    for _ in range(70):
+        store.append(game_id, version, _bids(1, start=version), actor=0)
+        version += 1
+        cache.load(game_id)
+        if version == 20:
+            assert cache.bytes == 2000  # 100 measured at version 1, 100 per event since
+    assert sizer.calls == [1, 33, 66]
+    assert cache.bytes == 7000  # 6600 measured at version 66, 100 per event since
+    cache.clear()
+    assert cache.bytes == 0 and cache.stats()["bytes_per_game"] == 0
+
+
+def test_max_bytes_below_one_is_refused(store: RedisEventStore) -> None:
+    with pytest.raises(ValueError, match="invalid max_bytes"):
+        FoldCache(store, Tally, _apply, max_bytes=0)
+
+
+def test_deep_size_counts_every_object_once() -> None:
+    import sys
+
+    from events.sizing import deep_size
+
+    shared = ("a" * 100,)
+    value = {"x": [shared, shared], "y": Tally((1, 2), 2)}
+    alone = deep_size(value)
+    assert alone >= sys.getsizeof(value) + sys.getsizeof(shared) + sys.getsizeof(shared[0])
+    assert deep_size({"x": [shared], "y": Tally((1, 2), 2)}) < alone  # one list slot less
+    assert deep_size([shared, shared]) == sys.getsizeof([shared, shared]) + deep_size(shared)

@@ -141,3 +141,40 @@ def test_timestamps_are_utc_with_z() -> None:
     )
     with pytest.raises(ValueError, match="naive datetime"):
         format_timestamp(datetime(2025, 6, 1))
+
+
+def _body() -> dict[str, object]:
+    return {"game_id": "g1", "version": 3, "type": "bid_made", "schema": 1,
+            "data": {"seat": 0, "amount": 20}, "actor": 0, "command_id": None,
+            "occurred_at": "2025-01-02T03:04:05.000000Z", "prev_hash": "0" * 64}
+
+
+def test_an_envelope_from_its_body_equals_the_one_from_its_dict() -> None:
+    from events.envelope import Envelope
+
+    for changes in ({}, {"actor": "server"}, {"command_id": "c1"}):
+        body = {**_body(), **changes}
+        expected = Envelope.from_dict({**body, "hash": "ab" * 32})
+        assert Envelope.from_body(body, "ab" * 32) == expected
+
+
+@pytest.mark.parametrize("changes", [
+    {"version": True}, {"version": 0}, {"schema": 1.0}, {"actor": -1}, {"actor": "someone"},
+    {"actor": False}, {"command_id": 5}, {"data": [1]}, {"prev_hash": None}, {"extra": 1},
+])
+def test_an_envelope_body_of_the_wrong_shape_is_refused_as_from_dict_refuses_it(
+    changes: dict[str, object],
+) -> None:
+    from events.envelope import Envelope
+    from events.errors import CorruptStreamError
+
+    body = {**_body(), **changes}
+    with pytest.raises(CorruptStreamError) as expected:
+        Envelope.from_dict({**body, "hash": "ab" * 32})
+    with pytest.raises(CorruptStreamError) as found:
+        Envelope.from_body(body, "ab" * 32)
+    assert str(found.value) == str(expected.value)
+    missing = dict(_body())
+    del missing["actor"]
+    with pytest.raises(CorruptStreamError, match="missing fields"):
+        Envelope.from_body(missing, "ab" * 32)
