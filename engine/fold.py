@@ -19,7 +19,7 @@ from engine.cards import JOKER, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import Ranking, ranking
+from engine.ranking import Ranking, ranking_for
 from engine.rulings import ruling
 from engine.shuffle import cut, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
@@ -70,7 +70,10 @@ def apply_event(state: GameState | None, event: Event) -> GameState:
         return _create(event)
     if isinstance(event, GameCreated):
         raise EventSequenceError("game_created may only be the first event")
-    after = _apply(event, state)
+    # The registered function of the event's own type, looked up directly (singledispatch's
+    # wrapper, for a subclass or an unregistered type, is the fallback).
+    apply = _REGISTRY.get(type(event)) or _apply
+    after = apply(event, state)
     assert after.version == state.version + 1, "every apply function moves the version on once"
     return after
 
@@ -78,6 +81,20 @@ def apply_event(state: GameState | None, event: Event) -> GameState:
 @functools.singledispatch
 def _apply(event: Event, state: GameState) -> GameState:
     raise TypeError(f"no apply function registered for {type(event).__name__}")
+
+
+_REGISTRY = _apply.registry
+"""The apply function of each event type (singledispatch's registry: it fills as below)."""
+
+_new = tuple.__new__
+"""Builds a named tuple from all its fields at once: the fold's fast ``_replace``."""
+
+_GAME_VERSION = GameState._fields.index("version")
+_GAME_DEAL = GameState._fields.index("deal")
+_DEAL_HANDS, _DEAL_TRICKS, _DEAL_CURRENT, _DEAL_TURN, _DEAL_HIGHEST, _DEAL_FACTS = (
+    DealState._fields.index(name)
+    for name in ("hands", "tricks", "current", "turn", "highest", "facts")
+)
 
 
 def _create(event: GameCreated) -> GameState:
@@ -105,7 +122,12 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
 
 def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     """Returns *state* one version on, with *deal* (and any other *changes*)."""
-    return state._replace(deal=deal, version=state.version + 1, **changes)
+    if changes:
+        return state._replace(deal=deal, version=state.version + 1, **changes)
+    fields: list[object] = list(state)
+    fields[_GAME_VERSION] = state.version + 1
+    fields[_GAME_DEAL] = deal
+    return _new(GameState, fields)
 
 
 def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
@@ -317,46 +339,56 @@ def _jink(event: JinkAnnounced, state: GameState) -> GameState:
 
 @_apply.register
 def _played(event: CardPlayed, state: GameState) -> GameState:
-    deal = deal_before = _deal_of(state, "play")
+    deal = _deal_of(state, "play")
     rules = state.rules
     version = state.version + 1
     card = Card.parse(event.card)
     seat = event.seat
-    assert deal.trump is not None and deal.current is not None, "play needs trumps and a trick"
-    order = ranking(deal.trump, rules)
+    trump = deal.trump
+    trick = deal.current
+    assert trump is not None and trick is not None, "play needs trumps and a trick"
+    order = ranking_for(trump, rules.joker, rules.diamond_ace)
     before = deal.hands[seat]
     hand = _without(before, card, seat, version)
-    trick = deal.current
     facts = deal.facts
-    withheld = withheld_trumps(before, trick.cards, order, rules, card) if (
-        trick.cards) else None
-    if withheld is not None:
-        facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
-                       trick=len(deal.tricks) + 1, seat=seat),)
-    trick = Trick(trick.leader, trick.seats + (seat,), trick.cards + (card,))
-    highest = deal.highest
-    power = order.trump_power.get(card)
-    if power is not None and (highest is None or power > order.trump_power[highest.card]):
-        highest = HighestTrump(card, seat, len(deal.tricks) + 1)
     tricks = deal.tricks
-    current: Trick | None = trick
-    turn = (seat + 1) % rules.players
-    if len(trick.cards) == rules.players:
-        index, won = winner_ruling(trick.cards, order)
-        winner = trick.seats[index]
-        trick = trick._replace(winner=winner)
-        tricks += (trick,)
+    if trick.cards:
+        withheld = withheld_trumps(before, trick.cards, order, rules, card)
+        if withheld is not None:
+            facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
+                           trick=len(tricks) + 1, seat=seat),)
+    seats = trick.seats + (seat,)
+    cards = trick.cards + (card,)
+    highest = highest_before = deal.highest
+    power = order.power_of[card]
+    if power and (highest is None or power > order.power_of[highest.card]):
+        highest = HighestTrump(card, seat, len(tricks) + 1)
+    current: Trick | None
+    if len(cards) == rules.players:
+        index, won = winner_ruling(cards, order)
+        winner = seats[index]
+        tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
         facts += (Fact("trick_won", won,
                        version, trick=len(tricks), seat=winner, side=rules.side_of(winner),
                        points=scoring.TRICK_POINTS),)
-        current = Trick(leader=winner) if len(tricks) < scoring.TRICKS_PER_DEAL else None
+        current = _new(Trick, (winner, (), (), None)) if (
+            len(tricks) < scoring.TRICKS_PER_DEAL) else None
         turn = winner
-    deal = deal._replace(
-        hands=_replace_hand(deal, seat, hand), tricks=tricks, current=current, turn=turn,
-        highest=highest, facts=facts,
-    )
-    trick_done = current is None or not current.cards
-    if not trick_done and highest is deal_before.highest:
+        trick_done = True
+    else:
+        current = _new(Trick, (trick.leader, seats, cards, None))
+        turn = (seat + 1) % rules.players
+        trick_done = False
+    # The deal with this play, built in one pass (the fold's hot path: no ``_replace``).
+    fields: list[object] = list(deal)
+    fields[_DEAL_HANDS] = _replace_hand(deal, seat, hand)
+    fields[_DEAL_TRICKS] = tricks
+    fields[_DEAL_CURRENT] = current
+    fields[_DEAL_TURN] = turn
+    fields[_DEAL_HIGHEST] = highest
+    fields[_DEAL_FACTS] = facts
+    deal = _new(DealState, fields)
+    if not trick_done and highest is highest_before:
         # Mid-trick, with the highest trump unchanged, neither the bonus proof nor a finish
         # can change: both depend only on completed tricks and on the highest trump.
         return _with_deal(state, deal)
@@ -393,7 +425,13 @@ def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settle
         return scoring.settle_complete(deal, rules, version)
     if rules.finish != "trick" or rules.auction or deal.jink_seat is not None:
         return None
-    if rules.spoil_five and max(scoring.tricks_won(deal, rules)) < 3:
+    won = scoring.tricks_won(deal, rules)
+    if rules.spoil_five and max(won) < 3:
+        return None
+    # No side can have reached the target yet, wherever the bonus lies: nothing to settle.
+    bonus = scoring.BONUS_POINTS if rules.bonus else 0
+    if all(start + scoring.TRICK_POINTS * tricks + bonus < rules.target
+           for start, tricks in zip(deal.start_scores, won, strict=True)):
         return None
     finish = scoring.certain_finish(deal, rules)
     if finish is None:

@@ -43,6 +43,8 @@ class Ranking:
     """Trump strength indexed by card (0 for a non-trump): :attr:`trump_power` as a table."""
     led_suit_of: tuple[Suit, ...] = ()
     """The suit each card counts as when led, indexed by card: :meth:`effective_suit`."""
+    stronger: tuple[int, ...] = ()
+    """For each card, indexed by card, the mask of the trumps that outrank it as a trump."""
     strengths: tuple[tuple[int, ...], ...] = ()
     """For each led suit, how strongly each card stands in the trick, indexed by card: 1000
     plus the trump strength for a trump, the plain strength for the led suit, else 0."""
@@ -107,6 +109,10 @@ def ranking_for(trump: Suit, joker: str, diamond_ace: str) -> Ranking:
             mask_of(card for card in plain_power if card.suit is suit) for suit in Suit
         ),
         power_of=power_of, led_suit_of=led_suit_of, strengths=strengths,
+        stronger=tuple(
+            mask_of(other for other in order if trump_power[other] > power_of[card])
+            for card in every
+        ),
     )
 
 
