@@ -106,14 +106,10 @@ def _profiles(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Runs the benchmark and returns its figures."""
     figures: dict[str, Any] = {}
-    moves = _best_rate(lambda: play_moves(args.move_games, args.seed), args.repeat)
+    moves, peer = measure_moves(args.move_games, args.seed, args.repeat, args.peer)
     figures["moves_per_second"] = round(moves["moves_per_second"])
     figures["moves"] = moves
-    if args.peer is not None:
-        peer = measure_peer(args.peer, args.move_games, args.seed, args.repeat)
-        best = max(peer["public_moves_per_second"], peer["lean_moves_per_second"])
-        peer["ratio"] = round(moves["moves_per_second"] / best, 2)
-        peer["aim"] = f">= {MOVES_AIM:g}x"
+    if peer is not None:
         figures["peer"] = peer
     profiles: tuple[str, ...] = args.profiles
     games: dict[str, Any] = {}
@@ -157,7 +153,7 @@ def play_moves(games: int, seed: str) -> dict[str, Any]:
             seat = state.turn
             assert seat is not None, f"a game in phase {state.phase!r} has no seat to act"
             actions = legal_actions(state, seat)
-            action = actions[chance.randrange(len(actions))]
+            action = actions[int(chance.random() * len(actions))]
             _, state = decide_and_apply(state, seat, action, entropy=chance.randbytes(32))
             moves += 1
     elapsed = time.perf_counter() - started
@@ -166,24 +162,42 @@ def play_moves(games: int, seed: str) -> dict[str, Any]:
             "microseconds_per_move": round(elapsed / moves * 1e6, 2)}
 
 
-def measure_peer(directory: pathlib.Path, games: int, seed: str, repeat: int) -> dict[str, Any]:
-    """Returns the peer's moves per second on the same workload, both ways of listing its
-    legal moves, the best of *repeat* runs each. The peer shuffles with the module-level
-    generator, so it is seeded for the run and restored afterwards."""
-    engine_class = _load_peer(directory)
+def measure_moves(
+    games: int, seed: str, repeat: int, peer: pathlib.Path | None
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Returns the figures of :func:`play_moves` and, given a *peer* checkout, the peer's on
+    the same workload, both ways of listing its legal moves, with the ratio. The runs take
+    turns (ours, the peer's public way, its lean way), *repeat* times, and the fastest run of
+    each is kept, so that a busy machine slows all three alike. The peer shuffles with the
+    module-level generator, so that is seeded for its runs and restored afterwards."""
+    engine_class = _load_peer(peer) if peer is not None else None
+    ours: list[dict[str, Any]] = []
+    public: list[dict[str, Any]] = []
+    lean: list[dict[str, Any]] = []
     saved = random.getstate()
     try:
-        public = _best_rate(lambda: _peer_moves(engine_class, games, seed, lean=False), repeat)
-        lean = _best_rate(lambda: _peer_moves(engine_class, games, seed, lean=True), repeat)
+        for _ in range(repeat):
+            ours.append(play_moves(games, seed))
+            if engine_class is not None:
+                public.append(_peer_moves(engine_class, games, seed, lean=False))
+                lean.append(_peer_moves(engine_class, games, seed, lean=True))
     finally:
         random.setstate(saved)
-    return {
+    moves = _fastest(ours)
+    if engine_class is None:
+        return moves, None
+    best_public, best_lean = _fastest(public), _fastest(lean)
+    faster = max(best_public["moves_per_second"], best_lean["moves_per_second"])
+    return moves, {
         "engine": "peteclarkez/twentyfive",
         "games": games,
-        "public_moves_per_second": public["moves_per_second"],
-        "lean_moves_per_second": lean["moves_per_second"],
-        "public_microseconds_per_move": public["microseconds_per_move"],
-        "lean_microseconds_per_move": lean["microseconds_per_move"],
+        "moves": best_lean["moves"],
+        "public_moves_per_second": best_public["moves_per_second"],
+        "lean_moves_per_second": best_lean["moves_per_second"],
+        "public_microseconds_per_move": best_public["microseconds_per_move"],
+        "lean_microseconds_per_move": best_lean["microseconds_per_move"],
+        "ratio": round(moves["moves_per_second"] / faster, 2),
+        "aim": f">= {MOVES_AIM:g}x",
     }
 
 
@@ -214,16 +228,16 @@ def _peer_moves(engine_class: Any, games: int, seed: str, *, lean: bool) -> dict
                 legal = engine._compute_legal_moves()
             else:
                 legal = engine.get_state().legal_moves
-            engine.apply_move(legal[chance.randrange(len(legal))])
+            engine.apply_move(legal[int(chance.random() * len(legal))])
             moves += 1
     elapsed = time.perf_counter() - started
     return {"moves": moves, "moves_per_second": round(moves / elapsed, 1),
             "microseconds_per_move": round(elapsed / moves * 1e6, 2)}
 
 
-def _best_rate(work: Callable[[], dict[str, Any]], repeat: int) -> dict[str, Any]:
-    """Returns the figures of the fastest of *repeat* runs of *work*."""
-    return max((work() for _ in range(repeat)), key=lambda run: run["moves_per_second"])
+def _fastest(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Returns the figures of the fastest of *runs*."""
+    return max(runs, key=lambda run: float(run["moves_per_second"]))
 
 
 def random_game(profile: str, seed: str) -> list[Event]:

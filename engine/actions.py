@@ -17,6 +17,7 @@ from typing import Any
 from engine import auction as bidding
 from engine.cards import (
     ACE_OF_HEARTS,
+    CARD_CODES,
     JOKER,
     STANDARD_DECK,
     Card,
@@ -38,7 +39,7 @@ from engine.errors import (
 from engine.fold import apply_event
 from engine.legality import allow_card, legal_mask
 from engine.profiles import make_ruleset
-from engine.ranking import ranking, ranking_for
+from engine.ranking import ranking
 from engine.rulings import side_name
 from engine.shuffle import ALGORITHM, commitment
 from engine.state import DealState, GameState, Seat
@@ -253,11 +254,11 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
     if deal.phase == "play" and not actions and not _may_rob(state, deal, seat):
         # The hot path: a play, as JSON objects straight from the legal cards' mask.
         assert deal.trump is not None and deal.current is not None
-        order = ranking_for(deal.trump, rules.joker, rules.diamond_ace)
-        return tuple(
-            {"type": "play", "card": card.code()}
+        order = ranking(deal.trump, rules)
+        return tuple([
+            {"type": "play", "card": CARD_CODES[card]}
             for card in cards_of(legal_mask(hand, deal.current.cards, order, rules))
-        )
+        ])
     if deal.phase == "cut":
         return tuple(
             [action.to_dict() for action in actions]
@@ -323,9 +324,9 @@ def decide_and_apply(
     :raises ValueError: as :func:`decide`.
     """
     parsed = parse_action(action)
-    _check_table(state, seat)
+    phase = _check_table(state, seat)
     try:
-        event = _accept(state, seat, parsed)
+        event = _accept(state, seat, parsed, phase)
     except ActionRejectedError as error:
         # The legal alternatives are worked out only for a refusal, never on the hot path.
         if not error.legal:
@@ -348,8 +349,7 @@ def refusals(
     """
     parsed = parse_action(action)
     try:
-        _check_table(state, seat)
-        deal = _check_phase(state, parsed)
+        deal = _check_phase(state, parsed, _check_table(state, seat))
     except ActionRejectedError as error:
         return [error]
     found: list[ActionRejectedError] = []
@@ -362,20 +362,22 @@ def refusals(
     return found
 
 
-def _check_table(state: GameState, seat: Seat) -> None:
-    """Refuses a seat that is not at the table, and any action once the game is over."""
+def _check_table(state: GameState, seat: Seat) -> str:
+    """Refuses a seat that is not at the table, and any action once the game is over;
+    returns the game's phase."""
     if not 0 <= seat < state.rules.players:
         raise NotYourTurnError(f"seat {seat} is not at this table of {state.rules.players}")
-    if state.phase == "over":
+    phase = state.phase
+    if phase == "over":
         how = ("it was abandoned unfinished" if state.winner is None
                else f"side {side_name(state.winner)} won")
         raise GameOverError(f"the game is over: {how}; no more actions")
+    return phase
 
 
-def _check_phase(state: GameState, action: Action) -> DealState:
-    """Returns the deal when *action* belongs to the phase it is in, else refuses it."""
+def _check_phase(state: GameState, action: Action, phase: str) -> DealState:
+    """Returns the deal when *action* belongs to the game's *phase*, else refuses it."""
     deal = state.deal
-    phase = state.phase
     wanted = PHASE_OF[action.type]
     if deal is None or phase != wanted:
         raise WrongPhaseError(
@@ -388,9 +390,10 @@ def _not_your_turn(deal: DealState, seat: Seat) -> NotYourTurnError:
     return NotYourTurnError(f"not your turn: seat {deal.turn} is to act, not seat {seat}")
 
 
-def _accept(state: GameState, seat: Seat, action: Action) -> Event:
-    """Returns the event for *action* by *seat*, or raises the error that refuses it."""
-    deal = _check_phase(state, action)
+def _accept(state: GameState, seat: Seat, action: Action, phase: str) -> Event:
+    """Returns the event for *action* by *seat* in the game's *phase*, or raises the error
+    that refuses it."""
+    deal = _check_phase(state, action, phase)
     if action.type != "jink" and deal.turn != seat:  # Any seat may announce a jink.
         raise _not_your_turn(deal, seat)
     return _check(state, deal, seat, action)
@@ -443,7 +446,7 @@ def _play(state: GameState, deal: DealState, seat: Seat, action: Action) -> Even
     assert deal.trump is not None and deal.current is not None
     try:
         allow_card(deal.hands[seat], deal.current.cards,
-                   ranking_for(deal.trump, rules.joker, rules.diamond_ace), rules, action.card)
+                   ranking(deal.trump, rules), rules, action.card)
     except IllegalPlayError as error:
         raise IllegalPlayError(
             f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",

@@ -171,6 +171,9 @@ _CODES: tuple[str, ...] = tuple(
     for card in _CARDS
 )
 
+CARD_CODES = _CODES
+"""The canonical code of each card, indexed by card (``CARD_CODES[card] == card.code()``)."""
+
 JOKER = _CARDS[JOKER_INDEX]
 """The joker."""
 

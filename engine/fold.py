@@ -19,7 +19,7 @@ from engine.cards import JOKER, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import Ranking, ranking_for
+from engine.ranking import Ranking, ranking
 from engine.rulings import ruling
 from engine.shuffle import cut, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
@@ -339,7 +339,9 @@ def _jink(event: JinkAnnounced, state: GameState) -> GameState:
 
 @_apply.register
 def _played(event: CardPlayed, state: GameState) -> GameState:
-    deal = _deal_of(state, "play")
+    deal = state.deal
+    if deal is None or deal.phase != "play":
+        deal = _deal_of(state, "play")
     rules = state.rules
     version = state.version + 1
     card = Card.parse(event.card)
@@ -347,7 +349,7 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     trump = deal.trump
     trick = deal.current
     assert trump is not None and trick is not None, "play needs trumps and a trick"
-    order = ranking_for(trump, rules.joker, rules.diamond_ace)
+    order = ranking(trump, rules)
     before = deal.hands[seat]
     hand = _without(before, card, seat, version)
     facts = deal.facts

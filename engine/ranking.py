@@ -118,7 +118,17 @@ def ranking_for(trump: Suit, joker: str, diamond_ace: str) -> Ranking:
 
 def ranking(trump: Suit, rules: RuleSet) -> Ranking:
     """Returns the orderings in force for *trump* under *rules*."""
-    return ranking_for(trump, rules.joker, rules.diamond_ace)
+    try:
+        return _BY_OPTIONS[rules.joker, rules.diamond_ace][trump]
+    except KeyError:
+        by_suit = tuple(ranking_for(suit, rules.joker, rules.diamond_ace) for suit in Suit)
+        _BY_OPTIONS[rules.joker, rules.diamond_ace] = by_suit
+        return by_suit[trump]
+
+
+_BY_OPTIONS: dict[tuple[str, str], tuple[Ranking, ...]] = {}
+"""The rankings of :func:`ranking_for` for each joker placement and diamond-ace rule, by
+trump suit (the fold asks on every play: a look-up by strings and an index, no enum hash)."""
 
 
 def is_protected(card: Card, trump: Suit) -> bool:

@@ -25,9 +25,10 @@ BONUS_POINTS = 5
 def tricks_won(deal: DealState, rules: RuleSet) -> list[int]:
     """Returns how many completed tricks each side has won in *deal*."""
     won = [0] * rules.sides
+    side_of = rules.side_of
     for trick in deal.tricks:
         assert trick.winner is not None, "completed tricks have winners"
-        won[rules.side_of(trick.winner)] += 1
+        won[side_of(trick.winner)] += 1
     return won
 
 
