@@ -396,7 +396,7 @@ def _accept(state: GameState, seat: Seat, action: Action, phase: str) -> Event:
     deal = _check_phase(state, action, phase)
     if action.type != "jink" and deal.turn != seat:  # Any seat may announce a jink.
         raise _not_your_turn(deal, seat)
-    return _check(state, deal, seat, action)
+    return _CHECKS[action.type](state, deal, seat, action)
 
 
 def _jink(state: GameState, deal: DealState, seat: Seat) -> Event:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from engine import auction as bidding
@@ -98,7 +98,7 @@ _DEAL_HANDS, _DEAL_TRICKS, _DEAL_CURRENT, _DEAL_TURN, _DEAL_HIGHEST, _DEAL_FACTS
 
 
 def _create(event: GameCreated) -> GameState:
-    rules = make_ruleset(event.profile, event.options, len(event.seats))
+    rules = _ruleset(event.profile, event.options, len(event.seats))
     return GameState(
         version=1,
         rules=rules,
@@ -108,6 +108,33 @@ def _create(event: GameCreated) -> GameState:
         scores=(0,) * rules.sides,
         games_won=(0,) * rules.sides,
     )
+
+
+def _ruleset(profile: str, options: Mapping[str, Any], players: int) -> RuleSet:
+    """Returns :func:`make_ruleset` of the arguments, the same value for the same options (a
+    rule set is immutable; every load of a game folds its creation again).
+
+    :raises ProfileError: as :func:`make_ruleset`.
+    """
+    try:
+        # The type is part of the key: ``True == 1`` but only one of them may be valid.
+        key = (profile, players, tuple(sorted(
+            (name, type(value), value) for name, value in options.items()
+        )))
+        hash(key)
+    except TypeError:
+        return make_ruleset(profile, options, players)
+    rules = _RULESETS.get(key)
+    if rules is None:
+        rules = make_ruleset(profile, options, players)
+        if len(_RULESETS) >= 256:
+            _RULESETS.clear()
+        _RULESETS[key] = rules
+    return rules
+
+
+_RULESETS: dict[Hashable, RuleSet] = {}
+"""The rule sets made by :func:`_ruleset`, by profile, players and options (at most 256)."""
 
 
 def _deal_of(state: GameState, *phases: str) -> DealState:

@@ -141,23 +141,16 @@ def check_card(
     :raises IllegalPlayError: if *card* is not in *hand*, or the rules forbid it; the
         message says which card must be played instead and which rule decided.
     """
-    return _ruling(_allowed(hand, trick, order, rules, card), hand, trick, order)
+    return _ruling(allow_card(hand, trick, order, rules, card), hand, trick, order)
 
 
 def allow_card(
     hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet, card: Card
-) -> None:
-    """Checks *card* as :func:`check_card` does, without writing the ruling that allows it.
+) -> str:
+    """Returns the rule id that allows *card*: :func:`check_card` without writing the ruling.
 
     :raises IllegalPlayError: as :func:`check_card`.
     """
-    _allowed(hand, trick, order, rules, card)
-
-
-def _allowed(
-    hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet, card: Card
-) -> str:
-    """Returns the rule id that allows *card*, or raises the error that refuses it."""
     if card not in hand:
         raise IllegalPlayError(
             f"illegal play: {card.code()!r} is not in the hand ({format_cards(hand)})"
