@@ -381,7 +381,8 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     hand = _without(before, card, seat, version)
     facts = deal.facts
     tricks = deal.tricks
-    if trick.cards:
+    if trick.cards and order.trump_mask >> trick.cards[0] & 1:
+        # A renege can be allowed only on a trump lead.
         withheld = withheld_trumps(before, trick.cards, order, rules, card)
         if withheld is not None:
             facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
@@ -420,7 +421,10 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     if not trick_done and highest is highest_before:
         # Mid-trick, with the highest trump unchanged, neither the bonus proof nor a finish
         # can change: both depend only on completed tricks and on the highest trump.
-        return _with_deal(state, deal)
+        game: list[object] = list(state)
+        game[_GAME_VERSION] = version
+        game[_GAME_DEAL] = deal
+        return _new(GameState, game)
     deal = _check_bonus(deal, rules, order, version, trick_done)
     settlement = _settlement(deal, rules, version)
     if settlement is None:
