@@ -245,13 +245,13 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
     if state.turn is None or deal is None:
         return ()
     actions: list[Action] = []
-    if _may_jink(state, deal, seat):
+    if _why_not_jink(state, deal, seat) is None:
         actions.append(Action("jink"))
     if deal.turn != seat:
         return tuple(action.to_dict() for action in actions)
     rules = state.rules
     hand = deal.hands[seat]
-    if deal.phase == "play" and not actions and not _may_rob(state, deal, seat):
+    if deal.phase == "play" and not actions and _why_not_rob(state, deal, seat) is not None:
         # The hot path: a play, as JSON objects straight from the legal cards' mask.
         assert deal.trump is not None and deal.current is not None
         order = ranking(deal.trump, rules)
