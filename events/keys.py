@@ -2,10 +2,10 @@
 
 Keys of one game carry its partition's hash tag (``f45:{p<NNN>}``, :func:`partition_tag`), so
 they sit in one Redis Cluster slot and one script may touch them all: its events, its command
-ids, its archive, its seat tokens and its sealed histories. Records that span games share one
-hash tag per kind (``{proj}``, ``{integrity}``, ``{keys}``, ``{workers}``), and a rate counter
-has a tag of its own, so a cluster spreads them and a script touching several keys of one kind
-stays in one slot. ``NNN`` is :func:`events.store.partition_of`.
+ids, its archive, its seat tokens and claim codes, its access log and its sealed histories.
+Records that span games share one hash tag per kind (``{proj}``, ``{integrity}``, ``{keys}``,
+``{workers}``), and a rate counter has a tag of its own, so a cluster spreads them and a script
+touching several keys of one kind stays in one slot. ``NNN`` is :func:`events.store.partition_of`.
 
 >>> game_key("g1"), feed_key(7)
 ('f45:{p165}:game:g1', 'f45:{p007}:feed')
@@ -63,6 +63,12 @@ GAME_PATTERN = "f45:{p*}:game:*"
 def seats_key(game_id: str) -> str:
     """Returns the key of the hash of *game_id*'s seat token digests."""
     return f"{partition_tag(game_id)}:seats:{game_id}"
+
+
+def access_key(game_id: str) -> str:
+    """Returns the key of the list of *game_id*'s auditor reads of live deals (the access
+    log the seats may read once the game is over)."""
+    return f"{partition_tag(game_id)}:access:{game_id}"
 
 
 # Workers: sealed histories, dispatch positions, projections, integrity -----------------------

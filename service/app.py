@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Response
 
-from service import games, health, histories, limits, profiles_api, rules_api, web
+from service import games, health, histories, limits, profiles_api, rules_api, seats_api, web
 from service.config import load_config
 from service.errors import FortyFiveApi, as_problem, register_error_handlers
 from service.repository import EXTENSION, create_services
@@ -22,7 +22,8 @@ from service.request_limits import register_request_checks
 API_EXTENSION = "fortyfive.api"
 """The key of the app's :class:`flask_smorest.Api` in ``app.extensions``."""
 
-BLUEPRINTS = (health.blp, profiles_api.blp, games.blp, rules_api.blp, histories.blp)
+BLUEPRINTS = (health.blp, profiles_api.blp, games.blp, seats_api.blp, rules_api.blp,
+              histories.blp)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -1,9 +1,13 @@
 """Seat and auditor tokens, and who the caller of a request is.
 
-Each game gets one bearer token per human seat and one auditor token, all from
-``secrets.token_urlsafe(32)``. Only their SHA-256 digests are stored, in a Redis hash beside
-the game's events (``f45:{p<NNN>}:seats:<id>``, the same cluster slot), and a presented token
-is compared with every digest of the game in constant time (:func:`hmac.compare_digest`).
+Each game gets one bearer token per human seat, and an auditor token only when its creator
+asks for one, all from ``secrets.token_urlsafe(32)``. A claimable seat gets no token at
+creation but a one-time claim code (:mod:`service.claims`); its token is minted for whoever
+claims it. Only SHA-256 digests are stored, in a Redis hash beside the game's events
+(``f45:{p<NNN>}:seats:<id>``, the same cluster slot): ``seat:<n>`` (a seat's token),
+``claim:<n>`` (a claim code), ``auditor`` (the auditor's token, or ``none``). A presented
+token is compared with every token digest of the game in constant time
+(:func:`hmac.compare_digest`).
 
 A token is bound to one game: presented to any other game it is unknown there, and unknown
 tokens get **401** (``invalid_token``) on every endpoint, reads included, rather than a
@@ -25,7 +29,7 @@ import hmac
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal
 
@@ -41,6 +45,10 @@ from service.apikeys import looks_like_api_key
 
 AUDITOR: Literal["auditor"] = "auditor"
 """The role (and hash field) of a game's auditor token."""
+NO_AUDITOR = b"none"
+"""The ``auditor`` field of a game created without an auditor token."""
+CLAIM_PREFIX = "claim:"
+"""The hash fields of claim code digests: ``claim:<seat>``."""
 
 Role = Seat | Literal["auditor"]
 """What a token is for: a seat of the game, or its auditor."""
@@ -70,17 +78,31 @@ class IssuedTokens:
     """The tokens of a new game, shown once to its creator and never stored in clear."""
 
     seats: tuple[str | None, ...]
-    """One per seat; ``None`` for a bot seat."""
-    auditor: str
+    """One per seat; ``None`` for a bot seat and for a claimable seat."""
+    auditor: str | None
+    """``None`` unless the creator asked for an auditor."""
+    claims: Mapping[Seat, str] = dataclasses.field(default_factory=dict)
+    """The one-time claim code of each claimable seat."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Seating:
+    """What every viewer of a game is shown of its credentials (never a digest)."""
+
+    auditor: bool
+    """Whether an auditor token was issued for the game."""
+    unclaimed: tuple[Seat, ...]
+    """The claimable seats nobody has claimed yet."""
 
 
 class TokenRegistry:
     """The token digests of every game, in Redis beside the game's events.
 
-    The digests of a game are written once, when it is created, and never change, so each
-    process keeps those it has read for *cache_seconds* (an action then needs no round trip
-    to identify its caller). A game without digests is never cached: it may be created by
-    another process a moment later. Thread-safe.
+    The digests of a game are written when it is created and change only when a seat is
+    claimed, so each process keeps those it has read for *cache_seconds* (an action then needs
+    no round trip to identify its caller) once every seat is claimed. A game without digests,
+    or with a seat still to claim, is never cached: it may be created, or claimed, by another
+    process a moment later. Thread-safe.
     """
 
     def __init__(self, client: Any, *, cache_seconds: float = 60.0, max_games: int = 4096) -> None:
@@ -93,17 +115,38 @@ class TokenRegistry:
         )
         self._lock = threading.Lock()
 
-    def issue(self, game_id: str, seat_types: Sequence[str]) -> IssuedTokens:
-        """Creates and stores the tokens of *game_id*: one per human seat, one auditor.
+    @property
+    def client(self) -> Any:
+        """The Redis client (for :mod:`service.claims` and :mod:`service.access_log`)."""
+        return self._redis
+
+    def issue(
+        self,
+        game_id: str,
+        seat_types: Sequence[str],
+        *,
+        claimable: Collection[Seat] = (),
+        auditor: bool = False,
+    ) -> IssuedTokens:
+        """Creates and stores the credentials of *game_id*: a token per human seat not in
+        *claimable*, a claim code per seat in it, and an auditor token if *auditor*.
 
         :raises StoreUnavailableError: if Redis cannot be reached.
         """
-        seats = tuple(new_token() if kind == "human" else None for kind in seat_types)
-        issued = IssuedTokens(seats, new_token())
-        self.register(
-            game_id,
-            {**{seat: token for seat, token in enumerate(seats) if token}, AUDITOR: issued.auditor},
+        seats = tuple(
+            new_token() if kind == "human" and seat not in claimable else None
+            for seat, kind in enumerate(seat_types)
         )
+        claims = {seat: new_token() for seat in sorted(claimable)}
+        issued = IssuedTokens(seats, new_token() if auditor else None, claims)
+        fields: dict[str, str | bytes] = {
+            _field(seat): token_digest(token) for seat, token in enumerate(seats) if token
+        }
+        fields.update({f"{CLAIM_PREFIX}{seat}": token_digest(code)
+                       for seat, code in claims.items()})
+        fields[AUDITOR] = token_digest(issued.auditor) if issued.auditor else NO_AUDITOR
+        with self._translate():
+            self._redis.hset(seats_key(game_id), mapping=fields)
         return issued
 
     def register(self, game_id: str, tokens: dict[Role, str]) -> None:
@@ -126,9 +169,30 @@ class TokenRegistry:
         presented = token_digest(token).encode()
         found: Role | None = None
         for name, digest in self._digests(game_id).items():
+            if name.startswith(CLAIM_PREFIX.encode()):
+                continue  # A claim code is not a token.
             if hmac.compare_digest(presented, digest):
                 found = _role(name.decode())
         return found
+
+    def seating(self, game_id: str) -> Seating:
+        """Returns whether *game_id* has an auditor and which of its seats are unclaimed.
+
+        :raises StoreUnavailableError: if Redis cannot be reached.
+        """
+        digests = self._digests(game_id)
+        auditor = digests.get(AUDITOR.encode())
+        return Seating(auditor is not None and auditor != NO_AUDITOR, _unclaimed(digests))
+
+    def forget(self, game_id: str) -> None:
+        """Drops the digests of *game_id* this process holds (after a claim changed them)."""
+        with self._lock:
+            self._cache.pop(game_id, None)
+
+    def translate(self) -> Any:
+        """Returns a context that turns Redis connection failures into
+        :class:`StoreUnavailableError`."""
+        return self._translate()
 
     def _digests(self, game_id: str) -> dict[bytes, bytes]:
         """Returns the stored digests of *game_id* (field -> digest), from the cache if fresh.
@@ -144,7 +208,7 @@ class TokenRegistry:
         with self._translate():
             stored = self._redis.hgetall(seats_key(game_id))
         digests = {_bytes(name): _bytes(digest) for name, digest in stored.items()}
-        if digests:
+        if digests and not _unclaimed(digests):
             with self._lock:
                 self._cache[game_id] = (now, digests)
                 self._cache.move_to_end(game_id)
@@ -162,6 +226,15 @@ class TokenRegistry:
             kwargs = pool.connection_kwargs if pool is not None else {}
             where = f"redis://{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
             raise StoreUnavailableError(f"store unavailable at {where}: {error}") from error
+
+
+def _unclaimed(digests: Mapping[bytes, bytes]) -> tuple[Seat, ...]:
+    """Returns the seats of *digests* with a claim code and no token yet."""
+    prefix = CLAIM_PREFIX.encode()
+    return tuple(sorted(
+        int(name[len(prefix):]) for name in digests
+        if name.startswith(prefix) and b"seat:" + name[len(prefix):] not in digests
+    ))
 
 
 def _bytes(value: str | bytes) -> bytes:
@@ -231,8 +304,8 @@ def caller_for(registry: TokenRegistry, game_id: str) -> Caller:
             401,
             message=(
                 "this token is not valid for this game: each token belongs to one seat of "
-                "one game (use the token POST /v1/games returned for it, or no token to "
-                "watch as a spectator)"
+                "one game (use the token POST /v1/games or the claim of the seat's invite "
+                "returned for it, or no token to watch as a spectator)"
             ),
             code="invalid_token",
             headers=_CHALLENGE,

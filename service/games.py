@@ -22,10 +22,10 @@ from flask_smorest import Blueprint, abort
 from engine.profiles import profile_players
 from engine.state import GameState
 from replay.views import game_view
-from service import commands, sse
+from service import claims, commands, sse
 from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
 from service.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
-from service.repository import request_caller, request_game, services
+from service.repository import request_caller, request_game, request_seating, services
 from service.schemas import (
     ActionSchema,
     EventPageSchema,
@@ -131,10 +131,12 @@ class Games(MethodView):
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game.
 
-        Returns its id, its version and one token per seat (``null`` for a bot), plus an
-        auditor token for the creator. Tokens are shown only here. A server open to the
-        network needs an API key (``Authorization: Bearer <api key>`` or ``X-API-Key``);
-        the game is then listed under ``GET /v1/games?mine=true``.
+        Returns its id, its version and one token per seat (``null`` for a bot), or for a
+        seat marked ``claimable`` its one-time ``claim`` (code, API path, invite link)
+        instead; and an auditor token only if ``auditor`` is true. Tokens and codes are shown
+        only here. A server open to the network needs an API key (``Authorization: Bearer
+        <api key>`` or ``X-API-Key``); the game is then listed under ``GET
+        /v1/games?mine=true``.
         """
         svc = services()
         key = require_api_key(svc.keys, what="creating a game")
@@ -142,12 +144,15 @@ class Games(MethodView):
         if seats is None:
             low, _ = profile_players(body["profile"])
             seat_types = ["human"] * low
+            claimable: set[int] = set()
         else:
             seat_types = [seat["type"] for seat in seats]
+            claimable = {number for number, seat in enumerate(seats) if seat["claimable"]}
         issued: dict[str, Any] = {}
 
         def register(game_id: str) -> None:
-            issued["tokens"] = svc.tokens.issue(game_id, seat_types)
+            issued["tokens"] = svc.tokens.issue(game_id, seat_types, claimable=claimable,
+                                                auditor=body["auditor"])
             if key is not None:
                 svc.keys.record_game(key.id, game_id)
 
@@ -161,15 +166,26 @@ class Games(MethodView):
                 "id": created.game_id,
                 "version": created.version,
                 "seats": [
-                    {"seat": seat, "type": kind, "token": token}
+                    {"seat": seat, "type": kind, "claimable": seat in tokens.claims,
+                     "token": token, "claim": _claim(created.game_id, seat, tokens.claims)}
                     for seat, (kind, token) in enumerate(zip(seat_types, tokens.seats, strict=True))
                 ],
+                "auditor": tokens.auditor is not None,
                 "auditor_token": tokens.auditor,
             },
             201,
             {"Location": f"/v1/games/{created.game_id}", "Cache-Control": "no-store",
              "ETag": etag(created.version)},
         )
+
+
+def _claim(game_id: str, seat: int, codes: dict[int, str]) -> dict[str, str] | None:
+    """Returns how *seat* is claimed, if it is claimable."""
+    code = codes.get(seat)
+    if code is None:
+        return None
+    return {"code": code, "url": claims.claim_path(game_id, seat),
+            "invite": claims.invite_path(game_id, seat, code)}
 
 
 def _summary(game_id: str, created_micros: int, state: GameState) -> dict[str, Any]:
@@ -211,10 +227,13 @@ class Game(MethodView):
         """The caller's view of the game now.
 
         A seat token gives the seat's view (own hand, own legal actions), the auditor token
-        the auditor's; without a token, the spectator's.
+        the auditor's (recorded in the access log while the game is in progress); without a
+        token, the spectator's. Every view says whether the game has an auditor and which
+        claimable seats are still unclaimed.
         """
         state, version, viewer = request_game(game_id, query.get("view"))
-        return _view_response(game_view(state, viewer), 200, _private(version))
+        view = game_view(state, viewer) | request_seating(game_id)
+        return _view_response(view, 200, _private(version))
 
 
 @blp.route("/<game_id>/actions")
@@ -255,7 +274,8 @@ class Actions(MethodView):
         headers = _private(result.version)
         if result.duplicate:
             headers["Idempotent-Replayed"] = "true"
-        return _view_response(game_view(result.state, seat), 201, headers)
+        view = game_view(result.state, seat) | request_seating(game_id)
+        return _view_response(view, 201, headers)
 
 
 def _view_response(view: dict[str, Any], status: int, headers: dict[str, str]) -> Response:
@@ -334,6 +354,7 @@ class Events(MethodView):
             "events": [sse.event_item(event, viewer) for event in recorded],
             "version": version,
             "next_after": last if last < version else None,
+            **request_seating(game_id),
         }
         return page, 200, _private(version)
 
@@ -388,6 +409,9 @@ class Stream(MethodView):
         response = Response(body, mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-store"
         response.headers["X-Accel-Buffering"] = "no"
+        seating = request_seating(game_id)
+        response.headers["Game-Auditor"] = "true" if seating["auditor"] else "false"
+        response.headers["Game-Unclaimed-Seats"] = ",".join(map(str, seating["unclaimed_seats"]))
         return response
 
 

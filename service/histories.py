@@ -32,6 +32,7 @@ from flask import Response, current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
+from engine.state import GameState
 from events.codec import canonical_json
 from replay.audit import audit_game
 from replay.build import build_history
@@ -43,9 +44,15 @@ from replay.importing import ImportResult, read_history
 from replay.jsonformat import dumps
 from replay.verify import verify
 from replay.views import game_view
-from service import uploads
+from service import access_log, uploads
 from service.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
-from service.repository import load_game, load_record, request_viewer, services
+from service.repository import (
+    load_game,
+    load_record,
+    request_seating,
+    request_viewer,
+    services,
+)
 from service.schemas import (
     AuditSchema,
     HandHistorySchema,
@@ -96,7 +103,7 @@ class GameHistory(MethodView):
         ``at`` stops after that event.
         """
         state, version = load_game(game_id)
-        viewer = request_viewer(game_id, state, query.get("view"))
+        viewer = request_viewer(game_id, state, query.get("view"), version=version)
         record = load_record(game_id)
         at = query.get("at")
         if at is not None and at > record.version:
@@ -104,7 +111,7 @@ class GameHistory(MethodView):
                   f"{record.version})", code="event_not_found")
         try:
             history = build_history(game_id, record.events, viewer, deal=query.get("deal"),
-                                    as_of=at)
+                                    as_of=at, tags=_access_tags(game_id, state))
         except HistoryRangeError as error:
             abort(404, message=str(error), code="deal_not_found")
         return _history_response(history, query["format"], version)
@@ -125,7 +132,7 @@ class GameReplay(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game as it stood after event ``at``, and that event."""
         state, version = load_game(game_id)
-        viewer = request_viewer(game_id, state, query.get("view"))
+        viewer = request_viewer(game_id, state, query.get("view"), version=version)
         at = query["at"]
         if at > version:
             abort(404, message=f"game {game_id!r} has no event {at} yet (it is at version "
@@ -135,7 +142,7 @@ class GameReplay(MethodView):
             "at": at,
             "version": version,
             "event": event_item(record.events[-1], viewer),
-            "game": game_view(record.state, viewer),
+            "game": game_view(record.state, viewer) | request_seating(game_id),
         }
         return body, 200, {"Cache-Control": "private, no-store"}
 
@@ -155,9 +162,14 @@ class GameAudit(MethodView):
         """The audit: the auditor's history, its verification, and per deal the shuffle proof
         and every ruling explained. Needs the auditor token until the game is over."""
         state, version = load_game(game_id)
-        request_viewer(game_id, state, "auditor")
+        request_viewer(game_id, state, "auditor", version=version)
         record = load_record(game_id)
-        body = canonical_json(audit_game(game_id, record.events)).decode()
+        audit = audit_game(game_id, record.events)
+        tokens = services().tokens
+        audit["access"] = {"auditor": tokens.seating(game_id).auditor,
+                           "live_reads": access_log.count(tokens, game_id),
+                           "log": f"/v1/games/{game_id}/access-log"}
+        body = canonical_json(audit).decode()
         return _raw(body, "application/json", version)
 
 
@@ -245,6 +257,20 @@ def _read(body: dict[str, Any]) -> ImportResult:
     if "text" in body:
         return read_history(body["text"], format="text")
     return read_history(json.dumps(body["history"]), format="json")
+
+
+def _access_tags(game_id: str, state: GameState) -> dict[str, str]:
+    """Returns the tags every history of *game_id* carries: whether it has an auditor, the
+    seats still unclaimed, and, once the game is over, how many live reads the auditor made
+    (the seats read each in ``GET /v1/games/{id}/access-log``)."""
+    tokens = services().tokens
+    seating = tokens.seating(game_id)
+    tags = {"Auditor": "yes" if seating.auditor else "no"}
+    if seating.unclaimed:
+        tags["UnclaimedSeats"] = " ".join(map(str, seating.unclaimed))
+    if seating.auditor and state.phase == "over":
+        tags["AuditorLiveReads"] = str(access_log.count(tokens, game_id))
+    return tags
 
 
 def _history_response(history: HandHistory, encoding: str, version: int | None) -> Response:

@@ -104,6 +104,7 @@ return {n, ttl}
 
 _SPECIFIC = {
     ("POST", "games.Games"): "creation",
+    ("POST", "seats.SeatClaim"): "creation",
     ("POST", "games.Actions"): "actions",
     ("GET", "games.Stream"): "streams",
     ("POST", "histories.Histories"): "uploads",

@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 
 from engine.fold import fold
 from engine.state import GameState
@@ -30,9 +30,9 @@ from events.envelope import RecordedEvent
 from events.errors import StoreUnavailableError
 from events.redis_store import RedisEventStore
 from replay.views import Viewer
-from service import commands
+from service import access_log, commands
 from service.apikeys import KeyRegistry
-from service.auth import Caller, TokenRegistry, caller_for, viewer_for
+from service.auth import AUDITOR, Caller, TokenRegistry, caller_for, viewer_for
 from service.stream_hub import StreamHub
 
 EXTENSION = "fortyfive"
@@ -155,16 +155,38 @@ def request_game(game_id: str, requested: str | None = None) -> tuple[GameState,
         auditor view of a live game without the auditor token.
     """
     state, version = load_game(game_id)
-    return state, version, request_viewer(game_id, state, requested)
+    return state, version, request_viewer(game_id, state, requested, version=version)
 
 
-def request_viewer(game_id: str, state: GameState, requested: str | None = None) -> Viewer:
-    """Returns the viewer the current request gets of *game_id* at *state*.
+def request_viewer(
+    game_id: str, state: GameState, requested: str | None = None, *, version: int | None = None
+) -> Viewer:
+    """Returns the viewer the current request gets of *game_id* at *state* (*version*, read
+    from the store when not given and needed).
 
     *requested* is an optional ``view`` parameter (``own``, ``spectator``, ``auditor``);
-    see :func:`service.auth.viewer_for`.
+    see :func:`service.auth.viewer_for`. The auditor token's view of a game in progress is
+    recorded in the game's access log (:mod:`service.access_log`) before it is granted.
 
     :raises werkzeug.exceptions.HTTPException: 401 for a token not of this game, 403 for an
         auditor view of a live game without the auditor token.
     """
-    return viewer_for(request_caller(game_id), state, requested)
+    caller = request_caller(game_id)
+    viewer = viewer_for(caller, state, requested)
+    if viewer == AUDITOR and caller.role == AUDITOR and state.phase != "over":
+        rule = request.url_rule.rule if request.url_rule is not None else request.path
+        if version is None:
+            version = services().store.version(game_id)
+        access_log.record(services().tokens, game_id, state, version, method=request.method,
+                          route=rule, path=request.path)
+    return viewer
+
+
+def request_seating(game_id: str) -> dict[str, Any]:
+    """Returns what every view of *game_id* shows of its credentials: ``auditor`` (whether
+    the game has an auditor token) and ``unclaimed_seats``.
+
+    :raises StoreUnavailableError: if Redis cannot be reached.
+    """
+    seating = services().tokens.seating(game_id)
+    return {"auditor": seating.auditor, "unclaimed_seats": list(seating.unclaimed)}

@@ -80,6 +80,15 @@ class SeatRequestSchema(ma.Schema):
     """One seat of a new game."""
 
     type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
+    claimable = fields.Boolean(load_default=False, metadata={"description": (
+        "A human seat only: instead of its token, the creator gets a one-time claim code and "
+        "invite link; the token is minted for whoever claims the seat "
+        "(POST /v1/games/{id}/seats/{seat}/claim)")})
+
+    @ma.validates_schema
+    def _human_if_claimable(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("claimable") and data.get("type") != "human":
+            raise ma.ValidationError("only a human seat can be claimable", "claimable")
 
 
 class GameCreateSchema(ma.Schema):
@@ -97,6 +106,10 @@ class GameCreateSchema(ma.Schema):
         validate=validate.Length(min=1, max=10),
         metadata={"description": "Default: the profile's smallest table, all human"},
     )
+    auditor = fields.Boolean(load_default=False, metadata={"description": (
+        "Issue an auditor token (it reads every hand of a live game, and each such read is "
+        "logged for the seats); every view shows whether the game has one"
+    )})
 
 
 class ViewQuerySchema(ma.Schema):
@@ -227,21 +240,72 @@ class ProfileListSchema(ma.Schema):
     profiles = fields.List(fields.Nested(ProfileSchema), required=True)
 
 
+class SeatClaimLinkSchema(ma.Schema):
+    """How a claimable seat is claimed: its one-time code, the API path to POST it to, and
+    the web client's invite link to share."""
+
+    code = fields.String(required=True, dump_only=True)
+    url = fields.String(required=True, dump_only=True, metadata={
+        "description": "POST {\"code\": ...} here to get the seat's token, once"})
+    invite = fields.String(required=True, dump_only=True, metadata={
+        "description": "The web client's invite link (the code in its fragment)"})
+
+
 class SeatTokenSchema(ma.Schema):
-    """A seat of a new game and its token (shown once; ``null`` for a bot)."""
+    """A seat of a new game and its token (shown once; ``null`` for a bot or a claimable
+    seat, whose ``claim`` says how to get it)."""
 
     seat = fields.Integer(required=True, dump_only=True)
     type = fields.String(required=True, dump_only=True)
+    claimable = fields.Boolean(required=True, dump_only=True)
     token = fields.String(required=True, allow_none=True, dump_only=True)
+    claim = fields.Nested(SeatClaimLinkSchema, required=True, allow_none=True, dump_only=True)
 
 
 class GameCreatedSchema(ma.Schema):
-    """A new game: keep the tokens, they are never shown again."""
+    """A new game: keep the tokens and claim codes, they are never shown again."""
 
     id = fields.String(required=True, dump_only=True)
     version = fields.Integer(required=True, dump_only=True)
     seats = fields.List(fields.Nested(SeatTokenSchema), required=True, dump_only=True)
-    auditor_token = fields.String(required=True, dump_only=True)
+    auditor = fields.Boolean(required=True, dump_only=True, metadata={
+        "description": "Whether the game has an auditor token (only when asked for)"})
+    auditor_token = fields.String(required=True, allow_none=True, dump_only=True, metadata={
+        "description": "null unless the request set auditor: true"})
+
+
+class SeatClaimSchema(ma.Schema):
+    """A claim of a seat: the code from its invite."""
+
+    code = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class SeatClaimedSchema(ma.Schema):
+    """A claimed seat and its token (shown once)."""
+
+    game_id = fields.String(required=True, dump_only=True)
+    seat = fields.Integer(required=True, dump_only=True)
+    token = fields.String(required=True, dump_only=True)
+
+
+class AccessEntrySchema(ma.Schema):
+    """One read of a live deal's hidden information with the auditor token."""
+
+    at = fields.String(required=True, metadata={"description": "ISO-8601 UTC"})
+    who = fields.String(required=True, metadata={"example": "auditor"})
+    method = fields.String(required=True, metadata={"example": "GET"})
+    route = fields.String(required=True, metadata={"example": "/v1/games/<game_id>/history"})
+    path = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version then"})
+    deal = fields.Integer(required=True, metadata={"description": "The deal in progress then"})
+
+
+class AccessLogSchema(ma.Schema):
+    """Every auditor read of a live deal of a game, oldest first."""
+
+    game_id = fields.String(required=True)
+    auditor = fields.Boolean(required=True)
+    entries = fields.List(fields.Nested(AccessEntrySchema), required=True)
 
 
 class GameListQuerySchema(ma.Schema):
@@ -391,6 +455,10 @@ class GameViewSchema(ma.Schema):
     winner = fields.Integer(required=True, allow_none=True, metadata={"description": "Side"})
     deal = fields.Nested(DealViewSchema, required=True, allow_none=True)
     legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
+    auditor = fields.Boolean(required=True, metadata={
+        "description": "Whether the game has an auditor token, for every viewer"})
+    unclaimed_seats = fields.List(_seat(), required=True, metadata={
+        "description": "Claimable seats nobody has claimed yet"})
 
 
 class EventSchema(ma.Schema):
@@ -421,6 +489,10 @@ class EventPageSchema(ma.Schema):
         required=True, allow_none=True,
         metadata={"description": "Pass as ?after= for the next page; null at the end"},
     )
+    auditor = fields.Boolean(required=True, metadata={
+        "description": "Whether the game has an auditor token"})
+    unclaimed_seats = fields.List(_seat(), required=True, metadata={
+        "description": "Claimable seats nobody has claimed yet"})
 
 
 class StatusSchema(ma.Schema):
@@ -645,6 +717,17 @@ class HandHistorySchema(ma.Schema):
     tags = fields.Dict(keys=fields.String(), values=fields.String())
 
 
+class AuditAccessSchema(ma.Schema):
+    """What an audit says of the game's auditor and its reads of live deals."""
+
+    auditor = fields.Boolean(required=True, metadata={
+        "description": "Whether the game has an auditor token"})
+    live_reads = fields.Integer(required=True, metadata={
+        "description": "Reads of a live deal with the auditor token, each in the access log"})
+    log = fields.String(required=True, metadata={
+        "description": "Where the seats read the access log once the game is over"})
+
+
 class AuditSchema(ma.Schema):
     """The full, explained audit of a game."""
 
@@ -657,3 +740,4 @@ class AuditSchema(ma.Schema):
                        "and every ruling with the rule it applies"})
     rules = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     history = fields.Nested(HandHistorySchema, required=True)
+    access = fields.Nested(AuditAccessSchema, required=True)

@@ -52,6 +52,15 @@ def table(game_id: str) -> Response:
     return _page("table.html")
 
 
+@bp.get("/claim/<game_id>/<int:seat>")
+def claim(game_id: str, seat: int) -> Response:
+    """An invite link: the page claims the seat with the code in its fragment
+    (``#code=...``, never sent to the server), keeps the token in the tab and opens the table.
+    """
+    del game_id, seat  # The page reads them from its own URL.
+    return _page("table.html")
+
+
 @bp.get("/viewer")
 def viewer() -> Response:
     """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history)."""

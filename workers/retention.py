@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.state import GameState
 from events.fold_cache import Folded
+from events.keys import access_key
 from events.redis_store import RedisEventStore, archive_key, command_key, feed_key, game_key
 from service import commands
 from service.auth import seats_key
@@ -215,7 +216,7 @@ def _candidates(
 def _game_keys(game_id: str, sealed: Sequence[str]) -> list[str]:
     """Returns every key the store and the workers hold for *game_id* alone."""
     return [game_key(game_id), command_key(game_id), seats_key(game_id), archive_key(game_id),
-            *sealed]
+            access_key(game_id), *sealed]
 
 
 def memory(client: Any, names: Sequence[str]) -> int:

@@ -11,7 +11,7 @@
 import { cardFace, el, factItem, fill, randomKey, sideName, tokens } from "./cards.js";
 import { readHistory } from "./history.js";
 import { $, api, authHeaders, clearMessage, say, session, showProblem } from "./page.js";
-import { joinGame, openLobby } from "./lobby.js";
+import { claimFromLink, joinGame, openLobby } from "./lobby.js";
 import { renderActions, updateDiscard } from "./actions.js";
 import {
   auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
@@ -516,7 +516,9 @@ async function loadFinishedDeal(number, summary) {
 
 function main() {
   const match = window.location.pathname.match(/^\/table\/([^/]+)\/?$/);
+  const claim = window.location.pathname.match(/^\/claim\/([^/]+)\/(\d+)\/?$/);
   if (match) openTable(decodeURIComponent(match[1]));
+  else if (claim) claimFromLink(decodeURIComponent(claim[1]), Number.parseInt(claim[2], 10));
   else openLobby();
 }
 

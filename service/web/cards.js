@@ -221,3 +221,16 @@ export const tokens = {
     }
   },
 };
+
+/** Session-scoped storage of the invite links of a game this tab created. */
+export const invites = {
+  key(gameId, seat) {
+    return `fortyfive.invite.${gameId}.${seat}`;
+  },
+  get(gameId, seat) {
+    return tokens.get.call(this, gameId, seat);
+  },
+  set(gameId, seat, link) {
+    tokens.set.call(this, gameId, seat, link);
+  },
+};

@@ -1,7 +1,8 @@
-// The lobby: create a game (profile, seats, options) or join one by its id and a seat token.
+// The lobby: create a game (profile, seats, options) or join one by its id and a seat token,
+// and claim a seat from an invite link.
 
-import { el, fill, tokens } from "./cards.js";
-import { $, api, say, showProblem } from "./page.js";
+import { el, fill, invites, tokens } from "./cards.js";
+import { $, api, copyButton, say, showProblem } from "./page.js";
 
 const lobby = { profiles: [] };
 
@@ -98,7 +99,13 @@ async function createGame(event) {
   event.preventDefault();
   const profile = currentProfile();
   if (!profile) return;
-  const seats = Array.from(document.querySelectorAll("#seat-choices select"), (select) => ({ type: select.value }));
+  const kinds = Array.from(document.querySelectorAll("#seat-choices select"), (select) => select.value);
+  const own = kinds.indexOf("human");
+  // Every human seat but the creator's own is claimable: its token goes to whoever opens its
+  // invite link first, and the creator never holds it.
+  const seats = kinds.map((type, seat) => (type === "human" && seat !== own
+    ? { type, claimable: true } : { type }));
+  const auditor = $("want-auditor").checked;
   const button = $("create-button");
   button.disabled = true;
   say("Creating the game\u2026");
@@ -106,7 +113,7 @@ async function createGame(event) {
     const response = await api("/v1/games", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ profile: profile.name, options: chosenOptions(profile), seats }),
+      body: JSON.stringify({ profile: profile.name, options: chosenOptions(profile), seats, auditor }),
     });
     if (!response.ok) {
       await showProblem(response, "The game was not created: ");
@@ -115,15 +122,78 @@ async function createGame(event) {
     const created = await response.json();
     for (const seat of created.seats) {
       if (seat.token) tokens.set(created.id, seat.seat, seat.token);
+      if (seat.claim) invites.set(created.id, seat.seat, new URL(seat.claim.invite, window.location.origin).href);
     }
-    tokens.set(created.id, "auditor", created.auditor_token);
+    if (created.auditor_token) tokens.set(created.id, "auditor", created.auditor_token);
     const human = created.seats.find((seat) => seat.token);
-    const query = human ? `?seat=${human.seat}` : "";
-    window.location.assign(`/table/${encodeURIComponent(created.id)}${query}`);
+    const tableUrl = `/table/${encodeURIComponent(created.id)}${human ? `?seat=${human.seat}` : ""}`;
+    const claimable = created.seats.filter((seat) => seat.claim);
+    if (claimable.length === 0) window.location.assign(tableUrl);
+    else showInvites(created, claimable, tableUrl);
   } catch (error) {
     say(`The game was not created: ${error.message}`, "error");
   } finally {
     button.disabled = false;
+  }
+}
+
+function showInvites(created, claimable, tableUrl) {
+  $("create-form").hidden = true;
+  fill($("invite-list"), claimable.map((seat) => {
+    const link = invites.get(created.id, seat.seat);
+    const id = `invite-${seat.seat}`;
+    return el("li", {},
+      el("label", { for: id, text: `Invite link for seat ${seat.seat}` }),
+      el("input", { id, type: "text", readonly: true, value: link, class: "mono", onfocus: (event) => event.target.select() }),
+      " ", copyButton(link, `Copy the invite link for seat ${seat.seat}`, `copy-invite-${seat.seat}`));
+  }));
+  fill($("invite-auditor"), created.auditor
+    ? "This game has an auditor token (kept in this tab): every player sees that it exists, and its reads of a live deal are logged."
+    : "This game has no auditor token: nobody can read the hands while it is played.");
+  $("open-own-seat").onclick = () => window.location.assign(tableUrl);
+  $("invites").hidden = false;
+  say(`Game ${created.id} created. Send each invite link to its player, then open your seat.`, "success");
+  ($("invite-list").querySelector("input") || $("open-own-seat")).focus();
+}
+
+/** The page of an invite link, `/claim/<game>/<seat>#code=<code>`: claims the seat once and
+ * opens its table. The code is in the fragment, so no server ever logs it. */
+export async function claimFromLink(gameId, seat) {
+  $("lobby").hidden = false;
+  document.title = `Forty-Five: claim seat ${seat}`;
+  $("join-form").addEventListener("submit", joinGame);
+  $("create-form").hidden = true;
+  const code = new URLSearchParams(window.location.hash.slice(1)).get("code");
+  window.history.replaceState(null, "", window.location.pathname);
+  const tableUrl = `/table/${encodeURIComponent(gameId)}`;
+  if (tokens.get(gameId, seat)) {
+    window.location.assign(`${tableUrl}?seat=${seat}`);
+    return;
+  }
+  if (!code) {
+    say("This invite link has no claim code: ask for the whole link.", "error");
+    return;
+  }
+  say(`Claiming seat ${seat}\u2026`);
+  try {
+    const response = await api(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code }),
+    });
+    if (!response.ok) {
+      const problem = await showProblem(response, "The seat was not claimed: ");
+      if (problem.status === 410) {
+        say("This invite was used already: the seat belongs to whoever opened it first.", "error",
+          el("a", { href: tableUrl, text: "Watch the game" }));
+      }
+      return;
+    }
+    const claimed = await response.json();
+    tokens.set(gameId, claimed.seat, claimed.token);
+    window.location.assign(`${tableUrl}?seat=${claimed.seat}`);
+  } catch (error) {
+    say(`The seat was not claimed: ${error.message}`, "error");
   }
 }
 

@@ -38,3 +38,18 @@ export async function api(path, options = {}) {
   const headers = { Accept: "application/json", ...(options.headers || {}) };
   return fetch(path, { ...options, headers, cache: "no-store", credentials: "omit" });
 }
+
+/** Returns a button that copies *text* to the clipboard (and says so), labelled *label*. */
+export function copyButton(text, label, id = null) {
+  return el("button", {
+    type: "button", id, class: "copy", text: "Copy", "aria-label": label,
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(text);
+        say(`Copied: ${label.replace(/^Copy /, "")}.`, "success");
+      } catch {
+        say("The browser did not allow copying: select the link and copy it.", "error");
+      }
+    },
+  });
+}

@@ -1,8 +1,10 @@
 // The hand-history viewer: a history (from a game, a file or pasted JSON) event by event and
-// trick by trick, with the rulings, and linkable to an event with #v=<version>.
+// trick by trick, with the rulings, and linkable to an event with #v=<version>. Every history
+// shown is verified first (verdict.js): its verdict heads the page.
 
 import { cardFace, el, factItem, fill, readProblem, sideName, suitFace, tokens } from "./cards.js";
 import { HistoryError, describeEvent, readHistory, scoresBefore, sectionAt } from "./history.js";
+import { checkAndShow } from "./verdict.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -75,18 +77,22 @@ function showHistory(doc) {
   } catch (error) {
     if (error instanceof HistoryError) {
       say(`This is not a hand history this viewer can show: ${error.message}`, "error");
+      viewer.model = null;
+      $("verdict").hidden = true;
+      $("history").hidden = true;
       return false;
     }
     throw error;
   }
   viewer.model = model;
+  checkAndShow($("verdict"), doc, () => viewer.model === model);
   $("load").open = false;
   $("slider").max = String(model.events.length - 1);
   $("history").hidden = false;
   renderSummary(model);
   const version = versionFromHash();
   go(version === null ? model.events.length - 1 : indexOfVersion(version), false);
-  say(`History of game ${doc.game_id}: ${model.events.length} events, ${model.sections.length} deal${model.sections.length === 1 ? "" : "s"}.`, "success");
+  say(`History of game ${doc.game_id}: ${model.events.length} events, ${model.sections.length} deal${model.sections.length === 1 ? "" : "s"}.`);
   return true;
 }
 

@@ -53,7 +53,7 @@ class Table:
         self.client = client
         self.id: str = created["id"]
         self.tokens: list[str | None] = [seat["token"] for seat in created["seats"]]
-        self.auditor: str = created["auditor_token"]
+        self.auditor: str | None = created["auditor_token"]
         self.created = created
 
     @classmethod
@@ -63,9 +63,11 @@ class Table:
         profile: str = "bruff",
         options: Mapping[str, Any] | None = None,
         seats: Sequence[str] | None = None,
+        auditor: bool = True,
     ) -> Table:
-        """Creates a game over HTTP."""
-        body: dict[str, Any] = {"profile": profile, "options": dict(options or {})}
+        """Creates a game over HTTP (with an auditor token unless *auditor* is false)."""
+        body: dict[str, Any] = {"profile": profile, "options": dict(options or {}),
+                                "auditor": auditor}
         if seats is not None:
             body["seats"] = [{"type": kind} for kind in seats]
         response = client.post("/v1/games", json=body)

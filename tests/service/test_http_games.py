@@ -23,7 +23,8 @@ def test_create_defaults_to_the_smallest_table_of_humans(client: FlaskClient) ->
         assert [seat["seat"] for seat in body["seats"]] == list(range(low))
         assert all(seat["type"] == "human" and seat["token"] for seat in body["seats"])
         assert body["version"] == 2
-        assert body["auditor_token"]
+        assert body["auditor"] is False and body["auditor_token"] is None
+        assert not any(seat["claimable"] or seat["claim"] for seat in body["seats"])
         assert response.headers["Location"] == f"/v1/games/{body['id']}"
         assert response.headers["ETag"] == '"2"'
 

@@ -34,7 +34,8 @@ def browser(chrome: Any) -> Any:
 # Without a browser ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/table/g-any?seat=1", "/viewer", "/viewer?game=g-any"])
+@pytest.mark.parametrize(
+    "path", ["/", "/table/g-any?seat=1", "/claim/g-any/1", "/viewer", "/viewer?game=g-any"])
 def test_pages_carry_a_content_security_policy(live: LiveServer, path: str) -> None:
     response = live.app.test_client().get(path)
     assert response.status_code == 200
@@ -129,6 +130,44 @@ def test_a_game_against_a_bot_is_played_to_its_end_by_clicking_legal_actions(
     shot = tmp_path / "table.png"
     browser.save_screenshot(str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_create_form_invites_the_other_players_and_an_invite_claims_its_seat_once(
+    live: LiveServer, browser: Any,
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(f"{live.url}/")
+    wait_for(browser, lambda b: css(b, "#profile option[value=classic]"))
+    Select(by_id(browser, "profile")).select_by_value("classic")
+    wait_for(browser, lambda b: len(css(b, "#seat-choices select")) == 2)
+    Select(by_id(browser, "seat-type-1")).select_by_value("human")
+    by_id(browser, "create-button").click()
+
+    wait_for(browser, lambda b: by_id(b, "invites").is_displayed())
+    invite = by_id(browser, "invite-1").get_attribute("value")
+    match = re.fullmatch(rf"{re.escape(live.url)}/claim/([0-9a-f]+)/1#code=([\w-]+)", invite)
+    assert match, invite
+    game_id = match.group(1)
+    assert by_id(browser, "copy-invite-1").text == "Copy"
+    assert "no auditor token" in by_id(browser, "invite-auditor").text
+    view = live.app.test_client().get(f"/v1/games/{game_id}").get_json()
+    assert view["unclaimed_seats"] == [1] and view["auditor"] is False
+    by_id(browser, "open-own-seat").click()
+    wait_for(browser, lambda b: b.current_url.endswith(f"/table/{game_id}?seat=0"))
+    wait_for(browser, lambda b: by_id(b, "share-invite-1").get_attribute("value") == invite)
+    assert "not claimed yet" in by_id(browser, "seat-list").text
+    assert "no auditor token" in by_id(browser, "auditor-note").text
+
+    browser.get(invite)
+    wait_for(browser, lambda b: b.current_url.endswith(f"/table/{game_id}?seat=1"))
+    wait_for(browser, lambda b: by_id(b, "table").get_attribute("data-version"))
+    assert live.app.test_client().get(f"/v1/games/{game_id}").get_json()["unclaimed_seats"] == []
+    browser.execute_script("sessionStorage.clear()")
+    browser.get(invite)
+    wait_for(browser, lambda b: "used already" in by_id(b, "messages").text)
+    assert "#code=" not in browser.current_url
+    assert "/table/" not in browser.current_url
 
 
 def test_a_click_on_a_stale_view_shows_the_412_message(
