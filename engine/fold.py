@@ -462,9 +462,11 @@ def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settle
     if rules.spoil_five and max(won) < 3:
         return None
     # No side can have reached the target yet, wherever the bonus lies: nothing to settle.
-    bonus = scoring.BONUS_POINTS if rules.bonus else 0
-    if all(start + scoring.TRICK_POINTS * tricks + bonus < rules.target
-           for start, tricks in zip(deal.start_scores, won, strict=True)):
+    reach = rules.target - (scoring.BONUS_POINTS if rules.bonus else 0)
+    for start, tricks in zip(deal.start_scores, won, strict=True):
+        if start + scoring.TRICK_POINTS * tricks >= reach:
+            break
+    else:
         return None
     finish = scoring.certain_finish(deal, rules)
     if finish is None:
