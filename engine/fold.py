@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import auction as bidding
 from engine import scoring
-from engine.cards import JOKER, Card, Suit
+from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
@@ -85,6 +85,9 @@ def _apply(event: Event, state: GameState) -> GameState:
 
 _REGISTRY = _apply.registry
 """The apply function of each event type (singledispatch's registry: it fills as below)."""
+
+_CARD_BY_CODE = {card.code(): card for card in (*STANDARD_DECK, JOKER)}
+"""Each card by its canonical code, as events write it (:meth:`Card.parse` reads any)."""
 
 _new = tuple.__new__
 """Builds a named tuple from all its fields at once: the fold's fast ``_replace``."""
@@ -371,14 +374,19 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
         deal = _deal_of(state, "play")
     rules = state.rules
     version = state.version + 1
-    card = Card.parse(event.card)
+    card = _CARD_BY_CODE.get(event.card) or Card.parse(event.card)
     seat = event.seat
     trump = deal.trump
     trick = deal.current
     assert trump is not None and trick is not None, "play needs trumps and a trick"
     order = ranking(trump, rules)
-    before = deal.hands[seat]
-    hand = _without(before, card, seat, version)
+    hands = deal.hands
+    before = hands[seat]
+    if card in before:
+        index = before.index(card)
+        hand = before[:index] + before[index + 1:]
+    else:
+        hand = _without(before, card, seat, version)  # Raises: the seat does not hold it.
     facts = deal.facts
     tricks = deal.tricks
     if trick.cards and order.trump_mask >> trick.cards[0] & 1:
@@ -411,7 +419,7 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
         trick_done = False
     # The deal with this play, built in one pass (the fold's hot path: no ``_replace``).
     fields: list[object] = list(deal)
-    fields[_DEAL_HANDS] = _replace_hand(deal, seat, hand)
+    fields[_DEAL_HANDS] = hands[:seat] + (hand,) + hands[seat + 1:]
     fields[_DEAL_TRICKS] = tricks
     fields[_DEAL_CURRENT] = current
     fields[_DEAL_TURN] = turn
