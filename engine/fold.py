@@ -224,28 +224,38 @@ def _deal_out(
         for step in range(1, players + 1):
             hands[(deal.dealer + step) % players].extend(order[top:top + batch])
             top += batch
-    dealt = deal._replace(hands=tuple(tuple(hand) for hand in hands), cut_position=position)
+    dealt = tuple(tuple(hand) for hand in hands)
     if rules.auction:
-        return dealt._replace(
-            phase="bidding", stock=order[top:], auction=bidding.opening(deal.dealer, rules),
-            turn=(deal.dealer + 1) % players,
+        return deal._replace(
+            hands=dealt, cut_position=position, phase="bidding", stock=order[top:],
+            auction=bidding.opening(deal.dealer, rules), turn=(deal.dealer + 1) % players,
         )
-    return _expose(rules, dealt._replace(turn_up=order[top], stock=order[top + 1:]))
+    # One copy of the deal, with the turn-up exposed.
+    return deal._replace(**{
+        "hands": dealt, "cut_position": position, "turn_up": order[top],
+        "stock": order[top + 1:], **_exposure(rules, deal.dealer, dealt, order[top]),
+    })
 
 
 def _expose(rules: RuleSet, deal: DealState) -> DealState:
-    """Returns *deal* after its turn-up is exposed: a joker goes to the dealer, who must bury
-    a card; any other card names trumps and the dealer's left leads."""
+    """Returns *deal* after its turn-up is exposed (see :func:`_exposure`)."""
     turn_up = deal.turn_up
     assert turn_up is not None, "a turn-up deal exposes a card"
+    return deal._replace(**_exposure(rules, deal.dealer, deal.hands, turn_up))
+
+
+def _exposure(
+    rules: RuleSet, dealer: int, hands: tuple[tuple[Card, ...], ...], turn_up: Card
+) -> dict[str, Any]:
+    """Returns what changes in a deal once its turn-up is exposed: a joker goes to the dealer,
+    who must bury a card; any other card names trumps and the dealer's left leads."""
     if turn_up is JOKER:
-        hands = list(deal.hands)
-        hands[deal.dealer] = hands[deal.dealer] + (JOKER,)
-        return deal._replace(phase="joker", hands=tuple(hands), turn_up=None, turn=deal.dealer)
-    leader = (deal.dealer + 1) % rules.players
-    return deal._replace(
-        phase="play", trump=turn_up.suit, current=Trick(leader=leader), turn=leader
-    )
+        given = list(hands)
+        given[dealer] = given[dealer] + (JOKER,)
+        return {"phase": "joker", "hands": tuple(given), "turn_up": None, "turn": dealer}
+    leader = (dealer + 1) % rules.players
+    return {"phase": "play", "trump": turn_up.suit, "current": Trick(leader=leader),
+            "turn": leader}
 
 
 def _without(hand: tuple[Card, ...], card: Card, seat: int, version: int) -> tuple[Card, ...]:
