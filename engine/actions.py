@@ -224,6 +224,9 @@ def _server_steps(state: GameState, entropy: bytes | None) -> tuple[tuple[Event,
     while True:
         phase = state.phase
         deal = state.deal
+        if deal is not None and deal.board is not None and phase in ("reveal", "shuffle"):
+            # A board's seed is revealed, and the next board dealt, by its drive.
+            return tuple(events), state
         if phase == "reveal" and deal is not None and deal.seed is not None:
             event: Event = SeedRevealed(deal.number, deal.seed)
         elif phase == "shuffle":

@@ -15,19 +15,21 @@ from typing import Any
 
 from engine import auction as bidding
 from engine import scoring
+from engine.boards import board_order
 from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import Ranking, ranking
 from engine.rulings import ruling
-from engine.shuffle import cut, deck_order, first_dealer
+from engine.shuffle import commitment, cut, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
 from engine.tricks import winner_ruling
 from events.types import (
     BidHeld,
     BidMade,
     BidPassed,
+    BoardDealt,
     CardPlayed,
     CardsDiscarded,
     DealRecorded,
@@ -183,6 +185,20 @@ def _shuffled(event: DeckShuffled, state: GameState) -> GameState:
         seed=event.seed, order=order, turn=(state.dealer - 1) % state.rules.players,
     )
     return _with_deal(state, deal, past_deals=_past_deals(state))
+
+
+@_apply.register
+def _board(event: BoardDealt, state: GameState) -> GameState:
+    if commitment(event.seed) != event.commitment:
+        raise EventSequenceError(f"board {event.board!r}: the seed does not match its commitment")
+    order = board_order(state.rules, event.seed, event.board, event.deal, event.cut,
+                        event.algorithm)
+    deal = _fresh_deal(
+        state, event.deal, algorithm=event.algorithm, commitment=event.commitment,
+        seed=event.seed, order=order, board=event.board, boards=event.boards,
+    )
+    return _with_deal(state, _deal_out(state.rules, deal, cut(order, event.cut), event.cut),
+                      past_deals=_past_deals(state))
 
 
 @_apply.register

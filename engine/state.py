@@ -141,6 +141,10 @@ class DealState(NamedTuple):
     result: DealResult | None = None
     start_scores: tuple[int, ...] = ()
     """The game's scores when this deal began."""
+    board: str | None = None
+    """The duplicate board this deal is (``board_dealt``), whose seed the drive reveals."""
+    boards: int = 0
+    """For a board: how many boards the game plays (it is over after the last)."""
 
 
 class GameState(NamedTuple):
@@ -182,7 +186,9 @@ class GameState(NamedTuple):
         if deal is None:
             return "shuffle"
         if deal.phase == "over":
-            return "shuffle" if _seed_settled(deal) else "reveal"
+            if not _seed_settled(deal):
+                return "reveal"
+            return "over" if deal.board is not None and deal.number >= deal.boards else "shuffle"
         return deal.phase
 
 

@@ -150,3 +150,25 @@ KEPT_HISTORY_PREFIX = "f45:history:"
 def kept_history_key(history_id: str) -> str:
     """Returns the key of the kept history *history_id* (``POST /v1/histories?mode=keep``)."""
     return KEPT_HISTORY_PREFIX + history_id
+
+
+# Drives (events.drive_store) ------------------------------------------------------------------
+# A drive's keys carry the hash tag of its own partition, as a game's do: its stream, its
+# command ids and its secrets sit in one slot with that partition's feed, so one script appends
+# a drive event and its feed entry. Its games keep their own tags and spread over a cluster.
+
+
+def drive_key(drive_id: str) -> str:
+    """Returns the key of the stream of *drive_id*'s events."""
+    return f"{partition_tag(drive_id)}:drive:{drive_id}"
+
+
+def drive_command_key(drive_id: str) -> str:
+    """Returns the key of the hash of command ids seen for *drive_id*."""
+    return f"{partition_tag(drive_id)}:drivecmd:{drive_id}"
+
+
+def drive_secrets_key(drive_id: str) -> str:
+    """Returns the key of the hash of *drive_id*'s secrets: ``token:<player>`` -> digest of the
+    player's token, ``seed:<board>`` -> a board's seed until its reveal."""
+    return f"{partition_tag(drive_id)}:drivesecret:{drive_id}"

@@ -306,6 +306,39 @@ class GameAbandoned(Event):
     """The idle time after which the service abandons a game (the policy then in force)."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardDealt(Event):
+    """The server dealt a duplicate board: the same deal at every table of a drive's round.
+
+    The deck follows from *seed* by *algorithm* with the board id as its context and the cut
+    fixed with the board (no seat cuts a board), so seat k at every table gets the same cards.
+    The commitment was published by the drive before the round started; the seed stays hidden
+    until the drive reveals it (a :class:`SeedRevealed` in each game) once every table has
+    finished this deal.
+    """
+
+    TYPE: ClassVar[str] = "board_dealt"
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"seed"})
+    SAYS: ClassVar[str] = (
+        "board {board} dealt ({algorithm}, cut {cut}, {boards} boards); commitment "
+        "{commitment:.16}...; seed {seed:.16}...")
+    SAYS_HIDDEN: ClassVar[str | None] = (
+        "board {board} dealt ({algorithm}, cut {cut}, {boards} boards); commitment "
+        "{commitment:.16}...; seed hidden until every table has played it")
+
+    deal: int
+    board: str
+    """The board id, ``<drive>/r<round>/b<deal>``: the context of the deck derivation."""
+    boards: int
+    """How many boards the game plays: it is over after the last."""
+    algorithm: str
+    commitment: str
+    """Hex SHA-256 of the seed bytes (as the drive published it)."""
+    cut: int
+    seed: str
+    """Hex seed (32 bytes); private until revealed."""
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -324,6 +357,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardPlayed,
         SeedRevealed,
         GameAbandoned,
+        BoardDealt,
     )
 }
 """Every event type by its wire name."""

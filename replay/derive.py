@@ -16,7 +16,7 @@ from typing import Any
 from engine.errors import FortyFiveError
 from engine.fold import apply_event
 from engine.state import DealState, GameState
-from events.types import DealRecorded, DeckCut, Event
+from events.types import BoardDealt, DealRecorded, DeckCut, Event
 from replay.document import StartBlock, Viewer
 from replay.irregularities import ENGINE_FAILURES, Irregularity, check_event, unappliable
 from replay.views import deal_view, game_view
@@ -104,7 +104,7 @@ class Replayer:
     def _record(self, state: GameState, event: Event) -> None:
         self.states.append(state)
         self.versions.append(state.version)
-        if isinstance(event, DeckCut | DealRecorded) and state.deal is not None:
+        if isinstance(event, DeckCut | DealRecorded | BoardDealt) and state.deal is not None:
             self.dealt[state.deal.number] = state
 
 

@@ -38,7 +38,7 @@ FIRST_TEXTS = 1
 Viewer: TypeAlias = int | Literal["spectator", "auditor"]
 Actor: TypeAlias = int | str
 
-DEAL_START_TYPES = frozenset({"deck_shuffled", "deal_recorded"})
+DEAL_START_TYPES = frozenset({"deck_shuffled", "deal_recorded", "board_dealt"})
 """Event types that open a deal: everything from one of these to the next belongs to it."""
 
 T = TypeVar("T")

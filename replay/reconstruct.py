@@ -75,7 +75,7 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
             f"schema {cls.SCHEMA}, so its stored form cannot be rebuilt"))
     fields = [field.name for field in dataclasses.fields(cls)]
     base = {name: event.data.get(name) for name in fields}
-    if event.type == "deck_shuffled":
+    if event.type in ("deck_shuffled", "board_dealt"):
         deal = event.data.get("deal")
         if not isinstance(deal, int) or deal not in revealed:
             return Reconstruction("impossible", None, (

@@ -37,7 +37,7 @@ from events.types import Event, EventDataError, UnknownEventTypeError, event_fro
 from events.upcasting import upcast
 from replay.derive import Replayer, apply_start, derive_results
 from replay.diagnostics import pointer
-from replay.document import HandHistory, HistoryEvent
+from replay.document import DEAL_START_TYPES, HandHistory, HistoryEvent
 from replay.notation import same
 from replay.reconstruct import reconstruct, stored_hash
 from replay.views import event_view
@@ -288,8 +288,7 @@ class _Verifier:
                                  f"hides {', '.join(event.redacted)}", event.version,
                                  pointer(["events", index, "redacted"]))
         if view.deal is not None:
-            opened = [event for event in history.events if event.type in (
-                "deck_shuffled", "deal_recorded")]
+            opened = [event for event in history.events if event.type in DEAL_START_TYPES]
             if len(opened) != 1 or opened[0].data.get("deal") != view.deal:
                 self.problem("view", f"a history of deal {view.deal} holds that deal's events "
                              "only", pointer="/view/deal")
@@ -414,6 +413,13 @@ class _Verifier:
             seed = data.get("seed")
             if isinstance(seed, str):
                 self.check_commitment(seed, commitments[deal], deal, event.version, where)
+        elif event.type == "board_dealt" and isinstance(deal, int):
+            # A duplicate board: its deck is re-derived by the fold (engine.boards), which
+            # refuses a seed that does not match the commitment.
+            commitments[deal] = (str(data.get("commitment")), event.version)
+            seed = data.get("seed")
+            if isinstance(seed, str):
+                self.check_commitment(seed, commitments[deal], deal, event.version, where)
         elif event.type == "seed_revealed" and isinstance(deal, int):
             seed = data.get("seed")
             if deal not in commitments:
@@ -482,7 +488,7 @@ class _Verifier:
         if self.blocked is not None:
             return
         state = self.replayer.state
-        deal = event.data.get("deal") if event.type in ("deck_shuffled", "deal_recorded") else (
+        deal = event.data.get("deal") if event.type in DEAL_START_TYPES else (
             state.deal.number if state is not None and state.deal is not None else None)
         if data is None:
             self.blocked = (event.version, deal if isinstance(deal, int) else None,

@@ -19,6 +19,7 @@ from engine.actions import legal_actions
 from engine.cards import Card, card_sort_key
 from engine.state import DealState, Fact, GameState, Trick
 from events.types import (
+    BoardDealt,
     CardsDiscarded,
     DealRecorded,
     DeckShuffled,
@@ -206,7 +207,7 @@ def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     if viewer == "auditor":
         return data
     hidden: list[str] = []
-    if isinstance(event, DeckShuffled):
+    if isinstance(event, DeckShuffled | BoardDealt):
         hidden.append("seed")
     elif isinstance(event, JokerBuried | TurnUpRobbed | CardsDiscarded):
         if event.seat != viewer:

@@ -13,7 +13,17 @@ from typing import Any
 
 from flask import Flask, Response
 
-from service import games, health, histories, limits, profiles_api, rules_api, seats_api, web
+from service import (
+    drives_api,
+    games,
+    health,
+    histories,
+    limits,
+    profiles_api,
+    rules_api,
+    seats_api,
+    web,
+)
 from service.config import load_config
 from service.errors import FortyFiveApi, as_problem, register_error_handlers
 from service.repository import EXTENSION, create_services
@@ -23,7 +33,7 @@ API_EXTENSION = "fortyfive.api"
 """The key of the app's :class:`flask_smorest.Api` in ``app.extensions``."""
 
 BLUEPRINTS = (health.blp, profiles_api.blp, games.blp, seats_api.blp, rules_api.blp,
-              histories.blp)
+              histories.blp, drives_api.blp)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

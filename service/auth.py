@@ -158,6 +158,16 @@ class TokenRegistry:
         with self._translate():
             self._redis.hset(seats_key(game_id), mapping=fields)
 
+    def register_digests(self, game_id: str, digests: dict[Role, str]) -> None:
+        """Stores *digests* (role -> :func:`token_digest` of a token) for *game_id*: a token
+        issued elsewhere, such as a drive player's, opens this seat too.
+
+        :raises StoreUnavailableError: if Redis cannot be reached.
+        """
+        fields = {_field(role): digest for role, digest in digests.items()}
+        with self._translate():
+            self._redis.hset(seats_key(game_id), mapping=fields)
+
     def identify(self, game_id: str, token: str) -> Role | None:
         """Returns the role of *token* in *game_id*, or ``None`` if it is not one of its tokens.
 

@@ -108,6 +108,7 @@ _SPECIFIC = {
     ("POST", "games.Actions"): "actions",
     ("GET", "games.Stream"): "streams",
     ("POST", "histories.Histories"): "uploads",
+    ("POST", "drives.Drives"): "creation",
 }
 
 

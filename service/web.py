@@ -1,5 +1,5 @@
-"""The web client: the table (``/``, ``/table/<game_id>``) and the hand-history viewer
-(``/viewer``), as static pages over the public API.
+"""The web client: the table (``/``, ``/table/<game_id>``), the hand-history viewer
+(``/viewer``) and the drive page (``/drive/<drive_id>``), as static pages over the public API.
 
 A plain Flask blueprint, not a flask-smorest one: these pages are not part of the API
 contract and stay out of ``openapi.yaml``. The pages are vanilla JavaScript modules served
@@ -59,6 +59,14 @@ def claim(game_id: str, seat: int) -> Response:
     """
     del game_id, seat  # The page reads them from its own URL.
     return _page("table.html")
+
+
+@bp.get("/drive/<drive_id>")
+def drive(drive_id: str) -> Response:
+    """The page of one drive: its round in play, its standings and a printable score card
+    (``?card=<player>``); a player's token arrives in the fragment (``#token=...&player=N``)."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("drive.html")
 
 
 @bp.get("/viewer")

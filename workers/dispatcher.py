@@ -28,6 +28,7 @@ from rq import Queue
 from rq.exceptions import DuplicateJobError
 
 from engine.errors import EventSequenceError
+from events.drive_store import is_drive_id
 from events.errors import CorruptStreamError, SchemaError, StoreUnavailableError
 from events.redis_store import RedisEventStore, feed_key
 from events.store import PARTITIONS, FeedEntry
@@ -128,8 +129,14 @@ class Dispatcher:
             again next time.
         """
         entries = self._read(block_ms)
+        drives = {entry.game_id: entry.version for _, entry in entries
+                  if is_drive_id(entry.game_id)}
+        for drive_id, version in drives.items():
+            self._enqueue_all([PlannedJob("advance_drive", (drive_id,),
+                                          keys.drive_job_id(drive_id, f"v{version}"))])
         for game_id in dict.fromkeys(entry.game_id for _, entry in entries):
-            self._dispatch(game_id)
+            if game_id not in drives:
+                self._dispatch(game_id)
         last: dict[int, str] = {}
         for partition, entry in entries:
             last[partition] = entry.id
@@ -170,7 +177,11 @@ class Dispatcher:
         except (CorruptStreamError, SchemaError, EventSequenceError, commands.GameNotFoundError):
             log.error("game %s cannot be loaded; no jobs for it", game_id, exc_info=True)
             return
-        due = plan(game_id, state, sealed=self._sealed(game_id, finished_deals(state)))
+        self._enqueue_all(plan(game_id, state, sealed=self._sealed(game_id,
+                                                                    finished_deals(state))))
+
+    def _enqueue_all(self, due: Sequence[PlannedJob]) -> None:
+        """Enqueues *due*, counting what the queue took and what it had already."""
         for job in due:
             if enqueue(self._queue, job):
                 self.enqueued += 1

@@ -24,6 +24,7 @@ from replay import jsonformat
 from replay.build import build_history, replay_log
 from service import commands
 from workers import context, integrity, keys, projections, retention
+from workers.drives import advance_drive as advance_drive
 from workers.plan import finished_deals
 
 log = logging.getLogger(__name__)

@@ -52,6 +52,12 @@ def project_job_id(game_id: str, version: int) -> str:
     return f"project-{_job_safe(game_id)}-{version}"
 
 
+def drive_job_id(drive_id: str, reason: str) -> str:
+    """Returns the id of the job that advances *drive_id* for *reason* (a drive version, or a
+    game of the drive that finished a deal or ended)."""
+    return f"drive-{_job_safe(drive_id)}-{_job_safe(reason)}"
+
+
 def retain_job_id(bucket: int) -> str:
     """Returns the id of the retention pass of time bucket *bucket* (one per bucket)."""
     return f"retain-{bucket}"

@@ -13,9 +13,10 @@ from typing import Literal, TypeAlias
 
 from engine.state import GameState
 from workers import keys
+from workers.drives import drive_reason
 
 JobName: TypeAlias = Literal[
-    "play_bots", "turn_clock", "seal_deal", "project", "sweep_chains", "retain"
+    "play_bots", "turn_clock", "seal_deal", "project", "sweep_chains", "retain", "advance_drive"
 ]
 """The name of a function of :mod:`workers.jobs`."""
 
@@ -50,9 +51,14 @@ def plan(
     - ``play_bots`` when a bot seat is to act;
     - ``turn_clock`` after ``turn_seconds`` when a human seat is to act and the game has a
       clock. Any new event starts a new clock: the old one then finds the game moved on.
+    - ``advance_drive`` when a game of a drive waits for its drive (a duplicate board's
+      reveal, the next board) or is over.
     """
     version = state.version
-    jobs = [PlannedJob("project", (game_id, version), keys.project_job_id(game_id, version))]
+    drive = drive_reason(game_id, version, len(finished_deals(state)), state.phase)
+    jobs = [] if drive is None else [
+        PlannedJob("advance_drive", (drive[0],), keys.drive_job_id(*drive))]
+    jobs += [PlannedJob("project", (game_id, version), keys.project_job_id(game_id, version))]
     jobs += [
         PlannedJob("seal_deal", (game_id, number, version), keys.seal_job_id(game_id, number))
         for number in finished_deals(state)

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "service.cli.bench",
     "service.cli.keys",
     "service.cli.archive",
+    "service.cli.drive",
 )
 
 

@@ -1,10 +1,11 @@
 """``fortyfive bench``: run the benchmarks in ``bench/`` and print what they measured.
 
-``fortyfive bench [engine|store|http|history|stream|all] [--json] [module options]``. Each target is
-a module ``bench.<target>`` exposing ``add_arguments(parser)`` and ``run(args) -> dict``. The
-modules are imported only when asked for, so a slow or missing one costs the rest of the command
-line nothing; a missing one is a one-line error (exit status 2) naming it. ``all`` runs every
-target with its defaults, and passes on any option that at least one module knows.
+``fortyfive bench [engine|store|http|history|stream|drive|all] [--json] [module options]``.
+Each target is a module ``bench.<target>`` exposing ``add_arguments(parser)`` and
+``run(args) -> dict``. The modules are imported only when asked for, so a slow or missing one
+costs the rest of the command line nothing; a missing one is a one-line error (exit status 2)
+naming it. ``all`` runs every target with its defaults, and passes on any option that at least
+one module knows.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from service.cli import UsageError, _Parser
 
-TARGETS = ("engine", "store", "http", "history", "stream")
+TARGETS = ("engine", "store", "http", "history", "stream", "drive")
 """The benchmark modules, in the order ``all`` runs them."""
 
 

@@ -25,7 +25,7 @@ import { renderFacts, renderSeatList } from "./panels.js";
 const EVENT_TYPES = [
   "game_created", "deck_shuffled", "deck_cut", "deal_recorded", "joker_buried",
   "turn_up_robbed", "bid_made", "bid_passed", "bid_held", "trump_named", "cards_discarded",
-  "jink_announced", "card_played", "seed_revealed", "game_abandoned", "message",
+  "jink_announced", "card_played", "seed_revealed", "game_abandoned", "board_dealt", "message",
 ];
 const PHASES = {
   cut: "the cut", joker: "a turned joker", bidding: "the auction", trump: "naming trumps",

@@ -134,6 +134,10 @@ export function describeEvent(event) {
     case "deck_shuffled":
       return `Deal ${data.deal}: shuffled (${data.algorithm}); commitment ${short(data.commitment)}; `
         + (data.seed ? `seed ${short(data.seed)}` : "seed hidden until the deal is over");
+    case "board_dealt":
+      return `Deal ${data.deal}: board ${data.board} dealt (${data.algorithm}, cut ${data.cut}); `
+        + `commitment ${short(data.commitment)}; `
+        + (data.seed ? `seed ${short(data.seed)}` : "seed hidden until every table has played it");
     case "deck_cut":
       return `Seat ${seat} cut the deck at ${data.position}`;
     case "deal_recorded":

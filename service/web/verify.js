@@ -279,8 +279,10 @@ function dealsOf(events) {
   let current = null;
   for (const event of events) {
     const data = event.data || {};
-    if (event.type === "deck_shuffled" || event.type === "deal_recorded") {
-      current = { number: data.deal, start: event, cut: null, contributions: [], reveal: null };
+    if (event.type === "deck_shuffled" || event.type === "deal_recorded" || event.type === "board_dealt") {
+      // A duplicate board (board_dealt) is cut where the board says: nobody cuts it.
+      const cut = event.type === "board_dealt" ? { data: { seat: null, position: data.cut } } : null;
+      current = { number: data.deal, start: event, cut, contributions: [], reveal: null };
       deals.set(data.deal, current);
     } else if (event.type === "deck_cut" && current && !current.cut) {
       current.cut = event;
@@ -304,7 +306,7 @@ function seedOf(deal) {
 /** The full data of redacted *event* where the history allows it, checked against its hash. */
 async function rebuild(gameId, event, deals, { cards, hand }) {
   const base = { ...event.data };
-  if (event.type === "deck_shuffled") {
+  if (event.type === "deck_shuffled" || event.type === "board_dealt") {
     const deal = deals.get(event.data.deal);
     const seed = deal ? seedOf(deal) : null;
     if (!seed) return { status: "impossible", why: `the seed of deal ${event.data.deal} is not revealed yet` };
@@ -467,7 +469,8 @@ async function checkDeals(doc, deals, outcome) {
     let order;
     try {
       order = await dealtDeck(deal.start.data.algorithm, fromHex(seed), cards, {
-        context: typeof deal.start.data.context === "string" ? deal.start.data.context : doc.game_id,
+        context: deal.start.type === "board_dealt" ? deal.start.data.board
+          : typeof deal.start.data.context === "string" ? deal.start.data.context : doc.game_id,
         deal: deal.number, cut: deal.cut.data.position, nonces: noncesOf(deal),
       });
     } catch (error) {

@@ -42,6 +42,9 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "card_played": {"seat": 0, "card": "5S"},
     "seed_revealed": {"deal": 1, "seed": "cd" * 32},
     "game_abandoned": {"idle_seconds": 90000, "after_seconds": 86400},
+    "board_dealt": {"deal": 1, "board": "dr-00000000000000000000/r1/b1", "boards": 2,
+                    "algorithm": "hmac-sha256-fy/2", "commitment": "ab" * 32, "cut": 9,
+                    "seed": "cd" * 32},
 }
 """One event of each type."""
 

@@ -69,7 +69,7 @@ def test_bench_all_runs_every_module_in_order(
     status, out, _ = _run(capsys, "all", "--json", "--clients", "2")
     assert status == 0
     results = json.loads(out)
-    assert list(results) == ["engine", "store", "http", "history", "stream"]
+    assert list(results) == ["engine", "store", "http", "history", "stream", "drive"]
     assert results["store"]["args"] == ["clients", "json"]
     assert results["engine"]["args"] == ["json"]
 

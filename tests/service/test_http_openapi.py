@@ -159,6 +159,12 @@ def test_the_app_keeps_to_the_document(case: Any, app: Flask, live_game: Table) 
     case.call_and_validate(app=app)
 
 
+def _path_of(documented: str) -> str:
+    """Returns the OpenAPI path of a path as docs/api.md writes it (``{id}`` for any id)."""
+    path = re.sub(r"[?].*", "", documented)
+    return path.replace("{id}", "{drive_id}" if path.startswith("/v1/drives") else "{game_id}")
+
+
 def _leaves_out_authorization(case: Any) -> bool:
     """Whether *case* tests a request without its ``Authorization`` header (a token added to
     it would make it another request)."""
@@ -175,7 +181,7 @@ def _documented_statuses() -> dict[tuple[str, ...], set[str]]:
     for line in text.split("\n\n| method and path |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]:
         where, success, other = line.strip("|").split("|")
         operations = tuple(
-            f"{method} {re.sub(r'[?].*', '', path).replace('{id}', '{game_id}')}"
+            f"{method} {_path_of(path)}"
             for method, path in re.findall(r"`(\w+) ([^`]+)`", where))
         rows[operations] = set(re.findall(r"\b[1-5]\d\d\b", success + other))
     return rows

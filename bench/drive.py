@@ -1,0 +1,128 @@
+"""Drive rounds: how long a round of bot tables takes, from its start to its last game's end.
+
+A drive of ``--tables`` tables of bots (four seats each for classic and auction, six for
+bruff) plays ``--rounds`` rounds through the real path: the dispatcher reads the feeds, the
+jobs (bots, the drive's own advance) run on a worker in this process, one at a time, as on a
+single-worker deployment. Figures: seconds per round (the mean, and the slowest), the games
+and the actions they took, actions per second.
+
+By default a private redis-server (AOF, ``appendfsync always``) runs in a temporary
+directory for the run. ``--redis-url`` uses another server instead: only use a scratch one,
+since the benchmark writes a drive, its games and feed entries, and a queue of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from engine.drives import table_size
+from events.drive_store import DriveStore
+from events.embedded import EmbeddedRedis
+from events.redis_store import RedisEventStore
+from service import commands, drives
+from workers import context
+from workers.dispatcher import Dispatcher
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds this benchmark's options to *parser*."""
+    parser.add_argument("--tables", type=_positive, default=10,
+                        help="tables of bots a round (default 10)")
+    parser.add_argument("--rounds", type=_positive, default=1, help="rounds (default 1)")
+    parser.add_argument("--profile", choices=("classic", "auction", "bruff"), default="classic",
+                        help="the games' profile (default classic)")
+    parser.add_argument("--target", type=_positive, default=None,
+                        help="the games' target (default: the profile's)")
+    parser.add_argument("--format", choices=("progressive", "duplicate"),
+                        default="progressive", help="the drive's format (default progressive)")
+    parser.add_argument("--fsync", choices=("always", "everysec"), default="always",
+                        help="appendfsync of the private server (default always)")
+    parser.add_argument("--redis-url", default=None,
+                        help="use this (scratch) server instead of a private one")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Runs the benchmark and returns its figures.
+
+    :raises events.store.StoreError: if the store cannot be reached or started.
+    """
+    with _server(args.redis_url, args.fsync) as url:
+        context.configure(url)
+        with RedisEventStore.from_url(url) as store:
+            return play_drive(store, url, tables=args.tables, rounds=args.rounds,
+                              profile=args.profile, target=args.target, format=args.format)
+
+
+def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, profile: str,
+               target: int | None, format: str) -> dict[str, Any]:
+    """Plays a drive of bots to its end through dispatcher and worker; returns the figures."""
+    connection = context.rq_connection(url)
+    queue = context.make_queue(connection, f"bench-drive-{uuid.uuid4().hex[:12]}")
+    dispatcher = Dispatcher(store, queue, name=f"bench-drive-{uuid.uuid4().hex[:12]}",
+                            start="end")
+    worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer)
+    size = table_size(profile)
+    players = [{"name": f"Bot {n}", "type": "bot"} for n in range(1, tables * size + 1)]
+    options = {} if target is None else {"target": target}
+    drive_store = DriveStore(store.client)
+    started = time.perf_counter()
+    drive_id, _ = drives.create_drive(drive_store, profile=profile, options=options,
+                                      players=players, format=format, rounds=rounds)
+    round_started: dict[int, float] = {}
+    round_seconds: dict[int, float] = {}
+    while True:
+        handled = dispatcher.poll()
+        ran = worker.work(burst=True, logging_level="WARNING")
+        drive, _ = drives.load(drive_store, drive_id)
+        now = time.perf_counter()
+        for played in drive.played:
+            round_started.setdefault(played.number, now)
+            if played.ended:
+                round_seconds.setdefault(played.number, now - round_started[played.number])
+        if drive.finished:
+            break
+        if not handled and not ran:
+            time.sleep(0.01)
+    total = time.perf_counter() - started
+    actions = sum(commands.load(context.games(), game).version
+                  for played in drive.played for game in played.games)
+    queue.delete(delete_jobs=True)
+    connection.close()
+    return {
+        "drive": {"profile": profile, "format": format, "tables": tables, "rounds": rounds,
+                  "target": target, "players": len(players)},
+        "round_seconds": round(sum(round_seconds.values()) / len(round_seconds), 3),
+        "slowest_round_seconds": round(max(round_seconds.values()), 3),
+        "total_seconds": round(total, 3),
+        "games": tables * rounds,
+        "events": actions,
+        "events_per_second": round(actions / total, 1),
+    }
+
+
+@contextlib.contextmanager
+def _server(url: str | None, fsync: str) -> Iterator[str]:
+    """Yields the URL to measure against: *url*, or a private server of this run."""
+    if url:
+        yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="fortyfive-bench-") as data_dir:
+        server = EmbeddedRedis(data_dir, appendfsync="always" if fsync == "always" else "everysec")
+        with server:
+            yield server.url
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
+    return value

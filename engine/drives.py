@@ -1,0 +1,357 @@
+"""Drives: the schedule of an evening of several tables and rounds, and its standings.
+
+A drive is an aggregate of its own, event-sourced like a game: its events record the creation
+(profile, options, players, format, the whole schedule fixed up front), each round's start (its
+games, and in duplicate the commitment of every board) and end, each board's reveal and the
+finish. This module is pure: it folds those events into a :class:`DriveState`, builds the
+schedule, and derives the standings from the results of the drive's games; standings are never
+stored, so anyone holding the history can derive them again.
+
+The schedule is an individual movement: every table seats whole partnerships of two (pairs
+tables of four, bruff's three partnerships at tables of six), and round *r* pairs the players by
+the *r*-th perfect matching of the round-robin "circle" (one fixed player, the others turning),
+so nobody partners the same player twice until ``players - 1`` rounds have been played; each
+round's partnerships then go to the tables so that few players stay where they just played.
+
+>>> rounds = movement(8, 4, 3)
+>>> rounds[0]
+((7, 1, 0, 6), (2, 3, 5, 4))
+>>> len({frozenset(p) for r in rounds for t in r for p in partner_pairs(t, 2)})
+12
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Literal, TypeAlias
+
+from engine.errors import FortyFiveError
+from engine.state import GameState
+
+Format: TypeAlias = Literal["progressive", "duplicate"]
+FORMATS: tuple[Format, ...] = ("progressive", "duplicate")
+Table: TypeAlias = tuple[int, ...]
+"""The players (indices into the drive's players) of one table, in seat order."""
+Round: TypeAlias = tuple[Table, ...]
+
+TABLE_SIZES: dict[str, int] = {"classic": 4, "auction": 4, "bruff": 6}
+"""Seats per table of a drive, by profile: two partnerships of two, or bruff's three."""
+
+TIE_RULE = (
+    "ranked by points (matchpoints in duplicate, game points in progressive), then by games "
+    "won; players equal on both share the place (1, 2, 2, 4) and are listed by name"
+)
+"""How standings break ties (published with the standings and in docs/api.md)."""
+
+
+class DriveError(FortyFiveError, ValueError):
+    """Raised for a drive that cannot be made: a profile without drive tables, a player
+    count that does not fill them, a bad format or number of rounds."""
+
+
+def table_size(profile: str) -> int:
+    """Returns the seats of a drive table for *profile*.
+
+    :raises DriveError: if *profile* has no drive tables.
+    """
+    try:
+        return TABLE_SIZES[profile]
+    except KeyError:
+        raise DriveError(
+            f"profile {profile!r} cannot run a drive (known: {', '.join(TABLE_SIZES)})"
+        ) from None
+
+
+def check_players(count: int, size: int) -> None:
+    """Checks that *count* players fill tables of *size*.
+
+    :raises DriveError: if they do not.
+    """
+    if count < size or count % size:
+        fewer = count - count % size if count >= size else 0
+        raise DriveError(
+            f"{count} players do not fill tables of {size}: use {fewer or size} or "
+            f"{fewer + size} players, or ask for bots to fill the last table (fill_with_bots)"
+        )
+
+
+def matching(players: int, number: int) -> tuple[tuple[int, int], ...]:
+    """Returns the partner pairs of round *number* (0-based) of the circle method for an even
+    count of *players*: every pair of players meets in exactly one of ``players - 1`` rounds.
+
+    >>> matching(4, 0), matching(4, 1)
+    (((3, 0), (1, 2)), ((3, 1), (2, 0)))
+    """
+    assert players % 2 == 0, "a perfect matching needs an even count"
+    turning = players - 1
+    r = number % turning
+    pairs = [(turning, r)]
+    for k in range(1, players // 2):
+        pairs.append(((r + k) % turning, (r - k) % turning))
+    return tuple(pairs)
+
+
+def movement(players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns the seats of every table of every round: partners sit *sides* seats apart
+    (seat s is on side ``s mod sides``), a table holds ``size // 2`` partnerships, and each
+    round's partnerships are given to tables so that as few players as possible stay at the
+    table they just played at (each in turn takes the free table it knows least)."""
+    sides = size // 2
+    tables = players // size
+    schedule: list[Round] = []
+    where: dict[int, int] = {}
+    for number in range(rounds):
+        pairs = matching(players, number)
+        groups = [pairs[t * sides:(t + 1) * sides] for t in range(tables)]
+        placed: list[tuple[tuple[int, int], ...] | None] = [None] * tables
+        for group in groups:
+            free = [t for t in range(tables) if placed[t] is None]
+            best = min(free, key=lambda t: sum(where.get(p) == t for pair in group for p in pair))
+            placed[best] = group
+        schedule.append(tuple(
+            tuple(group[seat % sides][seat // sides] for seat in range(size))
+            for group in placed if group is not None
+        ))
+        where = {p: t for t, table in enumerate(schedule[-1]) for p in table}
+    return tuple(schedule)
+
+
+def partner_pairs(table: Table, sides: int) -> tuple[tuple[int, ...], ...]:
+    """Returns the partnerships of *table* (the players of each side)."""
+    return tuple(tuple(table[s] for s in range(side, len(table), sides)) for side in range(sides))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Board:
+    """A duplicate board: one deal played at every table of a round with the same cards."""
+
+    board: str
+    """Its id, ``<drive>/r<round>/b<deal>``: the context of its deck derivation."""
+    deal: int
+    commitment: str
+    """Hex SHA-256 of its seed, public from the round's start."""
+    cut: int
+    """The cut fixed with the board (no seat cuts a board)."""
+    seed: str | None = None
+    """Hex seed, once revealed (when every table has finished the deal)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundState:
+    """One round of a drive as its events tell it."""
+
+    number: int
+    games: tuple[str, ...]
+    """The game of each table, table 1 first."""
+    boards: tuple[Board, ...] = ()
+    ended: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveState:
+    """A drive folded from its events."""
+
+    drive_id: str
+    version: int
+    profile: str
+    options: Mapping[str, Any]
+    players: tuple[Mapping[str, str], ...]
+    """Each ``{"name", "type"}``, in the order the creator gave them (bots added last)."""
+    format: Format
+    rounds: int
+    size: int
+    schedule: tuple[Round, ...]
+    boards: int
+    """Boards (deals) per round in duplicate; 0 in progressive."""
+    played: tuple[RoundState, ...] = ()
+    finished: bool = False
+
+    @property
+    def sides(self) -> int:
+        """Partnerships per table."""
+        return self.size // 2
+
+    @property
+    def status(self) -> Literal["running", "finished"]:
+        """``finished`` once its last round has ended."""
+        return "finished" if self.finished else "running"
+
+    @property
+    def current(self) -> RoundState | None:
+        """The last round started, or ``None`` before the first."""
+        return self.played[-1] if self.played else None
+
+
+def fold_drive(drive_id: str, events: Iterable[Mapping[str, Any]]) -> DriveState:
+    """Returns the drive folded over *events* (each ``{"type", "data"}``, oldest first).
+
+    :raises DriveError: if the events are not a drive's, in a drive's order.
+    """
+    state: DriveState | None = None
+    for event in events:
+        kind, data = event["type"], event["data"]
+        if state is None:
+            if kind != "drive_created":
+                raise DriveError(f"drive {drive_id!r} starts with {kind!r}, not drive_created")
+            state = DriveState(
+                drive_id=drive_id, version=1, profile=data["profile"],
+                options=dict(data["options"]),
+                players=tuple(dict(p) for p in data["players"]), format=data["format"],
+                rounds=data["rounds"], size=data["table_size"],
+                schedule=tuple(tuple(tuple(t) for t in r) for r in data["schedule"]),
+                boards=data.get("boards", 0),
+            )
+            continue
+        state = _apply(state, kind, data)
+    if state is None:
+        raise DriveError(f"no drive {drive_id!r}")
+    return state
+
+
+def _apply(state: DriveState, kind: str, data: Mapping[str, Any]) -> DriveState:
+    played = list(state.played)
+    if kind == "round_started":
+        if data["round"] != len(played) + 1 or (played and not played[-1].ended):
+            raise DriveError(f"round {data['round']} starts out of order")
+        boards = tuple(Board(b["board"], b["deal"], b["commitment"], b["cut"])
+                       for b in data.get("boards", ()))
+        played.append(RoundState(data["round"], tuple(data["games"]), boards))
+    elif kind == "board_revealed":
+        current = _round(played, data["round"])
+        boards = tuple(b if b.board != data["board"] else dataclasses.replace(b, seed=data["seed"])
+                       for b in current.boards)
+        played[-1] = dataclasses.replace(current, boards=boards)
+    elif kind == "round_ended":
+        played[-1] = dataclasses.replace(_round(played, data["round"]), ended=True)
+    elif kind == "drive_finished":
+        if len(played) != state.rounds or not played[-1].ended:
+            raise DriveError("a drive finishes only after its last round")
+        return dataclasses.replace(state, version=state.version + 1, finished=True)
+    else:
+        raise DriveError(f"unknown drive event type {kind!r}")
+    return dataclasses.replace(state, version=state.version + 1, played=tuple(played))
+
+
+def _round(played: Sequence[RoundState], number: int) -> RoundState:
+    if not played or played[-1].number != number or played[-1].ended:
+        raise DriveError(f"round {number} is not the round in play")
+    return played[-1]
+
+
+# Results and standings ------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableResult:
+    """What one game of a drive produced: enough to rank its players."""
+
+    game: str
+    over: bool
+    winner: int | None
+    """The winning side, or ``None`` (not over, or abandoned)."""
+    scores: tuple[int, ...]
+    """Final (or current) points of each side."""
+    deals: Mapping[int, tuple[int, ...]]
+    """Points each side made in each finished deal, by deal number."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the result as JSON (deal numbers as strings)."""
+        return {"game": self.game, "over": self.over, "winner": self.winner,
+                "scores": list(self.scores),
+                "deals": {str(n): list(points) for n, points in sorted(self.deals.items())}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableResult:
+        """Returns the result written by :meth:`to_dict`."""
+        return cls(data["game"], bool(data["over"]), data["winner"], tuple(data["scores"]),
+                   {int(n): tuple(p) for n, p in data["deals"].items()})
+
+
+def table_result(game_id: str, state: GameState) -> TableResult:
+    """Returns the result of *game_id* in *state*: its winner, scores and each finished deal's
+    points per side (from the scores at the start of the next deal, or the game's end)."""
+    deals: dict[int, tuple[int, ...]] = {}
+    finished = list(state.past_deals)
+    if state.deal is not None and (state.deal.phase == "over" or state.phase == "over"):
+        finished.append(state.deal)
+    for index, deal in enumerate(finished):
+        if index + 1 < len(finished):
+            end = finished[index + 1].start_scores
+        else:
+            end = state.scores
+        if deal.start_scores and len(end) == len(deal.start_scores):
+            deals[deal.number] = tuple(b - a for a, b in zip(deal.start_scores, end, strict=True))
+    return TableResult(game_id, state.phase == "over", state.winner, tuple(state.scores), deals)
+
+
+def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dict[str, Any]]:
+    """Returns the players ranked (see :data:`TIE_RULE`), each with ``name``, ``type``,
+    ``games_won``, ``points`` and ``place``; *results* maps game ids to their results
+    (a game not yet in it counts nothing)."""
+    count = len(drive.players)
+    won = [0] * count
+    points: list[Fraction] = [Fraction(0)] * count
+    for number, played in enumerate(drive.played):
+        tables = drive.schedule[number]
+        for game, table in zip(played.games, tables, strict=True):
+            result = results.get(game)
+            if result is None:
+                continue
+            for side, members in enumerate(partner_pairs(table, drive.sides)):
+                for player in members:
+                    if result.winner == side:
+                        won[player] += 1
+                    if drive.format == "progressive":
+                        points[player] += result.scores[side]
+        if drive.format == "duplicate":
+            for player, mp in matchpoints(drive, number, results).items():
+                points[player] += mp
+    order = sorted(range(count),
+                   key=lambda p: (-points[p], -won[p], drive.players[p]["name"], p))
+    ranked: list[dict[str, Any]] = []
+    for position, player in enumerate(order):
+        if ranked and (points[player], won[player]) == (ranked[-1]["_p"], ranked[-1]["games_won"]):
+            place = ranked[-1]["place"]
+        else:
+            place = position + 1
+        ranked.append({"name": drive.players[player]["name"], "type": drive.players[player]["type"],
+                       "player": player, "games_won": won[player], "_p": points[player],
+                       "points": _number(points[player]), "place": place})
+    for row in ranked:
+        del row["_p"]
+    return ranked
+
+
+def matchpoints(
+    drive: DriveState, number: int, results: Mapping[str, TableResult]
+) -> dict[int, Fraction]:
+    """Returns each player's matchpoints in round *number* (0-based) of a duplicate drive:
+    on every board, a side scores 1 for each other table whose same side it beat on that board
+    (more points), and 1/2 for each tie; only tables that finished the deal compare."""
+    played = drive.played[number]
+    tables = drive.schedule[number]
+    earned: dict[int, Fraction] = {}
+    for deal in range(1, drive.boards + 1):
+        scored = [(table, results[game].deals[deal]) for game, table in
+                  zip(played.games, tables, strict=True)
+                  if game in results and deal in results[game].deals]
+        for table, mine in scored:
+            for side, members in enumerate(partner_pairs(table, drive.sides)):
+                mp = Fraction(0)
+                for other, theirs in scored:
+                    if other is table:
+                        continue
+                    if mine[side] > theirs[side]:
+                        mp += 1
+                    elif mine[side] == theirs[side]:
+                        mp += Fraction(1, 2)
+                for player in members:
+                    earned[player] = earned.get(player, Fraction(0)) + mp
+    return earned
+
+
+def _number(value: Fraction) -> int | float:
+    """Returns *value* as an int when whole (halves otherwise, exact in binary)."""
+    return int(value) if value.denominator == 1 else float(value)

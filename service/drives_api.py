@@ -1,0 +1,126 @@
+"""The drive endpoints: create a drive, read it, its standings and its history."""
+
+# flask-smorest ships no type hints, so its decorators would make every view "untyped".
+# mypy: disable-error-code="untyped-decorator"
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from engine.drives import DriveError, DriveState
+from events.codec import canonical_json
+from events.drive_store import DriveStore
+from service import drive_history, drives
+from service.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
+from service.drive_schemas import (
+    DriveCreatedSchema,
+    DriveCreateSchema,
+    DriveViewSchema,
+    StandingsSchema,
+)
+from service.repository import services
+
+blp = Blueprint("drives", __name__, url_prefix="/v1/drives",
+                description="Drives: many tables, rounds of changing partners, or duplicate")
+
+
+def _drives() -> DriveStore:
+    return DriveStore(services().store.client)
+
+
+def _load(drive_id: str) -> DriveState:
+    try:
+        drive, _ = drives.load(_drives(), drive_id)
+    except drives.DriveNotFoundError:
+        abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
+    return drive
+
+
+@blp.route("")
+class Drives(MethodView):
+    """The collection of drives."""
+
+    @blp.doc(security=OPTIONAL_API_KEY_AUTH)
+    @blp.arguments(DriveCreateSchema())
+    @blp.response(201, DriveCreatedSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(422, response="UNPROCESSABLE_CONTENT")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a drive.
+
+        Its schedule is fixed now and published with it; the workers start its first round.
+        Each human player gets a token, shown only here, that opens their table in every round
+        (send it as the seat token of that round's game). Tables seat four (classic, auction)
+        or six (bruff); players that do not fill them are refused (422 ``invalid_drive``)
+        unless ``fill_with_bots`` is true.
+        """
+        require_api_key(services().keys, what="creating a drive")
+        try:
+            drive_id, tokens = drives.create_drive(
+                _drives(), profile=body["profile"], options=body["options"],
+                players=body["players"], format=body["format"], rounds=body["rounds"],
+                fill_with_bots=body["fill_with_bots"], boards=body["boards"])
+        except DriveError as error:
+            abort(422, message=str(error), code="invalid_drive")
+        drive = _load(drive_id)
+        players = [{"player": i, "name": p["name"], "type": p["type"], "token": tokens.get(i),
+                    "page": f"/drive/{drive_id}#token={tokens[i]}&player={i}" if i in tokens
+                    else None}
+                   for i, p in enumerate(drive.players)]
+        return {"id": drive_id, "players": players}, 201, {
+            "Location": f"/v1/drives/{drive_id}", "Cache-Control": "no-store"}
+
+
+@blp.route("/<drive_id>")
+class Drive(MethodView):
+    """One drive."""
+
+    @blp.response(200, DriveViewSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, drive_id: str) -> Any:
+        """The drive: status (running, finished), players, schedule, and each round started
+        with its tables (game id, players in seat order, status, scores)."""
+        drive = _load(drive_id)
+        return drives.drive_view(drive, drives.results_of(services().cache, drive))
+
+
+@blp.route("/<drive_id>/standings")
+class Standings(MethodView):
+    """A drive's standings, derived from its games."""
+
+    @blp.response(200, StandingsSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, drive_id: str) -> Any:
+        """The players ranked: by points (matchpoints in duplicate), then games won; equal
+        players share a place."""
+        drive = _load(drive_id)
+        return drives.standings_view(drive, drives.results_of(services().cache, drive))
+
+
+@blp.route("/<drive_id>/history")
+class History(MethodView):
+    """A drive's history: its events, every game's result and head, and its standings."""
+
+    @blp.response(200, description="The drive history document (JSON)")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self, drive_id: str) -> Any:
+        """The drive's history, which ``fortyfive drive verify`` checks offline."""
+        _load(drive_id)
+        svc = services()
+        document = drive_history.build(svc.store, svc.cache, _drives(), drive_id)
+        return Response(canonical_json(document), 200, mimetype="application/json")

@@ -1,0 +1,113 @@
+"""The drive's pure parts: the movement, the fold of its events, standings and matchpoints,
+and the deck of a board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.boards import board_order, deal_key
+from engine.drives import (
+    DriveError,
+    TableResult,
+    check_players,
+    fold_drive,
+    movement,
+    partner_pairs,
+    standings,
+    table_size,
+)
+from engine.profiles import make_ruleset
+from engine.shuffle import ShuffleError
+
+
+@pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 4), (12, 6), (16, 4), (40, 4)])
+def test_nobody_partners_the_same_player_twice_while_the_count_allows(
+    players: int, size: int,
+) -> None:
+    rounds = movement(players, size, players - 1)
+    pairs = [frozenset(pair) for r in rounds for table in r
+             for pair in partner_pairs(table, size // 2)]
+    assert len(pairs) == len(set(pairs)) == players * (players - 1) // 2
+    for tables in rounds:
+        seated = [player for table in tables for player in table]
+        assert sorted(seated) == list(range(players))
+
+
+def test_the_movement_repeats_only_after_every_pair_has_met() -> None:
+    rounds = movement(4, 4, 4)
+    assert rounds[3] == rounds[0] or {frozenset(p) for p in partner_pairs(rounds[3][0], 2)} == {
+        frozenset(p) for p in partner_pairs(rounds[0][0], 2)}
+
+
+def test_tables_seat_four_or_six_and_a_short_table_is_refused() -> None:
+    assert (table_size("classic"), table_size("auction"), table_size("bruff")) == (4, 4, 6)
+    with pytest.raises(DriveError, match="do not fill tables of 6: use 6 or 12 players"):
+        check_players(10, 6)
+    with pytest.raises(DriveError, match="fill_with_bots"):
+        check_players(3, 4)
+    check_players(12, 6)
+
+
+def _drive(format: str = "progressive", players: int = 8, boards: int = 0) -> dict[str, Any]:
+    return {"type": "drive_created", "data": {
+        "profile": "classic", "options": {}, "format": format, "rounds": 1, "table_size": 4,
+        "players": [{"name": f"P{n}", "type": "bot"} for n in range(players)],
+        "schedule": [[list(t) for t in r] for r in movement(players, 4, 1)], "boards": boards}}
+
+
+def test_the_fold_refuses_events_out_of_order() -> None:
+    with pytest.raises(DriveError, match="starts with 'round_ended'"):
+        fold_drive("d", [{"type": "round_ended", "data": {"round": 1}}])
+    with pytest.raises(DriveError, match="only after its last round"):
+        fold_drive("d", [_drive(), {"type": "drive_finished", "data": {}}])
+    with pytest.raises(DriveError, match="round 2 starts out of order"):
+        fold_drive("d", [_drive(), {"type": "round_started", "data": {"round": 2, "games": []}}])
+
+
+def test_equal_players_share_a_place_and_are_listed_by_name() -> None:
+    drive = fold_drive("d", [_drive(), {"type": "round_started",
+                                         "data": {"round": 1, "games": ["g1", "g2"]}}])
+    results = {"g1": TableResult("g1", True, 0, (45, 20), {}),
+               "g2": TableResult("g2", True, 1, (30, 45), {})}
+    table = standings(drive, results)
+    assert [row["place"] for row in table] == [1, 1, 1, 1, 5, 5, 7, 7]
+    assert [row["points"] for row in table] == [45, 45, 45, 45, 30, 30, 20, 20]
+    assert table[0]["name"] < table[1]["name"]
+    tables = drive.schedule[0]
+    winners = set(partner_pairs(tables[0], 2)[0]) | set(partner_pairs(tables[1], 2)[1])
+    assert {drive.players[row["player"]]["name"] for row in table if row["games_won"]} == {
+        drive.players[p]["name"] for p in winners}
+
+
+def test_matchpoints_score_one_per_table_beaten_and_a_half_per_tie() -> None:
+    drive = fold_drive("d", [_drive("duplicate", 12, 2), {"type": "round_started", "data": {
+        "round": 1, "games": ["a", "b", "c"],
+        "boards": [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00", "cut": 1}
+                   for n in (1, 2)]}}])
+    results = {
+        "a": TableResult("a", True, None, (0, 0), {1: (20, 10), 2: (15, 15)}),
+        "b": TableResult("b", True, None, (0, 0), {1: (10, 20), 2: (15, 15)}),
+        "c": TableResult("c", True, None, (0, 0), {1: (20, 10)}),
+    }
+    by_player = {row["player"]: row["points"] for row in standings(drive, results)}
+    side = [partner_pairs(t, 2) for t in drive.schedule[0]]
+    # Board 1: side 0 of a and c tie (1/2 each) and beat b's (1 each); side 1 of b beats both
+    # and a's and c's tie. Board 2: a and b tie on both sides (1/2 each); c did not play it.
+    points = [[by_player[members[0]] for members in sides] for sides in side]
+    assert points == [[1.5 + 0.5, 0.5 + 0.5], [0 + 0.5, 2 + 0.5], [1.5, 0.5]]
+    assert all(by_player[a] == by_player[b] for sides in side for a, b in sides)
+
+
+def test_a_board_deck_depends_on_its_board_and_cut_and_nothing_else() -> None:
+    rules = make_ruleset("classic", {}, 4)
+    seed = "11" * 32
+    first = board_order(rules, seed, "d/r1/b1", 1, 10)
+    assert first == board_order(rules, seed, "d/r1/b1", 1, 10)
+    assert first != board_order(rules, seed, "d/r1/b2", 1, 10)
+    assert first != board_order(rules, seed, "d/r1/b1", 1, 11)
+    assert sorted(map(str, first)) == sorted(map(str, board_order(rules, "22" * 32, "x", 1, 1)))
+    assert deal_key(bytes(32), "c", 1, 1).hex() != deal_key(bytes(32), "c", 2, 1).hex()
+    with pytest.raises(ShuffleError, match="invalid cut 52"):
+        board_order(rules, seed, "d/r1/b1", 1, 52)

@@ -1,0 +1,107 @@
+"""The drive page: the round in play with its tables, the standings, a player's score card."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+from web_helpers import LiveServer, by_id, console_errors, css, serious_violations, wait_for
+
+from events.codec import canonical_json
+from events.redis_store import RedisEventStore
+from workers import context
+from workers.dispatcher import Dispatcher
+
+
+def _play_out(url: str, drive_id: str, live: LiveServer) -> None:
+    """Runs dispatcher and worker until the drive is finished."""
+    context.configure(url)
+    connection = context.rq_connection(url)
+    queue = context.make_queue(connection, f"test-{uuid.uuid4().hex[:12]}")
+    with RedisEventStore.from_url(url) as store:
+        dispatcher = Dispatcher(store, queue, name=f"test-{uuid.uuid4().hex[:12]}",
+                                start="beginning")
+        worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer)
+        for _ in range(200):
+            handled = dispatcher.poll()
+            ran = worker.work(burst=True, logging_level="WARNING")
+            status = live.app.test_client().get(f"/v1/drives/{drive_id}").get_json()["status"]
+            if status == "finished" or not (handled or ran):
+                break
+    connection.close()
+
+
+def test_the_drive_page_shows_tables_standings_and_a_printable_score_card(
+    browser: Any, live: LiveServer,
+) -> None:
+    client = live.app.test_client()
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10}, "format": "progressive", "rounds": 2,
+        "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)]})
+    assert created.status_code == 201
+    drive_id = created.get_json()["id"]
+    _play_out(live.app.config["REDIS_URL"], drive_id, live)
+    browser.get(f"{live.url}/drive/{drive_id}?card=0")
+    wait_for(browser, lambda b: len(css(b, "#standings tbody tr")) == 8)
+    wait_for(browser, lambda b: "Round 2 of 2" in by_id(b, "round-title").text)
+    assert len(css(browser, "#round-tables article")) == 2
+    assert all(a.get_attribute("href").startswith(f"{live.url}/table/{drive_id}.2.")
+               for a in css(browser, "#round-tables article a"))
+    card = by_id(browser, "score-card")
+    assert card.is_displayed() and "P1" in by_id(browser, "card-title").text
+    assert len(css(browser, "#score-card tbody tr")) == 2
+    assert "Place" in by_id(browser, "card-total").text
+    assert console_errors(browser) == [] and serious_violations(browser) == []
+
+
+def test_the_viewer_verifies_a_duplicate_board_in_the_browser(
+    browser: Any, live: LiveServer, tmp_path: Path,
+) -> None:
+    client = live.app.test_client()
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 60}, "format": "duplicate", "rounds": 1,
+        "boards": 2, "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)]})
+    drive_id = created.get_json()["id"]
+    _play_out(live.app.config["REDIS_URL"], drive_id, live)
+    game = f"{drive_id}.1.2"
+    answer = client.get(f"/v1/games/{game}/history?view=auditor")
+    assert answer.status_code == 200, answer.get_json()
+    doc = answer.get_json()
+    verdict = _open(browser, live, tmp_path / "board.json", doc)
+    assert verdict.get_attribute("data-verdict") == "partly", verdict.text
+    assert "no checkpoint" in verdict.text and "deal 1" not in verdict.text, verdict.text
+    assert "2 seeds matched their commitments and 2 deals re-dealt" in verdict.text
+    # A forger who moves a board's cut and rehashes the chain: the deck no longer deals the
+    # hands the history holds.
+    dealt = next(e for e in doc["events"] if e["type"] == "board_dealt")
+    dealt["data"]["cut"] = dealt["data"]["cut"] % 50 + 1
+    verdict = _open(browser, live, tmp_path / "moved.json", _rehash(doc))
+    assert verdict.get_attribute("data-verdict") == "failed", verdict.text
+    assert "deal 1" in verdict.text, verdict.text
+
+
+def _rehash(doc: dict[str, Any]) -> dict[str, Any]:
+    """*doc* with every hash and link recomputed and the head moved."""
+    prev = "0" * 64
+    for event in doc["events"]:
+        event["prev_hash"] = prev
+        body = {name: event[name] for name in (
+            "version", "type", "schema", "data", "actor", "command_id", "occurred_at",
+            "prev_hash")}
+        event["hash"] = prev = hashlib.sha256(
+            canonical_json({**body, "game_id": doc["game_id"]})).hexdigest()
+    doc["head"] = prev
+    return doc
+
+
+def _open(browser: Any, live: LiveServer, path: Path, doc: dict[str, Any]) -> Any:
+    path.write_text(json.dumps(doc), "utf-8")
+    browser.get(f"{live.url}/viewer")
+    by_id(browser, "history-file").send_keys(str(path))
+    return wait_for(browser, lambda b: by_id(b, "verdict") if by_id(b, "verdict").get_attribute(
+        "data-verdict") not in (None, "", "checking") else None)

@@ -1,0 +1,143 @@
+"""Drives over HTTP, run by the workers: create, read, standings, history, verify."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from rq import Queue
+from worker_helpers import drive as run_all
+from worker_helpers import state_of
+
+from events.codec import canonical_json
+from replay.drive_verify import verify_drive
+from service.app import create_app
+from service.cli import main
+from workers.dispatcher import Dispatcher
+from workers.plan import plan
+
+
+@pytest.fixture
+def client(redis_url: str) -> Iterator[FlaskClient]:
+    app: Flask = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    yield app.test_client()
+    app.extensions["fortyfive"].streams.close()
+    app.extensions["fortyfive"].store.close()
+
+
+def _rehash(game_id: str, events: list[dict[str, Any]]) -> str:
+    """Recomputes every hash and link of a game's envelopes; returns the new head."""
+    prev = "0" * 64
+    for event in events:
+        event["prev_hash"] = prev
+        body = {k: v for k, v in event.items() if k != "hash"}
+        event["hash"] = prev = hashlib.sha256(canonical_json(body)).hexdigest()
+    assert game_id
+    return prev
+
+
+def _players(humans: int, bots: int) -> list[dict[str, str]]:
+    return ([{"name": f"H{n}", "type": "human"} for n in range(1, humans + 1)]
+            + [{"name": f"B{n}", "type": "bot"} for n in range(1, bots + 1)])
+
+
+def test_players_that_do_not_fill_the_tables_are_refused(client: FlaskClient) -> None:
+    answer = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 6), "format": "progressive", "rounds": 2})
+    assert answer.status_code == 422
+    assert answer.json["code"] == "invalid_drive" and "fill_with_bots" in answer.json["detail"]
+    assert answer.mimetype == "application/problem+json"
+
+
+def test_bruff_tables_seat_six_and_bots_fill_the_last_one(client: FlaskClient) -> None:
+    answer = client.post("/v1/drives", json={
+        "profile": "bruff", "players": _players(2, 8), "format": "progressive", "rounds": 1,
+        "fill_with_bots": True})
+    assert answer.status_code == 201
+    players = answer.json["players"]
+    assert len(players) == 12 and [p["token"] is not None for p in players[:3]] == [
+        True, True, False]
+    view = client.get(f"/v1/drives/{answer.json['id']}").json
+    assert view["status"] == "running" and [len(t) for t in view["schedule"][0]] == [6, 6]
+
+
+def test_an_unknown_drive_is_not_found(client: FlaskClient) -> None:
+    answer = client.get("/v1/drives/dr-00000000000000000000/standings")
+    assert answer.status_code == 404 and answer.json["code"] == "drive_not_found"
+
+
+def test_a_human_token_opens_the_players_table_in_every_round_and_verify_checks_it(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 15, "turn_seconds": 30},
+        "players": _players(1, 7), "format": "progressive", "rounds": 2})
+    drive_id, token = created.json["id"], created.json["players"][0]["token"]
+    run_all(dispatcher, queue)
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert view["current_round"] == 1 and view["rounds"][0]["number"] == 1
+    table = next(t for t in view["rounds"][0]["tables"]
+                 if any(p["name"] == "H1" for p in t["players"]))
+    seat = next(p["seat"] for p in table["players"] if p["name"] == "H1")
+    own = client.get(f"/v1/games/{table['game']}", headers={"Authorization": f"Bearer {token}"})
+    assert own.status_code == 200 and own.json["viewer"] == seat
+    # The turn clock applies: the human's turn plans a clock of 30 s.
+    state = state_of(table["game"])
+    due = plan(table["game"], state)
+    assert state.turn == seat and [(j.name, j.delay) for j in due if j.name == "turn_clock"] == [
+        ("turn_clock", 30)]
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json
+    assert {p["name"] for p in standings["players"]} == {f"B{n}" for n in range(1, 8)} | {"H1"}
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    assert history.status_code == 200
+    path = tmp_path / "drive.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+    document = json.loads(history.data)
+    document["standings"]["players"][0]["games_won"] += 1
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 1
+
+
+def test_a_duplicate_drive_verifies_and_a_changed_board_seed_does_not(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 60}, "players": _players(0, 8),
+        "format": "duplicate", "rounds": 1, "boards": 2})
+    drive_id = created.json["id"]
+    run_all(dispatcher, queue, rounds=80)
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert view["status"] == "finished" and view["boards_per_round"] == 2
+    boards = view["rounds"][0]["boards"]
+    assert [b["board"] for b in boards] == [f"{drive_id}/r1/b1", f"{drive_id}/r1/b2"]
+    assert all(b["seed"] for b in boards)
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json["players"]
+    # Two tables: on each board one side-pair comparison per side, 1 matchpoint shared.
+    assert sum(row["points"] for row in standings) == 2 * 2 * 2
+    history = json.loads(client.get(f"/v1/drives/{drive_id}/history").data)
+    assert all("events" in game for game in history["games"])
+    types = [e["type"] for e in history["games"][0]["events"]]
+    assert types.count("board_dealt") == 2 and types.count("seed_revealed") == 2
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(history))
+    assert main(["drive", "verify", str(path)]) == 0
+    game = history["games"][1]["events"]
+    dealt = next(e for e in game if e["type"] == "board_dealt")
+    original_cut = dealt["data"]["cut"]
+    dealt["data"]["cut"] = dealt["data"]["cut"] % 50 + 1
+    path.write_text(json.dumps(history))
+    assert main(["drive", "verify", str(path)]) == 1
+    # A table dealt another board, its chain rehashed: the drive's commitment catches it.
+    dealt["data"]["cut"] = original_cut
+    seed = "ab" * 32
+    dealt["data"].update(seed=seed, commitment=hashlib.sha256(bytes.fromhex(seed)).hexdigest())
+    history["games"][1]["head"] = _rehash(history["games"][1]["game"], game)
+    problems = verify_drive(history)
+    assert any("is not the board the drive committed to" in p for p in problems), problems
