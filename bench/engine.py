@@ -1,6 +1,18 @@
-"""Engine throughput: random games per second, fold cost per event, fold against json.loads.
+"""Engine throughput: moves per second, random games per second, fold cost per event, fold
+against json.loads, and (with ``--peer``) the same moves on another Python engine.
 
-Three figures, all measured in one run on the same machine:
+The figures, all measured in one run on the same machine:
+
+- ``moves_per_second``: six random players playing complete ``bruff`` games, each move the
+  seat's legal actions listed (:func:`engine.actions.legal_actions`), one drawn uniformly,
+  checked and applied once (:func:`engine.actions.decide_and_apply`: the events and the state
+  they fold to). Shuffle seeds are drawn from the same seeded generator as the choices.
+- ``peer`` (only with ``--peer DIR``): the same workload on a checkout of the Twenty-Five engine
+  (github.com/peteclarkez/twentyfive; mutable state, no events), loaded from *DIR* at run time
+  and never part of this project: six random players, full games, each move the peer's legal
+  moves listed and one applied through ``GameEngine.apply_move`` (which checks it). Both ways
+  of listing them are timed, the public ``get_state().legal_moves`` and the leaner internal
+  ``_compute_legal_moves()``; ``ratio`` is ``moves_per_second`` over the faster of the two.
 
 - ``games``: complete games per second for each profile, every action drawn uniformly from
   :func:`engine.actions.legal_actions` (seeded, so runs are comparable), each action checked
@@ -18,20 +30,29 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
+import pathlib
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.actions import decide, legal_actions, start_game
-from engine.fold import apply_event, fold
+from engine.actions import decide_and_apply, legal_actions, start_game
+from engine.fold import fold
 from engine.profiles import PROFILES, profile_players
 from events.chain import seal_events
 from events.types import Event, event_to_data
 
 RATIO_AIM = 10.0
 """The most fold may cost, as a multiple of json.loads of the same game."""
+
+MOVES_AIM = 2.0
+"""The engine's moves per second, as a multiple of the peer's, that the project aims at."""
+
+PEER_PLAYERS = 6
+"""Players at the peer's table, as in bruff."""
 
 MAX_DEALS = 1000
 """A random game still running after this many deals is reported instead of waited for."""
@@ -47,6 +68,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated profiles to play (default: all)")
     parser.add_argument("--repeat", type=_positive, default=5,
                         help="timing repeats; the best is kept (default 5)")
+    parser.add_argument("--move-games", type=_positive, default=30,
+                        help="bruff games played for moves_per_second, and by the peer "
+                        "(default 30)")
+    parser.add_argument("--peer", type=_peer_dir, default=None, metavar="DIR",
+                        help="a checkout of peteclarkez/twentyfive: measure its moves per "
+                        "second side by side and report the ratio")
 
 
 def _positive(text: str) -> int:
@@ -54,6 +81,16 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
     return value
+
+
+def _peer_dir(text: str) -> pathlib.Path:
+    path = pathlib.Path(text)
+    if not (path / "twentyfive" / "game" / "engine.py").is_file():
+        raise argparse.ArgumentTypeError(
+            f"expected a checkout of peteclarkez/twentyfive (with twentyfive/game/engine.py), "
+            f"got {text!r}"
+        )
+    return path
 
 
 def _profiles(text: str) -> tuple[str, ...]:
@@ -68,6 +105,12 @@ def _profiles(text: str) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Runs the benchmark and returns its figures."""
+    figures: dict[str, Any] = {}
+    moves, peer = measure_moves(args.move_games, args.seed, args.repeat, args.peer)
+    figures["moves_per_second"] = round(moves["moves_per_second"])
+    figures["moves"] = moves
+    if peer is not None:
+        figures["peer"] = peer
     profiles: tuple[str, ...] = args.profiles
     games: dict[str, Any] = {}
     logs: list[Sequence[Event]] = []
@@ -87,6 +130,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     fold_seconds = _best(lambda: [fold(log) for log in logs], args.repeat)
     bruff_game = random_game("bruff", f"{args.seed}/compare")
     return {
+        **figures,
         "games": games,
         "fold": {
             "events": total_events,
@@ -94,6 +138,106 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "fold_vs_json": compare_with_json(bruff_game, args.repeat),
     }
+
+
+def play_moves(games: int, seed: str) -> dict[str, Any]:
+    """Plays *games* complete six-player bruff games with random players and returns the
+    moves made, the seconds taken and their rate; see the module's ``moves_per_second``."""
+    chance = random.Random(f"{seed}/moves")
+    moves = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        state = fold(start_game("bruff", {}, ["bot"] * 6, chance.randbytes(32),
+                                chance.randbytes(32)))
+        while state.phase != "over":
+            seat = state.turn
+            assert seat is not None, f"a game in phase {state.phase!r} has no seat to act"
+            actions = legal_actions(state, seat)
+            action = actions[int(chance.random() * len(actions))]
+            _, state = decide_and_apply(state, seat, action, entropy=chance.randbytes(32))
+            moves += 1
+    elapsed = time.perf_counter() - started
+    return {"games": games, "moves": moves, "seconds": round(elapsed, 3),
+            "moves_per_second": round(moves / elapsed, 1),
+            "microseconds_per_move": round(elapsed / moves * 1e6, 2)}
+
+
+def measure_moves(
+    games: int, seed: str, repeat: int, peer: pathlib.Path | None
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Returns the figures of :func:`play_moves` and, given a *peer* checkout, the peer's on
+    the same workload, both ways of listing its legal moves, with the ratio. The runs take
+    turns (ours, the peer's public way, its lean way), *repeat* times, and the fastest run of
+    each is kept, so that a busy machine slows all three alike. The peer shuffles with the
+    module-level generator, so that is seeded for its runs and restored afterwards."""
+    engine_class = _load_peer(peer) if peer is not None else None
+    ours: list[dict[str, Any]] = []
+    public: list[dict[str, Any]] = []
+    lean: list[dict[str, Any]] = []
+    saved = random.getstate()
+    try:
+        for _ in range(repeat):
+            ours.append(play_moves(games, seed))
+            if engine_class is not None:
+                public.append(_peer_moves(engine_class, games, seed, lean=False))
+                lean.append(_peer_moves(engine_class, games, seed, lean=True))
+    finally:
+        random.setstate(saved)
+    moves = _fastest(ours)
+    if engine_class is None:
+        return moves, None
+    best_public, best_lean = _fastest(public), _fastest(lean)
+    faster = max(best_public["moves_per_second"], best_lean["moves_per_second"])
+    return moves, {
+        "engine": "peteclarkez/twentyfive",
+        "games": games,
+        "moves": best_lean["moves"],
+        "public_moves_per_second": best_public["moves_per_second"],
+        "lean_moves_per_second": best_lean["moves_per_second"],
+        "public_microseconds_per_move": best_public["microseconds_per_move"],
+        "lean_microseconds_per_move": best_lean["microseconds_per_move"],
+        "ratio": round(moves["moves_per_second"] / faster, 2),
+        "aim": f">= {MOVES_AIM:g}x",
+    }
+
+
+def _load_peer(directory: pathlib.Path) -> Any:
+    """Returns the peer's ``GameEngine`` class, imported from the checkout at *directory*."""
+    root = str(directory.resolve())
+    sys.path.insert(0, root)
+    try:
+        module = importlib.import_module("twentyfive.game.engine")
+    finally:
+        sys.path.remove(root)
+    origin = pathlib.Path(module.__file__ or "").resolve()
+    if not origin.is_relative_to(directory.resolve()):
+        raise RuntimeError(f"twentyfive was imported from {origin}, not from the --peer checkout")
+    return module.GameEngine
+
+
+def _peer_moves(engine_class: Any, games: int, seed: str, *, lean: bool) -> dict[str, Any]:
+    chance = random.Random(f"{seed}/moves")
+    random.seed(f"{seed}/peer")
+    names = [f"P{seat}" for seat in range(PEER_PLAYERS)]
+    moves = 0
+    started = time.perf_counter()
+    for _ in range(games):
+        engine = engine_class(player_names=names, audit_dir=None)
+        while not engine.is_game_over:
+            if lean:
+                legal = engine._compute_legal_moves()
+            else:
+                legal = engine.get_state().legal_moves
+            engine.apply_move(legal[int(chance.random() * len(legal))])
+            moves += 1
+    elapsed = time.perf_counter() - started
+    return {"moves": moves, "moves_per_second": round(moves / elapsed, 1),
+            "microseconds_per_move": round(elapsed / moves * 1e6, 2)}
+
+
+def _fastest(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Returns the figures of the fastest of *runs*."""
+    return max(runs, key=lambda run: float(run["moves_per_second"]))
 
 
 def random_game(profile: str, seed: str) -> list[Event]:
@@ -120,9 +264,8 @@ def random_game(profile: str, seed: str) -> list[Event]:
         if bids:
             actions = [action for action in actions if action["type"] != "bid"] + bids[:1]
         action = actions[chance.randrange(len(actions))]
-        for event in decide(state, seat, action, entropy=entropy()):
-            state = apply_event(state, event)
-            events.append(event)
+        batch, state = decide_and_apply(state, seat, action, entropy=entropy())
+        events += batch
     return events
 
 
@@ -136,12 +279,13 @@ def compare_with_json(events: Sequence[Event], repeat: int) -> dict[str, Any]:
         occurred_at="2026-01-01T00:00:00.000000Z",
     )
     stored = [body for _, body in sealed]
-    loops = max(1, 2000 // len(events))
-    fold_seconds = _best(lambda: [fold(events) for _ in range(loops)], repeat) / loops
-    bare_seconds = _best(lambda: [json.loads(bare) for _ in range(loops)], repeat) / loops
-    stored_seconds = _best(
-        lambda: [[json.loads(body) for body in stored] for _ in range(loops)], repeat
-    ) / loops
+    # One fold and one decode at a time, in turns, for many rounds, the fastest of each kept:
+    # each timing is short enough that on a busy machine some rounds run undisturbed.
+    fold_seconds, bare_seconds, stored_seconds = _best_in_turns([
+        lambda: fold(events),
+        lambda: json.loads(bare),
+        lambda: [json.loads(body) for body in stored],
+    ], repeat * 40)
     return {
         "profile": "bruff",
         "players": 6,
@@ -155,6 +299,17 @@ def compare_with_json(events: Sequence[Event], repeat: int) -> dict[str, Any]:
         "ratio_to_stored": round(fold_seconds / stored_seconds, 2),
         "aim": f"<= {RATIO_AIM:g}x",
     }
+
+
+def _best_in_turns(works: Sequence[Callable[[], object]], rounds: int) -> list[float]:
+    """Returns the fastest timing of each of *works*, run in turns for *rounds* rounds."""
+    best = [float("inf")] * len(works)
+    for _ in range(rounds):
+        for index, work in enumerate(works):
+            started = time.perf_counter()
+            work()
+            best[index] = min(best[index], time.perf_counter() - started)
+    return best
 
 
 def _best(work: Callable[[], object], repeat: int) -> float:

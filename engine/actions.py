@@ -15,7 +15,18 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import auction as bidding
-from engine.cards import ACE_OF_HEARTS, Card, Rank, Suit, card_sort_key, format_cards
+from engine.cards import (
+    ACE_OF_HEARTS,
+    CARD_CODES,
+    JOKER,
+    STANDARD_DECK,
+    Card,
+    Rank,
+    Suit,
+    card_sort_key,
+    cards_of,
+    format_cards,
+)
 from engine.errors import (
     ActionRejectedError,
     ContributionRefusedError,
@@ -27,7 +38,7 @@ from engine.errors import (
     WrongPhaseError,
 )
 from engine.fold import apply_event
-from engine.legality import check_card, legal_cards
+from engine.legality import allow_card, legal_mask
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
 from engine.rulings import side_name
@@ -120,6 +131,11 @@ def parse_action(body: Any) -> Action:
     """
     if isinstance(body, Action):
         return body
+    if type(body) is dict and len(body) == 2 and body.get("type") == "play":
+        # The hot path: a play as legal_actions lists it, one interned action per card code.
+        played = _PLAYS.get(body.get("card"))  # type: ignore[arg-type]
+        if played is not None:
+            return played
     if not isinstance(body, Mapping):
         raise InvalidActionError(
             f"an action is a JSON object such as {{\"type\": \"play\", \"card\": \"5S\"}}, "
@@ -166,6 +182,12 @@ def parse_action(body: Any) -> Action:
     except InvalidCardError as error:
         raise InvalidActionError(f"action {kind!r}: {error}") from None
     return Action(kind)
+
+
+_PLAYS: dict[str, Action] = {
+    card.code(): Action("play", card=card) for card in (*STANDARD_DECK, JOKER)
+}
+"""The action of playing each card, by its canonical code (actions are immutable values)."""
 
 
 def action_of(event: Event) -> dict[str, Any] | None:
@@ -249,6 +271,12 @@ def server_events(state: GameState, entropy: bytes | None, *,
 
     :raises ValueError: if a shuffle is due and *entropy* is not 32 bytes.
     """
+    return _server_steps(state, entropy, context)[0]
+
+
+def _server_steps(state: GameState, entropy: bytes | None, context: str | None = None
+                  ) -> tuple[tuple[Event, ...], GameState]:
+    """Returns the server's steps due now (:func:`server_events`) and the state after them."""
     if context is None and state.deal is not None:
         context = state.deal.context
     events: list[Event] = []
@@ -257,7 +285,7 @@ def server_events(state: GameState, entropy: bytes | None, *,
         deal = state.deal
         if deal is not None and deal.board is not None and phase in ("reveal", "shuffle"):
             # A board's seed is revealed, and the next board dealt, by its drive.
-            return tuple(events)
+            return tuple(events), state
         if phase == "reveal" and deal is not None and deal.seed is not None:
             event: Event = SeedRevealed(deal.number, deal.seed)
         elif phase == "shuffle":
@@ -269,7 +297,7 @@ def server_events(state: GameState, entropy: bytes | None, *,
                      else DeckShuffled(number, ALGORITHM_2, commitment(seed), seed, context))
             entropy = None
         else:
-            return tuple(events)
+            return tuple(events), state
         events.append(event)
         state = apply_event(state, event)
 
@@ -280,15 +308,26 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
     if state.turn is None or deal is None:
         return ()
     actions: list[Action] = []
-    if _may_jink(state, deal, seat):
+    if _why_not_jink(state, deal, seat) is None:
         actions.append(Action("jink"))
     # A nonce is the client's own random draw: legal but not listable, like a free choice.
     if deal.turn != seat:
         return tuple(action.to_dict() for action in actions)
     rules = state.rules
     hand = deal.hands[seat]
+    if deal.phase == "play" and not actions and _why_not_rob(state, deal, seat) is not None:
+        # The hot path: a play, as JSON objects straight from the legal cards' mask.
+        assert deal.trump is not None and deal.current is not None
+        order = ranking(deal.trump, rules)
+        return tuple([
+            {"type": "play", "card": CARD_CODES[card]}
+            for card in cards_of(legal_mask(hand, deal.current.cards, order, rules))
+        ])
     if deal.phase == "cut":
-        actions += [Action("cut", position=p) for p in range(1, len(pack(rules)))]
+        return tuple(
+            [action.to_dict() for action in actions]
+            + [{"type": "cut", "position": p} for p in range(1, len(pack(rules)))]
+        )
     elif deal.phase == "joker":
         actions += [Action("bury", card=card) for card in _distinct(hand)]
     elif deal.phase == "bidding":
@@ -312,8 +351,8 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
         if _may_rob(state, deal, seat):
             actions += [Action("rob", card=card) for card in _distinct(hand)]
         assert deal.trump is not None and deal.current is not None
-        cards, _ = legal_cards(hand, deal.current.cards, ranking(deal.trump, rules), rules)
-        actions += [Action("play", card=card) for card in cards]
+        mask = legal_mask(hand, deal.current.cards, ranking(deal.trump, rules), rules)
+        actions += [_PLAYS[card.code()] for card in cards_of(mask)]
     return tuple(action.to_dict() for action in actions)
 
 
@@ -331,16 +370,34 @@ def decide(
     :raises ValueError: if the action ends a deal and *entropy* is not 32 bytes for the next
         shuffle (a caller's mistake, not a player's).
     """
+    return decide_and_apply(state, seat, action, entropy=entropy)[0]
+
+
+def decide_and_apply(
+    state: GameState, seat: Seat, action: Action | Mapping[str, Any], *,
+    entropy: bytes | None = None,
+) -> tuple[tuple[Event, ...], GameState]:
+    """Returns what :func:`decide` returns and the state after those events, as folding them
+    onto *state* gives it: the action is checked and applied once.
+
+    :raises InvalidActionError: as :func:`decide`.
+    :raises GameOverError: as :func:`decide`.
+    :raises WrongPhaseError: as :func:`decide`.
+    :raises NotYourTurnError: as :func:`decide`.
+    :raises IllegalPlayError: as :func:`decide`.
+    :raises ValueError: as :func:`decide`.
+    """
     parsed = parse_action(action)
-    _check_table(state, seat)
+    phase = _check_table(state, seat)
     try:
-        event = _accept(state, seat, parsed)
+        event = _accept(state, seat, parsed, phase)
     except ActionRejectedError as error:
         # The legal alternatives are worked out only for a refusal, never on the hot path.
         if not error.legal:
             error.legal = legal_actions(state, seat)
         raise
-    return _after(state, event, entropy)
+    following, after = _server_steps(apply_event(state, event), entropy)
+    return (event, *following), after
 
 
 def refusals(
@@ -356,8 +413,7 @@ def refusals(
     """
     parsed = parse_action(action)
     try:
-        _check_table(state, seat)
-        deal = _check_phase(state, parsed)
+        deal = _check_phase(state, parsed, _check_table(state, seat))
     except ActionRejectedError as error:
         return [error]
     found: list[ActionRejectedError] = []
@@ -370,20 +426,22 @@ def refusals(
     return found
 
 
-def _check_table(state: GameState, seat: Seat) -> None:
-    """Refuses a seat that is not at the table, and any action once the game is over."""
+def _check_table(state: GameState, seat: Seat) -> str:
+    """Refuses a seat that is not at the table, and any action once the game is over;
+    returns the game's phase."""
     if not 0 <= seat < state.rules.players:
         raise NotYourTurnError(f"seat {seat} is not at this table of {state.rules.players}")
-    if state.phase == "over":
+    phase = state.phase
+    if phase == "over":
         how = ("it was abandoned unfinished" if state.winner is None
                else f"side {side_name(state.winner)} won")
         raise GameOverError(f"the game is over: {how}; no more actions")
+    return phase
 
 
-def _check_phase(state: GameState, action: Action) -> DealState:
-    """Returns the deal when *action* belongs to the phase it is in, else refuses it."""
+def _check_phase(state: GameState, action: Action, phase: str) -> DealState:
+    """Returns the deal when *action* belongs to the game's *phase*, else refuses it."""
     deal = state.deal
-    phase = state.phase
     wanted = PHASE_OF[action.type]
     if deal is None or phase != wanted:
         raise WrongPhaseError(
@@ -396,17 +454,13 @@ def _not_your_turn(deal: DealState, seat: Seat) -> NotYourTurnError:
     return NotYourTurnError(f"not your turn: seat {deal.turn} is to act, not seat {seat}")
 
 
-def _accept(state: GameState, seat: Seat, action: Action) -> Event:
-    """Returns the event for *action* by *seat*, or raises the error that refuses it."""
-    deal = _check_phase(state, action)
+def _accept(state: GameState, seat: Seat, action: Action, phase: str) -> Event:
+    """Returns the event for *action* by *seat* in the game's *phase*, or raises the error
+    that refuses it."""
+    deal = _check_phase(state, action, phase)
     if action.type not in ANY_SEAT and deal.turn != seat:  # Any seat: a jink, a nonce.
         raise _not_your_turn(deal, seat)
-    return _check(state, deal, seat, action)
-
-
-def _after(state: GameState, event: Event, entropy: bytes | None) -> tuple[Event, ...]:
-    following = server_events(apply_event(state, event), entropy)
-    return (event, *following)
+    return _CHECKS[action.type](state, deal, seat, action)
 
 
 def _jink(state: GameState, deal: DealState, seat: Seat) -> Event:
@@ -483,8 +537,8 @@ def _play(state: GameState, deal: DealState, seat: Seat, action: Action) -> Even
     assert action.card is not None
     assert deal.trump is not None and deal.current is not None
     try:
-        check_card(deal.hands[seat], deal.current.cards, ranking(deal.trump, rules), rules,
-                   action.card)
+        allow_card(deal.hands[seat], deal.current.cards,
+                   ranking(deal.trump, rules), rules, action.card)
     except IllegalPlayError as error:
         raise IllegalPlayError(
             f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
@@ -565,17 +619,27 @@ def _why_not_rob(state: GameState, deal: DealState, seat: Seat) -> str | None:
     if deal.turn_up is None:
         return "there is no turn-up to rob"
     if deal.robbed_by is not None:
-        return f"the turn-up was already robbed by seat {deal.robbed_by}"
+        return _ROBBED_BY[deal.robbed_by]
     if deal.tricks or (deal.current is not None and seat in deal.current.seats):
         return "robbing is allowed only before your own first play of the deal"
     assert deal.trump is not None
     ace = _ace_of_trumps(deal.trump)
     if ace in deal.hands[seat] or (seat == deal.dealer and deal.turn_up == ace):
         return None
-    return (
+    return _ONLY_ACE_HOLDER[ace]
+
+
+_ROBBED_BY = tuple(f"the turn-up was already robbed by seat {seat}" for seat in range(10))
+"""The refusal of a second rob, by the seat that robbed (written once: checks are hot)."""
+
+_ONLY_ACE_HOLDER = {
+    ace: (
         f"only the holder of {ace.code()} may rob (or the dealer when {ace.code()} is "
         "turned); the joker gives no right"
     )
+    for ace in (_ace_of_trumps(suit) for suit in Suit)
+}
+"""The refusal of a rob by a seat without the ace of trumps, by that ace."""
 
 
 def _may_jink(state: GameState, deal: DealState, seat: Seat) -> bool:
@@ -589,12 +653,7 @@ def _why_not_jink(state: GameState, deal: DealState, seat: Seat) -> str | None:
     del seat  # Any seat may announce for its side.
     jink = state.rules.jink
     if jink != "announced":
-        why = (
-            "in bruff a side wins by taking all five tricks, without announcing"
-            if jink == "take_all"
-            else "this game is played with the jink option 'none'"
-        )
-        return f"no jink can be announced: {why}"
+        return _NO_JINK_TAKE_ALL if jink == "take_all" else _NO_JINK_NONE
     if (
         deal.phase == "play"
         and deal.jink_seat is None
@@ -604,6 +663,13 @@ def _why_not_jink(state: GameState, deal: DealState, seat: Seat) -> str | None:
     ):
         return None
     return "a jink may be announced only once per deal, before the opening lead"
+
+
+_NO_JINK_TAKE_ALL = (
+    "no jink can be announced: in bruff a side wins by taking all five tricks, without "
+    "announcing"
+)
+_NO_JINK_NONE = "no jink can be announced: this game is played with the jink option 'none'"
 
 
 def _distinct(cards: Sequence[Card]) -> list[Card]:

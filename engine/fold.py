@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from engine import auction as bidding
 from engine import scoring
 from engine.boards import board_order
-from engine.cards import JOKER, Card, Suit
+from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
@@ -73,7 +73,10 @@ def apply_event(state: GameState | None, event: Event) -> GameState:
         return _create(event)
     if isinstance(event, GameCreated):
         raise EventSequenceError("game_created may only be the first event")
-    after = _apply(event, state)
+    # The registered function of the event's own type, looked up directly (singledispatch's
+    # wrapper, for a subclass or an unregistered type, is the fallback).
+    apply = _REGISTRY.get(type(event)) or _apply
+    after = apply(event, state)
     assert after.version == state.version + 1, "every apply function moves the version on once"
     return after
 
@@ -83,8 +86,25 @@ def _apply(event: Event, state: GameState) -> GameState:
     raise TypeError(f"no apply function registered for {type(event).__name__}")
 
 
+_REGISTRY = _apply.registry
+"""The apply function of each event type (singledispatch's registry: it fills as below)."""
+
+_CARD_BY_CODE = {card.code(): card for card in (*STANDARD_DECK, JOKER)}
+"""Each card by its canonical code, as events write it (:meth:`Card.parse` reads any)."""
+
+_new = tuple.__new__
+"""Builds a named tuple from all its fields at once: the fold's fast ``_replace``."""
+
+_GAME_VERSION = GameState._fields.index("version")
+_GAME_DEAL = GameState._fields.index("deal")
+_DEAL_HANDS, _DEAL_TRICKS, _DEAL_CURRENT, _DEAL_TURN, _DEAL_HIGHEST, _DEAL_FACTS = (
+    DealState._fields.index(name)
+    for name in ("hands", "tricks", "current", "turn", "highest", "facts")
+)
+
+
 def _create(event: GameCreated) -> GameState:
-    rules = make_ruleset(event.profile, event.options, len(event.seats))
+    rules = _ruleset(event.profile, event.options, len(event.seats))
     return GameState(
         version=1,
         rules=rules,
@@ -95,6 +115,33 @@ def _create(event: GameCreated) -> GameState:
         scores=(0,) * rules.sides,
         games_won=(0,) * rules.sides,
     )
+
+
+def _ruleset(profile: str, options: Mapping[str, Any], players: int) -> RuleSet:
+    """Returns :func:`make_ruleset` of the arguments, the same value for the same options (a
+    rule set is immutable; every load of a game folds its creation again).
+
+    :raises ProfileError: as :func:`make_ruleset`.
+    """
+    try:
+        # The type is part of the key: ``True == 1`` but only one of them may be valid.
+        key = (profile, players, tuple(sorted(
+            (name, type(value), value) for name, value in options.items()
+        )))
+        hash(key)
+    except TypeError:
+        return make_ruleset(profile, options, players)
+    rules = _RULESETS.get(key)
+    if rules is None:
+        rules = make_ruleset(profile, options, players)
+        if len(_RULESETS) >= 256:
+            _RULESETS.clear()
+        _RULESETS[key] = rules
+    return rules
+
+
+_RULESETS: dict[Hashable, RuleSet] = {}
+"""The rule sets made by :func:`_ruleset`, by profile, players and options (at most 256)."""
 
 
 def _deal_of(state: GameState, *phases: str) -> DealState:
@@ -109,7 +156,12 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
 
 def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     """Returns *state* one version on, with *deal* (and any other *changes*)."""
-    return state._replace(deal=deal, version=state.version + 1, **changes)
+    if changes:
+        return state._replace(deal=deal, version=state.version + 1, **changes)
+    fields: list[object] = list(state)
+    fields[_GAME_VERSION] = state.version + 1
+    fields[_GAME_DEAL] = deal
+    return _new(GameState, fields)
 
 
 def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
@@ -213,28 +265,38 @@ def _deal_out(
         for step in range(1, players + 1):
             hands[(deal.dealer + step) % players].extend(order[top:top + batch])
             top += batch
-    dealt = deal._replace(hands=tuple(tuple(hand) for hand in hands), cut_position=position)
+    dealt = tuple(tuple(hand) for hand in hands)
     if rules.auction:
-        return dealt._replace(
-            phase="bidding", stock=order[top:], auction=bidding.opening(deal.dealer, rules),
-            turn=(deal.dealer + 1) % players,
+        return deal._replace(
+            hands=dealt, cut_position=position, phase="bidding", stock=order[top:],
+            auction=bidding.opening(deal.dealer, rules), turn=(deal.dealer + 1) % players,
         )
-    return _expose(rules, dealt._replace(turn_up=order[top], stock=order[top + 1:]))
+    # One copy of the deal, with the turn-up exposed.
+    return deal._replace(**{
+        "hands": dealt, "cut_position": position, "turn_up": order[top],
+        "stock": order[top + 1:], **_exposure(rules, deal.dealer, dealt, order[top]),
+    })
 
 
 def _expose(rules: RuleSet, deal: DealState) -> DealState:
-    """Returns *deal* after its turn-up is exposed: a joker goes to the dealer, who must bury
-    a card; any other card names trumps and the dealer's left leads."""
+    """Returns *deal* after its turn-up is exposed (see :func:`_exposure`)."""
     turn_up = deal.turn_up
     assert turn_up is not None, "a turn-up deal exposes a card"
+    return deal._replace(**_exposure(rules, deal.dealer, deal.hands, turn_up))
+
+
+def _exposure(
+    rules: RuleSet, dealer: int, hands: tuple[tuple[Card, ...], ...], turn_up: Card
+) -> dict[str, Any]:
+    """Returns what changes in a deal once its turn-up is exposed: a joker goes to the dealer,
+    who must bury a card; any other card names trumps and the dealer's left leads."""
     if turn_up is JOKER:
-        hands = list(deal.hands)
-        hands[deal.dealer] = hands[deal.dealer] + (JOKER,)
-        return deal._replace(phase="joker", hands=tuple(hands), turn_up=None, turn=deal.dealer)
-    leader = (deal.dealer + 1) % rules.players
-    return deal._replace(
-        phase="play", trump=turn_up.suit, current=Trick(leader=leader), turn=leader
-    )
+        given = list(hands)
+        given[dealer] = given[dealer] + (JOKER,)
+        return {"phase": "joker", "hands": tuple(given), "turn_up": None, "turn": dealer}
+    leader = (dealer + 1) % rules.players
+    return {"phase": "play", "trump": turn_up.suit, "current": Trick(leader=leader),
+            "turn": leader}
 
 
 def _without(hand: tuple[Card, ...], card: Card, seat: int, version: int) -> tuple[Card, ...]:
@@ -358,49 +420,70 @@ def _jink(event: JinkAnnounced, state: GameState) -> GameState:
 
 @_apply.register
 def _played(event: CardPlayed, state: GameState) -> GameState:
-    deal = deal_before = _deal_of(state, "play")
+    deal = state.deal
+    if deal is None or deal.phase != "play":
+        deal = _deal_of(state, "play")
     rules = state.rules
     version = state.version + 1
-    card = Card.parse(event.card)
+    card = _CARD_BY_CODE.get(event.card) or Card.parse(event.card)
     seat = event.seat
-    assert deal.trump is not None and deal.current is not None, "play needs trumps and a trick"
-    order = ranking(deal.trump, rules)
-    before = deal.hands[seat]
-    hand = _without(before, card, seat, version)
+    trump = deal.trump
     trick = deal.current
+    assert trump is not None and trick is not None, "play needs trumps and a trick"
+    order = ranking(trump, rules)
+    hands = deal.hands
+    before = hands[seat]
+    if card in before:
+        index = before.index(card)
+        hand = before[:index] + before[index + 1:]
+    else:
+        hand = _without(before, card, seat, version)  # Raises: the seat does not hold it.
     facts = deal.facts
-    withheld = withheld_trumps(before, trick.cards, order, rules, card) if (
-        trick.cards) else None
-    if withheld is not None:
-        facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
-                       trick=len(deal.tricks) + 1, seat=seat),)
-    trick = Trick(trick.leader, trick.seats + (seat,), trick.cards + (card,))
-    highest = deal.highest
-    power = order.trump_power.get(card)
-    if power is not None and (highest is None or power > order.trump_power[highest.card]):
-        highest = HighestTrump(card, seat, len(deal.tricks) + 1)
     tricks = deal.tricks
-    current: Trick | None = trick
-    turn = (seat + 1) % rules.players
-    if len(trick.cards) == rules.players:
-        index, won = winner_ruling(trick.cards, order)
-        winner = trick.seats[index]
-        trick = trick._replace(winner=winner)
-        tricks += (trick,)
+    if trick.cards and order.trump_mask >> trick.cards[0] & 1:
+        # A renege can be allowed only on a trump lead.
+        withheld = withheld_trumps(before, trick.cards, order, rules, card)
+        if withheld is not None:
+            facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
+                           trick=len(tricks) + 1, seat=seat),)
+    seats = trick.seats + (seat,)
+    cards = trick.cards + (card,)
+    highest = highest_before = deal.highest
+    power = order.power_of[card]
+    if power and (highest is None or power > order.power_of[highest.card]):
+        highest = HighestTrump(card, seat, len(tricks) + 1)
+    current: Trick | None
+    if len(cards) == rules.players:
+        index, won = winner_ruling(cards, order)
+        winner = seats[index]
+        tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
         facts += (Fact("trick_won", won,
                        version, trick=len(tricks), seat=winner, side=rules.side_of(winner),
                        points=scoring.TRICK_POINTS),)
-        current = Trick(leader=winner) if len(tricks) < scoring.TRICKS_PER_DEAL else None
+        current = _new(Trick, (winner, (), (), None)) if (
+            len(tricks) < scoring.TRICKS_PER_DEAL) else None
         turn = winner
-    deal = deal._replace(
-        hands=_replace_hand(deal, seat, hand), tricks=tricks, current=current, turn=turn,
-        highest=highest, facts=facts,
-    )
-    trick_done = current is None or not current.cards
-    if not trick_done and highest is deal_before.highest:
+        trick_done = True
+    else:
+        current = _new(Trick, (trick.leader, seats, cards, None))
+        turn = (seat + 1) % rules.players
+        trick_done = False
+    # The deal with this play, built in one pass (the fold's hot path: no ``_replace``).
+    fields: list[object] = list(deal)
+    fields[_DEAL_HANDS] = hands[:seat] + (hand,) + hands[seat + 1:]
+    fields[_DEAL_TRICKS] = tricks
+    fields[_DEAL_CURRENT] = current
+    fields[_DEAL_TURN] = turn
+    fields[_DEAL_HIGHEST] = highest
+    fields[_DEAL_FACTS] = facts
+    deal = _new(DealState, fields)
+    if not trick_done and highest is highest_before:
         # Mid-trick, with the highest trump unchanged, neither the bonus proof nor a finish
         # can change: both depend only on completed tricks and on the highest trump.
-        return _with_deal(state, deal)
+        game: list[object] = list(state)
+        game[_GAME_VERSION] = version
+        game[_GAME_DEAL] = deal
+        return _new(GameState, game)
     deal = _check_bonus(deal, rules, order, version, trick_done)
     settlement = _settlement(deal, rules, version)
     if settlement is None:
@@ -434,7 +517,15 @@ def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settle
         return scoring.settle_complete(deal, rules, version)
     if rules.finish != "trick" or rules.auction or deal.jink_seat is not None:
         return None
-    if rules.spoil_five and max(scoring.tricks_won(deal, rules)) < 3:
+    won = scoring.tricks_won(deal, rules)
+    if rules.spoil_five and max(won) < 3:
+        return None
+    # No side can have reached the target yet, wherever the bonus lies: nothing to settle.
+    reach = rules.target - (scoring.BONUS_POINTS if rules.bonus else 0)
+    for start, tricks in zip(deal.start_scores, won, strict=True):
+        if start + scoring.TRICK_POINTS * tricks >= reach:
+            break
+    else:
         return None
     finish = scoring.certain_finish(deal, rules)
     if finish is None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import Card, card_sort_key, format_cards
+from engine.cards import JOKER_INDEX, Card, cards_of, format_cards
 from engine.errors import IllegalPlayError
 from engine.profiles import RuleSet
-from engine.ranking import Ranking, is_protected
+from engine.ranking import Ranking
 from engine.rulings import Ruling, ruling
 
 
@@ -32,43 +32,86 @@ def legal_cards(
     >>> format_cards(cards), why.rule_id
     ('KD,AH', 'play.trump_lead.withhold')
     """
-    whole = _distinct(hand)
+    mask, rule_id = _legal(hand, trick, order, rules)
+    return cards_of(mask), _ruling(rule_id, hand, trick, order)
+
+
+def legal_mask(
+    hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet
+) -> int:
+    """Returns the cards :func:`legal_cards` allows as a :class:`~engine.cards.CardSet`
+    mask, without writing the ruling (the hot path: listing a seat's legal actions)."""
+    return _legal(hand, trick, order, rules)[0]
+
+
+def _legal(
+    hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet
+) -> tuple[int, str]:
+    """Returns the legal cards of *hand* as a mask and the rule id that decided.
+
+    The decision itself; :func:`_ruling` writes the facts of the case only when a ruling is
+    asked for. One move asks it up to three times of the same hand and trick (listing the
+    legal actions, checking the play, the fold's renege fact), so the last answer is kept:
+    hands and tricks are immutable tuples, so the same objects mean the same answer.
+    """
+    global _last
+    last = _last
+    if last[0] is hand and last[1] is trick and last[2] is order and last[3] is rules:
+        return last[4]
+    answer = _decide(hand, trick, order, rules)
+    _last = (hand, trick, order, rules, answer)
+    return answer
+
+
+def _decide(
+    hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet
+) -> tuple[int, str]:
+    whole = 0
+    for card in hand:
+        whole |= _BIT[card]
     if not trick:
-        return whole, ruling("play.lead")
+        return whole, "play.lead"
     led = trick[0]
-    trumps = [card for card in hand if order.is_trump(card)]
-    if order.is_trump(led):
-        return _answer_trump_lead(whole, trumps, led, order)
-    led_suit = order.effective_suit(led)
-    followers = [card for card in hand if card.suit is led_suit and not order.is_trump(card)]
+    trumps = whole & order.trump_mask
+    if order.trump_mask >> led & 1:
+        if not trumps:
+            return whole, "play.trump_lead.void"
+        # Protected trumps that outrank the led card may be withheld; any other must be played.
+        if not trumps & ~(order.protected_mask & order.stronger[led]):
+            return whole, "play.trump_lead.withhold"
+        return trumps, "play.trump_lead.must_trump"
+    followers = whole & order.follow_masks[order.led_suit_of[led]]
     if not followers:
-        return whole, ruling("play.plain_lead.void", led=led.code(), suit=led_suit.name)
+        return whole, "play.plain_lead.void"
     if rules.follow == "must_follow":
-        return _distinct(followers), ruling(
-            "play.plain_lead.must_follow", led=led.code(), suit=led_suit.name)
-    return _distinct(followers + trumps), ruling(
-        "play.plain_lead.trump_or_follow", led=led.code(), suit=led_suit.name)
+        return followers, "play.plain_lead.must_follow"
+    return followers | trumps, "play.plain_lead.trump_or_follow"
 
 
-def _answer_trump_lead(
-    whole: tuple[Card, ...], trumps: list[Card], led: Card, order: Ranking
-) -> tuple[tuple[Card, ...], Ruling]:
-    """Returns the legal answers to the trump *led* by a hand holding *trumps*."""
-    if not trumps:
-        return whole, ruling("play.trump_lead.void", led=led.code())
-    led_power = order.trump_power[led]
-    forced = [
-        card
-        for card in trumps
-        if not is_protected(card, order.trump) or order.trump_power[card] <= led_power
-    ]
+_BIT = tuple(1 << index for index in range(JOKER_INDEX + 1))
+"""Each card's bit in a mask, indexed by card."""
+
+_last: tuple[object, object, object, object, tuple[int, str]] = (None, None, None, None, (0, ""))
+"""The last hand, trick, ranking and rules :func:`_legal` answered, and its answer."""
+
+
+def _ruling(rule_id: str, hand: Sequence[Card], trick: Sequence[Card], order: Ranking) -> Ruling:
+    """Returns the ruling of *rule_id* with the facts of this hand and trick."""
+    if rule_id == "play.lead":
+        return ruling(rule_id)
+    led = trick[0]
+    if rule_id.startswith("play.plain_lead."):
+        return ruling(rule_id, led=led.code(), suit=order.effective_suit(led).name)
+    if rule_id == "play.trump_lead.void":
+        return ruling(rule_id, led=led.code())
+    trumps = [card for card in hand if order.is_trump(card)]
     codes = tuple(card.code() for card in trumps)
-    if not forced:
-        return whole, ruling("play.trump_lead.withhold", led=led.code(), kept=codes)
-    return _distinct(trumps), ruling(
-        "play.trump_lead.must_trump", led=led.code(), trumps=codes,
-        forced=tuple(card.code() for card in forced), trump=order.trump.name,
-    )
+    if rule_id == "play.trump_lead.withhold":
+        return ruling(rule_id, led=led.code(), kept=codes)
+    assert rule_id == "play.trump_lead.must_trump", f"no ruling for {rule_id!r}"
+    exempt = order.protected_mask & order.stronger[led]
+    forced = tuple(card.code() for card in trumps if not exempt >> card & 1)
+    return ruling(rule_id, led=led.code(), trumps=codes, forced=forced, trump=order.trump.name)
 
 
 def withheld_trumps(
@@ -81,12 +124,13 @@ def withheld_trumps(
     It is the ruling :func:`legal_cards` gives for the same hand and trick: the fold states it
     as the ``renege_allowed`` fact of a history.
     """
-    if not trick or not order.is_trump(trick[0]) or order.is_trump(card):
+    trump_mask = order.trump_mask
+    if not trick or not trump_mask >> trick[0] & 1 or trump_mask >> card & 1:
         return None
-    if not any(order.is_trump(held) for held in hand):
+    _, rule_id = _legal(hand, trick, order, rules)
+    if rule_id != "play.trump_lead.withhold":
         return None
-    _, why = legal_cards(hand, trick, order, rules)
-    return why if why.rule_id == "play.trump_lead.withhold" else None
+    return _ruling(rule_id, hand, trick, order)
 
 
 def check_card(
@@ -97,15 +141,22 @@ def check_card(
     :raises IllegalPlayError: if *card* is not in *hand*, or the rules forbid it; the
         message says which card must be played instead and which rule decided.
     """
+    return _ruling(allow_card(hand, trick, order, rules, card), hand, trick, order)
+
+
+def allow_card(
+    hand: Sequence[Card], trick: Sequence[Card], order: Ranking, rules: RuleSet, card: Card
+) -> str:
+    """Returns the rule id that allows *card*: :func:`check_card` without writing the ruling.
+
+    :raises IllegalPlayError: as :func:`check_card`.
+    """
     if card not in hand:
         raise IllegalPlayError(
             f"illegal play: {card.code()!r} is not in the hand ({format_cards(hand)})"
         )
-    allowed, ruling = legal_cards(hand, trick, order, rules)
-    if card in allowed:
-        return ruling
-    raise IllegalPlayError(f"illegal play: {card.code()!r}; {ruling.text}", ruling=ruling)
-
-
-def _distinct(cards: Sequence[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(set(cards), key=card_sort_key))
+    mask, rule_id = _legal(hand, trick, order, rules)
+    if mask >> card & 1:
+        return rule_id
+    why = _ruling(rule_id, hand, trick, order)
+    raise IllegalPlayError(f"illegal play: {card.code()!r}; {why.text}", ruling=why)

@@ -49,15 +49,20 @@ class RuleSet:
     min_bid: int
     match_games: int
     turn_seconds: int | None
+    _sides: int = dataclasses.field(init=False, repr=False, compare=False)
+    """:attr:`sides`, worked out once (the fold asks for a trick winner's side each trick)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_sides", self.players // LAYOUT_SIZE[self.layout])
 
     @property
     def sides(self) -> int:
         """How many sides play: seat s belongs to side s mod sides."""
-        return self.players // LAYOUT_SIZE[self.layout]
+        return self._sides
 
     def side_of(self, seat: int) -> int:
         """Returns the side of *seat* (partners alternate around the table)."""
-        return seat % self.sides
+        return seat % self._sides
 
     def seats_of(self, side: int) -> tuple[int, ...]:
         """Returns the seats of *side*."""

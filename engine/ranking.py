@@ -12,7 +12,7 @@ import dataclasses
 import functools
 from collections.abc import Sequence
 
-from engine.cards import ACE_OF_HEARTS, JOKER, Card, Rank, Suit
+from engine.cards import ACE_OF_HEARTS, JOKER, STANDARD_DECK, Card, Rank, Suit, mask_of
 from engine.profiles import RuleSet
 
 _BLACK_TRUMP_TAIL = "2346789T"
@@ -33,17 +33,29 @@ class Ranking:
     """Trump strength: higher is stronger; absent for non-trumps."""
     plain_power: dict[Card, int]
     """Strength within its own suit for non-trumps: higher is stronger."""
+    trump_mask: int = 0
+    """The trumps as a :class:`~engine.cards.CardSet` mask."""
+    protected_mask: int = 0
+    """The trumps that may be withheld from a lower led trump (5, J, AH, joker), as a mask."""
+    follow_masks: tuple[int, ...] = ()
+    """For each suit, the non-trumps of that suit as a mask (empty for the trump suit)."""
+    power_of: tuple[int, ...] = ()
+    """Trump strength indexed by card (0 for a non-trump): :attr:`trump_power` as a table."""
+    led_suit_of: tuple[Suit, ...] = ()
+    """The suit each card counts as when led, indexed by card: :meth:`effective_suit`."""
+    stronger: tuple[int, ...] = ()
+    """For each card, indexed by card, the mask of the trumps that outrank it as a trump."""
+    strengths: tuple[tuple[int, ...], ...] = ()
+    """For each led suit, how strongly each card stands in the trick, indexed by card: 1000
+    plus the trump strength for a trump, the plain strength for the led suit, else 0."""
 
     def is_trump(self, card: Card) -> bool:
         """True if *card* is a trump (its suit, AH, or the joker)."""
-        return card in self.trump_power
+        return self.trump_mask >> card & 1 == 1
 
     def effective_suit(self, card: Card) -> Suit:
         """Returns the suit *card* counts as: trumps for AH and the joker."""
-        if card in self.trump_power:
-            return self.trump
-        assert card.suit is not None, "the joker is always a trump"
-        return card.suit
+        return self.led_suit_of[card]
 
 
 def _code(letter: str, suit: Suit) -> Card:
@@ -76,12 +88,47 @@ def ranking_for(trump: Suit, joker: str, diamond_ace: str) -> Ranking:
             card = _code(letter, suit)
             if card not in trump_power:
                 plain_power[card] = len(letters) - index
-    return Ranking(trump, tuple(order), trump_power, plain_power)
+    trump_mask = mask_of(order)
+    every = (*STANDARD_DECK, JOKER)
+    power_of = tuple(trump_power.get(card, 0) for card in every)
+    led_suit_of = tuple(
+        trump if card.suit is None or card in trump_power else card.suit for card in every
+    )
+    strengths = tuple(
+        tuple(
+            1000 + trump_power[card] if card in trump_power
+            else plain_power.get(card, 0) if card.suit is led else 0
+            for card in every
+        )
+        for led in Suit
+    )
+    return Ranking(
+        trump, tuple(order), trump_power, plain_power, trump_mask=trump_mask,
+        protected_mask=mask_of(card for card in order if is_protected(card, trump)),
+        follow_masks=tuple(
+            mask_of(card for card in plain_power if card.suit is suit) for suit in Suit
+        ),
+        power_of=power_of, led_suit_of=led_suit_of, strengths=strengths,
+        stronger=tuple(
+            mask_of(other for other in order if trump_power[other] > power_of[card])
+            for card in every
+        ),
+    )
 
 
 def ranking(trump: Suit, rules: RuleSet) -> Ranking:
     """Returns the orderings in force for *trump* under *rules*."""
-    return ranking_for(trump, rules.joker, rules.diamond_ace)
+    try:
+        return _BY_OPTIONS[rules.joker, rules.diamond_ace][trump]
+    except KeyError:
+        by_suit = tuple(ranking_for(suit, rules.joker, rules.diamond_ace) for suit in Suit)
+        _BY_OPTIONS[rules.joker, rules.diamond_ace] = by_suit
+        return by_suit[trump]
+
+
+_BY_OPTIONS: dict[tuple[str, str], tuple[Ranking, ...]] = {}
+"""The rankings of :func:`ranking_for` for each joker placement and diamond-ace rule, by
+trump suit (the fold asks on every play: a look-up by strings and an index, no enum hash)."""
 
 
 def is_protected(card: Card, trump: Suit) -> bool:
@@ -93,17 +140,8 @@ def is_protected(card: Card, trump: Suit) -> bool:
 
 def trick_strengths(cards: Sequence[Card], order: Ranking) -> list[int]:
     """Returns how strongly each card of a trick stands (0 for a card that cannot win)."""
-    led_suit = order.effective_suit(cards[0])
-    strengths = []
-    for card in cards:
-        power = order.trump_power.get(card)
-        if power is not None:
-            strengths.append(1000 + power)
-        elif card.suit is led_suit:
-            strengths.append(order.plain_power[card])
-        else:
-            strengths.append(0)
-    return strengths
+    table = order.strengths[order.led_suit_of[cards[0]]]
+    return [table[card] for card in cards]
 
 
 def trick_winner(cards: Sequence[Card], order: Ranking) -> int:

@@ -10,7 +10,6 @@ give the same first side to reach the target.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 
 from engine.cards import Rank
 from engine.profiles import RuleSet
@@ -26,9 +25,10 @@ BONUS_POINTS = 5
 def tricks_won(deal: DealState, rules: RuleSet) -> list[int]:
     """Returns how many completed tricks each side has won in *deal*."""
     won = [0] * rules.sides
+    side_of = rules.side_of
     for trick in deal.tricks:
         assert trick.winner is not None, "completed tricks have winners"
-        won[rules.side_of(trick.winner)] += 1
+        won[side_of(trick.winner)] += 1
     return won
 
 
@@ -47,16 +47,17 @@ def prove_bonus(deal: DealState, rules: RuleSet, order: Ranking) -> Ruling | Non
     card = highest.card
     if card.suit is order.trump and card.rank is Rank.FIVE:
         return ruling("bonus.proven.five", card=card.code(), trick=highest.trick)
-    power = order.trump_power[card]
-    higher = [other for other in order.trump_order if order.trump_power[other] > power]
-    public_out: Counter[object] = Counter()
+    higher = order.stronger[card]
+    # A turn-up nobody robbed is out of play in public once it can no longer be robbed; with
+    # several decks another copy of each higher trump may still be held.
     if deal.turn_up is not None and deal.robbed_by is None and (
         deal.tricks or not rules.robbing
-    ):
-        public_out[deal.turn_up] += 1
-    if all(public_out[other] >= rules.decks for other in higher):
+    ) and rules.decks == 1:
+        higher &= ~(1 << deal.turn_up)
+    if not higher:
         return ruling("bonus.proven.higher_out", card=card.code(), trick=highest.trick,
-                      higher=tuple(other.code() for other in higher))
+                      higher=tuple(other.code() for other in order.trump_order
+                                   if order.stronger[card] >> other & 1))
     if hands_exhausted:
         return ruling("bonus.proven.hands_exhausted", card=card.code(), trick=highest.trick)
     return None

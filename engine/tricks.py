@@ -37,7 +37,8 @@ def winner_ruling(cards: Sequence[Card], order: Ranking) -> tuple[int, Ruling]:
     if card in cards[index + 1:]:
         return index, ruling("trick.identical_first", card=code, position=index + 1)
     if order.is_trump(card):
-        trumps = sum(1 for other in cards if order.is_trump(other))
+        mask = order.trump_mask
+        trumps = len([other for other in cards if mask >> other & 1])
         return index, ruling("trick.highest_trump", card=code, trumps=trumps)
     led = order.effective_suit(cards[0])
     return index, ruling("trick.highest_of_led_suit", card=code, suit=led.name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sys
 import types
 from typing import Any
@@ -233,3 +234,79 @@ def test_bench_sign_reports_signatures_and_verifications_per_second(
     assert status == 0 and figures["signature_bytes"] == 64
     assert figures["signed_per_second"] > 0 and figures["verified_per_second"] > 0
     assert figures["cached_per_second"] > figures["signed_per_second"]
+
+
+def test_bench_engine_reports_moves_per_second_of_random_bruff_players(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _run(capsys, "engine", "--games", "1", "--repeat", "1", "--profiles",
+                            "bruff", "--move-games", "2", "--json")
+    assert (status, err) == (0, "")
+    figures = json.loads(out)
+    moves = figures["moves"]
+    assert moves["games"] == 2 and moves["moves"] > 2 * 30
+    assert figures["moves_per_second"] == round(moves["moves_per_second"]) > 0
+    assert moves["microseconds_per_move"] == pytest.approx(1e6 / moves["moves_per_second"],
+                                                           rel=0.05)
+    assert "peer" not in figures
+
+
+_FAKE_PEER = '''
+class GameEngine:
+    """A stand-in for the peer: six moves a game, one legal move at a time."""
+
+    def __init__(self, player_names, *, audit_dir):
+        assert len(player_names) == 6 and audit_dir is None
+        self.left = 6
+
+    @property
+    def is_game_over(self):
+        return self.left == 0
+
+    def _compute_legal_moves(self):
+        return [self.left]
+
+    def get_state(self):
+        return type("State", (), {"legal_moves": (self.left,)})()
+
+    def apply_move(self, move):
+        assert move == self.left
+        self.left -= 1
+'''
+
+
+def test_bench_engine_measures_a_peer_checkout_side_by_side(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    engine = tmp_path / "twentyfive" / "game" / "engine.py"
+    engine.parent.mkdir(parents=True)
+    for package in (engine.parent.parent, engine.parent):
+        (package / "__init__.py").write_text("")
+    engine.write_text(_FAKE_PEER)
+    for name in ("twentyfive", "twentyfive.game", "twentyfive.game.engine"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    try:
+        status, out, err = _run(capsys, "engine", "--games", "1", "--repeat", "1",
+                                "--profiles", "bruff", "--move-games", "2", "--peer",
+                                str(tmp_path), "--json")
+    finally:
+        for name in ("twentyfive", "twentyfive.game", "twentyfive.game.engine"):
+            sys.modules.pop(name, None)
+    assert (status, err) == (0, "")
+    figures = json.loads(out)
+    peer = figures["peer"]
+    assert (peer["engine"], peer["games"], peer["moves"]) == ("peteclarkez/twentyfive", 2, 12)
+    faster = max(peer["public_moves_per_second"], peer["lean_moves_per_second"])
+    assert peer["ratio"] == pytest.approx(figures["moves"]["moves_per_second"] / faster,
+                                          abs=0.01)
+    assert peer["aim"] == ">= 2x"
+
+
+def test_bench_engine_refuses_a_peer_directory_without_the_peer(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
+) -> None:
+    status, out, err = _run(capsys, "engine", "--peer", str(tmp_path))
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    assert "argument --peer: expected a checkout of peteclarkez/twentyfive" in err
