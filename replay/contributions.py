@@ -75,7 +75,9 @@ def contributions(history: HandHistory) -> tuple[list[DealContributions], list[t
     events = history.events
     problems: list[tuple[str, int]] = []
     created = events[0].data if events and events[0].type == "game_created" else {}
-    seats: Sequence[str] = created.get("seats") or ()
+    listed = created.get("seats")
+    # A tampered seat list is the seats check's to report; here it only means nobody is human.
+    seats: Sequence[str] = listed if isinstance(listed, list | tuple) else ()
     secret = _secret(created, problems)
     rules = _rules(history)
     found: list[DealContributions] = []

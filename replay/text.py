@@ -402,17 +402,24 @@ class _Reader:
                 self.error("syntax", "'}' without a '{' before it", number, index + 1)
                 index += 1
                 continue
-            end, depth = index, 0
+            end, depth, quoted = index, 0, False
             while end < len(text):
                 current = text[end]
-                if current == "(":
+                if quoted:
+                    if current == "\\":
+                        end += 1  # An escaped character, a quote included, stays quoted.
+                    elif current == '"':
+                        quoted = False
+                elif current == '"':
+                    quoted = True
+                elif current == "(":
                     depth += 1
                 elif current == ")":
                     depth -= 1
                 elif depth <= 0 and (current.isspace() or current in "{;"):
                     break
                 end += 1
-            token = "".join(text[index:end].split())
+            token = _without_spaces(text[index:end])
             if depth > 0:
                 self.error("bad_token", f"unclosed '(' in {token!r}", number, index + 1)
             else:
@@ -521,3 +528,25 @@ def _unescape_tag(text: str) -> str:
         else match.group(1),
         text,
     )
+
+
+def _without_spaces(token: str) -> str:
+    """Returns *token* without the white space a writer may put between its parts, keeping
+    every character inside double quotes (a quoted value may hold spaces)."""
+    kept: list[str] = []
+    quoted = escaped = False
+    for char in token:
+        if quoted:
+            kept.append(char)
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+            kept.append(char)
+        elif not char.isspace():
+            kept.append(char)
+    return "".join(kept)

@@ -137,3 +137,16 @@ def test_a_line_break_in_a_tag_value_stays_on_its_line_bug() -> None:
 
 def test_a_next_line_character_in_event_data_takes_the_json_escape_bug() -> None:
     assert_lossless(_tampered("seed-000-09", ("events", 15, "data", "card"), "\x85"))
+
+
+def test_a_value_with_spaces_keeps_them_through_the_text_notation() -> None:
+    # The reader drops the spaces a writer puts between a token's parts, but never inside
+    # quotes: a tampered seed "a b" once came back as "ab".
+    for path, value in ((("events", 0, "data", "seed"), "a b"),
+                        (("events", 1, "data", "commitment"), " "),
+                        (("events", 1, "data", "algorithm"), 'x ( ) " y')):
+        doc = copy.deepcopy(raw("turned-joker.json"))
+        set_at(doc, path, value)
+        history, diagnostics = read_json(json.dumps(doc))
+        assert history is not None, diagnostics
+        assert_lossless(history)
