@@ -72,8 +72,11 @@ def test_a_board_in_play_is_hidden_from_all_but_its_table_until_the_drive_reveal
     assert client.get(f"/v1/games/{mine}/history", headers=_bearer(token)).status_code == 200
     assert client.get(f"/v1/games/{mine}?view=spectator",
                       headers=_bearer(token)).status_code == 200
-    # The drive's own view still shows the tables (no cards in it).
+    # The drive's own view still shows the tables (no cards in it); its history, which holds
+    # every table's events, waits for the end of the drive.
     assert client.get(f"/v1/drives/{drive_id}").status_code == 200
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    assert history.status_code == 409 and history.json["code"] == "drive_in_progress"
 
     # The human plays the board out; the drive reveals it; then everyone sees everything.
     for _ in range(60):
@@ -86,6 +89,8 @@ def test_a_board_in_play_is_hidden_from_all_but_its_table_until_the_drive_reveal
             assert answer.status_code == 201, answer.json
         run_all(dispatcher, queue)
     assert client.get(f"/v1/drives/{drive_id}").json["rounds"][0]["boards"][0]["seed"]
+    assert client.get(f"/v1/drives/{drive_id}").json["status"] == "finished"
+    assert client.get(f"/v1/drives/{drive_id}/history").status_code == 200
     for game in (mine, bots):
         for path in _reads(game, 3):
             answer = client.get(path)
