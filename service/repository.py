@@ -150,21 +150,31 @@ def load_record(game_id: str, upto: int | None = None) -> GameRecord:
 
 def hides_cards(state: GameState, viewer: Viewer) -> bool:
     """True when *viewer* may not be given the head of *state*: the deal in progress put a card
-    face down (or was recorded at a table) and its seed is not revealed, so a hash from then on
-    would give the card away (see :func:`replay.build.build_history`)."""
+    face down (or was recorded at a table) and its seed is not revealed, or an earlier deal was
+    recorded at a table (its stock is never revealed), so a hash from then on would give a card
+    away (see :func:`replay.build.build_history`). Never for the auditor, nor once the game is
+    over."""
     deal = state.deal
-    return viewer != "auditor" and deal is not None and not deal.seed_revealed and bool(
-        deal.face_down or deal.recorded)
+    if viewer == "auditor" or state.phase == "over":
+        return False
+    if any(past.recorded for past in state.past_deals):
+        return True  # A recorded deal's stock stays face down until the game is over.
+    return deal is not None and not deal.seed_revealed and bool(deal.face_down or deal.recorded)
 
 
 def view_checkpoint(game_id: str, state: GameState, version: int, head: str,
                     viewer: Viewer) -> dict[str, Any] | None:
     """Returns the latest checkpoint *viewer* may have of *game_id* at *version* with *head*:
     that point, signed (once per process), unless it would give a hidden card away; then the
-    one signed at the end of the last deal (``None`` before the first deal ends)."""
+    one signed at the end of the last deal (``None`` before the first deal ends, and in a
+    table record until the game is over)."""
     svc = services()
     if not hides_cards(state, viewer):
         return svc.signing.checkpoint(game_id, version, head)
+    if any(deal.recorded for deal in (*state.past_deals, state.deal) if deal is not None):
+        # A deal recorded at a table never reveals its stock while the game runs, and every
+        # hash from that deal on covers it: no checkpoint until the game is over.
+        return None
     return latest_deal_end(svc.store.client, game_id, upto=version)
 
 
