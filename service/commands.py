@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
-from engine.actions import action_of, decide, parse_action, start_game
+from engine.actions import action_of, decide_and_apply, parse_action, start_game
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.state import GameState, Seat
@@ -197,13 +197,13 @@ def act(
     held = loaded if loaded is not None else cache.peek(game_id)
     if held is not None and held.version == expected_version:
         try:
-            events = decide(held.state, seat, action, entropy=entropy())
+            decided = decide_and_apply(held.state, seat, action, entropy=entropy())
         except FortyFiveError:
             pass
         else:
             return _append(
                 store, cache, game_id, actor if actor is not None else seat, action, held,
-                events, command_id,
+                decided, command_id,
             )
     author = actor if actor is not None else seat
     folded = load(cache, game_id)
@@ -214,8 +214,8 @@ def act(
             if earlier is not None:
                 return earlier
         raise ConcurrencyError(game_id, expected_version, folded.version)
-    events = decide(folded.state, seat, action, entropy=entropy())
-    return _append(store, cache, game_id, author, action, folded, events, command_id)
+    decided = decide_and_apply(folded.state, seat, action, entropy=entropy())
+    return _append(store, cache, game_id, author, action, folded, decided, command_id)
 
 
 def abandon_command_id(game_id: str, version: int) -> str:
@@ -265,15 +265,16 @@ def _append(
     actor: Actor,
     action: Mapping[str, Any],
     folded: Folded[GameState],
-    events: tuple[Event, ...],
+    decided: tuple[tuple[Event, ...], GameState],
     command_id: str | None,
 ) -> ActionResult:
-    """Appends the *events* decided on *folded* and returns the result (or, if the command
-    id was seen, the first one), keeping the new state in the cache."""
+    """Appends the events decided on *folded* and returns the result (or, if the command
+    id was seen, the first one), keeping in the cache the state the engine produced with
+    them (:func:`engine.actions.decide_and_apply`), so they are not folded a second time."""
+    events, state = decided
     result = store.append(game_id, folded.version, events, actor=actor, command_id=command_id)
     if result.duplicate:
         return _replayed(store, cache, game_id, actor, action, result.recorded)
-    state = fold(events, folded.state)
     cache.remember(game_id, Folded(state, result.version, result.recorded[-1].envelope.hash))
     return ActionResult(state, result.version, result.recorded, False)
 

@@ -116,11 +116,18 @@ class History(MethodView):
 
     @blp.response(200, description="The drive history document (JSON)")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
     @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self, drive_id: str) -> Any:
-        """The drive's history, which ``fortyfive drive verify`` checks offline."""
-        _load(drive_id)
+        """The drive's history, which ``fortyfive drive verify`` checks offline. A duplicate
+        drive's is served once it is finished: before, a table that is over (or abandoned)
+        would show the cards of a board other tables are still playing."""
+        drive = _load(drive_id)
+        if drive.format == "duplicate" and drive.status != "finished":
+            abort(409, message=f"drive {drive_id!r} is duplicate and still running: its "
+                  "history, which holds every table's cards, is served once it is finished",
+                  code="drive_in_progress")
         svc = services()
         document = drive_history.build(svc.store, svc.cache, _drives(), drive_id)
         return Response(canonical_json(document), 200, mimetype="application/json")

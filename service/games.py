@@ -285,7 +285,9 @@ def take_action(action: dict[str, Any], game_id: str) -> Response:
     (also the one :mod:`service.lean_actions` runs).
     """
     svc = services()
-    commands.known(svc.cache, game_id)
+    # The game as this process holds it: told apart from a missing game before the token is
+    # judged, and the state the action is decided on when it is at If-Match's version.
+    held = commands.known(svc.cache, game_id)
     seat = require_seat(request_caller(game_id))
     expected = _if_match()
     key = _idempotency_key()
@@ -294,6 +296,7 @@ def take_action(action: dict[str, Any], game_id: str) -> Response:
         expected_version=expected,
         command_id=f"seat:{seat}:{key}" if key is not None else None,
         entropy=svc.entropy,
+        loaded=held,
     )
     headers = _private(result.version)
     if result.duplicate:

@@ -23,14 +23,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app, request
+from flask_smorest import abort
 
 from engine.fold import fold
 from engine.state import GameState
+from events.drive_store import DriveStore
 from events.envelope import RecordedEvent
 from events.errors import StoreUnavailableError
 from events.redis_store import RedisEventStore
 from replay.views import Viewer
-from service import access_log, commands
+from service import access_log, commands, drives
 from service.apikeys import KeyRegistry
 from service.auth import AUDITOR, Caller, TokenRegistry, caller_for, viewer_for
 from service.signing import Publisher, latest_deal_end
@@ -196,10 +198,15 @@ def request_viewer(
     see :func:`service.auth.viewer_for`. The auditor token's view of a game in progress is
     recorded in the game's access log (:mod:`service.access_log`) before it is granted.
 
+    A caller with no role in the game (no token, or an API key) is refused a duplicate board
+    still in play: see :func:`check_board_open`.
+
     :raises werkzeug.exceptions.HTTPException: 401 for a token not of this game, 403 for an
-        auditor view of a live game without the auditor token.
+        auditor view of a live game without the auditor token, or for a board in play.
     """
     caller = request_caller(game_id)
+    if caller.role is None:
+        check_board_open(game_id, state)
     viewer = viewer_for(caller, state, requested)
     if viewer == AUDITOR and caller.role == AUDITOR and state.phase != "over":
         rule = request.url_rule.rule if request.url_rule is not None else request.path
@@ -208,6 +215,39 @@ def request_viewer(
         access_log.record(services().tokens, game_id, state, version, method=request.method,
                           route=rule, path=request.path)
     return viewer
+
+
+def check_board_open(game_id: str, state: GameState) -> None:
+    """Refuses to show *game_id* to anyone but its seats and auditor while its deal is a
+    duplicate board the drive has not revealed: the other tables of the round play (or are
+    about to play) the same cards, as in duplicate bridge. The game's own ``seed_revealed``
+    settles it; until then the drive's ``board_revealed`` (an abandoned game never gets the
+    seed) does.
+
+    :raises werkzeug.exceptions.HTTPException: 403 ``board_in_play``.
+    """
+    deal = state.deal
+    if deal is None or deal.board is None or deal.seed_revealed:
+        return
+    drive_id = drives.drive_of(game_id)
+    if drive_id is not None:
+        try:
+            drive, _ = drives.load(DriveStore(services().store.client), drive_id)
+        except drives.DriveNotFoundError:
+            drive = None
+        played = drive.played if drive is not None else ()
+        if any(b.board == deal.board and b.seed is not None for r in played for b in r.boards):
+            return
+    abort(
+        403,
+        message=(
+            f"board {deal.board} is in play: every table of the round plays the same cards, "
+            "so only this table's seats see its game until the drive reveals the board "
+            "(board_revealed, once every table has finished it; see GET /v1/drives/"
+            f"{drive_id}); a seat token of this game gives the seat's view"
+        ),
+        code="board_in_play",
+    )
 
 
 def request_seating(game_id: str) -> dict[str, Any]:

@@ -42,7 +42,7 @@ import redis.cluster
 from rq import Queue
 from rq.exceptions import DuplicateJobError
 
-from engine.errors import EventSequenceError
+from engine.errors import FortyFiveError
 from events.drive_store import is_drive_id
 from events.errors import CorruptStreamError, SchemaError, StoreUnavailableError
 from events.redis_store import RedisEventStore, feed_key
@@ -258,7 +258,9 @@ class Dispatcher:
         """Enqueues the jobs due for *game_id* in its current state."""
         try:
             state = commands.load(self._games, game_id).state
-        except (CorruptStreamError, SchemaError, EventSequenceError, commands.GameNotFoundError):
+        except (CorruptStreamError, SchemaError, FortyFiveError, commands.GameNotFoundError):
+            # FortyFiveError: the engine refuses what the stream holds (EventSequenceError, a
+            # seed that is not one), so the game cannot be folded: one bad game stops no other.
             log.error("game %s cannot be loaded; no jobs for it", game_id, exc_info=True)
             return
         self._enqueue_all(plan(game_id, state, sealed=self._sealed(game_id,

@@ -5,7 +5,8 @@
 // legal_actions, unchanged, with If-Match: "<version>" and a fresh Idempotency-Key. Live
 // updates come from the game's spectator event stream: EventSource cannot send a token, so
 // each message only triggers a fresh GET of the seat's own view (and tells of the clock's
-// moves). felt.js draws the table, sheet.js the score sheet and the bidding, clock.js the
+// moves). A seat of a drive's game follows its own stream instead (fetch with the token),
+// since spectators see nothing of a duplicate board in play. felt.js draws the table, sheet.js the score sheet and the bidding, clock.js the
 // turn clock, actions.js the buttons; this module decides what they show.
 
 import { cardFace, el, factItem, fill, randomKey, sideName, tokens } from "./cards.js";
@@ -159,9 +160,17 @@ async function reload() {
   return undefined;
 }
 
+/** A game of a drive: its spectators see nothing of a duplicate board in play (403
+ * board_in_play), so a seat's tab follows the seat's own stream there (see follow()). */
+const DRIVE_GAME = /^dr-[0-9a-f]{20}\.\d+\.\d+$/;
+
 function connect() {
   disconnect(null);
   if (!table.view || table.view.phase === "over") return;
+  if (table.token && DRIVE_GAME.test(table.gameId)) {
+    follow();
+    return;
+  }
   const url = `/v1/games/${encodeURIComponent(table.gameId)}/stream?after=${table.view.version}`;
   const source = new EventSource(url);
   table.source = source;
@@ -192,6 +201,57 @@ function connect() {
       }
     });
   });
+}
+
+/**
+ * Follows the seat's own event stream with its token: fetch can send it, EventSource cannot.
+ * Each message triggers a fresh view, as connect()'s do; a stream the server ended (idle)
+ * is resumed at once, a failed one after 3 s.
+ */
+async function follow() {
+  const controller = new AbortController();
+  const source = { close: () => controller.abort() };
+  table.source = source;
+  setLive("connecting\u2026");
+  let ended = false;
+  try {
+    const response = await fetch(`/v1/games/${encodeURIComponent(table.gameId)}/stream?after=${table.view.version}`, {
+      headers: { Accept: "text/event-stream", ...authHeaders() }, cache: "no-store", credentials: "omit",
+      signal: controller.signal,
+    });
+    if (response.status === 200 && response.body) {
+      setLive("live");
+      reload();
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value.replace(/\r\n?/g, "\n");
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+          const lines = buffer.slice(0, end).split("\n");
+          buffer = buffer.slice(end + 2);
+          const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(5).replace(/^ /, ""));
+          if (!data.length) continue; // retry: or a keep-alive comment
+          noticeClock({ data: data.join("\n") });
+          reload();
+        }
+      }
+      ended = true;
+    }
+  } catch {
+    if (controller.signal.aborted) return;
+  }
+  if (table.source !== source) return;
+  table.source = null;
+  await reload();
+  if (table.source !== null) return;
+  if (table.view && table.view.phase === "over") {
+    setLive("the game is over");
+  } else if ($("live").checked) {
+    setLive(ended ? "reconnecting\u2026" : "disconnected; retrying in 3 s");
+    table.reconnectTimer = window.setTimeout(connect, ended ? 0 : 3000);
+  }
 }
 
 function disconnect(state) {

@@ -1,4 +1,4 @@
-// The seat's contribution to a deal's deck (hmac-sha256-fy/2): a nonce drawn here, from
+// The seat's contribution to a deal's deck (hmac-sha256-fy/2): a nonce drawn here by
 // crypto.getRandomValues, after the server's seed commitment is public. The cutter sends it
 // with its cut; every other seat sends it with a `contribute` action as soon as its deal waits
 // for the cut. The server cannot know it when it commits to its seed, so it cannot pick a

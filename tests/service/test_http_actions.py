@@ -266,3 +266,28 @@ def test_the_auditor_cannot_act(table: Table) -> None:
     seat, version = _cutter(table)
     response = table.post(seat, {"type": "cut", "position": 1}, version, token=table.auditor)
     _problem(response, 403, "auditor_cannot_act")
+
+
+def test_an_action_keeps_the_state_the_engine_produced_without_folding_again(
+    app: Any, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command path keeps the state :func:`engine.actions.decide_and_apply` returned:
+    the decided events are not folded a second time, and the state kept for the new version
+    is the one a fold of the stored events gives."""
+    from engine.fold import fold
+    from service import commands
+
+    def refold(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the command path folded the decided events again")
+
+    services = app.extensions["fortyfive"]
+    table.step()  # The cut, then a few plays: a deal's server steps (reveal, shuffle) too.
+    monkeypatch.setattr(commands, "fold", refold)
+    for _ in range(12):
+        view = table.step()
+    monkeypatch.undo()
+    held = services.cache.peek(table.id)
+    assert held is not None and held.version == view["version"]
+    stored = services.store.read(table.id)
+    assert held.state == fold(recorded.event for recorded in stored)
+    assert held.head_hash == stored[-1].envelope.hash

@@ -108,3 +108,23 @@ def _open(browser: Any, live: LiveServer, path: Path, doc: dict[str, Any]) -> An
     by_id(browser, "history-file").send_keys(str(path))
     return wait_for(browser, lambda b: by_id(b, "verdict") if by_id(b, "verdict").get_attribute(
         "data-verdict") not in (None, "", "checking") else None)
+
+
+def test_a_seat_of_a_duplicate_table_follows_its_game_live_while_the_board_is_hidden(
+    browser: Any, live: LiveServer,
+) -> None:
+    client = live.app.test_client()
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 120}, "format": "duplicate", "rounds": 1,
+        "boards": 1, "players": [{"name": "H", "type": "human"}]
+        + [{"name": f"B{n}", "type": "bot"} for n in range(1, 8)]}).get_json()
+    drive_id, token = created["id"], created["players"][0]["token"]
+    _play_out(live.app.config["REDIS_URL"], drive_id, live)
+    game = f"{drive_id}.1.1"
+    seat = client.get(f"/v1/games/{game}", headers={"Authorization": f"Bearer {token}"}
+                      ).get_json()["viewer"]
+    assert client.get(f"/v1/games/{game}/stream?wait=5").status_code == 403  # board_in_play
+    browser.get(f"{live.url}/table/{game}?seat={seat}#token={token}")
+    wait_for(browser, lambda b: "(live)" in by_id(b, "live-state").text)
+    assert css(browser, "#hand button, #hand .card")
+    assert console_errors(browser) == []
