@@ -73,7 +73,7 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
     size = table_size(profile)
     players = [{"name": f"Bot {n}", "type": "bot"} for n in range(1, tables * size + 1)]
     options = {} if target is None else {"target": target}
-    drive_store = DriveStore(store.client)
+    drive_store = DriveStore(store)
     started = time.perf_counter()
     drive_id, _ = drives.create_drive(drive_store, profile=profile, options=options,
                                       players=players, format=format, rounds=rounds)

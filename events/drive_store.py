@@ -6,8 +6,10 @@ A drive's events are plain ``{"type", "data"}`` records (their fold is
 without ``hash``). The append reuses the game store's compare-and-append script
 (``events/append.lua``) on the drive's own keys, so an append writes the drive's event and an
 entry in its partition's feed in one atomic step: the workers advance a drive from the feed,
-as they do every game. The drive's secrets (digests of the players' tokens, the seeds of
-boards not yet revealed) live in a hash beside the stream, never in the stream itself.
+as they do every game. The game store runs that script
+(:meth:`RedisEventStore.append_script`), so a drive's append waits for the replicas exactly as
+a game's does. The drive's secrets (digests of the players' tokens, the seeds of boards not yet
+revealed) live in a hash beside the stream, never in the stream itself.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from events.codec import canonical_json, parse_json
 from events.envelope import format_timestamp
 from events.errors import ConcurrencyError, CorruptStreamError, StoreError
 from events.keys import drive_command_key, drive_key, drive_secrets_key, feed_key
-from events.redis_store import APPEND_SCRIPT
+from events.redis_store import RedisEventStore
 from events.store import partition_of
 
 DRIVE_ID = re.compile(r"dr-[0-9a-f]{20}")
@@ -72,12 +74,14 @@ def verify_chain(drive_id: str, envelopes: Sequence[Mapping[str, Any]]) -> str:
 
 
 class DriveStore:
-    """Drive streams and secrets on the Redis client of the game store (*client*)."""
+    """Drive streams and secrets beside the games of *store*, appended through it."""
 
-    def __init__(self, client: Any, *, clock: Callable[[], datetime] | None = None) -> None:
-        self._redis = client
+    def __init__(
+        self, store: RedisEventStore, *, clock: Callable[[], datetime] | None = None
+    ) -> None:
+        self._store = store
+        self._redis: Any = store.client
         self._clock = clock or (lambda: datetime.now(UTC))
-        self._script = client.register_script(APPEND_SCRIPT)
 
     def read(self, drive_id: str) -> list[dict[str, Any]]:
         """Returns the envelopes of *drive_id*, oldest first, with their chain verified (an
@@ -104,6 +108,9 @@ class DriveStore:
         A command id seen before appends nothing and returns that first append's version.
 
         :raises ConcurrencyError: if the drive is not at *expected_version*.
+        :raises NotReplicatedError: (a :class:`StoreUnavailableError`, 503) if it was written
+            but too few replicas confirmed it in time; retry with the same command id.
+        :raises StoreUnavailableError: if the store cannot be reached.
         :raises StoreError: for any other refusal of the store.
         """
         occurred_at = format_timestamp(self._clock())
@@ -121,7 +128,7 @@ class DriveStore:
             args += [canonical_json(envelope).decode("utf-8"), envelope["hash"], event["type"]]
         keys = [drive_key(drive_id), drive_command_key(drive_id),
                 feed_key(partition_of(drive_id))]
-        reply = self._script(keys=keys, args=args)
+        reply = self._store.append_script("drive", drive_id, keys, args)
         kind = _text(reply[0])
         if kind == "OK":
             return int(reply[1])

@@ -312,8 +312,7 @@ class RedisEventStore:
             if kind == "OK":
                 if sealed:
                     self._remember(game_id, sealed[-1][0].version, sealed[-1][0].hash)
-                if sealed:
-                    self._check_replicated(game_id, confirmed)
+                self._settle("game", game_id, kind, confirmed, written=bool(sealed))
                 recorded = tuple(
                     RecordedEvent(envelope, event)
                     for (envelope, _), event in zip(sealed, events, strict=True)
@@ -321,10 +320,7 @@ class RedisEventStore:
                 return AppendResult(recorded, int(reply[1]), duplicate=False)
             if kind == "DUPLICATE":
                 first = tuple(self._recorded(game_id, entry) for entry in reply[1])
-                if self.replicas:
-                    # The first attempt's write may not have reached a replica yet: a write
-                    # on this connection, then WAIT, makes sure everything before it did.
-                    self._check_replicated(game_id, self._mark_and_wait(game_id))
+                self._settle("game", game_id, kind, confirmed, written=False)
                 return AppendResult(first, first[-1].version if first else 0, duplicate=True)
             if kind == "CONFLICT":
                 self._remember(game_id, int(reply[1]), _text(reply[2]))
@@ -583,16 +579,49 @@ class RedisEventStore:
                 time.sleep(pause)
         raise AssertionError("unreachable: the last attempt raises")
 
-    def _mark_and_wait(self, game_id: str) -> tuple[int, int]:
+    def append_script(
+        self, kind: str, aggregate_id: str, keys: Sequence[str], args: Sequence[str | int]
+    ) -> Any:
+        """Runs the append script (``events/append.lua``) for an aggregate other than a game
+        (*kind* names it, e.g. ``"drive"``): *keys* are its stream, its command ids and its
+        partition's feed, all in the slot of *aggregate_id*'s partition. It waits for the
+        replicas exactly as :meth:`append` does; returns the script's reply.
+
+        :raises NotReplicatedError: (a :class:`StoreUnavailableError`) if it was written but
+            too few replicas confirmed it in time; retry with the same command id.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        :raises StoreError: for any other refusal of the store.
+        """
+        reply, confirmed = self._run_script(keys, args)
+        self._settle(kind, aggregate_id, _text(reply[0]), confirmed, written=len(args) > 4)
+        return reply
+
+    def _settle(
+        self, kind: str, aggregate_id: str, outcome: str, confirmed: tuple[int, int], *,
+        written: bool,
+    ) -> None:
+        """Raises unless an append the script answered *outcome* is on enough replicas: one
+        that *written* events needs them to have *confirmed* it; a duplicate waits again.
+
+        :raises NotReplicatedError: if too few replicas confirmed it in time.
+        """
+        if outcome == "OK" and written:
+            self._check_replicated(kind, aggregate_id, confirmed)
+        elif outcome == "DUPLICATE" and self.replicas:
+            # The first attempt's write may not have reached a replica yet: a write on this
+            # connection, then WAIT, makes sure everything before it did.
+            self._check_replicated(kind, aggregate_id, self._mark_and_wait(aggregate_id))
+
+    def _mark_and_wait(self, aggregate_id: str) -> tuple[int, int]:
         """Writes the partition's replication mark and waits for the replicas; returns how
         many confirmed everything the master had before it, out of how many were needed."""
-        key = replication_key(partition_of(game_id))
+        key = replication_key(partition_of(aggregate_id))
         with self.translate_errors():
             _, acknowledged, needed = self._replica_wait.run(
                 self._redis, key, [("SET", key, format_timestamp(self._clock()))])
         return acknowledged, needed
 
-    def _check_replicated(self, game_id: str, confirmed: tuple[int, int]) -> None:
+    def _check_replicated(self, kind: str, aggregate_id: str, confirmed: tuple[int, int]) -> None:
         """Raises unless the replicas that confirmed an append (``(confirmed, needed)``, the
         replicas its master has online up to :attr:`replicas`) are enough.
 
@@ -601,7 +630,7 @@ class RedisEventStore:
         acknowledged, needed = confirmed
         if acknowledged < needed:
             raise NotReplicatedError(
-                f"store unavailable at {self._where}: the append to game {game_id!r} was "
+                f"store unavailable at {self._where}: the append to {kind} {aggregate_id!r} was "
                 f"written but {acknowledged} of {needed} replicas confirmed it within "
                 f"{self.replica_timeout_ms} ms; retry with the same command id"
             )

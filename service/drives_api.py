@@ -29,7 +29,7 @@ blp = Blueprint("drives", __name__, url_prefix="/v1/drives",
 
 
 def _drives() -> DriveStore:
-    return DriveStore(services().store.client)
+    return DriveStore(services().store)
 
 
 def _load(drive_id: str) -> DriveState:

@@ -242,7 +242,7 @@ def check_board_open(game_id: str, state: GameState) -> None:
     drive_id = drives.drive_of(game_id)
     if drive_id is not None:
         try:
-            drive, _ = drives.load(DriveStore(services().store.client), drive_id)
+            drive, _ = drives.load(DriveStore(services().store), drive_id)
         except drives.DriveNotFoundError:
             drive = None
         played = drive.played if drive is not None else ()

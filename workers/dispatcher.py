@@ -18,8 +18,13 @@ takes its share. While they disagree for a moment two may read the same partitio
 only enqueues jobs the queue refuses (their ids are taken) and moves no position back.
 
 On a Redis Cluster one ``XREAD`` cannot span partitions (they live in different slots), so
-the dispatcher reads them in one pipeline without blocking (a round trip per node), and
-sleeps :data:`CLUSTER_IDLE_MS` when all are idle.
+the dispatcher reads them in one pipeline without blocking (``XRANGE`` after each cursor, a
+round trip per node), and
+sleeps :data:`CLUSTER_IDLE_MS` when all are idle. An idle pass costs one ``INFO commandstats``
+per master rather than an ``XREAD`` per partition: every feed entry is written by an ``XADD``
+(inside the append script), which the master counts, so while no master holding its
+partitions counted a new ``XADD`` since a pass that found nothing, no feed has news. It reads
+every feed all the same at least every :data:`FULL_PASS_SECONDS`.
 """
 
 from __future__ import annotations
@@ -74,6 +79,11 @@ return 1
 CLUSTER_IDLE_MS = 100
 """How long a dispatcher on a Redis Cluster sleeps when no feed has news (it cannot block
 on several partitions at once)."""
+
+FULL_PASS_SECONDS = 5.0
+"""The longest a dispatcher on a Redis Cluster goes without reading every feed while the
+masters' ``XADD`` counts stand still (a safety net for a counter reset by ``CONFIG
+RESETSTAT``)."""
 
 REASSIGN_SECONDS = 1.0
 """How often a dispatcher sharing the partitions looks at who is alive."""
@@ -163,6 +173,11 @@ class Dispatcher:
         """Feed entries that were waiting beyond the last :meth:`poll`'s batches (0 when
         that poll read up to the head of every feed)."""
         self._caught_up_at = time.monotonic()
+        self._quiet: dict[str, int] | None = None
+        """Each master's ``XADD`` count before the last full read, if it found nothing."""
+        self._full_at = time.monotonic()
+        self._busy = False
+        """Whether the last full read found entries."""
 
     def poll(self, block_ms: int | None = None) -> int:
         """Handles the feed entries that arrived since the last call, waiting up to
@@ -211,6 +226,7 @@ class Dispatcher:
         gained = [p for p in mine if p not in self.cursors or p not in self._partitions]
         if gained:
             self.cursors.update(self._load_cursors(gained))
+            self._quiet = None  # Their feeds may have news the counts do not tell.
         if mine != self._partitions and self._peers is not None:
             log.info("dispatcher %s: handles %d of %d partitions", self.member, len(mine),
                      len(self._all))
@@ -270,16 +286,28 @@ class Dispatcher:
     def _read(self, block_ms: int | None) -> list[tuple[int, FeedEntry]]:
         """Returns the new entries of every partition, oldest first within each."""
         if isinstance(self._client, redis.cluster.RedisCluster):
-            # One pipeline: a round trip per node, not per partition.
+            # A busy dispatcher does not ask: it reads on anyway.
+            writes = None if self._busy else self._writes()
+            if (writes is not None and writes == self._quiet
+                    and time.monotonic() - self._full_at < FULL_PASS_SECONDS):
+                if block_ms:
+                    time.sleep(min(block_ms, CLUSTER_IDLE_MS) / 1000)
+                return []
+            self._full_at = time.monotonic()
+            # One pipeline: a round trip per node, not per partition. XRANGE after the cursor
+            # reads what XREAD would; its key is where the client finds it, while for XREAD
+            # the cluster client asks a node (COMMAND GETKEYS, twice, one at a time).
             pipe = self._client.pipeline(transaction=False)
             for partition in self._partitions:
-                pipe.xread({feed_key(partition): self.cursors[partition]}, count=self._count)
+                pipe.xrange(feed_key(partition), f"({self.cursors[partition]}", "+",
+                            count=self._count)
             found = [
-                (_partition_of_key(key), _feed_entry(entry_id, fields))
-                for reply in pipe.execute()
-                for key, stream in _streams(reply)
+                (partition, _feed_entry(entry_id, fields))
+                for partition, stream in zip(self._partitions, pipe.execute(), strict=True)
                 for entry_id, fields in stream
             ]
+            self._quiet = None if found else writes
+            self._busy = bool(found)
             if not found and block_ms:
                 time.sleep(min(block_ms, CLUSTER_IDLE_MS) / 1000)
             return found
@@ -291,6 +319,23 @@ class Dispatcher:
             for key, stream in _streams(reply)
             for entry_id, fields in stream
         ]
+
+    def _writes(self) -> dict[str, int] | None:
+        """Returns how many ``XADD`` each master holding its partitions has run (by node
+        name), or None if one cannot tell (then the feeds are read, which also refreshes the
+        client's slot map after a failover)."""
+        nodes = {}
+        for partition in self._partitions:
+            node = self._client.get_node_from_key(feed_key(partition))
+            nodes[node.name] = node
+        counts: dict[str, int] = {}
+        for name, node in nodes.items():
+            try:
+                stats = self._client.get_redis_connection(node).info("commandstats")
+            except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException):
+                return None
+            counts[name] = int(stats.get("cmdstat_xadd", {}).get("calls", 0))
+        return counts
 
     def _load_cursors(self, partitions: Sequence[int]) -> dict[int, str]:
         """Returns the stored position of each of *partitions*. A partition without one

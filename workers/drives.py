@@ -24,7 +24,7 @@ def advance_drive(drive_id: str) -> list[str]:
     :raises events.store.StoreError: from the store (the job is retried).
     """
     store = context.store()
-    done = drives.advance(store, context.games(), DriveStore(store.client),
+    done = drives.advance(store, context.games(), DriveStore(store),
                           TokenRegistry(store.client), drive_id)
     if done:
         log.info("drive %s: %s", drive_id, "; ".join(done))

@@ -1,5 +1,6 @@
 """Appends that wait for a replica, on a real Redis Cluster: what a replica that does not
-answer in time means for the caller, and how the retry settles it."""
+answer in time means for the caller, and how the retry settles it; a drive's appends wait
+as a game's do."""
 
 from __future__ import annotations
 
@@ -7,11 +8,15 @@ import contextlib
 import os
 import signal
 import uuid
+from collections.abc import Iterator
 
 import pytest
 
+from events.chain import GENESIS_HASH
+from events.drive_store import DriveStore
+from events.embedded import EmbeddedRedis
 from events.embedded_cluster import EmbeddedCluster
-from events.keys import game_key
+from events.keys import drive_key, game_key
 from events.redis_store import RedisEventStore
 from events.replication import NotReplicatedError
 from events.store import StoreUnavailableError
@@ -40,6 +45,67 @@ def test_an_append_no_replica_confirmed_is_unavailable_and_its_retry_settles_it(
             os.kill(pid, signal.SIGCONT)
         again = store.append(game_id, 1, bid, actor=0, command_id="c2")
         assert again.duplicate and again.version == 2
+        redis_cluster.wait_ok()
+
+
+@contextlib.contextmanager
+def _hung(cluster: EmbeddedCluster, replica: EmbeddedRedis) -> Iterator[None]:
+    """Stops *replica* (SIGSTOP: it confirms nothing) for the block, then lets it go on."""
+    with contextlib.closing(cluster.client(replica)) as client:
+        pid = int(client.info("server")["process_id"])
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+def _drive_event(number: int) -> dict[str, object]:
+    return {"type": "drive_created", "data": {"n": number}}
+
+
+def test_a_drive_append_is_acknowledged_once_the_replica_has_it(
+    redis_cluster: EmbeddedCluster,
+) -> None:
+    drive_id = f"dr-{uuid.uuid4().hex[:20]}"
+    with RedisEventStore.from_url(redis_cluster.url, cluster=True, replicas=1,
+                                  replica_timeout_ms=2000) as store:
+        master = redis_cluster.master_of(drive_key(drive_id))
+        (replica,) = redis_cluster.replicas_of(master)
+        with contextlib.closing(redis_cluster.client(master)) as on_master, \
+                contextlib.closing(redis_cluster.client(replica)) as on_replica:
+            waits = on_master.info("commandstats").get("cmdstat_wait", {}).get("calls", 0)
+            version = DriveStore(store).append(drive_id, 0, [_drive_event(1)],
+                                               head=GENESIS_HASH, command_id="d1")
+            on_replica.execute_command("READONLY")
+            copied = on_replica.xrange(drive_key(drive_id), "-", "+")
+            after = on_master.info("commandstats")["cmdstat_wait"]["calls"]
+    assert version == 1
+    assert len(copied) == 1  # On the replica the moment the append was acknowledged.
+    assert after > waits  # The master was asked to WAIT.
+
+
+def test_a_drive_append_no_replica_confirmed_is_unavailable_as_a_game_append_is(
+    redis_cluster: EmbeddedCluster,
+) -> None:
+    drive_id = f"dr-{uuid.uuid4().hex[:20]}"
+    with RedisEventStore.from_url(redis_cluster.url, cluster=True, replicas=1,
+                                  replica_timeout_ms=200) as store:
+        drives = DriveStore(store)
+        drives.append(drive_id, 0, [_drive_event(1)], head=GENESIS_HASH, command_id="d1")
+        head = str(drives.read(drive_id)[0]["hash"])
+        (replica,) = redis_cluster.replicas_of(redis_cluster.master_of(drive_key(drive_id)))
+        with _hung(redis_cluster, replica), pytest.raises(
+            NotReplicatedError, match=f"the append to drive '{drive_id}' was written but 0 of 1 "
+            "replicas confirmed it within 200 ms; retry with the same command id",
+        ) as raised:
+            drives.append(drive_id, 1, [_drive_event(2)], head=head, command_id="d2")
+        assert isinstance(raised.value, StoreUnavailableError)  # 503, with Retry-After
+        assert len(drives.read(drive_id)) == 2  # Written on the master all the same.
+        # The retry finds the command id and waits for the (now answering) replica again.
+        assert drives.append(drive_id, 1, [_drive_event(2)], head=head, command_id="d2") == 2
+        with _hung(redis_cluster, replica), pytest.raises(NotReplicatedError):
+            drives.append(drive_id, 1, [_drive_event(2)], head=head, command_id="d2")
         redis_cluster.wait_ok()
 
 

@@ -24,7 +24,7 @@ def _bots(count: int) -> list[dict[str, str]]:
 
 
 def _create(store: RedisEventStore, **fields: Any) -> str:
-    drive_id, _ = drives.create_drive(DriveStore(store.client), **fields)
+    drive_id, _ = drives.create_drive(DriveStore(store), **fields)
     return drive_id
 
 
@@ -38,7 +38,7 @@ def test_a_progressive_drive_of_eight_bots_plays_itself_to_the_end(
     drive_id = _create(store, profile="classic", options={"target": 25}, players=_bots(8),
                        format="progressive", rounds=3)
     _finish(dispatcher, queue)
-    drive, _ = drives.load(DriveStore(store.client), drive_id)
+    drive, _ = drives.load(DriveStore(store), drive_id)
     assert drive.status == "finished"
     assert [r.number for r in drive.played] == [1, 2, 3] and all(r.ended for r in drive.played)
     partners = [frozenset(pair) for r in drive.schedule for t in r
@@ -69,7 +69,7 @@ def test_a_duplicate_drive_deals_the_same_hands_at_every_table_and_ranks_by_matc
     drive_id = _create(store, profile="classic", options={"target": 120}, players=_bots(12),
                        format="duplicate", rounds=2, boards=2)
     _finish(dispatcher, queue)
-    drive, _ = drives.load(DriveStore(store.client), drive_id)
+    drive, _ = drives.load(DriveStore(store), drive_id)
     assert drive.status == "finished"
     results = {}
     for played in drive.played:
@@ -102,7 +102,7 @@ def test_a_drive_of_forty_players_at_ten_tables_runs_to_the_end(
     drive_id = _create(store, profile="classic", options={"target": 10}, players=_bots(40),
                        format="progressive", rounds=1)
     _finish(dispatcher, queue)
-    drive, _ = drives.load(DriveStore(store.client), drive_id)
+    drive, _ = drives.load(DriveStore(store), drive_id)
     assert drive.status == "finished" and [len(r.games) for r in drive.played] == [10]
     assert all(state_of(game).phase == "over" for r in drive.played for game in r.games)
     partners = [frozenset(pair) for r in drive.schedule for t in r
