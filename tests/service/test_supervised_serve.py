@@ -27,8 +27,10 @@ from events.embedded import EmbeddedRedis
 
 
 def _finish(served: Served, game: dict[str, object]) -> None:
-    """Plays the human seat until the game is over (the bot seat is the worker's)."""
-    wait_until(lambda: play_human_turn(served, game), "the game's end")
+    """Plays the human seat until the game is over (the bot seat is the worker's). A job the
+    killed worker held comes back only by RQ's abandoned-job path, and a bot cutter waits for
+    the human's nonce at every deal: a generous deadline."""
+    wait_until(lambda: play_human_turn(served, game), "the game's end", deadline=180)
 
 
 def _version(served: Served, game: dict[str, object]) -> int:

@@ -18,34 +18,48 @@ from workers import context
 from workers.dispatcher import Dispatcher
 
 
-def _play_out(url: str, drive_id: str, live: LiveServer) -> None:
-    """Runs dispatcher and worker until the drive is finished."""
-    context.configure(url)
-    connection = context.rq_connection(url)
-    queue = context.make_queue(connection, f"test-{uuid.uuid4().hex[:12]}")
-    with RedisEventStore.from_url(url) as store:
-        dispatcher = Dispatcher(store, queue, name=f"test-{uuid.uuid4().hex[:12]}",
-                                start="beginning")
-        worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer)
-        for _ in range(200):
-            handled = dispatcher.poll()
-            ran = worker.work(burst=True, logging_level="WARNING")
-            status = live.app.test_client().get(f"/v1/drives/{drive_id}").get_json()["status"]
-            if status == "finished" or not (handled or ran):
-                break
-    connection.close()
+class _Runner:
+    """A dispatcher and a worker of this test's own, reading the feeds from their end when
+    made: they run the jobs of the drive created after them, and never those of the games
+    other tests of the session left in the shared store."""
+
+    def __init__(self, url: str) -> None:
+        context.configure(url)
+        self.connection = context.rq_connection(url)
+        self.queue = context.make_queue(self.connection, f"test-{uuid.uuid4().hex[:12]}")
+        self.store = RedisEventStore.from_url(url)
+        self.dispatcher = Dispatcher(self.store, self.queue, name=f"test-{uuid.uuid4().hex[:12]}",
+                                     start="end")
+        self.dispatcher.poll()  # Stores every partition's position: the end, now.
+
+    def play_out(self, drive_id: str, live: LiveServer) -> None:
+        """Runs dispatcher and worker until the drive is finished."""
+        worker = SimpleWorker([self.queue], connection=self.connection,
+                              serializer=JSONSerializer)
+        try:
+            for _ in range(200):
+                handled = self.dispatcher.poll()
+                ran = worker.work(burst=True, logging_level="WARNING")
+                status = live.app.test_client().get(
+                    f"/v1/drives/{drive_id}").get_json()["status"]
+                if status == "finished" or not (handled or ran):
+                    break
+        finally:
+            self.store.close()
+            self.connection.close()
 
 
 def test_the_drive_page_shows_tables_standings_and_a_printable_score_card(
     browser: Any, live: LiveServer,
 ) -> None:
+    runner = _Runner(live.app.config["REDIS_URL"])
     client = live.app.test_client()
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 10}, "format": "progressive", "rounds": 2,
         "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)]})
     assert created.status_code == 201
     drive_id = created.get_json()["id"]
-    _play_out(live.app.config["REDIS_URL"], drive_id, live)
+    runner.play_out(drive_id, live)
     browser.get(f"{live.url}/drive/{drive_id}?card=0")
     wait_for(browser, lambda b: len(css(b, "#standings tbody tr")) == 8)
     wait_for(browser, lambda b: "Round 2 of 2" in by_id(b, "round-title").text)
@@ -62,12 +76,13 @@ def test_the_drive_page_shows_tables_standings_and_a_printable_score_card(
 def test_the_viewer_verifies_a_duplicate_board_in_the_browser(
     browser: Any, live: LiveServer, tmp_path: Path,
 ) -> None:
+    runner = _Runner(live.app.config["REDIS_URL"])
     client = live.app.test_client()
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 60}, "format": "duplicate", "rounds": 1,
         "boards": 2, "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)]})
     drive_id = created.get_json()["id"]
-    _play_out(live.app.config["REDIS_URL"], drive_id, live)
+    runner.play_out(drive_id, live)
     game = f"{drive_id}.1.2"
     answer = client.get(f"/v1/games/{game}/history?view=auditor")
     assert answer.status_code == 200, answer.get_json()
@@ -113,13 +128,14 @@ def _open(browser: Any, live: LiveServer, path: Path, doc: dict[str, Any]) -> An
 def test_a_seat_of_a_duplicate_table_follows_its_game_live_while_the_board_is_hidden(
     browser: Any, live: LiveServer,
 ) -> None:
+    runner = _Runner(live.app.config["REDIS_URL"])
     client = live.app.test_client()
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 120}, "format": "duplicate", "rounds": 1,
         "boards": 1, "players": [{"name": "H", "type": "human"}]
         + [{"name": f"B{n}", "type": "bot"} for n in range(1, 8)]}).get_json()
     drive_id, token = created["id"], created["players"][0]["token"]
-    _play_out(live.app.config["REDIS_URL"], drive_id, live)
+    runner.play_out(drive_id, live)
     game = f"{drive_id}.1.1"
     seat = client.get(f"/v1/games/{game}", headers={"Authorization": f"Bearer {token}"}
                       ).get_json()["viewer"]
