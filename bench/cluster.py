@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench import positive_int
 from bench.http import _ApiClient, _wait_until_up, measure, summarize
 from events.embedded_cluster import EmbeddedCluster
 from events.errors import StoreUnavailableError
@@ -52,23 +53,23 @@ from service.supervisor import stop_process
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
-    parser.add_argument("--appends", type=_positive, default=1000,
+    parser.add_argument("--appends", type=positive_int, default=1000,
                         help="sequential appends of each side of wait_cost (default 1000)")
-    parser.add_argument("--seconds", type=_positive, default=5,
+    parser.add_argument("--seconds", type=positive_int, default=5,
                         help="seconds of each throughput run (default 5)")
-    parser.add_argument("--processes", type=_positive, default=2,
+    parser.add_argument("--processes", type=positive_int, default=2,
                         help="client processes of the throughput runs (default 2)")
-    parser.add_argument("--threads", type=_positive, default=8,
+    parser.add_argument("--threads", type=positive_int, default=8,
                         help="threads per client process (default 8)")
-    parser.add_argument("--node-timeout-ms", type=_positive, default=1000,
+    parser.add_argument("--node-timeout-ms", type=positive_int, default=1000,
                         help="cluster-node-timeout of the nodes (default 1000)")
     parser.add_argument("--fsync", choices=("always", "everysec"), default="always",
                         help="appendfsync of every node (default always)")
-    parser.add_argument("--api", type=_positive, default=2,
+    parser.add_argument("--api", type=positive_int, default=2,
                         help="API processes of the second api run (default 2)")
-    parser.add_argument("--clients", type=_positive, default=8,
+    parser.add_argument("--clients", type=positive_int, default=8,
                         help="HTTP clients of the api runs (default 8)")
-    parser.add_argument("--actions", type=_positive, default=1500,
+    parser.add_argument("--actions", type=positive_int, default=1500,
                         help="most actions of each api run (default 1500)")
 
 
@@ -252,9 +253,3 @@ def _latency(samples: list[float]) -> dict[str, float]:
             "p99_ms": round(ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)] * 1000, 3),
             "mean_ms": round(statistics.fmean(ordered) * 1000, 3)}
 
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
-    return value

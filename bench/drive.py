@@ -24,6 +24,7 @@ from typing import Any
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from bench import positive_int
 from engine.drives import table_size
 from events.drive_store import DriveStore
 from events.embedded import EmbeddedRedis
@@ -35,12 +36,12 @@ from workers.dispatcher import Dispatcher
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
-    parser.add_argument("--tables", type=_positive, default=10,
+    parser.add_argument("--tables", type=positive_int, default=10,
                         help="tables of bots a round (default 10)")
-    parser.add_argument("--rounds", type=_positive, default=1, help="rounds (default 1)")
+    parser.add_argument("--rounds", type=positive_int, default=1, help="rounds (default 1)")
     parser.add_argument("--profile", choices=("classic", "auction", "bruff"), default="classic",
                         help="the games' profile (default classic)")
-    parser.add_argument("--target", type=_positive, default=None,
+    parser.add_argument("--target", type=positive_int, default=None,
                         help="the games' target (default: the profile's)")
     parser.add_argument("--format", choices=("progressive", "duplicate"),
                         default="progressive", help="the drive's format (default progressive)")
@@ -120,9 +121,3 @@ def _server(url: str | None, fsync: str) -> Iterator[str]:
         with server:
             yield server.url
 
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
-    return value

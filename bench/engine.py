@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bench import positive_int
 from engine.actions import decide_and_apply, legal_actions, start_game
 from engine.fold import fold
 from engine.profiles import PROFILES, profile_players
@@ -60,27 +61,21 @@ MAX_DEALS = 1000
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
-    parser.add_argument("--games", type=_positive, default=20,
+    parser.add_argument("--games", type=positive_int, default=20,
                         help="random games per profile (default 20)")
     parser.add_argument("--seed", default="bench", help="any text: the games drawn (default "
                         "'bench')")
     parser.add_argument("--profiles", type=_profiles, default=PROFILES,
                         help="comma-separated profiles to play (default: all)")
-    parser.add_argument("--repeat", type=_positive, default=5,
+    parser.add_argument("--repeat", type=positive_int, default=5,
                         help="timing repeats; the best is kept (default 5)")
-    parser.add_argument("--move-games", type=_positive, default=30,
+    parser.add_argument("--move-games", type=positive_int, default=30,
                         help="bruff games played for moves_per_second, and by the peer "
                         "(default 30)")
     parser.add_argument("--peer", type=_peer_dir, default=None, metavar="DIR",
                         help="a checkout of peteclarkez/twentyfive: measure its moves per "
                         "second side by side and report the ratio")
 
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
-    return value
 
 
 def _peer_dir(text: str) -> pathlib.Path:

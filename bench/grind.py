@@ -36,6 +36,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from bench import positive_int
 from engine.cards import JOKER, Card, Suit
 from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import ranking
@@ -51,19 +52,13 @@ DEALER = 0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the options of ``fortyfive bench grind``."""
-    parser.add_argument("--trials", type=_positive, default=400,
+    parser.add_argument("--trials", type=positive_int, default=400,
                         help="deals per case (default: 400)")
-    parser.add_argument("--seeds", type=_positive, default=64,
+    parser.add_argument("--seeds", type=positive_int, default=64,
                         help="seeds the attacker may try per deal (default: 64)")
     parser.add_argument("--cut-only", action="store_true",
                         help="also measure a person's cut without a nonce (52 shuffles a seed)")
 
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

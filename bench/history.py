@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bench import positive_int
 from engine.fold import fold
 from replay.build import build_history, replay_log
 from replay.export import export_text
@@ -37,20 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
     parser.add_argument("--seed", default="bench-history",
                         help="any text: the game played (default 'bench-history')")
-    parser.add_argument("--repeat", type=_positive, default=5,
+    parser.add_argument("--repeat", type=positive_int, default=5,
                         help="timing repeats; the best is kept (default 5)")
-    parser.add_argument("--rounds", type=_positive, default=20,
+    parser.add_argument("--rounds", type=positive_int, default=20,
                         help="verifications per timing (default 20)")
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -43,6 +43,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bench import positive_int
 from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
@@ -65,24 +66,24 @@ _EMBEDDED_LINE = re.compile(r"embedded redis-server at (redis://[^\s),]+)")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
-    parser.add_argument("--clients", type=_positive, default=8,
+    parser.add_argument("--clients", type=positive_int, default=8,
                         help="concurrent clients (default 8)")
-    parser.add_argument("--games", type=_positive, default=4,
+    parser.add_argument("--games", type=positive_int, default=4,
                         help="games each client plays at once (default 4)")
-    parser.add_argument("--actions", type=_positive, default=3000,
+    parser.add_argument("--actions", type=positive_int, default=3000,
                         help="actions to post through the API, and as many bare requests "
                         "(default 3000)")
-    parser.add_argument("--seconds", type=_positive, default=60,
+    parser.add_argument("--seconds", type=positive_int, default=60,
                         help="time limit of each side (default 60)")
-    parser.add_argument("--rounds", type=_positive, default=4,
+    parser.add_argument("--rounds", type=positive_int, default=4,
                         help="alternating rounds of each side, so that the machine's other "
                         "load hits both alike (default 4)")
-    parser.add_argument("--workers", type=_positive, default=2,
+    parser.add_argument("--workers", type=positive_int, default=2,
                         help="gunicorn workers of each server (default 2)")
     parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES),
                         default=DEFAULT_WORKER_CLASS,
                         help=f"gunicorn workers of each server (default {DEFAULT_WORKER_CLASS})")
-    parser.add_argument("--threads", type=_positive, default=16,
+    parser.add_argument("--threads", type=positive_int, default=16,
                         help="threads per gunicorn worker with --worker-class gthread "
                         "(default 16)")
 
@@ -495,12 +496,3 @@ def _wait_until_up(port: int, process: subprocess.Popen[Any], log: Path | None,
 def _free_port() -> int:
     return free_ports()[0]
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
-    return value

@@ -21,26 +21,18 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from bench import positive_int
 from events import checkpoints
 from service.signing import Signer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
-    parser.add_argument("--repeat", type=_positive, default=5,
+    parser.add_argument("--repeat", type=positive_int, default=5,
                         help="timing repeats; the best is kept (default 5)")
-    parser.add_argument("--rounds", type=_positive, default=2000,
+    parser.add_argument("--rounds", type=positive_int, default=2000,
                         help="calls per timing (default 2000)")
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -32,6 +32,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from bench import positive_int
 from events.chain import GENESIS_HASH, check_link
 from events.embedded import EmbeddedRedis
 from events.envelope import RecordedEvent
@@ -60,11 +61,11 @@ Fold = tuple[Callable[[], Any], Callable[[Any, RecordedEvent], Any]]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
-    parser.add_argument("--appends", type=_positive, default=2000,
+    parser.add_argument("--appends", type=positive_int, default=2000,
                         help="single-event appends, and as many bare XADDs (default 2000)")
-    parser.add_argument("--events", type=_positive, default=2000,
+    parser.add_argument("--events", type=positive_int, default=2000,
                         help="events in the game loaded cold and cached (default 300)")
-    parser.add_argument("--loads", type=_positive, default=30,
+    parser.add_argument("--loads", type=positive_int, default=30,
                         help="cold loads to time; cached loads are 20 times as many "
                         "(default 30)")
     parser.add_argument("--fold", choices=("digest", "engine"), default="engine",
@@ -334,9 +335,3 @@ def _server(url: str | None, fsync: str) -> Iterator[tuple[str, bool]]:
         with server:
             yield server.url, True
 
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
-    return value
