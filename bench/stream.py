@@ -28,27 +28,28 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.http import _percentile, _positive, api_server
+from bench import positive_int
+from bench.http import _percentile, api_server
 
 AIM_P99_MS = 250.0
 """The largest p99 of ``GET /v1/games/{id}`` the aim allows while the streams are held."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds this benchmark's options to *parser*."""
-    parser.add_argument("--streams", type=_positive, default=1000,
+    parser.add_argument("--streams", type=positive_int, default=1000,
                         help="concurrent spectator streams on the one game (default 1000)")
-    parser.add_argument("--actions", type=_positive, default=200,
+    parser.add_argument("--actions", type=positive_int, default=200,
                         help="actions to play while the streams are held, at most (default "
                         "200; fewer if the game ends)")
     parser.add_argument("--interval", type=_seconds, default=0.1,
                         help="seconds between two actions (default 0.1)")
     parser.add_argument("--probe-interval", type=_seconds, default=0.02,
                         help="seconds between two reads of the game by the probe (default 0.02)")
-    parser.add_argument("--seconds", type=_positive, default=180,
+    parser.add_argument("--seconds", type=positive_int, default=180,
                         help="time limit of the whole run (default 180)")
-    parser.add_argument("--workers", type=_positive, default=2,
+    parser.add_argument("--workers", type=positive_int, default=2,
                         help="gunicorn workers of the server (default 2)")
-    parser.add_argument("--max-streams", type=_positive, default=1000,
+    parser.add_argument("--max-streams", type=positive_int, default=1000,
                         help="the server's bound of streams per worker (default 1000)")
 
 
