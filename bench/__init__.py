@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import time
+from collections.abc import Callable
 
 
 def positive_int(text: str) -> int:
@@ -17,3 +19,15 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
     return value
+
+
+def best_time(work: Callable[[], object], rounds: int, repeat: int) -> float:
+    """Returns the fastest of *repeat* timings of *rounds* calls of *work*, in seconds (the
+    fastest is the one least disturbed by other load)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(rounds):
+            work()
+        best = min(best, time.perf_counter() - start)
+    return best

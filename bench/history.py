@@ -20,11 +20,10 @@ many folds one verification costs.
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import positive_int
+from bench import best_time, positive_int
 from engine.fold import fold
 from replay.build import build_history, replay_log
 from replay.export import export_text
@@ -62,7 +61,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     repeat: int = args.repeat
 
     def per_second(work: Callable[[], object]) -> float:
-        return rounds / _best(work, rounds, repeat)
+        return rounds / best_time(work, rounds, repeat)
 
     figures: dict[str, Any] = {
         "game": {
@@ -86,13 +85,3 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def _checked(history: Any) -> None:
     assert history is not None and verify(history).ok
 
-
-def _best(work: Callable[[], object], rounds: int, repeat: int) -> float:
-    """Returns the fastest of *repeat* timings of *rounds* calls of *work*, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(rounds):
-            work()
-        best = min(best, time.perf_counter() - start)
-    return best

@@ -15,13 +15,12 @@ Each figure is the best of ``--repeat`` timings of ``--rounds`` calls.
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from bench import positive_int
+from bench import best_time, positive_int
 from events import checkpoints
 from service.signing import Signer
 
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     signed = signer.checkpoint("g-bench", 0 + 10**9, head)
 
     def per_second(work: Callable[[], object]) -> float:
-        return rounds / _best(work, rounds, repeat)
+        return rounds / best_time(work, rounds, repeat)
 
     return {
         "signed_per_second": per_second(sign_new),
@@ -59,13 +58,3 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "signature_bytes": len(bytes.fromhex(signed["signature"])),
     }
 
-
-def _best(work: Callable[[], object], rounds: int, repeat: int) -> float:
-    """Returns the fastest of *repeat* timings of *rounds* calls of *work*, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(rounds):
-            work()
-        best = min(best, time.perf_counter() - start)
-    return best
