@@ -70,10 +70,11 @@ def check_players(count: int, size: int) -> None:
     :raises DriveError: if they do not.
     """
     if count < size or count % size:
-        fewer = count - count % size if count >= size else 0
+        fewer = count - count % size
+        counts = f"{fewer} or {fewer + size}" if fewer else f"{size}"
         raise DriveError(
-            f"{count} players do not fill tables of {size}: use {fewer or size} or "
-            f"{fewer + size} players, or ask for bots to fill the last table (fill_with_bots)"
+            f"{count} players do not fill tables of {size}: use {counts} players, or ask "
+            "for bots to fill the last table (fill_with_bots)"
         )
 
 
