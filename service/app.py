@@ -55,6 +55,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_request_checks(app)
     limits.init_app(app)
     app.after_request(_harden)
+    # Outermost: plain actions are answered before Flask's request machinery runs.
+    app.wsgi_app = lean_actions.ActionDispatch(  # type: ignore[method-assign]
+        app, app.wsgi_app)
     return app
 
 

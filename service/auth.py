@@ -280,7 +280,16 @@ def bearer_token() -> str | None:
     :raises werkzeug.exceptions.HTTPException: 401 for an ``Authorization`` header that is
         not ``Bearer <token>``.
     """
-    header = request.headers.get("Authorization")
+    return bearer_token_of(request.headers.get("Authorization"))
+
+
+def bearer_token_of(header: str | None) -> str | None:
+    """Returns the bearer token in an ``Authorization`` header's value *header*, or ``None``
+    without one.
+
+    :raises werkzeug.exceptions.HTTPException: 401 for a value that is not
+        ``Bearer <token>``.
+    """
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -305,7 +314,18 @@ def caller_for(registry: TokenRegistry, game_id: str) -> Caller:
         game's (a token of another game included).
     :raises StoreUnavailableError: if Redis cannot be reached.
     """
-    token = bearer_token()
+    return caller_of(registry, game_id, request.headers.get("Authorization"))
+
+
+def caller_of(registry: TokenRegistry, game_id: str, authorization: str | None) -> Caller:
+    """Returns the caller for *game_id* that the ``Authorization`` header's value
+    *authorization* names (:func:`caller_for`, from the value itself).
+
+    :raises werkzeug.exceptions.HTTPException: 401 for a token that is not one of this
+        game's.
+    :raises StoreUnavailableError: if Redis cannot be reached.
+    """
+    token = bearer_token_of(authorization)
     if token is None or looks_like_api_key(token):
         return Caller(None)  # An API key says who pays, not which seat: a spectator.
     role = registry.identify(game_id, token)

@@ -25,9 +25,9 @@ from engine.state import GameState
 from replay.views import game_view
 from service import claims, commands, sse
 from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
-from service.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
+from service.auth import OPTIONAL_AUTH, SEAT_AUTH, caller_of, require_seat
 from service.repository import (
-    request_caller,
+    Services,
     request_game,
     request_seating,
     request_viewer,
@@ -284,13 +284,37 @@ def take_action(action: dict[str, Any], game_id: str) -> Response:
     the seat's new view: the body of ``POST /v1/games/<id>/actions`` once its JSON is loaded
     (also the one :mod:`service.lean_actions` runs).
     """
-    svc = services()
+    headers = request.headers
+    answer_headers, body = action_answer(
+        services(), action, game_id, headers.get("Authorization"), headers.get("If-Match"),
+        headers.get("Idempotency-Key"),
+    )
+    return current_app.response_class(body, 201, answer_headers, mimetype="application/json")
+
+
+def action_answer(
+    svc: Services,
+    action: dict[str, Any],
+    game_id: str,
+    authorization: str | None,
+    if_match: str | None,
+    idempotency_key: str | None,
+) -> tuple[dict[str, str], bytes]:
+    """Takes *action* for the seat of the bearer token in *authorization*, at the version in
+    *if_match*, and returns the headers of the 201 and the seat's new view as JSON: what
+    :func:`take_action` answers, from the request's header values, without Flask (the WSGI
+    dispatch of :mod:`service.lean_actions` calls it directly).
+
+    :raises werkzeug.exceptions.HTTPException: 401, 403, 428 or 400, as the endpoint answers.
+    :raises Exception: whatever :func:`service.commands.act` raises (the app's error
+        handlers answer it).
+    """
     # The game as this process holds it: told apart from a missing game before the token is
     # judged, and the state the action is decided on when it is at If-Match's version.
     held = commands.known(svc.cache, game_id)
-    seat = require_seat(request_caller(game_id))
-    expected = _if_match()
-    key = _idempotency_key()
+    seat = require_seat(caller_of(svc.tokens, game_id, authorization))
+    expected = if_match_version(if_match)
+    key = checked_idempotency_key(idempotency_key)
     result = commands.act(
         svc.store, svc.cache, game_id, seat, action,
         expected_version=expected,
@@ -301,8 +325,11 @@ def take_action(action: dict[str, Any], game_id: str) -> Response:
     headers = _private(result.version)
     if result.duplicate:
         headers["Idempotent-Replayed"] = "true"
-    view = game_view(result.state, seat) | request_seating(game_id)
-    return _view_response(view, 201, headers)
+    view = game_view(result.state, seat)
+    seating = svc.tokens.seating(game_id)  # What request_seating() gives, from svc.
+    view["auditor"] = seating.auditor
+    view["unclaimed_seats"] = list(seating.unclaimed)
+    return headers, orjson.dumps(view, option=_VIEW_JSON)
 
 
 def _view_response(view: dict[str, Any], status: int, headers: dict[str, str]) -> Response:
@@ -319,13 +346,12 @@ def _view_response(view: dict[str, Any], status: int, headers: dict[str, str]) -
     return current_app.response_class(body, status, headers, mimetype="application/json")
 
 
-def _if_match() -> int:
-    """Returns the version in the request's ``If-Match``.
+def if_match_version(header: str | None) -> int:
+    """Returns the version in an ``If-Match`` header's value *header*.
 
     :raises werkzeug.exceptions.HTTPException: 428 without one, 400 for anything but one
         version.
     """
-    header = request.headers.get("If-Match")
     if header is None:
         abort(
             428,
@@ -344,13 +370,12 @@ def _if_match() -> int:
     return int(match.group(1) or match.group(2))
 
 
-def _idempotency_key() -> str | None:
-    """Returns the request's ``Idempotency-Key``, if any.
+def checked_idempotency_key(key: str | None) -> str | None:
+    """Returns the ``Idempotency-Key`` header's value *key*, if any.
 
     :raises werkzeug.exceptions.HTTPException: 400 for a key that is not 1-128 visible
         ASCII characters.
     """
-    key = request.headers.get("Idempotency-Key")
     if key is not None and not _KEY.match(key):
         abort(
             400,

@@ -1,7 +1,15 @@
 """The lean path of the hot endpoint, ``POST /v1/games/<id>/actions``.
 
-flask-smorest serves that endpoint through ten nested wrappers (one per documented response)
-and webargs, which parses the body a second time and loads it through
+Two layers. :class:`ActionDispatch` sits in front of the whole app (its ``wsgi_app``): a
+plain action whose request passes every check the app makes before a view
+(:mod:`service.request_limits`; rate limits not enforced) is answered there, without Flask's
+request machinery, by the endpoint's own body (:func:`service.games.action_answer`), with the
+very status line, headers and body the app would send. Anything else goes to the app
+untouched (its body replayed), and so does an error the body raises: the endpoint raises it
+again at once, so that the app's own hooks and handlers answer it.
+
+Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per
+documented response) and webargs, which parses the body a second time and loads it through
 :class:`service.schemas.ActionSchema`. This path takes the body :mod:`service.request_limits`
 already parsed and, when it is an action the schema would load unchanged, calls the endpoint's
 body (:func:`service.games.take_action`) directly. Anything else (a field the schema refuses,
@@ -12,14 +20,16 @@ exactly the problem it was; the OpenAPI document is the blueprint's and does not
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, request
 
 from engine.actions import ACTION_FIELDS
-from service import games
-from service.request_limits import checked_json
+from events.store import check_game_id
+from service import games, request_limits
+from service.repository import EXTENSION
+from service.request_limits import JSONBodyError, checked_json, load_json
 from service.schemas import CARD_PATTERN, SUIT_PATTERN
 
 ENDPOINT = "games.Actions"
@@ -83,6 +93,9 @@ def install(app: Flask) -> None:
     documented = app.view_functions[ENDPOINT]
 
     def actions(**kwargs: Any) -> Any:
+        raised = request.environ.pop(RAISED, None)
+        if raised is not None:
+            raise raised  # What the dispatch's call of the endpoint's body raised.
         if request.method == "POST":
             action = plain_action(checked_json())
             if action is not None:
@@ -91,3 +104,139 @@ def install(app: Flask) -> None:
 
     actions.__doc__ = documented.__doc__
     app.view_functions[ENDPOINT] = actions
+
+
+RAISED = "fortyfive.lean_actions.raised"
+"""The WSGI environ key under which :class:`ActionDispatch` hands the app an error that the
+endpoint's body raised, for the endpoint to raise again."""
+
+_PREFIX, _SUFFIX = "/v1/games/", "/actions"
+_JSON = "application/json"
+_STATUS = "201 CREATED"
+"""The status line of an action taken, as Werkzeug writes it."""
+_HOOKS_BEFORE = ("service.request_limits.check_head", "service.request_limits.check_body",
+                 "service.limits._count")
+_HOOKS_AFTER = ("service.limits._advertise", "service.app._harden")
+"""The app's own hooks the dispatch stands in for (by qualified name), in their order: with
+any other hook registered, the dispatch stays out of the way."""
+
+
+def _names(functions: Iterable[Callable[..., Any]]) -> tuple[str, ...]:
+    return tuple(f"{function.__module__}.{function.__qualname__}" for function in functions)
+
+
+class ActionDispatch:
+    """The WSGI front of an app: answers plain actions itself, hands everything else on."""
+
+    def __init__(self, app: Flask, inner: Callable[..., Iterable[bytes]]) -> None:
+        self._app = app
+        self.inner = inner
+        """The app's own WSGI callable, which answers everything else."""
+        self._hooks_known: bool | None = None
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if environ.get("REQUEST_METHOD") == "POST":
+            path = environ.get("PATH_INFO", "")
+            if path.startswith(_PREFIX) and path.endswith(_SUFFIX) and self.enabled:
+                body = self._answer(environ, path[len(_PREFIX):-len(_SUFFIX)])
+                if body is not None:
+                    start_response(_STATUS, body[0])
+                    return [body[1]]
+        return self.inner(environ, start_response)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the dispatch answers for the app exactly as the app would: only the hooks
+        it stands in for are registered (checked at the first request, once every hook is),
+        rate limits are not enforced and no host or server name is checked."""
+        if self._hooks_known is None:
+            app = self._app
+            self._hooks_known = (
+                _names(app.before_request_funcs.get(None, ())) == _HOOKS_BEFORE
+                and _names(app.after_request_funcs.get(None, ())) == _HOOKS_AFTER
+                and not app.before_request_funcs.get("games")
+                and not app.after_request_funcs.get("games")
+                and not any(app.url_value_preprocessors.values())
+                and not any(app.teardown_request_funcs.values())
+            )
+        config = self._app.config
+        return bool(
+            self._hooks_known and not config["ENFORCE_RATE_LIMITS"]
+            and not config.get("TRUSTED_HOSTS") and not config.get("SERVER_NAME")
+        )
+
+    def _answer(
+        self, environ: dict[str, Any], game_id: str
+    ) -> tuple[list[tuple[str, str]], bytes] | None:
+        """Returns the headers and body of the answer to the action in *environ*, or ``None``
+        when the app must answer (then the body read is replayed to it)."""
+        if (environ.get("SCRIPT_NAME") or not request_limits.head_passes(environ)
+                or not _is_game_id(game_id)):
+            return None
+        length = environ.get("CONTENT_LENGTH", "")
+        max_length = self._app.config["MAX_CONTENT_LENGTH"]
+        if (environ.get("CONTENT_TYPE") != _JSON or "HTTP_TRANSFER_ENCODING" in environ
+                or not (length.isascii() and length.isdigit())
+                or not 0 < int(length) <= max_length):
+            return None
+        stream = environ["wsgi.input"]
+        data = stream.read(int(length))
+        try:
+            action = plain_action(load_json(data)) if len(data) == int(length) else None
+        except JSONBodyError:
+            action = None
+        if action is None:
+            environ["wsgi.input"] = _Replay(data, stream)
+            return None
+        try:
+            headers, body = games.action_answer(
+                self._app.extensions[EXTENSION], action, game_id,
+                environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_IF_MATCH"),
+                environ.get("HTTP_IDEMPOTENCY_KEY"),
+            )
+        except Exception as error:  # Answered by the app, as the endpoint would have.
+            environ["wsgi.input"] = _Replay(data, stream)
+            environ[RAISED] = error
+            return None
+        answer = list(headers.items())
+        answer += [("Content-Type", _JSON), ("Content-Length", str(len(body))),
+                   ("X-Content-Type-Options", "nosniff")]
+        return answer, body
+
+
+def _is_game_id(game_id: str) -> bool:
+    try:
+        check_game_id(game_id)
+    except ValueError:
+        return False
+    return True
+
+
+class _Replay:
+    """A request body stream that gives the bytes already read, then the rest of *stream*."""
+
+    def __init__(self, data: bytes, stream: Any) -> None:
+        self._data = data
+        self._stream = stream
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:
+            data, self._data = self._data, b""
+            return data + bytes(self._stream.read())
+        if self._data:
+            data, self._data = self._data[:size], self._data[size:]
+            return data
+        return bytes(self._stream.read(size))
+
+    def readline(self, size: int | None = -1) -> bytes:
+        if self._data:
+            end = self._data.find(b"\n") + 1 or len(self._data)
+            return self.read(end if size is None or size < 0 else min(size, end))
+        return bytes(self._stream.readline(size))
+
+    def __iter__(self) -> Any:
+        while True:
+            line = self.readline()
+            if not line:
+                return
+            yield line

@@ -3,6 +3,7 @@ ActionSchema, and the same answers either way."""
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import Any
 
@@ -12,6 +13,7 @@ from flask import Flask
 from http_table import Table
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from werkzeug.test import Client
 
 from service import games, lean_actions
 from service.schemas import ActionSchema
@@ -58,14 +60,16 @@ def test_the_endpoint_serves_plain_actions_leanly_and_the_rest_as_documented(
     app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     taken: list[str] = []
-    real = games.take_action
+    real = games.action_answer
 
-    def spy(action: dict[str, Any], game_id: str) -> Any:
-        caller = sys._getframe(1).f_code.co_filename
-        taken.append("lean" if caller.endswith("lean_actions.py") else "documented")
-        return real(action, game_id)
+    def spy(*args: Any) -> Any:
+        caller = sys._getframe(1).f_code
+        taken.append("dispatch" if caller.co_filename.endswith("lean_actions.py")
+                     else "lean" if sys._getframe(2).f_code.co_filename.endswith(
+                         "lean_actions.py") else "documented")
+        return real(*args)
 
-    monkeypatch.setattr(games, "take_action", spy)
+    monkeypatch.setattr(games, "action_answer", spy)
     seat, version = table.turn()
     assert seat is not None
     refused = table.post(seat, {"type": "cut", "position": "7"}, version)
@@ -75,7 +79,13 @@ def test_the_endpoint_serves_plain_actions_leanly_and_the_rest_as_documented(
     assert too_far.status_code == 422 and taken == []
     response = table.post(seat, {"type": "cut", "position": 7}, version)
     assert response.status_code == 201, response.get_json()
-    assert taken == ["lean"]
+    assert taken == ["dispatch"]  # Answered in front of Flask.
+    seat, version = table.turn()
+    assert seat is not None
+    app.config["ENFORCE_RATE_LIMITS"] = True  # Counted by the app's hook: not in front.
+    response = table.post(seat, table.view(seat).get_json()["legal_actions"][0], version)
+    assert response.status_code == 201, response.get_json()
+    assert taken == ["dispatch", "lean"]
 
 
 def test_a_schema_refusal_is_the_same_problem_as_before(table: Table) -> None:
@@ -87,3 +97,100 @@ def test_a_schema_refusal_is_the_same_problem_as_before(table: Table) -> None:
     assert response.status_code == 422 and "bogus" in body["detail"]
     with pytest.raises(ma.ValidationError):
         ActionSchema().load({"type": "cut", "position": 7, "bogus": 1})
+
+
+def _answer(client: Client, method: str, path: str, **kwargs: Any) -> tuple[str, Any, bytes]:
+    response = client.open(path, method=method, **kwargs)
+    return response.status, response.headers.to_wsgi_list(), response.get_data()
+
+
+def _both(app: Flask, path: str, **kwargs: Any) -> tuple[Any, Any]:
+    """POSTs one request to *path* in front of Flask and to the app itself, in that order;
+    returns both answers (status line, header list, body)."""
+    dispatch = app.wsgi_app
+    assert isinstance(dispatch, lean_actions.ActionDispatch)
+    fast = _answer(Client(dispatch), "POST", path, **kwargs)
+    full = _answer(Client(dispatch.inner), "POST", path, **kwargs)
+    return fast, full
+
+
+def test_the_dispatch_answers_byte_for_byte_as_the_app(app: Flask, table: Table) -> None:
+    seat, version = table.turn()
+    assert seat is not None
+    other = 1 - seat if seat < 2 else 0
+    action = table.view(seat).get_json()["legal_actions"][0]
+    token = table.tokens[seat]
+    path = f"{table.path}/actions"
+
+    def headers(**extra: str | None) -> dict[str, str]:
+        chosen = {"Authorization": f"Bearer {token}", "If-Match": f'"{version}"', **extra}
+        return {name: value for name, value in chosen.items() if value is not None}
+
+    refusals: list[tuple[str, dict[str, Any]]] = [
+        (path, {"json": action, "headers": headers(**{"If-Match": f'"{version + 5}"'})}),
+        (path, {"json": action, "headers": headers(**{"If-Match": None})}),
+        (path, {"json": action, "headers": headers(**{"If-Match": "W/7"})}),
+        (path, {"json": action, "headers": headers(**{"Idempotency-Key": "a b"})}),
+        (path, {"json": action, "headers": headers(Authorization=None)}),
+        (path, {"json": action, "headers": headers(Authorization="Bearer nope")}),
+        (path, {"json": action, "headers": headers(Authorization="Basic abc")}),
+        (path, {"json": action, "headers": headers(
+            Authorization=f"Bearer {table.auditor}")}),
+        (path, {"json": action, "headers": headers(
+            Authorization=f"Bearer {table.tokens[other]}")}),
+        (path, {"json": {"type": "play", "card": "5S"}, "headers": headers()}),
+        (path, {"json": {"type": "cut", "position": "7"}, "headers": headers()}),
+        (path, {"json": {"type": "cut", "position": 7, "x": 1}, "headers": headers()}),
+        (path, {"data": b"{", "headers": headers(), "content_type": "application/json"}),
+        (path, {"data": b"", "headers": headers(), "content_type": "application/json"}),
+        (path, {"data": b'{"type": "cut", "type": "cut"}', "headers": headers(),
+                "content_type": "application/json"}),
+        (path, {"data": b"x=1", "headers": headers(), "content_type": "text/plain"}),
+        (path, {"json": action, "headers": headers(**{"X-Bad": "a\x01b"})}),
+        ("/v1/games/nosuchgame0/actions", {"json": action, "headers": headers()}),
+        ("/v1/games/-bad-/actions", {"json": action, "headers": headers()}),
+        (f"{table.path}/actions?x=" + "y" * 5000, {"json": action, "headers": headers()}),
+    ]
+    for where, request in refusals:
+        fast, full = _both(app, where, **request)
+        assert fast == full, (where, request)
+        assert int(fast[0][:3]) >= 400, fast
+    assert table.turn() == (seat, version)  # Nothing was appended.
+
+    # Taken: once in front of Flask and retried through the app, then the other way round.
+    fast = _answer(Client(app.wsgi_app), "POST", path, json=action,
+                   headers=headers(**{"Idempotency-Key": "k1"}))
+    assert fast[0] == "201 CREATED"
+    replays = _both(app, path, json=action, headers=headers(**{"Idempotency-Key": "k1"}))
+    assert replays[0] == replays[1]
+    status, replayed, body = replays[0]
+    assert ("Idempotent-Replayed", "true") in replayed
+    assert (status, [field for field in replayed if field[0] != "Idempotent-Replayed"],
+            body) == fast
+    seat, version = table.turn()
+    assert seat is not None
+    token = table.tokens[seat]
+    action = table.view(seat).get_json()["legal_actions"][0]
+    dispatch = app.wsgi_app
+    assert isinstance(dispatch, lean_actions.ActionDispatch)
+    full = _answer(Client(dispatch.inner), "POST", path, json=action,
+                   headers=headers(**{"Idempotency-Key": "k2"}))
+    assert full[0] == "201 CREATED"
+    replays = _both(app, path, json=action, headers=headers(**{"Idempotency-Key": "k2"}))
+    assert replays[0] == replays[1]
+    status, replayed, body = replays[0]
+    assert (status, [field for field in replayed if field[0] != "Idempotent-Replayed"],
+            body) == full
+    # A key used for another action: refused alike.
+    fast, full = _both(app, path, json={"type": "pass"},
+                       headers=headers(**{"Idempotency-Key": "k2"}))
+    assert fast == full and fast[0].startswith("422")
+
+
+def test_a_refused_body_reaches_the_app_whole() -> None:
+    replay = lean_actions._Replay(b'{"a":\n1}', io.BytesIO(b"tail\nend"))
+    assert replay.readline() == b'{"a":\n'
+    assert replay.read(2) == b"1}"
+    assert list(replay) == [b"tail\n", b"end"]
+    replay = lean_actions._Replay(b"ab", io.BytesIO(b"cd"))
+    assert replay.read() == b"abcd"
