@@ -23,6 +23,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import importlib.resources
+import os
 import re
 import threading
 import time
@@ -168,6 +169,7 @@ class RedisEventStore:
         self._heads_size = head_cache_size
         self._lock = threading.Lock()
         self._script: Any = None
+        self._direct = _DirectConnections.of(client)
         self._reader: Any = None
         self._socket_timeout = _socket_timeout(client)
 
@@ -227,7 +229,9 @@ class RedisEventStore:
         return self._redis
 
     def close(self) -> None:
-        """Closes the client's connections."""
+        """Closes the client's connections (and the store's own, for its append script)."""
+        if self._direct is not None:
+            self._direct.close()
         self._redis.close()
 
     def __enter__(self) -> RedisEventStore:
@@ -552,9 +556,17 @@ class RedisEventStore:
             if self.replicas:
                 return self._run_script_and_wait(keys, args)
             try:
-                return self._redis.evalsha(self._script.sha, len(keys), *keys, *args), (0, 0)
+                return self._evalsha(keys, args), (0, 0)
             except NoScriptError:
                 return self._redis.eval(self._script.script, len(keys), *keys, *args), (0, 0)
+
+    def _evalsha(self, keys: Sequence[str], args: Sequence[str | int]) -> Any:
+        """Runs the append script by its digest: on a connection of the store's own
+        (:class:`_DirectConnections`) where it has them, else through the client."""
+        sha = self._script.sha
+        if self._direct is not None:
+            return self._direct.call("EVALSHA", sha, len(keys), *keys, *args)
+        return self._redis.evalsha(sha, len(keys), *keys, *args)
 
     def _run_script_and_wait(
         self, keys: Sequence[str], args: Sequence[str | int]
@@ -730,6 +742,78 @@ class RedisEventStore:
                     f"store unavailable at {self._where}: {_message(error)}"
                 ) from error
             raise StoreError(f"store error at {self._where}: {_message(error)}") from error
+
+
+class _DirectConnections:
+    """Connections to a standalone Redis that the store keeps for its append script, made
+    like its client's pool makes them, and used without the client's per-command machinery
+    (a connection checked out of the pool is polled for stray data before each command).
+
+    A command is retried as the client retries it (its connections' :class:`redis.retry.
+    Retry`: the same errors, tries and backoff, reconnecting in between). A connection goes
+    back to the free list only once a whole reply has been read from it (an error reply
+    included); on any other failure, an interrupted read among them, it is closed, so none
+    ever holds part of an old reply. Thread-safe (the list's pop and append are atomic);
+    after a fork the child starts with none of the parent's.
+    """
+
+    KEEP = 16
+    """The most idle connections kept."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+        self._free: list[Any] = []
+        self._pid = os.getpid()
+
+    @classmethod
+    def of(cls, client: Any) -> _DirectConnections | None:
+        """Returns direct connections for *client*, or ``None`` unless it is a plain
+        standalone client on a plain pool without a client-side cache."""
+        pool = getattr(client, "connection_pool", None)
+        if (type(client) is not redis.Redis
+                or type(pool) not in (redis.ConnectionPool, redis.BlockingConnectionPool)
+                or getattr(pool, "cache", None) is not None):
+            return None
+        return cls(pool)
+
+    def call(self, *command: Any) -> Any:
+        """Sends *command* and returns its reply.
+
+        :raises redis.exceptions.RedisError: as the client would.
+        """
+        if self._pid != os.getpid():
+            self._free, self._pid = [], os.getpid()
+        try:
+            connection = self._free.pop()
+        except IndexError:
+            connection = self._pool.connection_class(**self._pool.connection_kwargs)
+        packed = connection.pack_command(*command)
+
+        def once() -> Any:
+            connection.send_packed_command(packed, check_health=False)
+            return connection.read_response()
+
+        try:
+            reply = connection.retry.call_with_retry(once, lambda _: connection.disconnect())
+        except ResponseError:
+            self._release(connection)  # The whole error reply was read.
+            raise
+        except BaseException:
+            connection.disconnect()
+            raise
+        self._release(connection)
+        return reply
+
+    def close(self) -> None:
+        """Closes the idle connections (one in use is closed when its call returns)."""
+        while self._free:
+            self._free.pop().disconnect()
+
+    def _release(self, connection: Any) -> None:
+        if len(self._free) < self.KEEP:
+            self._free.append(connection)
+        else:
+            connection.disconnect()
 
 
 def checked_entry(game_id: str, entry: Any) -> tuple[int, str, str]:
