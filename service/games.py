@@ -252,6 +252,31 @@ class Game(MethodView):
         return _view_response(view, 200, _private(version))
 
 
+def seat_view_answer(
+    svc: Services, game_id: str, authorization: str | None
+) -> tuple[dict[str, str], bytes] | None:
+    """Returns the headers and body of the 200 that ``GET /v1/games/<id>`` (no query) answers
+    the seat whose bearer token is in *authorization*, without Flask (for the WSGI dispatch of
+    :mod:`service.lean_actions`); ``None`` for any caller but a seat (no token, an API key, the
+    auditor): the endpoint answers those itself. Loading the game is all it may have done
+    then.
+
+    :raises werkzeug.exceptions.HTTPException: 401 for a token not of this game.
+    :raises Exception: as the endpoint raises it (the app's error handlers answer it).
+    """
+    folded = commands.load(svc.cache, game_id)
+    state, version = folded.state, folded.version
+    seat = caller_of(svc.tokens, game_id, authorization).seat
+    if seat is None:
+        return None
+    view = game_view(state, seat)
+    seating = svc.tokens.seating(game_id)  # What request_seating() gives, from svc.
+    view["auditor"] = seating.auditor
+    view["unclaimed_seats"] = list(seating.unclaimed)
+    view["checkpoint"] = view_checkpoint(game_id, state, version, folded.head_hash, seat, svc)
+    return _private(version), orjson.dumps(view, option=_VIEW_JSON)
+
+
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
     """A seat's actions."""

@@ -34,6 +34,8 @@ from service.schemas import CARD_PATTERN, SUIT_PATTERN
 
 ENDPOINT = "games.Actions"
 """The endpoint this module serves leanly."""
+VIEW_ENDPOINT = "games.Game"
+"""The endpoint whose seat views :class:`ActionDispatch` answers too."""
 
 _CARD = re.compile(CARD_PATTERN)
 _SUIT = re.compile(SUIT_PATTERN)
@@ -104,6 +106,16 @@ def install(app: Flask) -> None:
 
     actions.__doc__ = documented.__doc__
     app.view_functions[ENDPOINT] = actions
+    viewed = app.view_functions[VIEW_ENDPOINT]
+
+    def view(**kwargs: Any) -> Any:
+        raised = request.environ.pop(RAISED, None)
+        if raised is not None:
+            raise raised  # What the dispatch's call of the endpoint's body raised.
+        return viewed(**kwargs)
+
+    view.__doc__ = viewed.__doc__
+    app.view_functions[VIEW_ENDPOINT] = view
 
 
 RAISED = "fortyfive.lean_actions.raised"
@@ -112,8 +124,8 @@ endpoint's body raised, for the endpoint to raise again."""
 
 _PREFIX, _SUFFIX = "/v1/games/", "/actions"
 _JSON = "application/json"
-_STATUS = "201 CREATED"
-"""The status line of an action taken, as Werkzeug writes it."""
+_CREATED, _OK = "201 CREATED", "200 OK"
+"""The status lines of an action taken and of a view, as Werkzeug writes them."""
 _HOOKS_BEFORE = ("service.request_limits.check_head", "service.request_limits.check_body",
                  "service.limits._count")
 _HOOKS_AFTER = ("service.limits._advertise", "service.app._harden")
@@ -126,7 +138,8 @@ def _names(functions: Iterable[Callable[..., Any]]) -> tuple[str, ...]:
 
 
 class ActionDispatch:
-    """The WSGI front of an app: answers plain actions itself, hands everything else on."""
+    """The WSGI front of an app: answers plain actions and seats' views itself, hands
+    everything else on."""
 
     def __init__(self, app: Flask, inner: Callable[..., Iterable[bytes]]) -> None:
         self._app = app
@@ -135,13 +148,23 @@ class ActionDispatch:
         self._hooks_known: bool | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        if environ.get("REQUEST_METHOD") == "POST":
+        method = environ.get("REQUEST_METHOD")
+        if method == "POST" or method == "GET":
             path = environ.get("PATH_INFO", "")
-            if path.startswith(_PREFIX) and path.endswith(_SUFFIX) and self.enabled:
-                body = self._answer(environ, path[len(_PREFIX):-len(_SUFFIX)])
-                if body is not None:
-                    start_response(_STATUS, body[0])
-                    return [body[1]]
+            if path.startswith(_PREFIX) and self.enabled:
+                rest = path[len(_PREFIX):]
+                if method == "POST" and rest.endswith(_SUFFIX):
+                    status, answer = _CREATED, self._answer(environ, rest[:-len(_SUFFIX)])
+                elif method == "GET" and "/" not in rest and not environ.get("QUERY_STRING"):
+                    status, answer = _OK, self._view(environ, rest)
+                else:
+                    answer = None
+                if answer is not None:
+                    headers, body = answer
+                    headers += [("Content-Type", _JSON), ("Content-Length", str(len(body))),
+                                ("X-Content-Type-Options", "nosniff")]
+                    start_response(status, headers)
+                    return [body]
         return self.inner(environ, start_response)
 
     @property
@@ -198,10 +221,26 @@ class ActionDispatch:
             environ["wsgi.input"] = _Replay(data, stream)
             environ[RAISED] = error
             return None
-        answer = list(headers.items())
-        answer += [("Content-Type", _JSON), ("Content-Length", str(len(body))),
-                   ("X-Content-Type-Options", "nosniff")]
-        return answer, body
+        return list(headers.items()), body
+
+    def _view(
+        self, environ: dict[str, Any], game_id: str
+    ) -> tuple[list[tuple[str, str]], bytes] | None:
+        """Returns the headers and body of a seat's view of *game_id*, or ``None`` when the
+        app must answer."""
+        if (environ.get("SCRIPT_NAME") or not request_limits.head_passes(environ)
+                or not _is_game_id(game_id)):
+            return None
+        try:
+            answer = games.seat_view_answer(
+                self._app.extensions[EXTENSION], game_id, environ.get("HTTP_AUTHORIZATION"))
+        except Exception as error:  # Answered by the app, as the endpoint would have.
+            environ[RAISED] = error
+            return None
+        if answer is None:
+            return None
+        headers, body = answer
+        return list(headers.items()), body
 
 
 def _is_game_id(game_id: str) -> bool:

@@ -163,12 +163,13 @@ def hides_cards(state: GameState, viewer: Viewer) -> bool:
 
 
 def view_checkpoint(game_id: str, state: GameState, version: int, head: str,
-                    viewer: Viewer) -> dict[str, Any] | None:
+                    viewer: Viewer, svc: Services | None = None) -> dict[str, Any] | None:
     """Returns the latest checkpoint *viewer* may have of *game_id* at *version* with *head*:
     that point, signed (once per process), unless it would give a hidden card away; then the
     one signed at the end of the last deal (``None`` before the first deal ends, and in a
-    table record until the game is over)."""
-    svc = services()
+    table record until the game is over). *svc*: the app's services (default: the current
+    app's)."""
+    svc = svc or services()
     if not hides_cards(state, viewer):
         return svc.signing.checkpoint(game_id, version, head)
     if any(deal.recorded for deal in (*state.past_deals, state.deal) if deal is not None):

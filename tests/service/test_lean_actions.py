@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from werkzeug.test import Client
 
-from service import games, lean_actions
+from service import access_log, games, lean_actions
 from service.schemas import ActionSchema
 
 _VALUES = st.one_of(
@@ -194,3 +194,32 @@ def test_a_refused_body_reaches_the_app_whole() -> None:
     assert list(replay) == [b"tail\n", b"end"]
     replay = lean_actions._Replay(b"ab", io.BytesIO(b"cd"))
     assert replay.read() == b"abcd"
+
+
+def test_the_dispatch_answers_views_byte_for_byte_as_the_app(app: Flask, table: Table) -> None:
+    dispatch = app.wsgi_app
+    assert isinstance(dispatch, lean_actions.ActionDispatch)
+    table.step()
+    requests: list[tuple[str, dict[str, str]]] = [
+        (table.path, {"Authorization": f"Bearer {table.tokens[0]}"}),
+        (table.path, {"Authorization": f"Bearer {table.tokens[3]}"}),
+        (table.path, {"Authorization": "Bearer nope"}),
+        (table.path, {"Authorization": "Basic abc"}),
+        (table.path, {}),
+        (f"{table.path}?view=spectator", {"Authorization": f"Bearer {table.tokens[1]}"}),
+        ("/v1/games/nosuchgame1", {"Authorization": f"Bearer {table.tokens[0]}"}),
+        ("/v1/games/-bad-", {}),
+    ]
+    for path, headers in requests:
+        fast = _answer(Client(dispatch), "GET", path, headers=headers)
+        full = _answer(Client(dispatch.inner), "GET", path, headers=headers)
+        assert fast == full, (path, headers)
+    fast = _answer(Client(dispatch), "GET", table.path, headers=requests[0][1])
+    assert fast[0] == "200 OK" and ("ETag", f'"{table.turn()[1]}"') in fast[1]
+
+
+def test_an_auditor_view_is_recorded_once(app: Flask, table: Table, client: Any) -> None:
+    auditor = {"Authorization": f"Bearer {table.auditor}"}
+    for _ in range(2):
+        assert client.get(table.path, headers=auditor).status_code == 200
+    assert access_log.count(app.extensions["fortyfive"].tokens, table.id) == 2
