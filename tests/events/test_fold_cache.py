@@ -280,3 +280,38 @@ def test_deep_size_counts_every_object_once() -> None:
     assert alone >= sys.getsizeof(value) + sys.getsizeof(shared) + sys.getsizeof(shared[0])
     assert deep_size({"x": [shared], "y": Tally((1, 2), 2)}) < alone  # one list slot less
     assert deep_size([shared, shared]) == sys.getsizeof([shared, shared]) + deep_size(shared)
+
+
+def test_deep_size_walks_slots_dicts_and_atoms_exactly() -> None:
+    import enum
+    import sys
+
+    from events.sizing import deep_size
+
+    class Color(enum.IntEnum):
+        RED = 1
+
+    class Slotted:
+        __slots__ = ("a", "b", "__weakref__")
+
+        def __init__(self) -> None:
+            self.a = ["x" * 50]  # b is never set: skipped.
+
+    class Both(Slotted):
+        __slots__ = ("c", "__dict__")
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.c = (1.5,)
+            self.d = {"k": b"v" * 10}
+
+    size = sys.getsizeof
+    slotted = Slotted()
+    assert deep_size(slotted) == size(slotted) + size(slotted.a) + size(slotted.a[0])
+    both = Both()
+    expected = (size(both) + size(both.a) + size(both.a[0]) + size(both.c) + size(1.5)
+                + size(both.__dict__) + size("d") + size(both.d) + size("k") + size(both.d["k"]))
+    assert deep_size(both) == expected
+    assert deep_size(Color.RED) == size(Color.RED)  # An int: nothing further.
+    assert deep_size(int) == size(int)
+    assert deep_size(frozenset({7})) == size(frozenset({7})) + size(7)
