@@ -628,7 +628,11 @@ def _in_hand(card: Card, hand: Sequence[Card]) -> None:
 
 
 def _ace_of_trumps(trump: Suit) -> Card:
-    return ACE_OF_HEARTS if trump is Suit.H else Card(Rank.ACE, trump)
+    return _ACES_OF_TRUMPS[trump]
+
+
+_ACES_OF_TRUMPS = tuple(ACE_OF_HEARTS if suit is Suit.H else Card(Rank.ACE, suit) for suit in Suit)
+"""The ace of trumps by trump suit (looked up on every listing of a play's actions)."""
 
 
 def _may_rob(state: GameState, deal: DealState, seat: Seat) -> bool:
