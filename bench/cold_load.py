@@ -4,7 +4,8 @@ Run as ``python -I bench/cold_load.py ROOT URL GAME_ID``: it imports ``events`` 
 from the checkout at ``ROOT`` (this one, or an older one), then for each line read on stdin
 loads the game cold through that checkout's ``FoldCache`` (an empty cache: read, verify,
 decode and fold every event with the engine's ``apply_event``) and writes one JSON line: the
-process CPU seconds and wall seconds of that load, and the version and head hash it reached.
+process CPU seconds and wall seconds of that load, the version and head hash it reached, and
+the CPU seconds of a read alone of the same events (``RedisEventStore.read``, done after).
 The first load is a warm-up, answered like the others.
 
 It imports nothing of the project at module level, and only the standard library before
@@ -44,8 +45,13 @@ def main(argv: list[str]) -> int:
         cpu, wall = time.process_time(), time.perf_counter()
         folded = cache.load(game_id)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        print(json.dumps({"cpu_seconds": cpu, "wall_seconds": wall, "version": folded.version,
-                          "head": folded.head_hash}), flush=True)
+        read = time.process_time()
+        events = store.read(game_id)
+        read = time.process_time() - read
+        if len(events) != folded.version:
+            raise SystemExit(f"read {len(events)} events, folded {folded.version}")
+        print(json.dumps({"cpu_seconds": cpu, "wall_seconds": wall, "read_cpu_seconds": read,
+                          "version": folded.version, "head": folded.head_hash}), flush=True)
     store.close()
     return 0
 

@@ -99,6 +99,8 @@ APPEND_SCRIPT = importlib.resources.files("events").joinpath("append.lua").read_
 """The compare-and-append script (``events/append.lua``)."""
 
 _PAGE = 1000
+_FIRST_PAGE = 100
+"""The first page of a read, which the read script gives (see :meth:`RedisEventStore.entries`)."""
 _REPLICATED_RETRIES = (0.05, 0.15, 0.3, 0.5, 0.0)
 """Pauses between the tries of an append that waits for replicas (the last is not slept)."""
 _REFUSALS = ("OOM", "MISCONF")
@@ -365,7 +367,7 @@ class RedisEventStore:
     ) -> list[RecordedEvent]:
         """Returns the events of *game_id* after version *after*, oldest first, verified.
 
-        See :meth:`events.store.EventStore.read`; reads in pages of 1000 entries.
+        See :meth:`events.store.EventStore.read`; reads in pages (see :meth:`entries`).
 
         :raises CorruptStreamError: if the stored history fails verification.
         :raises SchemaError: if an event's schema cannot be upcast to the current one.
@@ -387,9 +389,11 @@ class RedisEventStore:
     def entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
         """Returns the stream entries of *game_id* after version *after* (at most *limit*), as
         the client gives them and unchecked: what :meth:`read` verifies and decodes
-        (:func:`verified_entries`). Reads in pages of 1000 entries: the first with the read
+        (:func:`verified_entries`). The first page (up to 100 entries) comes from the read
         script, which also tells whether the game is archived (then the entries come from its
-        tombstone), the others with ``XRANGE``.
+        tombstone); the next ones, of 1000 entries, from ``XRANGE``. The first page is small
+        since the script costs the server more per entry than ``XRANGE`` (the entries go
+        through Lua), and one page of 100 holds a whole game's new events most of the time.
 
         :raises CorruptStreamError: if the game's archive cannot be decoded.
         :raises StoreUnavailableError: if the store cannot be reached.
@@ -398,9 +402,11 @@ class RedisEventStore:
         entries: list[Any] = []
         archived: list[Any] | None = None
         while limit is None or len(entries) < limit:
-            count = _PAGE if limit is None else min(_PAGE, limit - len(entries))
+            first = not entries and archived is None
+            count = _FIRST_PAGE if first else _PAGE
+            count = count if limit is None else min(count, limit - len(entries))
             start = after + len(entries) + 1
-            if not entries and archived is None:
+            if first:
                 # The first page; if there is none, whether the game is archived (one call).
                 with self.translate_errors():
                     page = self._read_script()(

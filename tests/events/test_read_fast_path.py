@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -402,3 +403,22 @@ def test_a_positional_constructor_builds_what_the_class_builds() -> None:
 
     assert positional_constructor(Plain) is Plain
     assert positional_constructor(Checked) is Checked
+
+
+def test_reads_across_the_first_page_and_the_next_ones_give_every_event_once(
+    contract_store: RedisEventStore,
+) -> None:
+    game_id = f"g-{uuid.uuid4().hex}"
+    bids = [BidMade(seat=i % 4, amount=20 + i) for i in range(1230)]
+    for start in range(0, len(bids), 410):
+        contract_store.append(game_id, start, bids[start:start + 410], actor=0)
+    every = contract_store.read(game_id)
+    assert [item.event for item in every] == bids
+    assert [item.version for item in every] == list(range(1, 1231))
+    for after, limit in [(0, 100), (0, 101), (99, 2), (100, 1000), (5, 1100), (1229, 5)]:
+        assert contract_store.read(game_id, after=after, limit=limit) == every[after:after + limit]
+    assert contract_store.read(game_id, after=150) == every[150:]
+    assert contract_store.read(game_id, after=1230) == []
+    assert contract_store.archive(game_id, 1230) is True
+    assert contract_store.read(game_id) == every
+    assert contract_store.read(game_id, after=99, limit=1001) == every[99:1100]
