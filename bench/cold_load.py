@@ -2,10 +2,11 @@
 
 Run as ``python -I bench/cold_load.py ROOT URL GAME_ID``: it imports ``events`` and ``engine``
 from the checkout at ``ROOT`` (this one, or an older one), then for each line read on stdin
-loads the game cold through that checkout's ``FoldCache`` (an empty cache: read, verify,
-decode and fold every event with the engine's ``apply_event``) and writes one JSON line: the
-process CPU seconds and wall seconds of that load, the version and head hash it reached, and
-the CPU seconds of a read alone of the same events (``RedisEventStore.read``, done after).
+loads the game cold through that checkout's ``FoldCache`` built as the service builds it
+(an empty cache: read, verify, decode and fold every event with ``on_events(apply_event)``)
+and writes one JSON line: the process CPU seconds and wall seconds of that load, the version
+and head hash it reached, and the CPU seconds of a read alone of the same events
+(``RedisEventStore.read``, done after).
 The first load is a warm-up, answered like the others.
 
 It imports nothing of the project at module level, and only the standard library before
@@ -27,7 +28,7 @@ def main(argv: list[str]) -> int:
     root, url, game_id = pathlib.Path(argv[0]).resolve(), argv[1], argv[2]
     sys.path.insert(0, str(root))
     from engine.fold import apply_event
-    from events.fold_cache import FoldCache
+    from events.fold_cache import FoldCache, on_events
     from events.redis_store import RedisEventStore
 
     for module in ("events.redis_store", "events.fold_cache", "engine.fold"):
@@ -35,11 +36,8 @@ def main(argv: list[str]) -> int:
         if not origin.is_relative_to(root):
             raise SystemExit(f"{module} was imported from {origin}, not from {root}")
 
-    def step(state: Any, recorded: Any) -> Any:
-        return apply_event(state, recorded.event)
-
     store = RedisEventStore.from_url(url)
-    cache: Any = FoldCache(store, lambda: None, step)
+    cache: Any = FoldCache(store, lambda: None, on_events(apply_event))  # As the service does.
     for _ in sys.stdin:
         cache.clear()
         cpu, wall = time.process_time(), time.perf_counter()

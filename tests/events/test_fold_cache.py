@@ -196,8 +196,12 @@ def test_on_events_adapts_a_fold_over_bare_events(store: RedisEventStore, game_i
         return state + event.amount
 
     store.append(game_id, 0, _bids(4), actor=0)
-    cache = FoldCache(store, lambda: 0, on_events(total))
+    step = on_events(total)
+    cache = FoldCache(store, lambda: 0, step)
     assert cache.load(game_id).state == 0 + 1 + 2 + 3
+    assert step(10, store.read(game_id)[0]) == 10  # The step itself, as any caller calls it.
+    store.append(game_id, 4, _bids(2), actor=0)
+    assert cache.load(game_id).state == 0 + 1 + 2 + 3 + 0 + 1
 
 
 def test_max_games_below_one_is_refused(store: RedisEventStore) -> None:
