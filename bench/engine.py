@@ -144,12 +144,15 @@ def play_moves(games: int, seed: str) -> dict[str, Any]:
     for _ in range(games):
         state = fold(start_game("bruff", {}, ["bot"] * 6, chance.randbytes(32),
                                 chance.randbytes(32)))
+        entropy = chance.randbytes(32)
         while state.phase != "over":
             seat = state.turn
             assert seat is not None, f"a game in phase {state.phase!r} has no seat to act"
             actions = legal_actions(state, seat)
             action = actions[int(chance.random() * len(actions))]
-            _, state = decide_and_apply(state, seat, action, entropy=chance.randbytes(32))
+            events, state = decide_and_apply(state, seat, action, entropy=entropy)
+            if len(events) > 1:  # A deal ended: a next shuffle took the entropy.
+                entropy = chance.randbytes(32)
             moves += 1
     elapsed = time.perf_counter() - started
     return {"games": games, "moves": moves, "seconds": round(elapsed, 3),

@@ -10,6 +10,7 @@ on the server; the fresh seed for a shuffle comes in as *entropy* (the engine dr
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -277,8 +278,11 @@ def server_events(state: GameState, entropy: bytes | None, *,
 def _server_steps(state: GameState, entropy: bytes | None, context: str | None = None
                   ) -> tuple[tuple[Event, ...], GameState]:
     """Returns the server's steps due now (:func:`server_events`) and the state after them."""
-    if context is None and state.deal is not None:
-        context = state.deal.context
+    deal = state.deal
+    if deal is not None and deal.phase != "over":
+        return (), state  # A deal in progress: the server has nothing to do.
+    if context is None and deal is not None:
+        context = deal.context
     events: list[Event] = []
     while True:
         phase = state.phase
@@ -320,8 +324,8 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
         assert deal.trump is not None and deal.current is not None
         order = ranking(deal.trump, rules)
         return tuple([
-            {"type": "play", "card": CARD_CODES[card]}
-            for card in cards_of(legal_mask(hand, deal.current.cards, order, rules))
+            {"type": "play", "card": code}
+            for code in _codes_of(legal_mask(hand, deal.current.cards, order, rules))
         ])
     if deal.phase == "cut":
         return tuple(
@@ -354,6 +358,13 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
         mask = legal_mask(hand, deal.current.cards, ranking(deal.trump, rules), rules)
         actions += [_PLAYS[card.code()] for card in cards_of(mask)]
     return tuple(action.to_dict() for action in actions)
+
+
+@functools.lru_cache(maxsize=4096)
+def _codes_of(mask: int) -> tuple[str, ...]:
+    """Returns the codes of the cards of *mask* in notation order (legal cards, listed on
+    every move: a hand's few masks recur)."""
+    return tuple(CARD_CODES[card] for card in cards_of(mask))
 
 
 def decide(
@@ -543,7 +554,21 @@ def _play(state: GameState, deal: DealState, seat: Seat, action: Action) -> Even
         raise IllegalPlayError(
             f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
             ruling=error.ruling) from None
-    return CardPlayed(seat, action.card.code())
+    return _card_played(seat, action.card)
+
+
+def _card_played(seat: Seat, card: Card) -> CardPlayed:
+    """Returns the event of *seat* playing *card*: one immutable value per seat and card,
+    made once (a play is the commonest event by far)."""
+    key = (seat, card)
+    event = _CARD_PLAYED.get(key)
+    if event is None:
+        event = _CARD_PLAYED[key] = CardPlayed(seat, CARD_CODES[card])
+    return event
+
+
+_CARD_PLAYED: dict[tuple[Seat, Card], CardPlayed] = {}
+"""The play events made so far, by seat and card (at most seats x 53)."""
 
 
 def _call(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
@@ -603,7 +628,11 @@ def _in_hand(card: Card, hand: Sequence[Card]) -> None:
 
 
 def _ace_of_trumps(trump: Suit) -> Card:
-    return ACE_OF_HEARTS if trump is Suit.H else Card(Rank.ACE, trump)
+    return _ACES_OF_TRUMPS[trump]
+
+
+_ACES_OF_TRUMPS = tuple(ACE_OF_HEARTS if suit is Suit.H else Card(Rank.ACE, suit) for suit in Suit)
+"""The ace of trumps by trump suit (looked up on every listing of a play's actions)."""
 
 
 def _may_rob(state: GameState, deal: DealState, seat: Seat) -> bool:

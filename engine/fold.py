@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Hashable, Iterable, Mapping
+import operator
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from engine import auction as bidding
@@ -52,8 +53,15 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
 
     :raises EventSequenceError: if the events do not form a game.
     """
+    registry = _REGISTRY
     for event in events:
-        state = apply_event(state, event)
+        # apply_event's own steps, inlined for the common case: a registered type after the
+        # first event (anything else goes through apply_event, which explains the error).
+        apply = registry.get(type(event)) if state is not None else None
+        if apply is None or type(event) is GameCreated:
+            state = apply_event(state, event)
+        else:
+            state = apply(event, state)
     if state is None:
         raise EventSequenceError("no events: a game starts with game_created")
     return state
@@ -259,13 +267,8 @@ def _deal_out(
     """Returns *deal* with the cut pack dealt: rounds of the deal pattern from the dealer's
     left, then the turn-up (or, in the auction, the stock)."""
     players = rules.players
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    top = 0
-    for batch in rules.deal_pattern:
-        for step in range(1, players + 1):
-            hands[(deal.dealer + step) % players].extend(order[top:top + batch])
-            top += batch
-    dealt = tuple(tuple(hand) for hand in hands)
+    takers, top = _dealing(players, rules.deal_pattern, deal.dealer)
+    dealt = tuple([take(order) for take in takers])
     if rules.auction:
         return deal._replace(
             hands=dealt, cut_position=position, phase="bidding", stock=order[top:],
@@ -276,6 +279,29 @@ def _deal_out(
         "hands": dealt, "cut_position": position, "turn_up": order[top],
         "stock": order[top + 1:], **_exposure(rules, deal.dealer, dealt, order[top]),
     })
+
+
+@functools.lru_cache(maxsize=256)
+def _dealing(
+    players: int, pattern: tuple[int, ...], dealer: int
+) -> tuple[tuple[Callable[[tuple[Card, ...]], tuple[Card, ...]], ...], int]:
+    """Returns, for each seat, what takes its hand from the cut pack, and how many cards the
+    hands take: rounds of *pattern* from the dealer's left (the same for every deal by
+    *dealer* at a table of *players*, so worked out once)."""
+    positions: list[list[int]] = [[] for _ in range(players)]
+    top = 0
+    for batch in pattern:
+        for step in range(1, players + 1):
+            positions[(dealer + step) % players].extend(range(top, top + batch))
+            top += batch
+    return tuple(_taker(hand) for hand in positions), top
+
+
+def _taker(positions: list[int]) -> Callable[[tuple[Card, ...]], tuple[Card, ...]]:
+    """Returns what takes the cards at *positions* of a pack, as a tuple, in that order."""
+    if len(positions) == 1:
+        return lambda order: (order[positions[0]],)
+    return operator.itemgetter(*positions)
 
 
 def _expose(rules: RuleSet, deal: DealState) -> DealState:
@@ -433,11 +459,7 @@ def _played(event: CardPlayed, state: GameState) -> GameState:
     order = ranking(trump, rules)
     hands = deal.hands
     before = hands[seat]
-    if card in before:
-        index = before.index(card)
-        hand = before[:index] + before[index + 1:]
-    else:
-        hand = _without(before, card, seat, version)  # Raises: the seat does not hold it.
+    hand = _without(before, card, seat, version)  # Raises when the seat does not hold it.
     facts = deal.facts
     tricks = deal.tricks
     if trick.cards and order.trump_mask >> trick.cards[0] & 1:
@@ -517,11 +539,14 @@ def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settle
         return scoring.settle_complete(deal, rules, version)
     if rules.finish != "trick" or rules.auction or deal.jink_seat is not None:
         return None
+    # No side can have reached the target yet, wherever the bonus lies: nothing to settle.
+    # First the bound of a side that won every trick so far, then each side's own count.
+    reach = rules.target - (scoring.BONUS_POINTS if rules.bonus else 0)
+    if max(deal.start_scores) + scoring.TRICK_POINTS * len(deal.tricks) < reach:
+        return None
     won = scoring.tricks_won(deal, rules)
     if rules.spoil_five and max(won) < 3:
         return None
-    # No side can have reached the target yet, wherever the bonus lies: nothing to settle.
-    reach = rules.target - (scoring.BONUS_POINTS if rules.bonus else 0)
     for start, tricks in zip(deal.start_scores, won, strict=True):
         if start + scoring.TRICK_POINTS * tricks >= reach:
             break

@@ -25,11 +25,34 @@ BONUS_POINTS = 5
 def tricks_won(deal: DealState, rules: RuleSet) -> list[int]:
     """Returns how many completed tricks each side has won in *deal*."""
     won = [0] * rules.sides
-    side_of = rules.side_of
-    for trick in deal.tricks:
-        assert trick.winner is not None, "completed tricks have winners"
-        won[side_of(trick.winner)] += 1
+    for side in winning_sides(deal, rules):
+        won[side] += 1
     return won
+
+
+def winning_sides(deal: DealState, rules: RuleSet) -> tuple[Side, ...]:
+    """Returns the side that won each completed trick of *deal*, in order.
+
+    A deal's end asks this several times of the same tricks (the points with the bonus in
+    each place it may lie, the chronology), so the last answer is kept: tricks are immutable
+    tuples, so the same object means the same answer."""
+    global _last_sides
+    tricks = deal.tricks
+    last = _last_sides
+    if last[0] is tricks and last[1] is rules:
+        return last[2]
+    side_of = rules.side_of
+    sides = []
+    for trick in tricks:
+        assert trick.winner is not None, "completed tricks have winners"
+        sides.append(side_of(trick.winner))
+    answer = tuple(sides)
+    _last_sides = (tricks, rules, answer)
+    return answer
+
+
+_last_sides: tuple[object, object, tuple[Side, ...]] = (None, None, ())
+"""The tricks and rules :func:`winning_sides` last answered, and its answer."""
 
 
 def prove_bonus(deal: DealState, rules: RuleSet, order: Ranking) -> Ruling | None:
@@ -79,11 +102,10 @@ def trick_points(
     deal: DealState, rules: RuleSet, bonus_trick: int | None
 ) -> list[tuple[Side, int]]:
     """Returns (side, points) for each completed trick with the bonus at *bonus_trick*."""
-    points = []
-    for number, trick in enumerate(deal.tricks, start=1):
-        assert trick.winner is not None, "completed tricks have winners"
-        value = TRICK_POINTS + (BONUS_POINTS if number == bonus_trick else 0)
-        points.append((rules.side_of(trick.winner), value))
+    points = [(side, TRICK_POINTS) for side in winning_sides(deal, rules)]
+    if bonus_trick is not None and 1 <= bonus_trick <= len(points):
+        side, value = points[bonus_trick - 1]
+        points[bonus_trick - 1] = (side, value + BONUS_POINTS)
     return points
 
 

@@ -186,6 +186,12 @@ class GameState(NamedTuple):
     @property
     def phase(self) -> GamePhase:
         """What the game waits for: a player's action, or the server's (shuffle, reveal)."""
+        deal = self.deal
+        if deal is not None and self.winner is None and not self.abandoned:
+            # The common case, a deal in progress, answered first (every action asks).
+            phase = deal.phase
+            if phase != "over":
+                return phase
         if self.abandoned:
             return "over"
         if self.winner is not None and (self.deal is None or _seed_settled(self.deal)):

@@ -26,6 +26,7 @@ from engine.shuffle import (
     cut,
     deck_order,
     first_dealer,
+    keyed_stream,
     pack,
     seed_bytes,
     shuffled,
@@ -372,3 +373,19 @@ def test_seed_with_spaces_bug() -> None:
     # spellings of one seed, and a revealed seed that a strict checker would reject.
     with pytest.raises(ShuffleError, match="expected 64 hex digits"):
         seed_bytes(" ".join(["00"] * 32))
+
+
+
+@pytest.mark.parametrize("size", [2, 5, 53, 106, 300])
+def test_shuffled_draws_as_uniform_below_documents_for_every_pack_size(size: int) -> None:
+    """shuffled inlines one-byte draws for packs up to 256 cards: it must give exactly the
+    order of Fisher-Yates with uniform_below's draws (300 cards: the wide draws' path)."""
+    cards = (STANDARD_DECK * 6)[:size]
+    for index in range(40):
+        key, label = _seed(index), b"test/label/%d" % index
+        stream = keyed_stream(key, label)
+        order = list(cards)
+        for i in range(len(order) - 1, 0, -1):
+            j = uniform_below(i + 1, stream)
+            order[i], order[j] = order[j], order[i]
+        assert shuffled(cards, keyed_stream(key, label)) == tuple(order)
