@@ -15,13 +15,12 @@ Two figures, measured side by side in one run, on the same server and the same c
   and each body's hash: :func:`checked_entries`), ``decode`` (JSON, the envelope, the event
   at its current schema, each envelope's link to the one before: :func:`decoded_entries`)
   and ``fold``; with their sum and the cost per event.
-
-- ``before`` (only with ``--before DIR``): CPU milliseconds per cold load of that same game
-  by this checkout and by an older one at ``DIR`` (such as the code before the performance
-  work), each in a worker process of its own (``bench/cold_load.py``) reading from the same
-  server, taking turns load by load; their medians and the ratio after / before (aim: at most
-  half), and the same for a read alone (``RedisEventStore.read``: no fold, no cache). Only
-  the client's CPU is counted, not the server's.
+- ``before_and_after`` (only with ``--before DIR``): CPU milliseconds per cold load of that
+  same game by this checkout and by an older one at ``DIR`` (such as the code before the
+  performance work), each in a worker process of its own (``bench/cold_load.py``) reading
+  from the same server, taking turns load by load; their medians and the ratio after /
+  before (aim: at most half), and the same for a read alone (``RedisEventStore.read``: no
+  fold, no cache). Only the client's CPU is counted, not the server's.
 
 By default a private redis-server (AOF, ``appendfsync always``) runs in a temporary
 directory for the run. ``--redis-url`` uses another server instead: only use a scratch one,
@@ -130,7 +129,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 **measure_loads(store, game_id, len(game), fold, args.loads, args.fold),
             }
             if args.before is not None:
-                figures["before"] = measure_before(url, game_id, args.before, args.loads)
+                figures["before_and_after"] = measure_before(url, game_id, args.before, args.loads)
             return figures
 
 

@@ -82,7 +82,7 @@ def test_before_loads_the_same_game_by_another_checkout_in_turns(redis_url: str)
         _args("--redis-url", redis_url, "--appends", "5", "--events", "40", "--loads", "3",
               "--before", str(checkout))
     )  # fmt: skip
-    before = figures["before"]
+    before = figures["before_and_after"]
     assert before["loads"] == 3 and before["events"] == 40
     assert before["before"]["cpu_milliseconds"] > 0 and before["after"]["cpu_milliseconds"] > 0
     assert before["ratio_cpu_after_to_before"] == pytest.approx(
