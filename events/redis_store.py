@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import importlib.resources
 import re
 import threading
@@ -31,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
+import orjson
 import redis
 import redis.cluster
 from redis.backoff import ExponentialBackoff
@@ -51,7 +53,16 @@ from redis.retry import Retry
 from events import archive
 from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
 from events.codec import CodecError, canonical_json, has_float, parse_json, parse_json_fast
-from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
+from events.envelope import (
+    SERVER,
+    Actor,
+    Envelope,
+    RecordedEvent,
+    check_actor,
+    envelope_of,
+    format_timestamp,
+    recorded_of,
+)
 from events.errors import (
     CommitmentReusedError,
     ConcurrencyError,
@@ -88,6 +99,8 @@ APPEND_SCRIPT = importlib.resources.files("events").joinpath("append.lua").read_
 """The compare-and-append script (``events/append.lua``)."""
 
 _PAGE = 1000
+_FIRST_PAGE = 100
+"""The first page of a read, which the read script gives (see :meth:`RedisEventStore.entries`)."""
 _REPLICATED_RETRIES = (0.05, 0.15, 0.3, 0.5, 0.0)
 """Pauses between the tries of an append that waits for replicas (the last is not slept)."""
 _REFUSALS = ("OOM", "MISCONF")
@@ -354,7 +367,7 @@ class RedisEventStore:
     ) -> list[RecordedEvent]:
         """Returns the events of *game_id* after version *after*, oldest first, verified.
 
-        See :meth:`events.store.EventStore.read`; reads in pages of 1000 entries.
+        See :meth:`events.store.EventStore.read`; reads in pages (see :meth:`entries`).
 
         :raises CorruptStreamError: if the stored history fails verification.
         :raises SchemaError: if an event's schema cannot be upcast to the current one.
@@ -367,13 +380,33 @@ class RedisEventStore:
             raise ValueError(f"invalid limit {limit!r}: expected None or an integer >= 1")
         if prev_hash is None and after == 0:
             prev_hash = GENESIS_HASH
+        entries = self.entries(game_id, after, limit)
+        recorded = verified_entries(game_id, entries, after, prev_hash, self._upcasters)
+        if recorded:
+            self._remember(game_id, recorded[-1].version, recorded[-1].envelope.hash)
+        return recorded
+
+    def entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
+        """Returns the stream entries of *game_id* after version *after* (at most *limit*), as
+        the client gives them and unchecked: what :meth:`read` verifies and decodes
+        (:func:`verified_entries`). The first page (up to 100 entries) comes from the read
+        script, which also tells whether the game is archived (then the entries come from its
+        tombstone); the next ones, of 1000 entries, from ``XRANGE``. The first page is small
+        since the script costs the server more per entry than ``XRANGE`` (the entries go
+        through Lua), and one page of 100 holds a whole game's new events most of the time.
+
+        :raises CorruptStreamError: if the game's archive cannot be decoded.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
         key = game_key(game_id)
-        recorded: list[RecordedEvent] = []
+        entries: list[Any] = []
         archived: list[Any] | None = None
-        while limit is None or len(recorded) < limit:
-            count = _PAGE if limit is None else min(_PAGE, limit - len(recorded))
-            start = after + len(recorded) + 1
-            if not recorded and archived is None:
+        while limit is None or len(entries) < limit:
+            first = not entries and archived is None
+            count = _FIRST_PAGE if first else _PAGE
+            count = count if limit is None else min(count, limit - len(entries))
+            start = after + len(entries) + 1
+            if first:
                 # The first page; if there is none, whether the game is archived (one call).
                 with self.translate_errors():
                     page = self._read_script()(
@@ -385,15 +418,10 @@ class RedisEventStore:
                     page = self._redis.xrange(key, f"0-{start}", "+", count=count)
             if archived is not None:
                 page = archived[start - 1:start - 1 + count]
-            batch = self._verified(game_id, page, after + len(recorded), prev_hash)
-            recorded += batch
-            if batch:
-                prev_hash = batch[-1].envelope.hash
+            entries += page
             if len(page) < count:
                 break
-        if recorded:
-            self._remember(game_id, recorded[-1].version, recorded[-1].envelope.hash)
-        return recorded
+        return entries
 
     def version(self, game_id: str) -> int:
         """Returns the version of *game_id*: its top entry id (0 if it has no events).
@@ -680,19 +708,12 @@ class RedisEventStore:
     def _verified(
         self, game_id: str, entries: Sequence[Any], after: int, prev_hash: str | None
     ) -> list[RecordedEvent]:
-        """Returns *entries* (versions ``after + 1...``) decoded and checked link by link.
+        """Returns *entries* (versions ``after + 1...``) decoded and checked link by link
+        (:func:`verified_entries` with this store's upcasters).
 
         :raises CorruptStreamError: at the first entry that breaks the chain.
         """
-        recorded: list[RecordedEvent] = []
-        for offset, entry in enumerate(entries, start=1):
-            event = self._recorded(game_id, entry)
-            if prev_hash is None:
-                prev_hash = event.envelope.prev_hash
-            check_link(event.envelope, game_id=game_id, version=after + offset, prev_hash=prev_hash)
-            prev_hash = event.envelope.hash
-            recorded.append(event)
-        return recorded
+        return verified_entries(game_id, entries, after, prev_hash, self._upcasters)
 
     def _recorded(self, game_id: str, entry: Any) -> RecordedEvent:
         """Returns the event in one stream entry, its hash checked against its body.
@@ -730,6 +751,155 @@ class RedisEventStore:
                     f"store unavailable at {self._where}: {_message(error)}"
                 ) from error
             raise StoreError(f"store error at {self._where}: {_message(error)}") from error
+
+
+def verified_entries(
+    game_id: str,
+    entries: Sequence[Any],
+    after: int,
+    prev_hash: str | None,
+    upcasters: Upcasters = UPCASTERS,
+) -> list[RecordedEvent]:
+    """Returns the events of stream *entries* of *game_id* (versions ``after + 1...``), each
+    hash checked against its body and each envelope linked to the one before, the first to
+    *prev_hash* (``None``: to whatever it links to).
+
+    Entries in the usual form are checked and decoded in two passes over them:
+    :func:`checked_entries` (ids and hashes) then :func:`decoded_entries` (JSON, envelope,
+    event, link). The first entry the first pass stops at is read alone by
+    :func:`checked_entry` and :func:`decoded_entry`, which give its error (or its event,
+    if it is only unusual), and the passes go on after it. Every entry is checked exactly
+    as by those two and :func:`events.chain.check_link`, and the error is the one of the
+    first entry in order that fails, as when reading them one by one.
+
+    :raises CorruptStreamError: at the first entry that breaks the chain.
+    :raises SchemaError: if an event's schema cannot be upcast to the current one.
+    """
+    recorded: list[RecordedEvent] = []
+    done = 0
+    while True:
+        checked = checked_entries(game_id, entries, after, done)
+        batch = decoded_entries(game_id, checked, prev_hash, upcasters)
+        recorded += batch
+        done += len(checked)
+        if batch:
+            prev_hash = batch[-1].envelope.hash
+        if done >= len(entries):
+            return recorded
+        event = decoded_entry(game_id, *checked_entry(game_id, entries[done]), upcasters)
+        if prev_hash is None:
+            prev_hash = event.envelope.prev_hash
+        done += 1
+        check_link(event.envelope, game_id=game_id, version=after + done, prev_hash=prev_hash)
+        prev_hash = event.envelope.hash
+        recorded.append(event)
+
+
+def checked_entries(
+    game_id: str, entries: Sequence[Any], after: int, start: int = 0
+) -> list[tuple[int, str, str]]:
+    """Returns the version, body and hash of each of ``entries[start:]`` (versions
+    ``after + start + 1...``) in the usual form, its hash checked against its body, as
+    :func:`checked_entry` would; stops before the first that is not in that form or whose
+    hash does not match, which the caller reads with :func:`checked_entry` (for its error).
+
+    The usual form: the id ``0-<version>`` of its place, and as fields ``body`` and
+    ``hash`` as text, in a flat list (as the read script gives them) or a dict (as
+    ``XRANGE`` does).
+    """
+    checked: list[tuple[int, str, str]] = []
+    if after < 0:
+        return checked
+    sha256 = hashlib.sha256
+    version = after + start
+    for index in range(start, len(entries)):
+        version += 1
+        entry = entries[index]
+        kind = type(entry)
+        if (kind is not tuple and kind is not list) or len(entry) != 2:
+            break
+        entry_id, fields = entry
+        if entry_id != f"0-{version}":
+            break
+        kind = type(fields)
+        if kind is list and len(fields) == 4 and fields[0] == "body" and fields[2] == "hash":
+            body, stored = fields[1], fields[3]
+        elif kind is dict and len(fields) == 2:
+            body, stored = fields.get("body"), fields.get("hash")
+        else:
+            break
+        if type(body) is not str or type(stored) is not str:
+            break
+        try:
+            if sha256(body.encode()).hexdigest() != stored:
+                break
+        except UnicodeEncodeError:
+            break
+        checked.append((version, body, stored))
+    return checked
+
+
+def decoded_entries(
+    game_id: str,
+    checked: Sequence[tuple[int, str, str]],
+    prev_hash: str | None,
+    upcasters: Upcasters = UPCASTERS,
+) -> list[RecordedEvent]:
+    """Returns the events of *checked* entries of *game_id* (from :func:`checked_entries`),
+    as :func:`decoded_entry` would, each envelope linked to the one before as
+    :func:`events.chain.check_link` checks, the first to *prev_hash* (``None``: to
+    whatever it links to).
+
+    An envelope in the usual form (exactly its fields, each of its JSON type, the event's
+    data at its current schema without a float, every field of its type there) is decoded
+    at once: orjson, the fields taken by name and checked on exact types, the event built by
+    its type's :func:`events.types.event_builder`. Any other goes through
+    :func:`decoded_entry`, for its error or its event.
+
+    :raises CorruptStreamError: at the first entry that is not an envelope of its place,
+        or does not link to the one before.
+    :raises SchemaError: if an event's schema cannot be upcast to the current one.
+    """
+    recorded: list[RecordedEvent] = []
+    builders = upcasters.builders
+    loads = orjson.loads
+    for version, body, stored in checked:
+        made = None
+        try:
+            raw = loads(body)
+        except ValueError:
+            raw = None
+        if type(raw) is dict and len(raw) == 9:
+            try:
+                found_version, schema, type_name = raw["version"], raw["schema"], raw["type"]
+                actor, command_id, data = raw["actor"], raw["command_id"], raw["data"]
+                found_game, occurred_at, link = raw["game_id"], raw["occurred_at"], raw["prev_hash"]
+            except KeyError:
+                pass
+            else:
+                builder = builders.get(type_name) if type(type_name) is str else None
+                if (
+                    builder is not None and type(schema) is int and schema == builder[0]
+                    and type(found_version) is int and found_version == version
+                    and found_game == game_id and type(data) is dict
+                    and ((type(actor) is int and actor >= 0) or actor == SERVER)
+                    and (command_id is None or type(command_id) is str)
+                    and type(occurred_at) is str
+                    and (link == prev_hash if prev_hash is not None else type(link) is str)
+                ):
+                    event = builder[1](data)
+                    if event is not None:
+                        made = recorded_of(envelope_of(
+                            found_game, found_version, type_name, schema, data, actor,
+                            command_id, occurred_at, link, stored), event)
+        if made is None:
+            made = decoded_entry(game_id, version, body, stored, upcasters)
+            if prev_hash is None:
+                prev_hash = made.envelope.prev_hash
+            check_link(made.envelope, game_id=game_id, version=version, prev_hash=prev_hash)
+        recorded.append(made)
+        prev_hash = stored
+    return recorded
 
 
 def checked_entry(game_id: str, entry: Any) -> tuple[int, str, str]:
