@@ -47,9 +47,10 @@ from typing import Any
 from bench import positive_int
 from events.chain import GENESIS_HASH
 from events.embedded import EmbeddedRedis
+from events.entries import checked_entries, decoded_entries
 from events.envelope import RecordedEvent
 from events.fold_cache import FoldCache
-from events.redis_store import RedisEventStore, checked_entries, decoded_entries, game_key
+from events.redis_store import RedisEventStore, game_key
 from events.types import (
     BidMade,
     BidPassed,

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import hashlib
 import importlib.resources
 import re
 import threading
@@ -32,7 +31,6 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
-import orjson
 import redis
 import redis.cluster
 from redis.backoff import ExponentialBackoff
@@ -51,17 +49,21 @@ from redis.exceptions import (
 from redis.retry import Retry
 
 from events import archive
-from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
-from events.codec import CodecError, canonical_json, has_float, parse_json, parse_json_fast
+from events.chain import GENESIS_HASH, seal_events
+from events.codec import CodecError, canonical_json, parse_json
+from events.entries import (
+    as_text,
+    checked_entry,
+    decoded_entry,
+    entry_field,
+    entry_version,
+    verified_entries,
+)
 from events.envelope import (
-    SERVER,
     Actor,
-    Envelope,
     RecordedEvent,
     check_actor,
-    envelope_of,
     format_timestamp,
-    recorded_of,
 )
 from events.errors import (
     CommitmentReusedError,
@@ -321,7 +323,7 @@ class RedisEventStore:
             for envelope, body in sealed:
                 args += [body.decode("utf-8"), envelope.hash, envelope.type]
             reply, confirmed = self._run_script(keys, args)
-            kind = _text(reply[0])
+            kind = as_text(reply[0])
             if kind == "OK":
                 if sealed:
                     self._remember(game_id, sealed[-1][0].version, sealed[-1][0].hash)
@@ -336,11 +338,11 @@ class RedisEventStore:
                 self._settle("game", game_id, kind, confirmed, written=False)
                 return AppendResult(first, first[-1].version if first else 0, duplicate=True)
             if kind == "CONFLICT":
-                self._remember(game_id, int(reply[1]), _text(reply[2]))
+                self._remember(game_id, int(reply[1]), as_text(reply[2]))
                 raise ConcurrencyError(game_id, expected_version, int(reply[1]))
             if kind != "HEAD":
                 raise StoreError(f"unexpected reply from the append script: {reply!r}")
-            prev_hash = _text(reply[2])
+            prev_hash = as_text(reply[2])
             self._remember(game_id, int(reply[1]), prev_hash)
         raise StoreError(f"append to game {game_id!r} kept finding a different head hash")
 
@@ -354,8 +356,8 @@ class RedisEventStore:
             if self._redis.set(key, use, nx=True):
                 return
             claimed = self._redis.get(key)
-        if claimed is not None and _text(claimed) != use.decode():
-            raise CommitmentReusedError(event.commitment, _text(claimed), use.decode())
+        if claimed is not None and as_text(claimed) != use.decode():
+            raise CommitmentReusedError(event.commitment, as_text(claimed), use.decode())
 
     def read(
         self,
@@ -437,8 +439,8 @@ class RedisEventStore:
                 archived = self._redis.hget(archive_key(game_id), "version")
             return int(archived) if archived is not None else 0
         entry_id, fields = top[0]
-        version = _version_of(game_id, entry_id)
-        head = _field(fields, "hash")
+        version = entry_version(game_id, entry_id)
+        head = entry_field(fields, "hash")
         if head is not None:
             self._remember(game_id, version, head)
         return version
@@ -492,10 +494,11 @@ class RedisEventStore:
             reply = self._redis.xread({feed_key(partition): after_id}, count=count, block=block)
         feed: list[FeedEntry] = []
         for entry_id, fields in _stream_entries(reply):
-            game, version, kind = (_field(fields, name) for name in ("game", "version", "type"))
+            game, version, kind = (
+                entry_field(fields, name) for name in ("game", "version", "type"))
             if game is None or version is None or kind is None:
-                raise CorruptStreamError(f"invalid feed entry {_text(entry_id)} in {partition}")
-            feed.append(FeedEntry(_text(entry_id), game, int(version), kind))
+                raise CorruptStreamError(f"invalid feed entry {as_text(entry_id)} in {partition}")
+            feed.append(FeedEntry(as_text(entry_id), game, int(version), kind))
         return feed
 
     def archive(self, game_id: str, expected_version: int,
@@ -525,7 +528,7 @@ class RedisEventStore:
                 archive.ARCHIVE_FORMAT)
         with self.translate_errors():
             reply = self._redis.eval(archive.ARCHIVE_SCRIPT, len(keys), *keys, *args)
-        return _text(reply[0]) == "OK"
+        return as_text(reply[0]) == "OK"
 
     def tombstone(self, game_id: str) -> dict[str, Any] | None:
         """Returns the tombstone of an archived game (without its events), or ``None``.
@@ -538,7 +541,7 @@ class RedisEventStore:
                 archive_key(game_id), "version", "head", "archived_at", "checkpoint", "format")
         if fields[0] is None:
             return None
-        version, head, archived_at, checkpoint, encoding = (_text(value) for value in fields)
+        version, head, archived_at, checkpoint, encoding = (as_text(value) for value in fields)
         return {"game_id": game_id, "version": int(version), "head": head,
                 "archived_at": archived_at, "checkpoint": parse_json(checkpoint),
                 "format": encoding}
@@ -621,7 +624,7 @@ class RedisEventStore:
         :raises StoreError: for any other refusal of the store.
         """
         reply, confirmed = self._run_script(keys, args)
-        self._settle(kind, aggregate_id, _text(reply[0]), confirmed, written=len(args) > 4)
+        self._settle(kind, aggregate_id, as_text(reply[0]), confirmed, written=len(args) > 4)
         return reply
 
     def _settle(
@@ -692,7 +695,7 @@ class RedisEventStore:
             return ""
         with self.translate_errors():
             entries = self._redis.xrange(game_key(game_id), f"0-{version}", f"0-{version}")
-        head = _field(entries[0][1], "hash") if entries else None
+        head = entry_field(entries[0][1], "hash") if entries else None
         return head or ""
 
     def _remember(self, game_id: str, version: int, head: str) -> None:
@@ -751,236 +754,6 @@ class RedisEventStore:
                     f"store unavailable at {self._where}: {_message(error)}"
                 ) from error
             raise StoreError(f"store error at {self._where}: {_message(error)}") from error
-
-
-def verified_entries(
-    game_id: str,
-    entries: Sequence[Any],
-    after: int,
-    prev_hash: str | None,
-    upcasters: Upcasters = UPCASTERS,
-) -> list[RecordedEvent]:
-    """Returns the events of stream *entries* of *game_id* (versions ``after + 1...``), each
-    hash checked against its body and each envelope linked to the one before, the first to
-    *prev_hash* (``None``: to whatever it links to).
-
-    Entries in the usual form are checked and decoded in two passes over them:
-    :func:`checked_entries` (ids and hashes) then :func:`decoded_entries` (JSON, envelope,
-    event, link). The first entry the first pass stops at is read alone by
-    :func:`checked_entry` and :func:`decoded_entry`, which give its error (or its event,
-    if it is only unusual), and the passes go on after it. Every entry is checked exactly
-    as by those two and :func:`events.chain.check_link`, and the error is the one of the
-    first entry in order that fails, as when reading them one by one.
-
-    :raises CorruptStreamError: at the first entry that breaks the chain.
-    :raises SchemaError: if an event's schema cannot be upcast to the current one.
-    """
-    recorded: list[RecordedEvent] = []
-    done = 0
-    while True:
-        checked = checked_entries(game_id, entries, after, done)
-        batch = decoded_entries(game_id, checked, prev_hash, upcasters)
-        recorded += batch
-        done += len(checked)
-        if batch:
-            prev_hash = batch[-1].envelope.hash
-        if done >= len(entries):
-            return recorded
-        event = decoded_entry(game_id, *checked_entry(game_id, entries[done]), upcasters)
-        if prev_hash is None:
-            prev_hash = event.envelope.prev_hash
-        done += 1
-        check_link(event.envelope, game_id=game_id, version=after + done, prev_hash=prev_hash)
-        prev_hash = event.envelope.hash
-        recorded.append(event)
-
-
-def checked_entries(
-    game_id: str, entries: Sequence[Any], after: int, start: int = 0
-) -> list[tuple[int, str, str]]:
-    """Returns the version, body and hash of each of ``entries[start:]`` (versions
-    ``after + start + 1...``) in the usual form, its hash checked against its body, as
-    :func:`checked_entry` would; stops before the first that is not in that form or whose
-    hash does not match, which the caller reads with :func:`checked_entry` (for its error).
-
-    The usual form: the id ``0-<version>`` of its place, and as fields ``body`` and
-    ``hash`` as text, in a flat list (as the read script gives them) or a dict (as
-    ``XRANGE`` does).
-    """
-    checked: list[tuple[int, str, str]] = []
-    if after < 0:
-        return checked
-    sha256 = hashlib.sha256
-    version = after + start
-    for index in range(start, len(entries)):
-        version += 1
-        entry = entries[index]
-        kind = type(entry)
-        if (kind is not tuple and kind is not list) or len(entry) != 2:
-            break
-        entry_id, fields = entry
-        if entry_id != f"0-{version}":
-            break
-        kind = type(fields)
-        if kind is list and len(fields) == 4 and fields[0] == "body" and fields[2] == "hash":
-            body, stored = fields[1], fields[3]
-        elif kind is dict and len(fields) == 2:
-            body, stored = fields.get("body"), fields.get("hash")
-        else:
-            break
-        if type(body) is not str or type(stored) is not str:
-            break
-        try:
-            if sha256(body.encode()).hexdigest() != stored:
-                break
-        except UnicodeEncodeError:
-            break
-        checked.append((version, body, stored))
-    return checked
-
-
-def decoded_entries(
-    game_id: str,
-    checked: Sequence[tuple[int, str, str]],
-    prev_hash: str | None,
-    upcasters: Upcasters = UPCASTERS,
-) -> list[RecordedEvent]:
-    """Returns the events of *checked* entries of *game_id* (from :func:`checked_entries`),
-    as :func:`decoded_entry` would, each envelope linked to the one before as
-    :func:`events.chain.check_link` checks, the first to *prev_hash* (``None``: to
-    whatever it links to).
-
-    An envelope in the usual form (exactly its fields, each of its JSON type, the event's
-    data at its current schema without a float, every field of its type there) is decoded
-    at once: orjson, the fields taken by name and checked on exact types, the event built by
-    its type's :func:`events.types.event_builder`. Any other goes through
-    :func:`decoded_entry`, for its error or its event.
-
-    :raises CorruptStreamError: at the first entry that is not an envelope of its place,
-        or does not link to the one before.
-    :raises SchemaError: if an event's schema cannot be upcast to the current one.
-    """
-    recorded: list[RecordedEvent] = []
-    builders = upcasters.builders
-    loads = orjson.loads
-    for version, body, stored in checked:
-        made = None
-        try:
-            raw = loads(body)
-        except ValueError:
-            raw = None
-        if type(raw) is dict and len(raw) == 9:
-            try:
-                found_version, schema, type_name = raw["version"], raw["schema"], raw["type"]
-                actor, command_id, data = raw["actor"], raw["command_id"], raw["data"]
-                found_game, occurred_at, link = raw["game_id"], raw["occurred_at"], raw["prev_hash"]
-            except KeyError:
-                pass
-            else:
-                builder = builders.get(type_name) if type(type_name) is str else None
-                if (
-                    builder is not None and type(schema) is int and schema == builder[0]
-                    and type(found_version) is int and found_version == version
-                    and found_game == game_id and type(data) is dict
-                    and ((type(actor) is int and actor >= 0) or actor == SERVER)
-                    and (command_id is None or type(command_id) is str)
-                    and type(occurred_at) is str
-                    and (link == prev_hash if prev_hash is not None else type(link) is str)
-                ):
-                    event = builder[1](data)
-                    if event is not None:
-                        made = recorded_of(envelope_of(
-                            found_game, found_version, type_name, schema, data, actor,
-                            command_id, occurred_at, link, stored), event)
-        if made is None:
-            made = decoded_entry(game_id, version, body, stored, upcasters)
-            if prev_hash is None:
-                prev_hash = made.envelope.prev_hash
-            check_link(made.envelope, game_id=game_id, version=version, prev_hash=prev_hash)
-        recorded.append(made)
-        prev_hash = stored
-    return recorded
-
-
-def checked_entry(game_id: str, entry: Any) -> tuple[int, str, str]:
-    """Returns the version, body and hash of a stream *entry* of *game_id*, its hash checked
-    against its body (the first half of reading an event; :func:`decoded_entry` the second).
-
-    :raises CorruptStreamError: if the entry is malformed or its hash does not match.
-    """
-    entry_id, fields = entry
-    version = _version_of(game_id, entry_id)
-    body, stored_hash = _body_and_hash(fields)
-    if body is None or stored_hash is None:
-        raise CorruptStreamError(f"event {version} of game {game_id!r} lacks body or hash")
-    if hash_bytes(body.encode("utf-8")) != stored_hash:
-        raise CorruptStreamError(
-            f"event {version} of game {game_id!r}: stored hash does not match its body"
-        )
-    return version, body, stored_hash
-
-
-def decoded_entry(
-    game_id: str, version: int, body: str, stored_hash: str, upcasters: Upcasters = UPCASTERS
-) -> RecordedEvent:
-    """Returns the event of entry *version* of *game_id* from its checked *body* and hash.
-
-    :raises CorruptStreamError: if the body is not an envelope of that game and version.
-    :raises SchemaError: if its schema cannot be upcast to the current one.
-    """
-    try:
-        raw = parse_json_fast(body)
-        if type(raw) is dict and has_float(raw.get("data")):
-            raw = parse_json(body)  # Exact integers (the other fields' types are checked).
-    except CodecError as error:
-        raise CorruptStreamError(f"event {version} of game {game_id!r}: {error}") from None
-    if not isinstance(raw, dict):
-        raise CorruptStreamError(f"event {version} of game {game_id!r}: body is not a dict")
-    envelope = Envelope.from_body(raw, stored_hash)
-    if envelope.version != version or envelope.game_id != game_id:
-        raise CorruptStreamError(
-            f"entry 0-{version} of game {game_id!r} holds event {envelope.version} "
-            f"of game {envelope.game_id!r}"
-        )
-    return RecordedEvent(envelope, upcasters.decode(envelope))
-
-
-def _text(value: Any) -> str:
-    """Returns *value* as text, decoding bytes (clients may or may not decode replies)."""
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
-
-
-def _field(fields: Any, name: str) -> str | None:
-    """Returns field *name* of a stream entry, given as a dict or a flat list."""
-    if isinstance(fields, dict):
-        value = fields.get(name, fields.get(name.encode()))
-        return None if value is None else _text(value)
-    pairs = iter(fields)
-    for key, value in zip(pairs, pairs, strict=False):
-        if _text(key) == name:
-            return _text(value)
-    return None
-
-
-def _body_and_hash(fields: Any) -> tuple[str | None, str | None]:
-    """Returns the ``body`` and ``hash`` fields of a game stream entry (see :func:`_field`);
-    at once for the flat list ``[body, <body>, hash, <hash>]`` the stream holds."""
-    if (type(fields) is list and len(fields) == 4 and fields[0] == "body"
-            and fields[2] == "hash" and type(fields[1]) is str and type(fields[3]) is str):
-        return fields[1], fields[3]
-    return _field(fields, "body"), _field(fields, "hash")
-
-
-def _version_of(game_id: str, entry_id: Any) -> int:
-    """Returns the version in a game stream entry id ``0-<version>``.
-
-    :raises CorruptStreamError: if the id is not of that form.
-    """
-    text = _text(entry_id)
-    head, _, version = text.partition("-")
-    if head != "0" or not version.isdigit():
-        raise CorruptStreamError(f"foreign entry id {text} in game {game_id!r}")
-    return int(version)
 
 
 def _stream_entries(reply: Any) -> list[Any]:

@@ -1,6 +1,6 @@
 """The read path's fast passes give exactly what reading entry by entry gives.
 
-:func:`events.redis_store.verified_entries` checks and decodes entries in the usual form in
+:func:`events.entries.verified_entries` checks and decodes entries in the usual form in
 two passes (:func:`checked_entries`, :func:`decoded_entries`) and anything else entry by
 entry. Each test here compares it with the reference: every entry through
 :func:`checked_entry`, :func:`decoded_entry` and :func:`check_link` in turn (how the store
@@ -19,17 +19,16 @@ from typing import Any
 import pytest
 
 from events.chain import GENESIS_HASH, check_link, seal_events
-from events.envelope import Envelope, RecordedEvent, envelope_of, recorded_of
-from events.errors import StoreError
-from events.redis_store import (
-    RedisEventStore,
+from events.entries import (
     checked_entries,
     checked_entry,
     decoded_entries,
     decoded_entry,
-    game_key,
     verified_entries,
 )
+from events.envelope import Envelope, RecordedEvent, envelope_of, recorded_of
+from events.errors import StoreError
+from events.redis_store import RedisEventStore, game_key
 from events.types import (
     EVENT_TYPES,
     BidMade,
@@ -167,8 +166,8 @@ def test_the_fast_passes_alone_read_a_sound_stream(monkeypatch: pytest.MonkeyPat
     def refuse(*args: object) -> None:
         raise AssertionError("read entry by entry")
 
-    monkeypatch.setattr("events.redis_store.checked_entry", refuse)
-    monkeypatch.setattr("events.redis_store.decoded_entry", refuse)
+    monkeypatch.setattr("events.entries.checked_entry", refuse)
+    monkeypatch.setattr("events.entries.decoded_entry", refuse)
     for form in ("dict", "list"):
         assert [item.event for item in verified_entries(GAME, _entries(form), 0, None)] == EVENTS
 
