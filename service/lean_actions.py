@@ -184,7 +184,7 @@ class ActionDispatch:
             )
         config = self._app.config
         return bool(
-            self._hooks_known and not config["ENFORCE_RATE_LIMITS"]
+            self._hooks_known and not config.get("ENFORCE_RATE_LIMITS", True)
             and not config.get("TRUSTED_HOSTS") and not config.get("SERVER_NAME")
         )
 
@@ -203,7 +203,11 @@ class ActionDispatch:
                 or not 0 < int(length) <= max_length):
             return None
         stream = environ["wsgi.input"]
-        data = stream.read(int(length))
+        try:
+            data = stream.read(int(length))
+        except Exception as error:  # The app's own read of the body meets it again.
+            environ["wsgi.input"] = _Replay(b"", stream, error)
+            return None
         try:
             action = plain_action(load_json(data)) if len(data) == int(length) else None
         except JSONBodyError:
@@ -252,13 +256,18 @@ def _is_game_id(game_id: str) -> bool:
 
 
 class _Replay:
-    """A request body stream that gives the bytes already read, then the rest of *stream*."""
+    """A request body stream that gives the bytes already read, then the rest of *stream*;
+    or, with *error* (what reading *stream* raised), raises it at the first read."""
 
-    def __init__(self, data: bytes, stream: Any) -> None:
+    def __init__(self, data: bytes, stream: Any, error: Exception | None = None) -> None:
         self._data = data
         self._stream = stream
+        self._error = error
 
     def read(self, size: int | None = -1) -> bytes:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
         if size is None or size < 0:
             data, self._data = self._data, b""
             return data + bytes(self._stream.read())
@@ -268,7 +277,7 @@ class _Replay:
         return bytes(self._stream.read(size))
 
     def readline(self, size: int | None = -1) -> bytes:
-        if self._data:
+        if self._error is not None or self._data:
             end = self._data.find(b"\n") + 1 or len(self._data)
             return self.read(end if size is None or size < 0 else min(size, end))
         return bytes(self._stream.readline(size))

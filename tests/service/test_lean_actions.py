@@ -13,7 +13,7 @@ from flask import Flask
 from http_table import Table
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from werkzeug.test import Client
+from werkzeug.test import Client, EnvironBuilder, run_wsgi_app
 
 from service import access_log, games, lean_actions
 from service.schemas import ActionSchema
@@ -194,6 +194,34 @@ def test_a_refused_body_reaches_the_app_whole() -> None:
     assert list(replay) == [b"tail\n", b"end"]
     replay = lean_actions._Replay(b"ab", io.BytesIO(b"cd"))
     assert replay.read() == b"abcd"
+
+
+class _Broken(io.BytesIO):
+    def read(self, size: int | None = -1) -> bytes:
+        raise ConnectionResetError("reset while reading the body")
+
+    def readinto(self, buffer: Any) -> int:
+        raise ConnectionResetError("reset while reading the body")
+
+
+def test_a_body_that_cannot_be_read_is_answered_by_the_app(app: Flask, table: Table) -> None:
+    seat, version = table.turn()
+    assert seat is not None
+    dispatch = app.wsgi_app
+    assert isinstance(dispatch, lean_actions.ActionDispatch)
+    answers = []
+    for wsgi in (dispatch, dispatch.inner):
+        environ = EnvironBuilder(
+            path=f"{table.path}/actions", method="POST", data=b'{"type": "pass"}',
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {table.tokens[seat]}",
+                     "If-Match": f'"{version}"'}).get_environ()
+        environ["wsgi.input"] = _Broken()
+        answers.append(run_wsgi_app(wsgi, environ, buffered=True))
+    (body, status, headers), (full_body, full_status, full_headers) = answers
+    assert (status, list(headers), b"".join(body)) == (
+        full_status, list(full_headers), b"".join(full_body))
+    assert status.startswith("400")
 
 
 def test_the_dispatch_answers_views_byte_for_byte_as_the_app(app: Flask, table: Table) -> None:
