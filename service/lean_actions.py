@@ -20,7 +20,7 @@ from flask import Flask, request
 from engine.actions import ACTION_FIELDS
 from service import games
 from service.request_limits import checked_json
-from service.schemas import CARD_PATTERN, SUIT_PATTERN
+from service.schema_fields import CARD_PATTERN, SUIT_PATTERN
 
 ENDPOINT = "games.Actions"
 """The endpoint this module serves leanly."""

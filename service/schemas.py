@@ -16,45 +16,15 @@ from marshmallow import fields, validate
 
 from engine.actions import ACTION_FIELDS
 from engine.profiles import PROFILES
+from service.schema_fields import (
+    CARD_METADATA,
+    MAX_VERSION,
+    SUIT_PATTERN,
+    ViewerField,
+    card_field,
+    seat_field,
+)
 from service.sse import MIN_WAIT_SECONDS
-
-CARD_PATTERN = r"^(?:[jJ][kK]|(?:10|[2-9tTjJqQkKaA])[sScCdDhH])$"
-"""A card code: rank (2-9, T or 10, J, Q, K, A) and suit (S, C, D, H), or JK; any case."""
-
-SUIT_PATTERN = r"^[sScCdDhH]$"
-
-MAX_VERSION = 10**12 - 1
-"""The largest version a request may name (twelve digits, as in If-Match)."""
-
-_CARD = {"pattern": CARD_PATTERN, "example": "5S"}
-
-
-def _card(**kwargs: Any) -> fields.String:
-    return fields.String(
-        validate=validate.Regexp(CARD_PATTERN, error="not a card code such as 5S, TD or JK"),
-        metadata=dict(_CARD),
-        **kwargs,
-    )
-
-
-def _seat(**kwargs: Any) -> fields.Integer:
-    return fields.Integer(validate=validate.Range(min=0), **kwargs)
-
-
-class _Viewer(fields.Raw):
-    """A viewer: a seat number, ``"spectator"`` or ``"auditor"``."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            metadata={
-                "oneOf": [
-                    {"type": "integer", "minimum": 0},
-                    {"type": "string", "enum": ["spectator", "auditor"]},
-                ]
-            },
-            **kwargs,
-        )
-
 
 # Requests.
 
@@ -69,9 +39,9 @@ class ActionSchema(ma.Schema):
     """
 
     type = fields.String(required=True, validate=validate.OneOf(tuple(ACTION_FIELDS)))
-    card = _card()
-    discard = _card()
-    cards = fields.List(_card(), validate=validate.Length(max=5))
+    card = card_field()
+    discard = card_field()
+    cards = fields.List(card_field(), validate=validate.Length(max=5))
     amount = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
     suit = fields.String(validate=validate.Regexp(SUIT_PATTERN), metadata={"example": "S"})
     position = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
@@ -168,15 +138,15 @@ class RulesRequestSchema(ma.Schema):
 class LegalRequestSchema(RulesRequestSchema):
     """Which cards of a hand may be played to a trick."""
 
-    trick = fields.List(_card(), load_default=list, validate=validate.Length(max=19),
+    trick = fields.List(card_field(), load_default=list, validate=validate.Length(max=19),
                         metadata={"description": "Cards played so far, in order"})
-    hand = fields.List(_card(), required=True, validate=validate.Length(min=1, max=5))
+    hand = fields.List(card_field(), required=True, validate=validate.Length(min=1, max=5))
 
 
 class WinnerRequestSchema(RulesRequestSchema):
     """Which card of a trick wins it."""
 
-    trick = fields.List(_card(), required=True, validate=validate.Length(min=1, max=20),
+    trick = fields.List(card_field(), required=True, validate=validate.Length(min=1, max=20),
                         metadata={"description": "Cards in play order"})
 
 
@@ -193,13 +163,13 @@ class RulingSchema(ma.Schema):
 class LegalSchema(ma.Schema):
     """The legal cards (in hand order) and the ruling that decided (as the CLI's --json)."""
 
-    legal = fields.List(fields.String(metadata=_CARD), required=True)
+    legal = fields.List(fields.String(metadata=CARD_METADATA), required=True)
     ruling = fields.String(required=True, metadata={"description": "Why, in one sentence"})
     rule = fields.String(required=True, metadata={"example": "play.trump_lead.withhold"})
-    trumps = fields.List(fields.String(metadata=_CARD), required=True,
+    trumps = fields.List(fields.String(metadata=CARD_METADATA), required=True,
                          metadata={"description": "The hand's trumps, highest first"})
     top_trumps = fields.List(
-        fields.String(metadata=_CARD), required=True,
+        fields.String(metadata=CARD_METADATA), required=True,
         metadata={"description": "The hand's top trumps (5, J, AH, joker), highest first: "
                                  "those that may be withheld from a lower led trump"},
     )
@@ -209,7 +179,7 @@ class WinnerSchema(ma.Schema):
     """The winning card of a trick and why (as the CLI's --json)."""
 
     winner = fields.Integer(required=True, metadata={"description": "0-based in play order"})
-    card = fields.String(required=True, metadata=_CARD)
+    card = fields.String(required=True, metadata=CARD_METADATA)
     ruling = fields.String(required=True, metadata={"description": "Why, in one sentence"})
     rule = fields.String(required=True, metadata={"example": "trick.highest_trump"})
 
@@ -350,16 +320,16 @@ class GameListSchema(ma.Schema):
 class PlaySchema(ma.Schema):
     """A card played to a trick."""
 
-    seat = _seat(required=True)
-    card = fields.String(required=True, metadata=_CARD)
+    seat = seat_field(required=True)
+    card = fields.String(required=True, metadata=CARD_METADATA)
 
 
 class TrickSchema(ma.Schema):
     """A trick: leader, cards in play order, winner once complete."""
 
-    leader = _seat(required=True)
+    leader = seat_field(required=True)
     cards = fields.List(fields.Nested(PlaySchema), required=True)
-    winner = _seat(required=True, allow_none=True)
+    winner = seat_field(required=True, allow_none=True)
 
 
 class FactSchema(ma.Schema):
@@ -368,7 +338,7 @@ class FactSchema(ma.Schema):
     kind = fields.String(required=True)
     version = fields.Integer(required=True)
     trick = fields.Integer()
-    seat = _seat()
+    seat = seat_field()
     side = fields.Integer()
     points = fields.Integer()
     credited_trick = fields.Integer()
@@ -378,7 +348,7 @@ class FactSchema(ma.Schema):
 class CallSchema(ma.Schema):
     """A call in the auction."""
 
-    seat = _seat(required=True)
+    seat = seat_field(required=True)
     call = fields.String(required=True, validate=validate.OneOf(("bid", "pass", "hold")))
     amount = fields.Integer(required=True, allow_none=True)
 
@@ -388,8 +358,8 @@ class AuctionSchema(ma.Schema):
 
     calls = fields.List(fields.Nested(CallSchema), required=True)
     high = fields.Integer(required=True, allow_none=True)
-    high_seat = _seat(required=True, allow_none=True)
-    passed = fields.List(_seat(), required=True)
+    high_seat = seat_field(required=True, allow_none=True)
+    passed = fields.List(seat_field(), required=True)
 
 
 class DealResultSchema(ma.Schema):
@@ -407,7 +377,7 @@ class DealViewSchema(ma.Schema):
     ``face_down`` appear in the auditor view only)."""
 
     number = fields.Integer(required=True)
-    dealer = _seat(required=True)
+    dealer = seat_field(required=True)
     phase = fields.String(required=True)
     commitment = fields.String(required=True, allow_none=True)
     algorithm = fields.String(required=True, allow_none=True)
@@ -417,21 +387,21 @@ class DealViewSchema(ma.Schema):
     context = fields.String(required=True, allow_none=True, metadata={
         "description": "What an hmac-sha256-fy/2 deck depends on besides the seed (the game "
                        "id); null for hmac-sha256-fy/1"})
-    contributed = fields.List(_seat(), required=True, metadata={
+    contributed = fields.List(seat_field(), required=True, metadata={
         "description": "The seats that contributed a nonce to this deal, in order (a seat's "
                        "client sends one with action contribute while the deal waits for its "
                        "cut, or with its cut)"})
     trump = fields.String(required=True, allow_none=True)
     turn_up = fields.String(required=True, allow_none=True)
-    robbed_by = _seat(required=True, allow_none=True)
+    robbed_by = seat_field(required=True, allow_none=True)
     hand_sizes = fields.List(fields.Integer(), required=True)
     stock_size = fields.Integer(required=True)
     face_down_count = fields.Integer(required=True)
     auction = fields.Nested(AuctionSchema, required=True, allow_none=True)
-    bidder = _seat(required=True, allow_none=True)
+    bidder = seat_field(required=True, allow_none=True)
     bid = fields.Integer(required=True, allow_none=True)
-    discarded = fields.List(_seat(), required=True)
-    jink = _seat(required=True, allow_none=True)
+    discarded = fields.List(seat_field(), required=True)
+    jink = seat_field(required=True, allow_none=True)
     tricks = fields.List(fields.Nested(TrickSchema), required=True)
     current_trick = fields.Nested(TrickSchema, required=True, allow_none=True)
     bonus_proven = fields.Boolean(required=True)
@@ -479,20 +449,20 @@ class GameViewSchema(ma.Schema):
     """The caller's view of a game: the seat's own hand and legal actions, public play."""
 
     version = fields.Integer(required=True, metadata={"description": "Also the ETag"})
-    viewer = _Viewer(required=True)
+    viewer = ViewerField(required=True)
     profile = fields.String(required=True)
     options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True),
                           required=True)
     rules_digest = fields.String(required=True)
     players = fields.Integer(required=True)
     seat_types = fields.List(fields.String(), required=True)
-    sides = fields.List(fields.List(_seat()), required=True)
+    sides = fields.List(fields.List(seat_field()), required=True)
     phase = fields.String(required=True)
-    turn = _seat(required=True, allow_none=True)
-    dealer = _seat(required=True)
+    turn = seat_field(required=True, allow_none=True)
+    dealer = seat_field(required=True)
     deal_number = fields.Integer(required=True)
     game_number = fields.Integer(required=True)
-    hand = fields.List(fields.String(metadata=_CARD), required=True, allow_none=True)
+    hand = fields.List(fields.String(metadata=CARD_METADATA), required=True, allow_none=True)
     trump = fields.String(required=True, allow_none=True)
     tricks = fields.List(fields.Nested(TrickSchema), required=True)
     scores = fields.List(fields.Integer(), required=True)
@@ -502,7 +472,7 @@ class GameViewSchema(ma.Schema):
     legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
     auditor = fields.Boolean(required=True, metadata={
         "description": "Whether the game has an auditor token, for every viewer"})
-    unclaimed_seats = fields.List(_seat(), required=True, metadata={
+    unclaimed_seats = fields.List(seat_field(), required=True, metadata={
         "description": "Claimable seats nobody has claimed yet"})
     checkpoint = fields.Nested(CheckpointSchema, allow_none=True, metadata={
         "description": "GET only: the latest signed checkpoint this viewer may have (null "
@@ -539,7 +509,7 @@ class EventPageSchema(ma.Schema):
     )
     auditor = fields.Boolean(required=True, metadata={
         "description": "Whether the game has an auditor token"})
-    unclaimed_seats = fields.List(_seat(), required=True, metadata={
+    unclaimed_seats = fields.List(seat_field(), required=True, metadata={
         "description": "Claimable seats nobody has claimed yet"})
 
 
@@ -698,9 +668,9 @@ class DealContributionsSchema(ma.Schema):
     version = fields.Integer(required=True)
     algorithm = fields.String(required=True, allow_none=True)
     context = fields.String(required=True, allow_none=True)
-    nonce_seats = fields.List(_seat(), required=True, metadata={
+    nonce_seats = fields.List(seat_field(), required=True, metadata={
         "description": "Human seats that sent a nonce themselves"})
-    cut_seat = _seat(required=True, allow_none=True)
+    cut_seat = seat_field(required=True, allow_none=True)
     cut_by = fields.String(required=True, allow_none=True,
                            validate=validate.OneOf(("person", "bot", "clock")))
     committed_cut = fields.String(required=True, validate=validate.OneOf(
