@@ -1,8 +1,18 @@
 """What the API's schemas share: the card and suit patterns, the largest version a request may
 name, and the fields of a card, a seat and a viewer.
 
-They are shared by the schemas of :mod:`service.schemas` (the card and suit patterns also by
-:mod:`service.lean_actions`).
+The schemas themselves are split by what they carry: :mod:`service.request_schemas` (what a
+client sends), :mod:`service.view_schemas` (a game as its viewer sees it, and its events),
+:mod:`service.history_schemas` (hand histories, verification reports, audits) and
+:mod:`service.response_schemas` (the other answers); the drives' are in
+:mod:`service.drive_schemas`. Together they make the OpenAPI document, each component named
+after its class.
+
+Every schema refuses unknown fields (marshmallow's ``RAISE``), which the document states as
+``additionalProperties: false``: a request with a field the API does not know is a 422, and a
+response cannot carry a field that is not documented here, since it is dumped through its
+schema (views fail closed). Card codes are validated for shape here; whether a card or an
+option fits a game is the engine's call.
 """
 
 from __future__ import annotations

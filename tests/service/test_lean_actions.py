@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service import games, lean_actions
-from service.schemas import ActionSchema
+from service.request_schemas import ActionSchema
 
 _VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 1005), st.floats(allow_nan=False),
