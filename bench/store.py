@@ -10,9 +10,17 @@ Two figures, measured side by side in one run, on the same server and the same c
   empty cache: read, verify, decode and fold every event) and cached (the game unchanged:
   one read that finds nothing new). Aim: cached at least 20 times faster.
 - ``cold_phases``: the parts of one cold load of that game, each timed on its own over
-  the same loads: ``read`` (the XRANGE pages and their reply parsing), ``checks`` (each
-  body's hash, each envelope's link to the one before), ``decode`` (JSON, the envelope, the
-  event at its current schema) and ``fold``; with their sum and the cost per event.
+  the same loads, by the functions :meth:`RedisEventStore.read` runs: ``read`` (the pages
+  and their reply parsing: :meth:`RedisEventStore.entries`), ``checks`` (each entry's id
+  and each body's hash: :func:`checked_entries`), ``decode`` (JSON, the envelope, the event
+  at its current schema, each envelope's link to the one before: :func:`decoded_entries`)
+  and ``fold``; with their sum and the cost per event.
+- ``before_and_after`` (only with ``--before DIR``): CPU milliseconds per cold load of that
+  same game by this checkout and by an older one at ``DIR`` (such as the code before the
+  performance work), each in a worker process of its own (``bench/cold_load.py``) reading
+  from the same server, taking turns load by load; their medians and the ratio after /
+  before (aim: at most half), and the same for a read alone (``RedisEventStore.read``: no
+  fold, no cache). Only the client's CPU is counted, not the server's.
 
 By default a private redis-server (AOF, ``appendfsync always``) runs in a temporary
 directory for the run. ``--redis-url`` uses another server instead: only use a scratch one,
@@ -25,7 +33,11 @@ import argparse
 import contextlib
 import hashlib
 import json
+import pathlib
 import random
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -33,11 +45,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from bench import positive_int
-from events.chain import GENESIS_HASH, check_link
+from events.chain import GENESIS_HASH
 from events.embedded import EmbeddedRedis
+from events.entries import checked_entries, decoded_entries
 from events.envelope import RecordedEvent
 from events.fold_cache import FoldCache
-from events.redis_store import RedisEventStore, checked_entry, decoded_entry, game_key
+from events.redis_store import RedisEventStore, game_key
 from events.types import (
     BidMade,
     BidPassed,
@@ -49,11 +62,14 @@ from events.types import (
     TrumpNamed,
     event_to_data,
 )
+from service.cli import UsageError
 
 APPEND_AIM = 0.5
 """The least share of the bare XADD rate the store's appends should reach."""
 SPEEDUP_AIM = 20.0
 """The least speed-up of a cached load of an unchanged game over a cold one."""
+BEFORE_AIM = 0.5
+"""The most CPU a cold load may cost, as a share of the code before (``--before``)."""
 
 Fold = tuple[Callable[[], Any], Callable[[Any, RecordedEvent], Any]]
 """An initial-state factory and a fold step, as :class:`FoldCache` takes them."""
@@ -74,7 +90,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fsync", choices=("always", "everysec"), default="always",
                         help="appendfsync of the private server (default always)")
     parser.add_argument("--redis-url", default=None,
-                        help="use this (scratch) server instead of a private one")  # fmt: skip
+                        help="use this (scratch) server instead of a private one")
+    parser.add_argument("--before", type=_checkout, default=None, metavar="DIR",
+                        help="an older checkout of fortyfive: load the same game cold by "
+                        "it and by this one in turns, and report CPU ms per load and their "
+                        "ratio (engine fold only)")  # fmt: skip
+
+
+def _checkout(text: str) -> pathlib.Path:
+    path = pathlib.Path(text)
+    needed = ("events/redis_store.py", "events/fold_cache.py", "engine/fold.py")
+    if not all((path / name).is_file() for name in needed):
+        raise argparse.ArgumentTypeError(
+            f"expected a checkout of fortyfive (with {', '.join(needed)}), got {text!r}")
+    return path
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,20 +111,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     :raises events.store.StoreError: if the store cannot be reached or started.
     """
+    if args.before is not None and args.fold != "engine":
+        raise UsageError("fortyfive bench store: --before loads the game with the engine's fold; "
+                         "leave out --fold digest")
     fold, game = _engine_game(args.events) if args.fold == "engine" else _digest_game(args.events)
     with _server(args.redis_url, args.fsync) as (url, embedded):
         with RedisEventStore.from_url(url) as store:
             info = store.client.info("server")
             fsync = store.client.config_get("appendfsync").get("appendfsync", "?")
-            return {
+            game_id = store_game(store, game)
+            figures = {
                 "server": {
                     "redis_version": info.get("redis_version", "?"),
                     "appendfsync": fsync,
                     "embedded": embedded,
                 },
                 "appends": measure_appends(store, args.appends),
-                **measure_loads(store, game, fold, args.loads, args.fold),
+                **measure_loads(store, game_id, len(game), fold, args.loads, args.fold),
             }
+            if args.before is not None:
+                figures["before_and_after"] = measure_before(url, game_id, args.before, args.loads)
+            return figures
 
 
 def measure_appends(store: RedisEventStore, count: int, rounds: int = 5) -> dict[str, Any]:
@@ -135,13 +171,19 @@ def measure_appends(store: RedisEventStore, count: int, rounds: int = 5) -> dict
     }
 
 
-def measure_loads(
-    store: RedisEventStore, game: Sequence[Event], fold: Fold, loads: int, fold_name: str
-) -> dict[str, Any]:
-    """Returns loads per second of *game*, stored once, with an empty and a warm cache."""
+def store_game(store: RedisEventStore, game: Sequence[Event]) -> str:
+    """Appends *game* to a new game, one event per append, and returns the game's id."""
     game_id = f"bench-{uuid.uuid4().hex}"
     for version, event in enumerate(game):
         store.append(game_id, version, [event], actor="server")
+    return game_id
+
+
+def measure_loads(
+    store: RedisEventStore, game_id: str, events: int, fold: Fold, loads: int, fold_name: str
+) -> dict[str, Any]:
+    """Returns loads per second of *game_id* (of *events* events) with an empty and a warm
+    cache, and the parts of a cold load."""
     initial, apply = fold
     cache = FoldCache(store, initial, apply)
     reference = cache.load(game_id)
@@ -163,7 +205,7 @@ def measure_loads(
     speedup = cached_rate / cold_rate
     return {
         "loads": {
-            "events": len(game),
+            "events": events,
             "fold": fold_name,
             "cold_per_second": round(cold_rate, 1),
             "cached_per_second": round(cached_rate, 1),
@@ -173,9 +215,73 @@ def measure_loads(
             "aim": f">= {SPEEDUP_AIM:g}",
             "within_aim": speedup >= SPEEDUP_AIM,
         },
-        "cold_phases": _phases(phases, loads, len(game)),
-        "memory": _memory(cache, len(game)),
+        "cold_phases": _phases(phases, loads, events),
+        "memory": _memory(cache, events),
     }
+
+
+def measure_before(url: str, game_id: str, before: pathlib.Path, loads: int) -> dict[str, Any]:
+    """Returns the CPU milliseconds per cold load of *game_id* by this checkout and by the
+    one at *before*, each in a worker (``bench/cold_load.py``) of its own, taking turns.
+
+    After a warm-up load each, the workers load the game *loads* times each, alternately
+    (and which one goes first alternates too), so that drift hits both alike.
+
+    :raises RuntimeError: if a worker fails, or the two reach different heads.
+    """
+    script = pathlib.Path(__file__).with_name("cold_load.py")
+    roots = {"after": pathlib.Path(__file__).resolve().parents[1], "before": before.resolve()}
+    workers = {
+        side: subprocess.Popen([sys.executable, "-I", str(script), str(root), url, game_id],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for side, root in roots.items()
+    }
+    samples: dict[str, list[dict[str, Any]]] = {side: [] for side in workers}
+    try:
+        heads = {side: _cold_load(worker) for side, worker in workers.items()}  # Warm-ups.
+        for turn in range(loads):
+            for side in ("after", "before") if turn % 2 == 0 else ("before", "after"):
+                samples[side].append(_cold_load(workers[side]))
+    finally:
+        for worker in workers.values():
+            if worker.stdin is not None:
+                worker.stdin.close()
+            worker.wait(timeout=30)
+    reached = {(sample["version"], sample["head"])
+               for side in workers for sample in (heads[side], *samples[side])}
+    if len(reached) != 1:
+        raise RuntimeError(f"the two checkouts loaded different heads: {sorted(reached)}")
+    figures: dict[str, Any] = {"loads": loads, "events": next(iter(reached))[0],
+                               "directory": str(before)}
+    for side in ("before", "after"):
+        cpu = [sample["cpu_seconds"] * 1000 for sample in samples[side]]
+        wall = [sample["wall_seconds"] * 1000 for sample in samples[side]]
+        read = [sample["read_cpu_seconds"] * 1000 for sample in samples[side]]
+        figures[side] = {
+            "cpu_milliseconds": round(statistics.median(cpu), 3),
+            "cpu_milliseconds_mean": round(statistics.fmean(cpu), 3),
+            "wall_milliseconds": round(statistics.median(wall), 3),
+            "read_cpu_milliseconds": round(statistics.median(read), 3),
+        }
+    ratio = figures["after"]["cpu_milliseconds"] / figures["before"]["cpu_milliseconds"]
+    figures["ratio_cpu_after_to_before"] = round(ratio, 3)
+    figures["ratio_read_cpu_after_to_before"] = round(
+        figures["after"]["read_cpu_milliseconds"] / figures["before"]["read_cpu_milliseconds"], 3)
+    figures["aim"] = f"<= {BEFORE_AIM:g}"
+    figures["within_aim"] = ratio <= BEFORE_AIM
+    return figures
+
+
+def _cold_load(worker: subprocess.Popen[str]) -> dict[str, Any]:
+    """Asks *worker* for one cold load and returns what it measured."""
+    assert worker.stdin is not None and worker.stdout is not None
+    worker.stdin.write("load\n")
+    worker.stdin.flush()
+    line = worker.stdout.readline()
+    if not line:
+        raise RuntimeError(f"the cold-load worker stopped (exit status {worker.wait()})")
+    sample: dict[str, Any] = json.loads(line)
+    return sample
 
 
 def _memory(cache: FoldCache[Any], events: int) -> dict[str, Any]:
@@ -193,27 +299,18 @@ def _memory(cache: FoldCache[Any], events: int) -> dict[str, Any]:
 def load_in_phases(
     store: RedisEventStore, game_id: str, fold: Fold, reference: Any
 ) -> dict[str, float]:
-    """Loads *game_id* cold the way :meth:`RedisEventStore.read` and :class:`FoldCache` do,
-    and returns the seconds of each part: read, checks, decode and fold."""
-    key = game_key(game_id)
+    """Loads *game_id* cold the way :meth:`RedisEventStore.read` and :class:`FoldCache` do
+    (for a stream in the usual form), and returns the seconds of each part: read, checks,
+    decode and fold."""
     initial, apply = fold
     started = time.perf_counter()
-    entries: list[Any] = []
-    while True:
-        page = store.client.xrange(key, f"0-{len(entries) + 1}", "+", count=1000)
-        entries += page
-        if len(page) < 1000:
-            break
+    entries = store.entries(game_id)
     read = time.perf_counter()
-    bodies = [checked_entry(game_id, entry) for entry in entries]
-    checked = time.perf_counter()
-    recorded = [decoded_entry(game_id, *body) for body in bodies]
+    checked = checked_entries(game_id, entries, 0)
+    checks = time.perf_counter()
+    recorded = decoded_entries(game_id, checked, GENESIS_HASH)
     decoded = time.perf_counter()
-    prev_hash = GENESIS_HASH
-    for version, event in enumerate(recorded, start=1):
-        check_link(event.envelope, game_id=game_id, version=version, prev_hash=prev_hash)
-        prev_hash = event.envelope.hash
-    linked = time.perf_counter()
+    assert len(recorded) == len(entries), "the stream is not in the usual form"
     state = initial()
     for event in recorded:
         state = apply(state, event)
@@ -221,9 +318,9 @@ def load_in_phases(
     assert state == reference, "the fold is not deterministic"
     return {
         "read": read - started,
-        "checks": (checked - read) + (linked - decoded),
-        "decode": decoded - checked,
-        "fold": folded - linked,
+        "checks": checks - read,
+        "decode": decoded - checks,
+        "fold": folded - decoded,
     }
 
 

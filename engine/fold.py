@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import auction as bidding
 from engine import scoring
@@ -111,6 +111,25 @@ _DEAL_HANDS, _DEAL_TRICKS, _DEAL_CURRENT, _DEAL_TURN, _DEAL_HIGHEST, _DEAL_FACTS
 )
 
 
+_FIELD_INDEX: dict[type, dict[str, int]] = {
+    record: {name: index for index, name in enumerate(record._fields)}
+    for record in (DealState, GameState)
+}
+"""The position of each field of the records the fold rebuilds."""
+
+_Record = TypeVar("_Record", DealState, GameState)
+
+
+def _replaced(record: _Record, **changes: Any) -> _Record:
+    """Returns *record* with *changes*: ``_replace`` in one copy of the fields, about twice
+    as fast (a deal and the game are rebuilt on most events)."""
+    fields = list(record)
+    index = _FIELD_INDEX[type(record)]
+    for name, value in changes.items():
+        fields[index[name]] = value
+    return _new(type(record), fields)
+
+
 def _create(event: GameCreated) -> GameState:
     rules = _ruleset(event.profile, event.options, len(event.seats))
     return GameState(
@@ -165,7 +184,7 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
 def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     """Returns *state* one version on, with *deal* (and any other *changes*)."""
     if changes:
-        return state._replace(deal=deal, version=state.version + 1, **changes)
+        return _replaced(state, deal=deal, version=state.version + 1, **changes)
     fields: list[object] = list(state)
     fields[_GAME_VERSION] = state.version + 1
     fields[_GAME_DEAL] = deal
@@ -223,7 +242,7 @@ def _contributed(event: DealContributed, state: GameState) -> GameState:
     if event.deal != deal.number:
         raise EventSequenceError(
             f"deal_contributed for deal {event.deal} while deal {deal.number} waits for its cut")
-    return _with_deal(state, deal._replace(nonces=deal.nonces + ((event.seat, event.nonce),)))
+    return _with_deal(state, _replaced(deal, nonces=deal.nonces + ((event.seat, event.nonce),)))
 
 
 @_apply.register
@@ -234,7 +253,7 @@ def _cut(event: DeckCut, state: GameState) -> GameState:
         nonces = deal.nonces + (((event.seat, event.nonce),) if event.nonce is not None else ())
         shuffled = deal_order(state.rules, deal.seed, deal.context, deal.number,
                               event.position, nonces)
-        deal = deal._replace(order=shuffled, nonces=nonces)
+        deal = _replaced(deal, order=shuffled, nonces=nonces)
     elif event.nonce is not None:
         raise EventSequenceError(f"deck_cut with a nonce in a deal by {deal.algorithm}")
     order = cut(deal.order, event.position)
@@ -250,14 +269,14 @@ def _recorded(event: DealRecorded, state: GameState) -> GameState:
     stock = tuple(Card.parse(code) for code in event.stock)
     deal = _fresh_deal(state, event.deal, recorded=True, hands=hands, stock=stock)
     if rules.auction:
-        deal = deal._replace(
-            phase="bidding", auction=bidding.opening(deal.dealer, rules),
+        deal = _replaced(
+            deal, phase="bidding", auction=bidding.opening(deal.dealer, rules),
             turn=(deal.dealer + 1) % rules.players,
         )
     else:
         if event.turn_up is None:
             raise EventSequenceError("a recorded turn-up deal needs its turn-up card")
-        deal = _expose(rules, deal._replace(turn_up=Card.parse(event.turn_up)))
+        deal = _expose(rules, _replaced(deal, turn_up=Card.parse(event.turn_up)))
     return _with_deal(state, deal, past_deals=_past_deals(state))
 
 
@@ -270,12 +289,12 @@ def _deal_out(
     takers, top = _dealing(players, rules.deal_pattern, deal.dealer)
     dealt = tuple([take(order) for take in takers])
     if rules.auction:
-        return deal._replace(
-            hands=dealt, cut_position=position, phase="bidding", stock=order[top:],
+        return _replaced(
+            deal, hands=dealt, cut_position=position, phase="bidding", stock=order[top:],
             auction=bidding.opening(deal.dealer, rules), turn=(deal.dealer + 1) % players,
         )
     # One copy of the deal, with the turn-up exposed.
-    return deal._replace(**{
+    return _replaced(deal, **{
         "hands": dealt, "cut_position": position, "turn_up": order[top],
         "stock": order[top + 1:], **_exposure(rules, deal.dealer, dealt, order[top]),
     })
@@ -308,7 +327,7 @@ def _expose(rules: RuleSet, deal: DealState) -> DealState:
     """Returns *deal* after its turn-up is exposed (see :func:`_exposure`)."""
     turn_up = deal.turn_up
     assert turn_up is not None, "a turn-up deal exposes a card"
-    return deal._replace(**_exposure(rules, deal.dealer, deal.hands, turn_up))
+    return _replaced(deal, **_exposure(rules, deal.dealer, deal.hands, turn_up))
 
 
 def _exposure(
@@ -348,8 +367,8 @@ def _buried(event: JokerBuried, state: GameState) -> GameState:
     hand = _without(deal.hands[event.seat], card, event.seat, state.version + 1)
     if not deal.stock:
         raise EventSequenceError("no card left to turn up after the joker")
-    deal = deal._replace(
-        hands=_replace_hand(deal, event.seat, hand), face_down=deal.face_down + (card,),
+    deal = _replaced(
+        deal, hands=_replace_hand(deal, event.seat, hand), face_down=deal.face_down + (card,),
         turn_up=deal.stock[0], stock=deal.stock[1:],
     )
     return _with_deal(state, _expose(state.rules, deal))
@@ -361,8 +380,8 @@ def _robbed(event: TurnUpRobbed, state: GameState) -> GameState:
     assert deal.turn_up is not None, "only a turn-up can be robbed"
     discard = Card.parse(event.discard)
     hand = _without(deal.hands[event.seat], discard, event.seat, state.version + 1)
-    deal = deal._replace(
-        hands=_replace_hand(deal, event.seat, hand + (deal.turn_up,)),
+    deal = _replaced(
+        deal, hands=_replace_hand(deal, event.seat, hand + (deal.turn_up,)),
         face_down=deal.face_down + (discard,), robbed_by=event.seat,
     )
     return _with_deal(state, deal)
@@ -378,15 +397,15 @@ def _call(state: GameState, seat: int, call: str, amount: int | None) -> GameSta
         result = DealResult(
             (0,) * rules.sides, state.scores, (0,) * rules.sides, 0
         )
-        deal = deal._replace(auction=auction, facts=deal.facts + (fact,))
+        deal = _replaced(deal, auction=auction, facts=deal.facts + (fact,))
         return _end_deal(state, deal, scoring.Settlement(result, (fact,)), add_facts=False)
     if bidding.is_won(auction, rules):
-        deal = deal._replace(
-            auction=auction, phase="trump", bidder=auction.high_seat, bid=auction.high,
+        deal = _replaced(
+            deal, auction=auction, phase="trump", bidder=auction.high_seat, bid=auction.high,
             turn=auction.high_seat,
         )
     else:
-        deal = deal._replace(auction=auction, turn=auction.turn)
+        deal = _replaced(deal, auction=auction, turn=auction.turn)
     return _with_deal(state, deal)
 
 
@@ -408,8 +427,8 @@ def _held(event: BidHeld, state: GameState) -> GameState:
 @_apply.register
 def _trump_named(event: TrumpNamed, state: GameState) -> GameState:
     deal = _deal_of(state, "trump")
-    deal = deal._replace(
-        trump=Suit.parse(event.suit), phase="discard",
+    deal = _replaced(
+        deal, trump=Suit.parse(event.suit), phase="discard",
         turn=(deal.dealer + 1) % state.rules.players,
     )
     return _with_deal(state, deal)
@@ -427,21 +446,21 @@ def _discarded(event: CardsDiscarded, state: GameState) -> GameState:
         raise EventSequenceError("the stock cannot replace that many discards")
     players = state.rules.players
     done = deal.discards_done + (event.seat,)
-    deal = deal._replace(
-        hands=_replace_hand(deal, event.seat, hand + drawn), stock=deal.stock[len(cards):],
+    deal = _replaced(
+        deal, hands=_replace_hand(deal, event.seat, hand + drawn), stock=deal.stock[len(cards):],
         face_down=deal.face_down + cards, discards_done=done, turn=(event.seat + 1) % players,
     )
     if len(done) == players:
         assert deal.bidder is not None, "an auction deal has a bidder"
         leader = (deal.bidder + 1) % players
-        deal = deal._replace(phase="play", current=Trick(leader=leader), turn=leader)
+        deal = _replaced(deal, phase="play", current=Trick(leader=leader), turn=leader)
     return _with_deal(state, deal)
 
 
 @_apply.register
 def _jink(event: JinkAnnounced, state: GameState) -> GameState:
     deal = _deal_of(state, "play")
-    return _with_deal(state, deal._replace(jink_seat=event.seat))
+    return _with_deal(state, _replaced(deal, jink_seat=event.seat))
 
 
 @_apply.register
@@ -526,7 +545,7 @@ def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
     fact = Fact("bonus_proven", ruling, version, trick=at_trick, seat=highest.seat,
                 side=rules.side_of(highest.seat), points=scoring.BONUS_POINTS,
                 credited_trick=highest.trick)
-    return deal._replace(bonus_proven=True, facts=deal.facts + (fact,))
+    return _replaced(deal, bonus_proven=True, facts=deal.facts + (fact,))
 
 
 def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settlement | None:
@@ -586,11 +605,11 @@ def _end_deal(
     # A finish can be declared in the middle of a trick: its cards stay on the table as the
     # interrupted trick (they have left the hands), though it has no winner and does not count.
     interrupted = deal.current if deal.current is not None and deal.current.cards else None
-    deal = deal._replace(
-        phase="over", turn=None, current=interrupted, result=result, facts=facts
+    deal = _replaced(
+        deal, phase="over", turn=None, current=interrupted, result=result, facts=facts
     )
-    return state._replace(
-        version=version, deal=deal, scores=scores, games_won=games_won,
+    return _replaced(
+        state, version=version, deal=deal, scores=scores, games_won=games_won,
         game_number=game_number, winner=winner, game_winners=game_winners,
         deals_played=state.deals_played + 1, dealer=(deal.dealer + 1) % rules.players,
     )
@@ -618,7 +637,7 @@ def _revealed(event: SeedRevealed, state: GameState) -> GameState:
             f"seed_revealed for deal {event.deal} does not match the seed shuffled for "
             f"deal {deal.number}"
         )
-    return _with_deal(state, deal._replace(seed_revealed=True))
+    return _with_deal(state, _replaced(deal, seed_revealed=True))
 
 
 @_apply.register
@@ -626,4 +645,4 @@ def _abandoned(event: GameAbandoned, state: GameState) -> GameState:
     del event  # Its data explains the decision; the fold only ends the game.
     if state.phase == "over":
         raise EventSequenceError("game_abandoned for a game that is already over")
-    return state._replace(version=state.version + 1, abandoned=True)
+    return _replaced(state, version=state.version + 1, abandoned=True)

@@ -8,12 +8,12 @@ never changes; :mod:`events.upcasting` turns that data into the current event ty
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
 
 from events.errors import CorruptStreamError
-from events.types import Event, Seat
+from events.types import Event, Seat, positional_constructor
 
 Actor: TypeAlias = Seat | str
 """Who caused an event: a seat number, or :data:`SERVER`."""
@@ -127,6 +127,14 @@ class RecordedEvent:
     def version(self) -> int:
         """The event's version in its game."""
         return self.envelope.version
+
+
+envelope_of: Callable[..., Envelope] = positional_constructor(Envelope)
+"""Builds an :class:`Envelope` from its ten field values in order, as ``Envelope(*values)``
+does (checking nothing): for a reader that has checked each value already."""
+
+recorded_of: Callable[[Envelope, Event], RecordedEvent] = positional_constructor(RecordedEvent)
+"""Builds a :class:`RecordedEvent`, as ``RecordedEvent(envelope, event)`` does."""
 
 
 def check_actor(actor: object) -> Actor:

@@ -91,6 +91,7 @@ class FoldCache(Generic[S]):
         self._store = store
         self._initial = initial
         self._apply = apply
+        self._apply_event: Callable[[S, Event], S] | None = getattr(apply, _EVENT_STEP, None)
         self._max_games = max_games
         self._max_bytes = max_bytes
         self._sizer = sizer
@@ -124,8 +125,13 @@ class FoldCache(Generic[S]):
         if not new:
             return start
         state = start.state
-        for recorded in new:
-            state = self._apply(state, recorded)
+        apply_event = self._apply_event
+        if apply_event is not None:  # An on_events step: the same, one call less per event.
+            for recorded in new:
+                state = apply_event(state, recorded.event)
+        else:
+            for recorded in new:
+                state = self._apply(state, recorded)
         folded = Folded(state, new[-1].version, new[-1].envelope.hash)
         self._keep(game_id, folded)
         return folded
@@ -231,4 +237,9 @@ def on_events(apply: Callable[[S, Event], S]) -> Callable[[S, RecordedEvent], S]
     def step(state: S, recorded: RecordedEvent) -> S:
         return apply(state, recorded.event)
 
+    setattr(step, _EVENT_STEP, apply)  # FoldCache calls it at once.
     return step
+
+
+_EVENT_STEP = "_fold_cache_apply_event"
+"""The attribute of an :func:`on_events` step that holds the function over bare events."""

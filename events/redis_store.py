@@ -49,9 +49,22 @@ from redis.exceptions import (
 from redis.retry import Retry
 
 from events import archive
-from events.chain import GENESIS_HASH, check_link, hash_bytes, seal_events
-from events.codec import CodecError, canonical_json, has_float, parse_json, parse_json_fast
-from events.envelope import Actor, Envelope, RecordedEvent, check_actor, format_timestamp
+from events.chain import GENESIS_HASH, seal_events
+from events.codec import CodecError, canonical_json, parse_json
+from events.entries import (
+    as_text,
+    checked_entry,
+    decoded_entry,
+    entry_field,
+    entry_version,
+    verified_entries,
+)
+from events.envelope import (
+    Actor,
+    RecordedEvent,
+    check_actor,
+    format_timestamp,
+)
 from events.errors import (
     CommitmentReusedError,
     ConcurrencyError,
@@ -88,6 +101,8 @@ APPEND_SCRIPT = importlib.resources.files("events").joinpath("append.lua").read_
 """The compare-and-append script (``events/append.lua``)."""
 
 _PAGE = 1000
+_FIRST_PAGE = 100
+"""The first page of a read, which the read script gives (see :meth:`RedisEventStore.entries`)."""
 _REPLICATED_RETRIES = (0.05, 0.15, 0.3, 0.5, 0.0)
 """Pauses between the tries of an append that waits for replicas (the last is not slept)."""
 _REFUSALS = ("OOM", "MISCONF")
@@ -308,7 +323,7 @@ class RedisEventStore:
             for envelope, body in sealed:
                 args += [body.decode("utf-8"), envelope.hash, envelope.type]
             reply, confirmed = self._run_script(keys, args)
-            kind = _text(reply[0])
+            kind = as_text(reply[0])
             if kind == "OK":
                 if sealed:
                     self._remember(game_id, sealed[-1][0].version, sealed[-1][0].hash)
@@ -323,11 +338,11 @@ class RedisEventStore:
                 self._settle("game", game_id, kind, confirmed, written=False)
                 return AppendResult(first, first[-1].version if first else 0, duplicate=True)
             if kind == "CONFLICT":
-                self._remember(game_id, int(reply[1]), _text(reply[2]))
+                self._remember(game_id, int(reply[1]), as_text(reply[2]))
                 raise ConcurrencyError(game_id, expected_version, int(reply[1]))
             if kind != "HEAD":
                 raise StoreError(f"unexpected reply from the append script: {reply!r}")
-            prev_hash = _text(reply[2])
+            prev_hash = as_text(reply[2])
             self._remember(game_id, int(reply[1]), prev_hash)
         raise StoreError(f"append to game {game_id!r} kept finding a different head hash")
 
@@ -341,8 +356,8 @@ class RedisEventStore:
             if self._redis.set(key, use, nx=True):
                 return
             claimed = self._redis.get(key)
-        if claimed is not None and _text(claimed) != use.decode():
-            raise CommitmentReusedError(event.commitment, _text(claimed), use.decode())
+        if claimed is not None and as_text(claimed) != use.decode():
+            raise CommitmentReusedError(event.commitment, as_text(claimed), use.decode())
 
     def read(
         self,
@@ -354,7 +369,7 @@ class RedisEventStore:
     ) -> list[RecordedEvent]:
         """Returns the events of *game_id* after version *after*, oldest first, verified.
 
-        See :meth:`events.store.EventStore.read`; reads in pages of 1000 entries.
+        See :meth:`events.store.EventStore.read`; reads in pages (see :meth:`entries`).
 
         :raises CorruptStreamError: if the stored history fails verification.
         :raises SchemaError: if an event's schema cannot be upcast to the current one.
@@ -367,13 +382,33 @@ class RedisEventStore:
             raise ValueError(f"invalid limit {limit!r}: expected None or an integer >= 1")
         if prev_hash is None and after == 0:
             prev_hash = GENESIS_HASH
+        entries = self.entries(game_id, after, limit)
+        recorded = verified_entries(game_id, entries, after, prev_hash, self._upcasters)
+        if recorded:
+            self._remember(game_id, recorded[-1].version, recorded[-1].envelope.hash)
+        return recorded
+
+    def entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
+        """Returns the stream entries of *game_id* after version *after* (at most *limit*), as
+        the client gives them and unchecked: what :meth:`read` verifies and decodes
+        (:func:`verified_entries`). The first page (up to 100 entries) comes from the read
+        script, which also tells whether the game is archived (then the entries come from its
+        tombstone); the next ones, of 1000 entries, from ``XRANGE``. The first page is small
+        since the script costs the server more per entry than ``XRANGE`` (the entries go
+        through Lua), and one page of 100 holds a whole game's new events most of the time.
+
+        :raises CorruptStreamError: if the game's archive cannot be decoded.
+        :raises StoreUnavailableError: if the store cannot be reached.
+        """
         key = game_key(game_id)
-        recorded: list[RecordedEvent] = []
+        entries: list[Any] = []
         archived: list[Any] | None = None
-        while limit is None or len(recorded) < limit:
-            count = _PAGE if limit is None else min(_PAGE, limit - len(recorded))
-            start = after + len(recorded) + 1
-            if not recorded and archived is None:
+        while limit is None or len(entries) < limit:
+            first = not entries and archived is None
+            count = _FIRST_PAGE if first else _PAGE
+            count = count if limit is None else min(count, limit - len(entries))
+            start = after + len(entries) + 1
+            if first:
                 # The first page; if there is none, whether the game is archived (one call).
                 with self.translate_errors():
                     page = self._read_script()(
@@ -385,15 +420,10 @@ class RedisEventStore:
                     page = self._redis.xrange(key, f"0-{start}", "+", count=count)
             if archived is not None:
                 page = archived[start - 1:start - 1 + count]
-            batch = self._verified(game_id, page, after + len(recorded), prev_hash)
-            recorded += batch
-            if batch:
-                prev_hash = batch[-1].envelope.hash
+            entries += page
             if len(page) < count:
                 break
-        if recorded:
-            self._remember(game_id, recorded[-1].version, recorded[-1].envelope.hash)
-        return recorded
+        return entries
 
     def version(self, game_id: str) -> int:
         """Returns the version of *game_id*: its top entry id (0 if it has no events).
@@ -409,8 +439,8 @@ class RedisEventStore:
                 archived = self._redis.hget(archive_key(game_id), "version")
             return int(archived) if archived is not None else 0
         entry_id, fields = top[0]
-        version = _version_of(game_id, entry_id)
-        head = _field(fields, "hash")
+        version = entry_version(game_id, entry_id)
+        head = entry_field(fields, "hash")
         if head is not None:
             self._remember(game_id, version, head)
         return version
@@ -464,10 +494,11 @@ class RedisEventStore:
             reply = self._redis.xread({feed_key(partition): after_id}, count=count, block=block)
         feed: list[FeedEntry] = []
         for entry_id, fields in _stream_entries(reply):
-            game, version, kind = (_field(fields, name) for name in ("game", "version", "type"))
+            game, version, kind = (
+                entry_field(fields, name) for name in ("game", "version", "type"))
             if game is None or version is None or kind is None:
-                raise CorruptStreamError(f"invalid feed entry {_text(entry_id)} in {partition}")
-            feed.append(FeedEntry(_text(entry_id), game, int(version), kind))
+                raise CorruptStreamError(f"invalid feed entry {as_text(entry_id)} in {partition}")
+            feed.append(FeedEntry(as_text(entry_id), game, int(version), kind))
         return feed
 
     def archive(self, game_id: str, expected_version: int,
@@ -497,7 +528,7 @@ class RedisEventStore:
                 archive.ARCHIVE_FORMAT)
         with self.translate_errors():
             reply = self._redis.eval(archive.ARCHIVE_SCRIPT, len(keys), *keys, *args)
-        return _text(reply[0]) == "OK"
+        return as_text(reply[0]) == "OK"
 
     def tombstone(self, game_id: str) -> dict[str, Any] | None:
         """Returns the tombstone of an archived game (without its events), or ``None``.
@@ -510,7 +541,7 @@ class RedisEventStore:
                 archive_key(game_id), "version", "head", "archived_at", "checkpoint", "format")
         if fields[0] is None:
             return None
-        version, head, archived_at, checkpoint, encoding = (_text(value) for value in fields)
+        version, head, archived_at, checkpoint, encoding = (as_text(value) for value in fields)
         return {"game_id": game_id, "version": int(version), "head": head,
                 "archived_at": archived_at, "checkpoint": parse_json(checkpoint),
                 "format": encoding}
@@ -593,7 +624,7 @@ class RedisEventStore:
         :raises StoreError: for any other refusal of the store.
         """
         reply, confirmed = self._run_script(keys, args)
-        self._settle(kind, aggregate_id, _text(reply[0]), confirmed, written=len(args) > 4)
+        self._settle(kind, aggregate_id, as_text(reply[0]), confirmed, written=len(args) > 4)
         return reply
 
     def _settle(
@@ -664,7 +695,7 @@ class RedisEventStore:
             return ""
         with self.translate_errors():
             entries = self._redis.xrange(game_key(game_id), f"0-{version}", f"0-{version}")
-        head = _field(entries[0][1], "hash") if entries else None
+        head = entry_field(entries[0][1], "hash") if entries else None
         return head or ""
 
     def _remember(self, game_id: str, version: int, head: str) -> None:
@@ -680,19 +711,12 @@ class RedisEventStore:
     def _verified(
         self, game_id: str, entries: Sequence[Any], after: int, prev_hash: str | None
     ) -> list[RecordedEvent]:
-        """Returns *entries* (versions ``after + 1...``) decoded and checked link by link.
+        """Returns *entries* (versions ``after + 1...``) decoded and checked link by link
+        (:func:`verified_entries` with this store's upcasters).
 
         :raises CorruptStreamError: at the first entry that breaks the chain.
         """
-        recorded: list[RecordedEvent] = []
-        for offset, entry in enumerate(entries, start=1):
-            event = self._recorded(game_id, entry)
-            if prev_hash is None:
-                prev_hash = event.envelope.prev_hash
-            check_link(event.envelope, game_id=game_id, version=after + offset, prev_hash=prev_hash)
-            prev_hash = event.envelope.hash
-            recorded.append(event)
-        return recorded
+        return verified_entries(game_id, entries, after, prev_hash, self._upcasters)
 
     def _recorded(self, game_id: str, entry: Any) -> RecordedEvent:
         """Returns the event in one stream entry, its hash checked against its body.
@@ -730,87 +754,6 @@ class RedisEventStore:
                     f"store unavailable at {self._where}: {_message(error)}"
                 ) from error
             raise StoreError(f"store error at {self._where}: {_message(error)}") from error
-
-
-def checked_entry(game_id: str, entry: Any) -> tuple[int, str, str]:
-    """Returns the version, body and hash of a stream *entry* of *game_id*, its hash checked
-    against its body (the first half of reading an event; :func:`decoded_entry` the second).
-
-    :raises CorruptStreamError: if the entry is malformed or its hash does not match.
-    """
-    entry_id, fields = entry
-    version = _version_of(game_id, entry_id)
-    body, stored_hash = _body_and_hash(fields)
-    if body is None or stored_hash is None:
-        raise CorruptStreamError(f"event {version} of game {game_id!r} lacks body or hash")
-    if hash_bytes(body.encode("utf-8")) != stored_hash:
-        raise CorruptStreamError(
-            f"event {version} of game {game_id!r}: stored hash does not match its body"
-        )
-    return version, body, stored_hash
-
-
-def decoded_entry(
-    game_id: str, version: int, body: str, stored_hash: str, upcasters: Upcasters = UPCASTERS
-) -> RecordedEvent:
-    """Returns the event of entry *version* of *game_id* from its checked *body* and hash.
-
-    :raises CorruptStreamError: if the body is not an envelope of that game and version.
-    :raises SchemaError: if its schema cannot be upcast to the current one.
-    """
-    try:
-        raw = parse_json_fast(body)
-        if type(raw) is dict and has_float(raw.get("data")):
-            raw = parse_json(body)  # Exact integers (the other fields' types are checked).
-    except CodecError as error:
-        raise CorruptStreamError(f"event {version} of game {game_id!r}: {error}") from None
-    if not isinstance(raw, dict):
-        raise CorruptStreamError(f"event {version} of game {game_id!r}: body is not a dict")
-    envelope = Envelope.from_body(raw, stored_hash)
-    if envelope.version != version or envelope.game_id != game_id:
-        raise CorruptStreamError(
-            f"entry 0-{version} of game {game_id!r} holds event {envelope.version} "
-            f"of game {envelope.game_id!r}"
-        )
-    return RecordedEvent(envelope, upcasters.decode(envelope))
-
-
-def _text(value: Any) -> str:
-    """Returns *value* as text, decoding bytes (clients may or may not decode replies)."""
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
-
-
-def _field(fields: Any, name: str) -> str | None:
-    """Returns field *name* of a stream entry, given as a dict or a flat list."""
-    if isinstance(fields, dict):
-        value = fields.get(name, fields.get(name.encode()))
-        return None if value is None else _text(value)
-    pairs = iter(fields)
-    for key, value in zip(pairs, pairs, strict=False):
-        if _text(key) == name:
-            return _text(value)
-    return None
-
-
-def _body_and_hash(fields: Any) -> tuple[str | None, str | None]:
-    """Returns the ``body`` and ``hash`` fields of a game stream entry (see :func:`_field`);
-    at once for the flat list ``[body, <body>, hash, <hash>]`` the stream holds."""
-    if (type(fields) is list and len(fields) == 4 and fields[0] == "body"
-            and fields[2] == "hash" and type(fields[1]) is str and type(fields[3]) is str):
-        return fields[1], fields[3]
-    return _field(fields, "body"), _field(fields, "hash")
-
-
-def _version_of(game_id: str, entry_id: Any) -> int:
-    """Returns the version in a game stream entry id ``0-<version>``.
-
-    :raises CorruptStreamError: if the id is not of that form.
-    """
-    text = _text(entry_id)
-    head, _, version = text.partition("-")
-    if head != "0" or not version.isdigit():
-        raise CorruptStreamError(f"foreign entry id {text} in game {game_id!r}")
-    return int(version)
 
 
 def _stream_entries(reply: Any) -> list[Any]:

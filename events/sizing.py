@@ -9,7 +9,9 @@ by these sizes holds at most that much, usually less.
 
 from __future__ import annotations
 
+import operator
 import sys
+from collections.abc import Callable
 from typing import Any
 
 _ATOMS = (str, bytes, int, float, bool, type(None), complex)
@@ -21,23 +23,44 @@ def deep_size(value: Any) -> int:
     seen: set[int] = set()
     pending = [value]
     total = 0
-    getsizeof = sys.getsizeof
+    getsizeof, pop, extend, add = sys.getsizeof, pending.pop, pending.extend, seen.add
+    fields_of = _FIELD_GETTERS.get
     while pending:
-        item = pending.pop()
+        item = pop()
         ident = id(item)
         if ident in seen:
             continue
-        seen.add(ident)
+        add(ident)
         total += getsizeof(item)
+        kind = type(item)
+        if kind in _ATOM_TYPES:
+            continue
+        if kind is tuple or kind is list:
+            extend(item)
+            continue
+        if kind is dict:
+            extend(item.keys())
+            extend(item.values())
+            continue
+        getter = fields_of(kind)
+        if getter is not None:
+            try:
+                extend(getter(item))
+            except AttributeError:  # A slot not set: skip it, as _fields does.
+                extend(_fields(item))
+            continue
         if isinstance(item, _ATOMS) or isinstance(item, type):
             continue
         if isinstance(item, tuple | list | set | frozenset):
-            pending.extend(item)
+            extend(item)
         elif isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
+            extend(item.keys())
+            extend(item.values())
         else:
-            pending.extend(_fields(item))
+            getter = _field_getter(kind)
+            if getter is not None:
+                _FIELD_GETTERS[kind] = getter
+            extend(_fields(item))
     return total
 
 
@@ -56,3 +79,37 @@ def _fields(item: Any) -> list[Any]:
     if isinstance(instance, dict):
         values.append(instance)
     return values
+
+
+def _field_getter(kind: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """Returns a function giving the values of the slots :func:`_fields` reads of an
+    instance of *kind*, as a tuple, if that is all it reads: a class whose every base but
+    ``object`` has ``__slots__`` (so no ``__dict__``), with no attribute hooks of its own,
+    and at least one slot; else ``None``. It raises ``AttributeError`` for a slot not set."""
+    hooked = getattr(kind, "__getattribute__", None) is not _GETATTRIBUTE
+    if hooked or hasattr(kind, "__getattr__") or kind.__dictoffset__:
+        return None
+    names: list[str] = []
+    for cls in kind.__mro__:
+        if cls is object:
+            continue
+        slots = cls.__dict__.get("__slots__")
+        if slots is None or isinstance(slots, str) or "__dict__" in cls.__dict__:
+            return None
+        names += [name for name in slots if name not in ("__dict__", "__weakref__")]
+    if not names or any(not isinstance(name, str) for name in names):
+        return None
+    if len(names) == 1:
+        one = operator.attrgetter(names[0])
+        return lambda item: (one(item),)
+    getter: Callable[[Any], tuple[Any, ...]] = operator.attrgetter(*names)
+    return getter
+
+
+_GETATTRIBUTE: Any = object.__getattribute__
+
+_ATOM_TYPES = frozenset(_ATOMS)
+"""The exact types of :data:`_ATOMS`, tested first (subclasses take the general path)."""
+
+_FIELD_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+"""The :func:`_field_getter` of each class of slots met so far."""

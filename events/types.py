@@ -20,7 +20,8 @@ client's lists; tests/events/test_event_types.py fails while one is missing.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import types
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeAlias
 
 Seat: TypeAlias = int
@@ -472,6 +473,118 @@ _FIELD_NAMES: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
 """The field names of each event type, in order and as a set (looked up once)."""
 _SCALARS = frozenset((str, int, bool, type(None)))
 """JSON values :func:`_from_json` returns as they are."""
+
+
+def positional_constructor(cls: type) -> Callable[..., Any]:
+    """Returns a function building an instance of dataclass *cls* from the values of its
+    fields, in order: what ``cls(*values)`` builds, but cheaper for a frozen dataclass with
+    slots (its ``__init__`` calls ``object.__setattr__`` once per field; this sets each slot
+    through its descriptor). Any other class (no slots, a ``__post_init__``, a field that
+    is not an ``__init__`` argument) gets ``cls`` itself.
+    """
+    fields = dataclasses.fields(cls)
+    slots = [_slot(cls, field.name) for field in fields]
+    if hasattr(cls, "__post_init__") or not all(field.init for field in fields) or None in slots:
+        return cls
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    for index, slot in enumerate(slots):
+        namespace[f"_set{index}"] = slot.__set__  # type: ignore[union-attr]
+    arguments = [f"v{index}" for index in range(len(fields))]
+    lines = [f"def make({', '.join(arguments)}):", "    made = _new(_cls)"]
+    lines += [f"    _set{index}(made, v{index})" for index in range(len(fields))]
+    lines.append("    return made")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from field indexes only
+    make: Callable[..., Any] = namespace["make"]
+    return make
+
+
+def event_builder(cls: type[Event]) -> Callable[[dict[str, Any]], Event | None]:
+    """Returns a function from data of *cls* at its current schema, as orjson decodes it
+    (:func:`events.codec.parse_json_fast`), to the event :func:`event_from_data` builds from
+    it; or ``None`` for data it does not build at once: data with a missing or unexpected
+    field (for :func:`event_from_data`'s error), or holding a float anywhere (which the
+    store decodes again for exact integers).
+
+    The field names are looked up once, each value is taken by name and converted as
+    :func:`event_from_data` does, and the event is built by :func:`positional_constructor`.
+    """
+    fields = dataclasses.fields(cls)
+    optional = [field for field in fields if field.name in cls.OPTIONAL
+                and field.default is not dataclasses.MISSING]
+    required = [field for field in fields if field not in optional]
+    namespace: dict[str, Any] = {
+        "_make": positional_constructor(cls), "_plain": _SCALARS, "_convert": _from_plain_json,
+        "_NotPlain": _NotPlainJson, "_absent": _ABSENT, "_len": len, "_type": type,
+    }
+    lines = ["def build(data):", "    present = _len(data)", "    try:"]
+    lines += [f"        v{fields.index(field)} = data[{field.name!r}]" for field in required]
+    lines += ["    except KeyError:", "        return None"]
+    for field in optional:
+        index = fields.index(field)
+        namespace[f"_default{index}"] = field.default
+        lines += [f"    v{index} = data.get({field.name!r}, _absent)",
+                  f"    if v{index} is _absent:",
+                  f"        v{index} = _default{index}",
+                  "        present += 1"]
+    lines += [f"    if present != {len(fields)}:", "        return None", "    try:"]
+    for index in range(len(fields)):
+        lines += [f"        if _type(v{index}) not in _plain:",
+                  f"            v{index} = _convert(v{index})"]
+    lines += ["    except _NotPlain:", "        return None"]
+    lines.append(f"    return _make({', '.join(f'v{index}' for index in range(len(fields)))})")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from field names only
+    build: Callable[[dict[str, Any]], Event | None] = namespace["build"]
+    return build
+
+
+def _slot(cls: type, name: str) -> types.MemberDescriptorType | None:
+    """Returns the slot descriptor of field *name* of *cls*, or ``None`` if it has none."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            found = vars(klass)[name]
+            return found if isinstance(found, types.MemberDescriptorType) else None
+    return None
+
+
+class _NotPlainJson(Exception):
+    """Raised by :func:`_from_plain_json` for a value holding a float (or anything else JSON
+    decoding does not give: a tuple, a set...)."""
+
+
+_ABSENT = object()
+"""A field left out of the data."""
+
+
+def _from_plain_json(value: Any) -> Any:
+    """Returns :func:`_from_json` of decoded JSON *value*.
+
+    :raises _NotPlainJson: if *value* holds a float anywhere (or what JSON does not give).
+    """
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list:
+        return tuple([_from_plain_json(item) for item in value])
+    if kind is dict:
+        _check_no_float(value)
+        return dict(value)
+    raise _NotPlainJson
+
+
+def _check_no_float(value: Any) -> None:
+    """Raises :class:`_NotPlainJson` if decoded JSON *value* holds a float anywhere (or
+    what JSON decoding does not give)."""
+    kind = type(value)
+    if kind is dict:
+        for item in value.values():
+            if type(item) not in _SCALARS:
+                _check_no_float(item)
+    elif kind is list:
+        for item in value:
+            if type(item) not in _SCALARS:
+                _check_no_float(item)
+    elif kind not in _SCALARS:
+        raise _NotPlainJson
 
 
 def _to_json(value: Any) -> Any:

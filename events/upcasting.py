@@ -19,6 +19,7 @@ from events.types import (
     Event,
     EventDataError,
     UnknownEventTypeError,
+    event_builder,
     event_from_data,
 )
 
@@ -32,6 +33,13 @@ class Upcasters:
     def __init__(self, types: Mapping[str, type[Event]] = EVENT_TYPES) -> None:
         self._types = types
         self._steps: dict[tuple[str, int], Step] = {}
+        self.builders: dict[str, tuple[int, Callable[[dict[str, Any]], Event | None]]] = {
+            name: (cls.SCHEMA, event_builder(cls))
+            for name, cls in types.items() if EVENT_TYPES.get(name) is cls and cls.SCHEMA >= 1
+        }
+        """For each type :meth:`decode` reads with :func:`events.types.event_from_data`: its
+        current schema and its :func:`events.types.event_builder`, which builds what
+        :meth:`decode` does from data at that schema as orjson decodes it (or ``None``)."""
 
     def register(self, type_name: str, from_schema: int) -> Callable[[Step], Step]:
         """Returns a decorator registering a step from *from_schema* to ``from_schema + 1``.

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import pathlib
 
 import pytest
 
 from bench import store as bench_store
 from events.redis_store import RedisEventStore
+from service.cli import UsageError
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -71,3 +73,26 @@ def test_the_engine_fold_loads_a_game_the_engine_played(redis_url: str) -> None:
     )  # fmt: skip
     assert figures["loads"]["fold"] == "engine"
     assert figures["loads"]["events"] == 60
+
+
+def test_before_loads_the_same_game_by_another_checkout_in_turns(redis_url: str) -> None:
+    pytest.importorskip("engine.actions")
+    checkout = pathlib.Path(bench_store.__file__).resolve().parents[1]  # This one, as "before".
+    figures = bench_store.run(
+        _args("--redis-url", redis_url, "--appends", "5", "--events", "40", "--loads", "3",
+              "--before", str(checkout))
+    )  # fmt: skip
+    before = figures["before_and_after"]
+    assert before["loads"] == 3 and before["events"] == 40
+    assert before["before"]["cpu_milliseconds"] > 0 and before["after"]["cpu_milliseconds"] > 0
+    assert before["ratio_cpu_after_to_before"] == pytest.approx(
+        before["after"]["cpu_milliseconds"] / before["before"]["cpu_milliseconds"], abs=0.001)
+    assert before["within_aim"] == (before["ratio_cpu_after_to_before"] <= 0.5)
+
+
+def test_before_takes_a_fortyfive_checkout_and_the_engine_fold(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(SystemExit):
+        _args("--before", str(tmp_path))
+    checkout = pathlib.Path(bench_store.__file__).resolve().parents[1]
+    with pytest.raises(UsageError, match="--before"):
+        bench_store.run(_args("--before", str(checkout), "--fold", "digest"))

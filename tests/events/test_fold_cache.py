@@ -200,6 +200,22 @@ def test_on_events_adapts_a_fold_over_bare_events(store: RedisEventStore, game_i
     assert cache.load(game_id).state == 0 + 1 + 2 + 3
 
 
+def test_an_on_events_step_folds_the_same_in_the_cache_and_called_alone(
+    store: RedisEventStore, game_id: str
+) -> None:
+    def total(state: int, event: Event) -> int:
+        assert isinstance(event, BidMade)
+        return state + event.amount
+
+    step = on_events(total)
+    store.append(game_id, 0, _bids(4), actor=0)
+    cache = FoldCache(store, lambda: 0, step)
+    assert cache.load(game_id).state == 0 + 1 + 2 + 3
+    assert step(10, store.read(game_id)[1]) == 10 + 1  # The step itself, as any caller calls it.
+    store.append(game_id, 4, _bids(2), actor=0)
+    assert cache.load(game_id).state == 0 + 1 + 2 + 3 + 0 + 1
+
+
 def test_max_games_below_one_is_refused(store: RedisEventStore) -> None:
     with pytest.raises(ValueError, match="invalid max_games"):
         FoldCache(store, Tally, _apply, max_games=0)
