@@ -7,7 +7,8 @@
 - :mod:`replay.jsonformat` (canonical JSON + JSON Schema) and :mod:`replay.text` /
   :mod:`replay.export` (the text notation, through :mod:`replay.visitor` and
   :mod:`replay.notation`): the two lossless encodings.
-- :mod:`replay.verify` (with :mod:`replay.reconstruct`): chain, head, seeds and results.
+- :mod:`replay.verify` (with :mod:`replay.reconstruct`): chain, head, seeds and results; its
+  checks live in the ``replay.verify_*`` modules, its report in :mod:`replay.verify_report`.
 - :mod:`replay.importing`: lenient reading of either encoding, and real-table records.
 - :mod:`replay.show`, :mod:`replay.audit`: a history for people, and the auditor's bundle.
 

@@ -44,7 +44,8 @@ from events.errors import (
 from events.redis_store import is_unavailable
 from service import statuses
 from service.commands import GameNotFoundError, IdempotencyKeyReusedError
-from service.schemas import ActionSchema, RulingSchema
+from service.request_schemas import ActionSchema
+from service.view_schemas import RulingSchema
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:fortyfive:problem:"

@@ -34,19 +34,17 @@ from service.repository import (
     services,
     view_checkpoint,
 )
-from service.schemas import (
+from service.request_schemas import (
     ActionSchema,
-    EventPageSchema,
     EventsQuerySchema,
-    GameCreatedSchema,
     GameCreateSchema,
     GameListQuerySchema,
-    GameListSchema,
-    GameViewSchema,
     StreamQuerySchema,
     ViewQuerySchema,
 )
+from service.response_schemas import GameCreatedSchema, GameListSchema
 from service.stream_hub import StreamsFullError
+from service.view_schemas import EventPageSchema, GameViewSchema
 
 blp = Blueprint(
     "games", __name__, url_prefix="/v1/games", description="Create, watch and play games"

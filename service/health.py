@@ -26,7 +26,7 @@ from events.store import StoreUnavailableError
 from service import heartbeats
 from service.errors import PROBLEM_JSON, ProblemSchema
 from service.repository import services
-from service.schemas import ReadySchema, StatusSchema
+from service.response_schemas import ReadySchema, StatusSchema
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
 

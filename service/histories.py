@@ -46,6 +46,12 @@ from replay.verify import verify
 from replay.views import game_view
 from service import access_log, uploads
 from service.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
+from service.history_schemas import (
+    AuditSchema,
+    HandHistorySchema,
+    ReplaySchema,
+    SubmissionResultSchema,
+)
 from service.repository import (
     load_game,
     load_record,
@@ -53,15 +59,11 @@ from service.repository import (
     request_viewer,
     services,
 )
-from service.schemas import (
-    AuditSchema,
-    HandHistorySchema,
+from service.request_schemas import (
     HistoryQuerySchema,
     HistorySubmissionSchema,
     KeptQuerySchema,
     ReplayQuerySchema,
-    ReplaySchema,
-    SubmissionResultSchema,
     SubmitQuerySchema,
 )
 from service.signing import latest_deal_end

@@ -11,7 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.repository import services
-from service.schemas import SigningKeysSchema
+from service.response_schemas import SigningKeysSchema
 from service.signing import published_keys
 
 blp = Blueprint("keys", __name__, url_prefix="/v1/keys", description="Checkpoint signing keys")

@@ -30,7 +30,7 @@ from events.store import check_game_id
 from service import games, request_limits
 from service.repository import EXTENSION
 from service.request_limits import JSONBodyError, checked_json, load_json
-from service.schemas import CARD_PATTERN, SUIT_PATTERN
+from service.schema_fields import CARD_PATTERN, SUIT_PATTERN
 
 ENDPOINT = "games.Actions"
 """The endpoint this module serves leanly."""

@@ -11,7 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine.profiles import PROFILES, option_specs, profile_players
-from service.schemas import ProfileListSchema
+from service.response_schemas import ProfileListSchema
 
 blp = Blueprint("profiles", __name__, url_prefix="/v1/profiles", description="Rules profiles")
 

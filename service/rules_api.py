@@ -14,7 +14,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine.query import legal_query, winner_query
-from service.schemas import LegalRequestSchema, LegalSchema, WinnerRequestSchema, WinnerSchema
+from service.request_schemas import LegalRequestSchema, WinnerRequestSchema
+from service.response_schemas import LegalSchema, WinnerSchema
 
 blp = Blueprint(
     "rules", __name__, url_prefix="/v1/rules",

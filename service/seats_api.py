@@ -21,7 +21,8 @@ from flask_smorest import Blueprint, abort
 from service import access_log, claims, commands
 from service.auth import SEAT_AUTH, require_seat
 from service.repository import load_game, request_caller, services
-from service.schemas import AccessLogSchema, SeatClaimedSchema, SeatClaimSchema
+from service.request_schemas import SeatClaimSchema
+from service.response_schemas import AccessLogSchema, SeatClaimedSchema
 
 blp = Blueprint("seats", __name__, url_prefix="/v1/games",
                 description="Claim a seat; read who read a live deal")

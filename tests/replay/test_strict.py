@@ -17,7 +17,8 @@ from events.envelope import SERVER, RecordedEvent
 from events.upcasting import decode
 from replay.build import build_history
 from replay.jsonformat import dumps, read_json
-from replay.verify import Report, verify
+from replay.verify import verify
+from replay.verify_report import Report
 from service.cli import main
 
 GAME = "all-pass-redeal"

@@ -16,7 +16,8 @@ from replay.build import build_history, replay_log
 from replay.export import export_text
 from replay.jsonformat import dumps, read_json
 from replay.text import read_text
-from replay.verify import Report, verify
+from replay.verify import verify
+from replay.verify_report import Report
 
 GAME = "seed-000-09"
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from service.schemas import GameViewSchema
+from service.view_schemas import GameViewSchema
 
 VIEW_SCHEMA = GameViewSchema()
 

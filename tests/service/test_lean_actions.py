@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from werkzeug.test import Client, EnvironBuilder, run_wsgi_app
 
 from service import access_log, games, lean_actions
-from service.schemas import ActionSchema
+from service.request_schemas import ActionSchema
 
 _VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 1005), st.floats(allow_nan=False),
