@@ -181,6 +181,7 @@ class ActionDispatch:
                 and not app.after_request_funcs.get("games")
                 and not any(app.url_value_preprocessors.values())
                 and not any(app.teardown_request_funcs.values())
+                and not app.teardown_appcontext_funcs
             )
         config = self._app.config
         return bool(
