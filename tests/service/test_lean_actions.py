@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from werkzeug.test import Client, EnvironBuilder, run_wsgi_app
 
 from service import access_log, games, lean_actions
+from service.app import create_app
 from service.request_schemas import ActionSchema
 
 _VALUES = st.one_of(
@@ -251,3 +252,18 @@ def test_an_auditor_view_is_recorded_once(app: Flask, table: Table, client: Any)
     for _ in range(2):
         assert client.get(table.path, headers=auditor).status_code == 200
     assert access_log.count(app.extensions["fortyfive"].tokens, table.id) == 2
+
+
+def test_the_dispatch_stays_out_of_an_app_with_other_hooks(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    seen: list[str] = []
+    app.before_request(lambda: seen.append("hook") and None)
+    dispatch = app.wsgi_app
+    assert isinstance(dispatch, lean_actions.ActionDispatch)
+    table = Table.create(app.test_client(), "classic")
+    assert not dispatch.enabled
+    seen.clear()
+    table.step()  # Served, and by the app: its hook ran for the view and the action.
+    assert len(seen) >= 2
+    app.extensions["fortyfive"].streams.close()
+    app.extensions["fortyfive"].store.close()
