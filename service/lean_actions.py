@@ -10,11 +10,12 @@ again at once, so that the app's own hooks and handlers answer it.
 
 Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per
 documented response) and webargs, which parses the body a second time and loads it through
-:class:`service.schemas.ActionSchema`. This path takes the body :mod:`service.request_limits`
-already parsed and, when it is an action the schema would load unchanged, calls the endpoint's
-body (:func:`service.games.take_action`) directly. Anything else (a field the schema refuses,
-a value it would convert, an unknown field) goes the documented way, so every refusal is
-exactly the problem it was; the OpenAPI document is the blueprint's and does not change.
+:class:`service.request_schemas.ActionSchema`. This path takes the body
+:mod:`service.request_limits` already parsed and, when it is an action the schema would load
+unchanged, calls the endpoint's body (:func:`service.games.take_action`) directly. Anything
+else (a field the schema refuses, a value it would convert, an unknown field) goes the
+documented way, so every refusal is exactly the problem it was; the OpenAPI document is the
+blueprint's and does not change.
 """
 
 from __future__ import annotations
@@ -73,12 +74,12 @@ _CHECKS: dict[str, Callable[[object], bool]] = {
     "suit": _is_suit,
     "position": _is_number,
 }
-"""Per field of :class:`service.schemas.ActionSchema`: whether it loads a value as it is.
+"""Per field of :class:`service.request_schemas.ActionSchema`: whether it loads a value as it is.
 Stricter than the schema (exact types, a match of the whole string), never looser."""
 
 
 def plain_action(body: object) -> dict[str, Any] | None:
-    """Returns *body* as :class:`service.schemas.ActionSchema` would load it, if it surely
+    """Returns *body* as :class:`service.request_schemas.ActionSchema` would load it, if it surely
     loads unchanged; ``None`` when the schema has to judge it."""
     if type(body) is not dict or "type" not in body:
         return None
