@@ -15,6 +15,10 @@ Flask app whose one endpoint does a single ``XADD`` on that same Redis. Concurre
   the responses (the engine's ``legal_cards``), so nearly every request is an action;
 - post to the bare endpoint as fast as it answers, through a pool of the same size.
 
+Both sides' pools use the same minimal keep-alive client (``bench/http_client.py``): the
+clients share the machine's cores with the servers, so a client that costs more per answer
+of one side (``http.client`` parses every header in Python) would lower that side's figures.
+
 Reported: for each side every request it served (the API's creations and views too) and
 the time they took together, actions (or bare requests) per second and their p50/p99
 latency, and the ratio of API actions per second to bare requests per second. Aim: 0.6.
@@ -44,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import positive_int
+from bench.http_client import Connection
 from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
@@ -230,30 +235,27 @@ def _percentile(ordered: list[float], percent: float) -> float:
 class _Pool:
     """Keep-alive connections to a local server, shared by every client of one side: each
     request takes whichever is free, so no game keeps to one connection (and so to one
-    worker)."""
+    worker). Both sides' pools use the same lean client (:mod:`bench.http_client`), so the
+    load generator costs the same per request whatever the server's answers."""
 
     def __init__(self, port: int, size: int) -> None:
-        self._free: queue.Queue[http.client.HTTPConnection] = queue.Queue()
-        self._all = [http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                     for _ in range(size)]
+        self._free: queue.Queue[Connection] = queue.Queue()
+        self._all = [Connection("127.0.0.1", port, timeout=30) for _ in range(size)]
         for connection in self._all:
             self._free.put(connection)
 
     def call(self, method: str, path: str, body: Any = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        payload = json.dumps(body) if body is not None else None
+        payload = json.dumps(body).encode() if body is not None else None
         sent = {"Content-Type": "application/json"} if payload is not None else {}
         connection = self._free.get()
         try:
-            connection.request(method, path, body=payload, headers={**sent, **(headers or {})})
-            response = connection.getresponse()
-            data = response.read()
-        except BaseException:
-            connection.close()  # Reconnects on its next request.
-            raise
+            # On an error the connection closes itself, and reconnects on its next request.
+            status, data = connection.request(method, path, payload,
+                                              {**sent, **(headers or {})})
         finally:
             self._free.put(connection)
-        return response.status, json.loads(data) if data else None
+        return status, json.loads(data) if data else None
 
     def __enter__(self) -> _Pool:
         return self
