@@ -2,11 +2,13 @@
 
 Two layers. :class:`ActionDispatch` sits in front of the whole app (its ``wsgi_app``): a
 plain action whose request passes every check the app makes before a view
-(:mod:`service.request_limits`; rate limits not enforced) is answered there, without Flask's
-request machinery, by the endpoint's own body (:func:`service.games.action_answer`), with the
-very status line, headers and body the app would send. Anything else goes to the app
-untouched (its body replayed), and so does an error the body raises: the endpoint raises it
-again at once, so that the app's own hooks and handlers answer it.
+(:mod:`service.request_limits`, and where rate limits are enforced the seat's count of
+:mod:`service.limits`) is answered there, without Flask's request machinery, by the
+endpoint's own body (:func:`service.games.action_answer`), with the very status line, headers
+and body the app would send. Anything else goes to the app untouched (its body replayed, its
+count, if made, handed on so that it is not made twice), and so does an error the body
+raises: the endpoint raises it again at once, so that the app's own hooks and handlers answer
+it. A seat's view is answered there too, where rate limits are not enforced.
 
 Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per
 documented response) and webargs, which parses the body a second time and loads it through
@@ -27,8 +29,8 @@ from typing import Any
 from flask import Flask, request
 
 from engine.actions import ACTION_FIELDS
-from events.store import check_game_id
-from service import games, request_limits
+from events.store import StoreUnavailableError, check_game_id
+from service import games, limits, request_limits
 from service.repository import EXTENSION
 from service.request_limits import JSONBodyError, checked_json, load_json
 from service.schema_fields import CARD_PATTERN, SUIT_PATTERN
@@ -156,7 +158,8 @@ class ActionDispatch:
                 rest = path[len(_PREFIX):]
                 if method == "POST" and rest.endswith(_SUFFIX):
                     status, answer = _CREATED, self._answer(environ, rest[:-len(_SUFFIX)])
-                elif method == "GET" and "/" not in rest and not environ.get("QUERY_STRING"):
+                elif (method == "GET" and "/" not in rest and not environ.get("QUERY_STRING")
+                        and not self._enforced):
                     status, answer = _OK, self._view(environ, rest)
                 else:
                     answer = None
@@ -164,15 +167,25 @@ class ActionDispatch:
                     headers, body = answer
                     headers += [("Content-Type", _JSON), ("Content-Length", str(len(body))),
                                 ("X-Content-Type-Options", "nosniff")]
+                    counted: limits.Count | None = environ.get(limits.COUNTED)
+                    if counted is not None:
+                        headers += counted.headers()  # As the app's last hook adds them.
                     start_response(status, headers)
                     return [body]
         return self.inner(environ, start_response)
 
     @property
+    def _enforced(self) -> bool:
+        """Whether the app enforces rate limits: then the dispatch counts the actions it
+        answers (each against its seat, as the app does), and leaves views to the app (they
+        count against an API key or the client's address)."""
+        return bool(self._app.config.get("ENFORCE_RATE_LIMITS", True))
+
+    @property
     def enabled(self) -> bool:
         """Whether the dispatch answers for the app exactly as the app would: only the hooks
-        it stands in for are registered (checked at the first request, once every hook is),
-        rate limits are not enforced and no host or server name is checked."""
+        it stands in for are registered (checked at the first request, once every hook is)
+        and no host or server name is checked."""
         if self._hooks_known is None:
             app = self._app
             self._hooks_known = (
@@ -186,8 +199,7 @@ class ActionDispatch:
             )
         config = self._app.config
         return bool(
-            self._hooks_known and not config.get("ENFORCE_RATE_LIMITS", True)
-            and not config.get("TRUSTED_HOSTS") and not config.get("SERVER_NAME")
+            self._hooks_known and not config.get("TRUSTED_HOSTS") and not config.get("SERVER_NAME")
         )
 
     def _answer(
@@ -214,7 +226,7 @@ class ActionDispatch:
             action = plain_action(load_json(data)) if len(data) == int(length) else None
         except JSONBodyError:
             action = None
-        if action is None:
+        if action is None or (self._enforced and not self._counted(environ, game_id)):
             environ["wsgi.input"] = _Replay(data, stream)
             return None
         try:
@@ -228,6 +240,26 @@ class ActionDispatch:
             environ[RAISED] = error
             return None
         return list(headers.items()), body
+
+    def _counted(self, environ: dict[str, Any], game_id: str) -> bool:
+        """Counts the action in *environ* against its seat, as the app's hook
+        (:mod:`service.limits`) would, and returns whether the dispatch may go on to answer
+        it: not when the caller is no seat of the game (the app counts it by API key or
+        address), the count cannot be made (the app says why), or it is over the quota (the
+        app answers the 429 with this count, counting nothing again)."""
+        scheme, _, token = (environ.get("HTTP_AUTHORIZATION") or "").strip().partition(" ")
+        token = token.strip()
+        svc = self._app.extensions[EXTENSION]
+        try:
+            if scheme.lower() != "bearer" or not token or svc.tokens.identify(
+                    game_id, token) is None:
+                return False
+            counted = limits.count_request(self._app, "actions", limits.seat_client(token))
+        except StoreUnavailableError:
+            return False
+        if counted is not None:
+            environ[limits.COUNTED] = counted
+        return counted is None or not counted.over
 
     def _view(
         self, environ: dict[str, Any], game_id: str

@@ -51,7 +51,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from events import keys as store_keys
 from events.store import StoreUnavailableError
 from service.apikeys import valid_request_key
-from service.repository import services
+from service.repository import EXTENSION, services
 
 log = logging.getLogger(__name__)
 
@@ -182,31 +182,76 @@ def _client(limit_class: str) -> str:
         game_id = (request.view_args or {}).get("game_id", "")
         if scheme.lower() == "bearer" and token.strip() and game_id and (
                 services().tokens.identify(game_id, token.strip()) is not None):
-            digest = hashlib.sha256(token.strip().encode("utf-8")).hexdigest()[:32]
-            return f"seat:{digest}"
+            return seat_client(token.strip())
     key = valid_request_key(services().keys)
     if key is not None:
         return f"key:{key.id}"
     return f"ip:{request.remote_addr or 'unknown'}"
 
 
+def seat_client(token: str) -> str:
+    """Returns who an action presenting a seat's bearer *token* counts against: the seat."""
+    return f"seat:{hashlib.sha256(token.encode('utf-8')).hexdigest()[:32]}"
+
+
+COUNTED = "fortyfive.limits.counted"
+"""The WSGI environ key under which a request counted in front of Flask (by
+:mod:`service.lean_actions`) carries its :class:`Count`, so that the app does not count it
+again when it answers the request after all."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Count:
+    """One request counted in its class: what its answer advertises, and whether it is over
+    the quota (then it is refused with 429 and nothing is done)."""
+
+    limit_class: str
+    limit: Limit
+    remaining: int
+    reset: int
+    """Seconds until the window ends."""
+    over: bool
+
+    def headers(self) -> list[tuple[str, str]]:
+        """Returns the ``RateLimit-Policy`` and ``RateLimit`` fields of the answer."""
+        name, limit = self.limit_class, self.limit
+        return [("RateLimit-Policy", f'"{name}";q={limit.quota};w={limit.window}'),
+                ("RateLimit", f'"{name}";r={self.remaining};t={self.reset}')]
+
+
+def count_request(app: Flask, limit_class: str, client: str) -> Count | None:
+    """Counts one request of *client* in *limit_class* of *app*; ``None`` when the class has
+    no quota.
+
+    :raises StoreUnavailableError: if the store cannot be reached to count.
+    """
+    limit = app.extensions["fortyfive.limits"][limit_class]
+    if limit.quota <= 0:
+        return None
+    count, ttl_ms = _increment(app, store_keys.rate_key(client, limit_class), limit.window)
+    reset = max(1, math.ceil(ttl_ms / 1000))
+    return Count(limit_class, limit, max(0, limit.quota - count), reset, count > limit.quota)
+
+
 def _count() -> None:
-    """Counts the current request; refuses it with 429 when its client is over the quota."""
+    """Counts the current request (unless it was counted in front of Flask); refuses it with
+    429 when its client is over the quota."""
     limit_class = request_class()
     if limit_class is None or not current_app.config["ENFORCE_RATE_LIMITS"]:
         return
-    limit = current_app.extensions["fortyfive.limits"][limit_class]
-    if limit.quota <= 0:
-        return
-    try:
-        key = store_keys.rate_key(_client(limit_class), limit_class)
-        count, ttl_ms = _increment(key, limit.window)
-    except StoreUnavailableError as error:
-        log.warning("rate limits not counted: %s", error)
-        return
-    reset = max(1, math.ceil(ttl_ms / 1000))
-    g.rate_limit = (limit_class, limit, max(0, limit.quota - count), reset)
-    if count > limit.quota:
+    counted: Count | None = request.environ.get(COUNTED)
+    if counted is None:
+        try:
+            counted = count_request(current_app, limit_class, _client(limit_class))
+        except StoreUnavailableError as error:
+            log.warning("rate limits not counted: %s", error)
+            return
+        if counted is None:
+            return
+    g.rate_limit = counted
+    if counted.over:
+        reset = counted.reset
+        limit = counted.limit
         abort(429, message=(
             f"too many {limit_class} requests: {limit.quota} per {limit.window} s are allowed "
             f"and this request was not carried out; retry in {reset} s"
@@ -214,17 +259,17 @@ def _count() -> None:
             code="rate_limited", headers={"Retry-After": str(reset)})
 
 
-def _increment(key: str, window: int) -> tuple[int, int]:
+def _increment(app: Flask, key: str, window: int) -> tuple[int, int]:
     """Runs the counting script on *key*; returns the count and the ms left in its window.
 
     :raises StoreUnavailableError: if the store cannot be reached.
     """
-    store = services().store
+    store = app.extensions[EXTENSION].store
     try:
-        script = current_app.extensions.get("fortyfive.limits.script")
+        script = app.extensions.get("fortyfive.limits.script")
         if script is None:
             script = store.client.register_script(_COUNT)
-            current_app.extensions["fortyfive.limits.script"] = script
+            app.extensions["fortyfive.limits.script"] = script
         count, ttl = script(keys=[key], args=[window * 1000])
     except RedisError as error:  # Unreachable, or refusing writes (out of memory).
         raise StoreUnavailableError(str(error) or type(error).__name__) from error
@@ -233,9 +278,8 @@ def _increment(key: str, window: int) -> tuple[int, int]:
 
 def _advertise(response: Response) -> Response:
     """Adds ``RateLimit-Policy`` and ``RateLimit`` to a limited request's answer."""
-    counted = g.get("rate_limit")
+    counted: Count | None = g.get("rate_limit")
     if counted is not None:
-        name, limit, remaining, reset = counted
-        response.headers["RateLimit-Policy"] = f'"{name}";q={limit.quota};w={limit.window}'
-        response.headers["RateLimit"] = f'"{name}";r={remaining};t={reset}'
+        for name, value in counted.headers():
+            response.headers[name] = value
     return response

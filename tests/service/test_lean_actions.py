@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import marshmallow as ma
@@ -15,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from werkzeug.test import Client, EnvironBuilder, run_wsgi_app
 
-from service import access_log, games, lean_actions
+from events.keys import rate_key
+from service import access_log, games, lean_actions, limits
 from service.app import create_app
 from service.request_schemas import ActionSchema
 
@@ -83,7 +85,7 @@ def test_the_endpoint_serves_plain_actions_leanly_and_the_rest_as_documented(
     assert taken == ["dispatch"]  # Answered in front of Flask.
     seat, version = table.turn()
     assert seat is not None
-    app.config["ENFORCE_RATE_LIMITS"] = True  # Counted by the app's hook: not in front.
+    app.config["TRUSTED_HOSTS"] = ["localhost"]  # Checked by the app: not in front.
     response = table.post(seat, table.view(seat).get_json()["legal_actions"][0], version)
     assert response.status_code == 201, response.get_json()
     assert taken == ["dispatch", "lean"]
@@ -267,3 +269,64 @@ def test_the_dispatch_stays_out_of_an_app_with_other_hooks(redis_url: str) -> No
     assert len(seen) >= 2
     app.extensions["fortyfive"].streams.close()
     app.extensions["fortyfive"].store.close()
+
+
+@pytest.fixture
+def limited(redis_url: str) -> Iterator[Flask]:
+    """An app that enforces rate limits, three actions a minute per seat."""
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "ENFORCE_RATE_LIMITS": True,
+                      "RATE_LIMITS": {"actions": "3/60"}})
+    yield app
+    app.extensions["fortyfive"].streams.close()
+    app.extensions["fortyfive"].store.close()
+
+
+def test_with_rate_limits_an_action_is_counted_once_and_answered_as_the_app_would(
+    limited: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = limited
+    dispatch = app.wsgi_app
+    assert isinstance(dispatch, lean_actions.ActionDispatch)
+    table = Table.create(app.test_client(), "classic")
+    seat, version = table.turn()
+    assert seat is not None
+    token = table.tokens[seat]
+    assert token is not None
+    counter = rate_key(limits.seat_client(token), "actions")
+    store = app.extensions["fortyfive"].store.client
+    path = f"{table.path}/actions"
+    stale = {"json": {"type": "cut", "position": 7},
+             "headers": {"Authorization": f"Bearer {token}", "If-Match": f'"{version + 5}"'}}
+
+    def both_from(count: int) -> tuple[Any, Any]:
+        answers = []
+        for wsgi in (dispatch, dispatch.inner):
+            store.set(counter, count, ex=60)
+            answers.append(_answer(Client(wsgi), "POST", path, **stale))
+        return answers[0], answers[1]
+
+    # Refused by the game (412) and over the quota (429): the same bytes either way.
+    for count, status in ((0, "412"), (3, "429")):
+        fast, full = both_from(count)
+        assert fast == full and fast[0].startswith(status), (fast, full)
+        assert ("RateLimit-Policy", '"actions";q=3;w=60') in fast[1]
+    store.delete(counter)
+    # Counted once per request, whichever answers it, and the fourth refused.
+    left = [_answer(Client(dispatch), "POST", path, **stale) for _ in range(4)]
+    assert [status[:3] for status, _, _ in left] == ["412", "412", "412", "429"]
+    assert [dict(headers)["RateLimit"].split(";")[1] for _, headers, _ in left] == [
+        "r=2", "r=1", "r=0", "r=0"]
+    store.delete(counter)
+    taken: list[str] = []
+    real = games.action_answer
+
+    def spy(*args: Any) -> Any:
+        taken.append("dispatch" if sys._getframe(1).f_code.co_filename.endswith(
+            "lean_actions.py") else "app")
+        return real(*args)
+
+    monkeypatch.setattr(games, "action_answer", spy)
+    response = table.post(seat, table.view(seat).get_json()["legal_actions"][0], version)
+    assert response.status_code == 201, response.get_json()
+    assert taken == ["dispatch"]  # Answered in front of Flask, limits and all.
+    assert response.headers["RateLimit"].startswith('"actions";r=2;')
