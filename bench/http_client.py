@@ -16,7 +16,9 @@ client does as little as a keep-alive exchange needs, the same for both sides:
   request unless the server says ``Connection: close`` (or answers in HTTP/1.0 without
   ``keep-alive``), in which case it is closed and the next request opens a new one;
 - a reused connection the server closed while idle (no byte of the answer came) is opened
-  again and the request sent once more;
+  again and the request sent once more (as browsers do: a server that closes an idle
+  connection has not read the request; the API's actions carry an ``Idempotency-Key``
+  anyway), a new connection never;
 - anything else it does not handle is refused with :class:`ProtocolError`, never guessed
   at: a chunked (or otherwise encoded) body, a body without ``Content-Length``, a malformed
   status line or header, a body cut short.
