@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import http.client
-import json
 import os
 import queue
 import re
@@ -46,6 +45,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from bench import positive_int
 from bench.http_client import Connection
@@ -246,7 +247,7 @@ class _Pool:
 
     def call(self, method: str, path: str, body: Any = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        payload = json.dumps(body).encode() if body is not None else None
+        payload = orjson.dumps(body) if body is not None else None
         sent = {"Content-Type": "application/json"} if payload is not None else {}
         connection = self._free.get()
         try:
@@ -255,7 +256,7 @@ class _Pool:
                                               {**sent, **(headers or {})})
         finally:
             self._free.put(connection)
-        return status, json.loads(data) if data else None
+        return status, orjson.loads(data) if data else None
 
     def __enter__(self) -> _Pool:
         return self
