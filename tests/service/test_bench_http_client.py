@@ -6,6 +6,7 @@ Each test talks to a scripted server on a loopback socket (port 0)."""
 from __future__ import annotations
 
 import doctest
+import json
 import socket
 import threading
 from collections.abc import Iterator
@@ -206,6 +207,7 @@ def test_the_benchmark_pool_sends_json_and_decodes_the_answer(serve: Any) -> Non
                          {"Idempotency-Key": "k"}) == (201, {"id": "g"})
         assert pool.call("GET", "/v1/games/g") == (200, None)
     (_, _, headers, body), (number, _, second, _) = server.requests
-    assert body == b'{"profile": "classic"}'
+    assert json.loads(body) == {"profile": "classic"}
+    assert headers["content-length"] == str(len(body))
     assert headers["content-type"] == "application/json" and headers["idempotency-key"] == "k"
     assert number == 1 and "content-type" not in second
