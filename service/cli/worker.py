@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--signing-key", metavar="PEM", default=None,
         help="the Ed25519 key that signs checkpoints, the web service's (default: "
-        "$FORTYFIVE_SIGNING_KEY)")
+        "$FORTYFIVE_SIGNING_KEY; one of the two is required)")
     parser.set_defaults(func=run)
 
 
@@ -68,12 +68,20 @@ def run(args: argparse.Namespace) -> int:
     from service.signing import KEY_ENV, SigningKeyError, load_key
     from workers.runner import run_worker
 
-    if args.signing_key:
-        try:
-            load_key(args.signing_key)
-        except SigningKeyError as error:
-            raise UsageError(f"fortyfive worker: {error}") from None
-        os.environ[KEY_ENV] = args.signing_key
+    key = args.signing_key or os.environ.get(KEY_ENV)
+    if not key:
+        # A key of its own would be published and retire the web service's, whose later
+        # checkpoints would then be signed by a retired key (docs/operating.md).
+        raise UsageError(
+            "fortyfive worker: no signing key: a worker signs checkpoints with the web "
+            f"service's key; pass --signing-key PEM or set {KEY_ENV} (`fortyfive serve` keeps "
+            "it in DATA_DIR/signing-key.pem)"
+        )
+    try:
+        load_key(key)
+    except SigningKeyError as error:
+        raise UsageError(f"fortyfive worker: {error}") from None
+    os.environ[KEY_ENV] = key
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     return run_worker(url, burst=args.burst, rq_url=queue_url, settings=settings)

@@ -20,6 +20,7 @@ from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
 from events.store import PARTITIONS
 from service.commands import new_cache
+from service.signing import KEY_ENV, write_key
 from service.supervisor import stop_process
 from workers import integrity, projections, retention
 from workers.jobs import bot_command_id
@@ -54,10 +55,13 @@ def test_bot_games_finish_through_two_workers_that_share_the_partitions(
 ) -> None:
     logs = [tmp_path / "worker-1.log", tmp_path / "worker-2.log"]
     base = {name: value for name, value in cluster_env.items() if name != "REDIS_CLUSTER"}
+    key = tmp_path / "service-key.pem"  # The service's key, given to all three.
+    write_key(key)
     with (
-        serving(tmp_path, "--no-worker", "--redis-cluster", env=cluster_env) as served,
-        worker(logs[0], base, "--redis-cluster") as first,
-        worker(logs[1], cluster_env),
+        serving(tmp_path, "--no-worker", "--redis-cluster", "--signing-key", str(key),
+                env=cluster_env) as served,
+        worker(logs[0], base, "--redis-cluster", "--signing-key", str(key)) as first,
+        worker(logs[1], {**cluster_env, KEY_ENV: str(key)}),
     ):
         # Each takes its share once it sees the other's heartbeat.
         wait_until(lambda: all(_shares(log) and _shares(log)[-1] < PARTITIONS for log in logs),

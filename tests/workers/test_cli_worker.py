@@ -1,4 +1,5 @@
-"""``fortyfive worker``: it needs a store, and says how to get one."""
+"""``fortyfive worker``: it needs a store and the web service's signing key, and says how
+to get them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
 from service import commands
 from service.cli import UsageError, worker
+from service.signing import KEY_ENV, write_key
 
 
 def _parse(*argv: str) -> argparse.Namespace:
@@ -30,12 +32,33 @@ def test_without_a_store_it_says_to_set_redis_url_or_run_serve(
         args.func(args)
 
 
-def test_a_burst_run_works_off_what_is_due(tmp_path: Path) -> None:
+@pytest.mark.parametrize("key", ["", "not a key"])
+def test_without_the_services_signing_key_it_does_not_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    """A key of its own would retire the web service's: the worker must be given that one."""
+    monkeypatch.setenv(KEY_ENV, "")  # Unset, and restored after (the run sets it).
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1")
+    if key:
+        bad = tmp_path / "key.pem"
+        bad.write_text(key)
+        monkeypatch.setenv(KEY_ENV, str(bad))
+    args = _parse()
+    with pytest.raises(UsageError, match="--signing-key" if not key else "key"):
+        args.func(args)
+
+
+def test_a_burst_run_works_off_what_is_due(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, "")  # Unset, and restored after (the run sets it).
+    key = tmp_path / "signing-key.pem"
+    write_key(key)
     with EmbeddedRedis(tmp_path / "redis") as server:
         with RedisEventStore.from_url(server.url) as store:
             game_id = commands.create_game(
                 store, "classic", {}, ["bot", "bot"], entropy=entropy("cli")
             ).game_id
-            args = _parse("--redis-url", server.url, "--burst")
+            args = _parse("--redis-url", server.url, "--burst", "--signing-key", str(key))
             assert args.func(args) == 0
             assert fold(recorded.event for recorded in store.read(game_id)).phase == "over"
