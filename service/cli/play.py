@@ -57,8 +57,12 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     chance = random.Random(args.seed if args.seed is not None else secrets.token_hex(8))
     seats = ["bot"] * players
     seats[args.seat] = "human"
+    # Dealt by hmac-sha256-fy/2, as the service deals: the deck depends on a game id of its
+    # own, and the bots cut from a secret committed before the first deal's seed.
+    context = f"play-{entropy().hex()[:16]}"
     try:
-        state = fold(start_game(args.profile, options, seats, entropy(), entropy()))
+        state = fold(start_game(args.profile, options, seats, entropy(), entropy(),
+                                context=context, contribution_secret=entropy()))
     except FortyFiveError as error:
         raise UsageError(str(error)) from None
     shown = 0
