@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from pathlib import Path
@@ -10,9 +9,16 @@ from typing import Any
 
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
-from web_helpers import LiveServer, by_id, console_errors, css, serious_violations, wait_for
+from web_helpers import (
+    LiveServer,
+    by_id,
+    console_errors,
+    css,
+    rehash,
+    serious_violations,
+    wait_for,
+)
 
-from events.codec import canonical_json
 from events.redis_store import RedisEventStore
 from workers import context
 from workers.dispatcher import Dispatcher
@@ -98,23 +104,9 @@ def test_the_viewer_verifies_a_duplicate_board_in_the_browser(
     # hands the history holds.
     dealt = next(e for e in doc["events"] if e["type"] == "board_dealt")
     dealt["data"]["cut"] = dealt["data"]["cut"] % 50 + 1
-    verdict = _open(browser, live, tmp_path / "moved.json", _rehash(doc))
+    verdict = _open(browser, live, tmp_path / "moved.json", rehash(doc))
     assert verdict.get_attribute("data-verdict") == "failed", verdict.text
     assert "deal 1" in verdict.text, verdict.text
-
-
-def _rehash(doc: dict[str, Any]) -> dict[str, Any]:
-    """*doc* with every hash and link recomputed and the head moved."""
-    prev = "0" * 64
-    for event in doc["events"]:
-        event["prev_hash"] = prev
-        body = {name: event[name] for name in (
-            "version", "type", "schema", "data", "actor", "command_id", "occurred_at",
-            "prev_hash")}
-        event["hash"] = prev = hashlib.sha256(
-            canonical_json({**body, "game_id": doc["game_id"]})).hexdigest()
-    doc["head"] = prev
-    return doc
 
 
 def _open(browser: Any, live: LiveServer, path: Path, doc: dict[str, Any]) -> Any:

@@ -28,6 +28,7 @@ from web_helpers import (
     by_id,
     console_errors,
     css,
+    rehash,
     screenshot,
     serious_violations,
     wait_for,
@@ -57,20 +58,6 @@ def checkpoint_of(doc: dict[str, Any], version: int | None = None) -> dict[str, 
               "signed_at": "2026-01-02T03:04:05Z", "key_id": KEY_ID}
     signature = SIGNING_KEY.sign(b"fortyfive/checkpoint/1" + canonical_json(fields))
     return {**fields, "signature": signature.hex()}
-
-
-def rehash(doc: dict[str, Any]) -> dict[str, Any]:
-    """*doc* with every hash and link recomputed and the head moved: a forger's history."""
-    prev = "0" * 64
-    for event in doc["events"]:
-        event["prev_hash"] = prev
-        body = {name: event[name] for name in (
-            "version", "type", "schema", "data", "actor", "command_id", "occurred_at",
-            "prev_hash")}
-        event["hash"] = prev = hashlib.sha256(
-            canonical_json({**body, "game_id": doc["game_id"]})).hexdigest()
-    doc["head"] = prev
-    return doc
 
 
 @pytest.fixture

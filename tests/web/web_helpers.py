@@ -3,6 +3,7 @@ browser tests."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from events.codec import canonical_json
 from service import commands
 from service.app import create_app
 from workers import context, jobs
@@ -190,3 +192,18 @@ def click_first_action(browser: Any, selector: str = "#table button.action:not(:
             ElementNotInteractableException):
         return False
     return True
+
+
+def rehash(doc: dict[str, Any]) -> dict[str, Any]:
+    """*doc* (a hand history) with every hash and link recomputed and the head moved: a
+    forger's history, whose chain holds though its content was changed."""
+    prev = "0" * 64
+    for event in doc["events"]:
+        event["prev_hash"] = prev
+        body = {name: event[name] for name in (
+            "version", "type", "schema", "data", "actor", "command_id", "occurred_at",
+            "prev_hash")}
+        event["hash"] = prev = hashlib.sha256(
+            canonical_json({**body, "game_id": doc["game_id"]})).hexdigest()
+    doc["head"] = prev
+    return doc
