@@ -1,4 +1,5 @@
-"""Fixtures of the worker tests: a queue of their own, a dispatcher, and a way to run both.
+"""Fixtures of the worker tests: a queue of their own, a dispatcher, a way to run both, and a
+test client of the API on the same Redis.
 
 Every test gets its own queue name and dispatcher name on the session's redis-server, and its
 dispatcher starts at the current end of the feeds, so jobs and feed entries of other tests
@@ -13,11 +14,14 @@ from typing import Any
 
 import pytest
 import redis
+from flask import Flask
+from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import entropy
 
 from events.redis_store import RedisEventStore
 from service import commands
+from service.app import create_app
 from workers import context
 from workers.dispatcher import Dispatcher
 
@@ -59,3 +63,12 @@ def new_game(store: RedisEventStore) -> Callable[..., str]:
         return created.game_id
 
     return create
+
+
+@pytest.fixture
+def client(redis_url: str) -> Iterator[FlaskClient]:
+    """A test client of the API on the session's redis-server."""
+    app: Flask = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    yield app.test_client()
+    app.extensions["fortyfive"].streams.close()
+    app.extensions["fortyfive"].store.close()

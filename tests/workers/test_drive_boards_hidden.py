@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_all
 from worker_helpers import state_of
 
-from service.app import create_app
 from workers.dispatcher import Dispatcher
-
-
-@pytest.fixture
-def client(redis_url: str) -> Iterator[FlaskClient]:
-    app: Flask = create_app({"REDIS_URL": redis_url, "TESTING": True})
-    yield app.test_client()
-    app.extensions["fortyfive"].streams.close()
-    app.extensions["fortyfive"].store.close()
 
 
 def _bearer(token: str) -> dict[str, str]:

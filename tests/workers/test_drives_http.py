@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_all
@@ -17,18 +14,9 @@ from worker_helpers import state_of
 
 from events.codec import canonical_json
 from replay.drive_verify import verify_drive
-from service.app import create_app
 from service.cli import main
 from workers.dispatcher import Dispatcher
 from workers.plan import plan
-
-
-@pytest.fixture
-def client(redis_url: str) -> Iterator[FlaskClient]:
-    app: Flask = create_app({"REDIS_URL": redis_url, "TESTING": True})
-    yield app.test_client()
-    app.extensions["fortyfive"].streams.close()
-    app.extensions["fortyfive"].store.close()
 
 
 def _rehash(game_id: str, events: list[dict[str, Any]]) -> str:
