@@ -1,4 +1,4 @@
-"""The append script's own connections (events.redis_store._DirectConnections): used for a
+"""The append script's own connections (events.direct_connections.DirectConnections): used for a
 standalone client, never left holding part of a reply, retried as the client retries."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 import redis
 
-from events.redis_store import RedisEventStore, _DirectConnections
+from events.direct_connections import DirectConnections
+from events.redis_store import RedisEventStore
 from events.types import BidMade, BidPassed
 
 
@@ -37,15 +38,15 @@ def test_other_clients_append_through_the_client(redis_url: str) -> None:
     class Wrapped(redis.Redis):  # type: ignore[type-arg]
         pass
 
-    assert _DirectConnections.of(client) is not None
-    assert _DirectConnections.of(Wrapped.from_url(redis_url)) is None
-    assert _DirectConnections.of(object()) is None
+    assert DirectConnections.of(client) is not None
+    assert DirectConnections.of(Wrapped.from_url(redis_url)) is None
+    assert DirectConnections.of(object()) is None
     client.close()
 
 
 def test_an_error_reply_leaves_the_connection_clean(redis_url: str) -> None:
     client: Any = redis.Redis.from_url(redis_url, decode_responses=True)
-    direct = _DirectConnections.of(client)
+    direct = DirectConnections.of(client)
     assert direct is not None
     with pytest.raises(redis.exceptions.NoScriptError):
         direct.call("EVALSHA", "0" * 40, 0)
@@ -60,7 +61,7 @@ def test_an_interrupted_call_closes_its_connection(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client: Any = redis.Redis.from_url(redis_url, decode_responses=True)
-    direct = _DirectConnections.of(client)
+    direct = DirectConnections.of(client)
     assert direct is not None
     assert direct.call("ECHO", "first") == "first"
     connection = direct._free[-1]
