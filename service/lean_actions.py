@@ -247,14 +247,12 @@ class ActionDispatch:
         it: not when the caller is no seat of the game (the app counts it by API key or
         address), the count cannot be made (the app says why), or it is over the quota (the
         app answers the 429 with this count, counting nothing again)."""
-        scheme, _, token = (environ.get("HTTP_AUTHORIZATION") or "").strip().partition(" ")
-        token = token.strip()
-        svc = self._app.extensions[EXTENSION]
         try:
-            if scheme.lower() != "bearer" or not token or svc.tokens.identify(
-                    game_id, token) is None:
+            seat = limits.seat_client_of(self._app.extensions[EXTENSION].tokens, game_id,
+                                         environ.get("HTTP_AUTHORIZATION"))
+            if seat is None:
                 return False
-            counted = limits.count_request(self._app, "actions", limits.seat_client(token))
+            counted = limits.count_request(self._app, "actions", seat)
         except StoreUnavailableError:
             return False
         if counted is not None:

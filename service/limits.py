@@ -51,6 +51,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from events import keys as store_keys
 from events.store import StoreUnavailableError
 from service.apikeys import valid_request_key
+from service.auth import TokenRegistry
 from service.repository import EXTENSION, services
 
 log = logging.getLogger(__name__)
@@ -178,19 +179,28 @@ def _client(limit_class: str) -> str:
     :raises StoreUnavailableError: if the store cannot be reached to tell.
     """
     if limit_class == "actions":
-        scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
-        game_id = (request.view_args or {}).get("game_id", "")
-        if scheme.lower() == "bearer" and token.strip() and game_id and (
-                services().tokens.identify(game_id, token.strip()) is not None):
-            return seat_client(token.strip())
+        seat = seat_client_of(services().tokens, (request.view_args or {}).get("game_id", ""),
+                              request.headers.get("Authorization"))
+        if seat is not None:
+            return seat
     key = valid_request_key(services().keys)
     if key is not None:
         return f"key:{key.id}"
     return f"ip:{request.remote_addr or 'unknown'}"
 
 
-def seat_client(token: str) -> str:
-    """Returns who an action presenting a seat's bearer *token* counts against: the seat."""
+def seat_client_of(tokens: TokenRegistry, game_id: str, authorization: str | None) -> str | None:
+    """Returns who an action counts against when the bearer token of its ``Authorization``
+    value *authorization* is a seat's of *game_id*: that seat; else ``None`` (the action then
+    counts as any request does, by API key or address).
+
+    :raises StoreUnavailableError: if the store cannot be reached to tell.
+    """
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or not game_id or (
+            tokens.identify(game_id, token) is None):
+        return None
     return f"seat:{hashlib.sha256(token.encode('utf-8')).hexdigest()[:32]}"
 
 

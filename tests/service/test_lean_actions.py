@@ -292,7 +292,10 @@ def test_with_rate_limits_an_action_is_counted_once_and_answered_as_the_app_woul
     assert seat is not None
     token = table.tokens[seat]
     assert token is not None
-    counter = rate_key(limits.seat_client(token), "actions")
+    seat_client = limits.seat_client_of(
+        app.extensions["fortyfive"].tokens, table.id, f"Bearer {token}")
+    assert seat_client is not None
+    counter = rate_key(seat_client, "actions")
     store = app.extensions["fortyfive"].store.client
     path = f"{table.path}/actions"
     stale = {"json": {"type": "cut", "position": 7},
