@@ -183,12 +183,7 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
 
 def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     """Returns *state* one version on, with *deal* (and any other *changes*)."""
-    if changes:
-        return _replaced(state, deal=deal, version=state.version + 1, **changes)
-    fields: list[object] = list(state)
-    fields[_GAME_VERSION] = state.version + 1
-    fields[_GAME_DEAL] = deal
-    return _new(GameState, fields)
+    return _replaced(state, deal=deal, version=state.version + 1, **changes)
 
 
 def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
