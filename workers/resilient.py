@@ -24,6 +24,7 @@ from typing import Any
 
 import redis
 from rq import SimpleWorker
+from rq.exceptions import StopRequested
 from rq.job import Job
 from rq.queue import Queue
 from rq.worker import WorkerStatus
@@ -128,9 +129,28 @@ class ResilientWorker(SimpleWorker):
         self._on_heartbeat = on_heartbeat
 
     def request_stop(self, signum: Any, frame: Any) -> None:
-        """Notes the stop request before RQ's warm shutdown (which may raise)."""
+        """Notes the stop request, then does RQ's warm shutdown, except that an idle worker
+        is not stopped by an exception raised out of the signal handler, wherever the main
+        thread was (in the middle of reading a reply from Redis, most likely): it stops at
+        its next wait for a job (:meth:`dequeue_job_and_maintain_ttl`), within a second."""
         self._stopping.set()
-        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
+        try:
+            super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
+        except StopRequested:
+            self._stop_requested = True
+
+    def dequeue_job_and_maintain_ttl(
+        self, timeout: int | None, max_idle_time: int | None = None
+    ) -> tuple[Job, Queue] | None:
+        """RQ's wait for a job, in waits of at most *timeout* seconds (``dequeue_timeout``)
+        between which a stop request is honoured (RQ's loop would go on waiting)."""
+        if timeout is None or max_idle_time is not None:
+            return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+        while not self._stop_requested:
+            found = super().dequeue_job_and_maintain_ttl(timeout, max_idle_time=timeout)
+            if found is not None:
+                return found
+        raise StopRequested()  # Caught by RQ's work loop, which then stops.
 
     def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
         """RQ's heartbeat; first waits for Redis if it is down (the dequeue loop beats

@@ -5,9 +5,10 @@
 :class:`~workers.resilient.ResilientWorker` (an RQ ``SimpleWorker``) runs the jobs in the
 main thread (they are short, and share a warm fold cache), and a second thread runs the
 dispatcher and the scheduler's duty, moving turn clocks that fell due onto the queue under
-RQ's scheduler lock (so one runner does it at a time). RQ's own scheduler would fork a
-process, and forking a process that runs other threads is unsafe. SIGTERM or SIGINT stops the
-worker after the job it is running, then the dispatcher.
+RQ's scheduler lock (so one runner does it at a time; :class:`SchedulerDuty`). RQ's own
+scheduler would fork a process, and forking a process that runs other threads is unsafe.
+SIGTERM or SIGINT stops the worker after the job it is running (an idle one within a second),
+then the dispatcher.
 
 Neither part ends on a Redis outage: each waits for Redis (:class:`~workers.resilient.Outage`,
 one line when the outage begins and one when it ends) and carries on. Both record heartbeats
@@ -20,6 +21,7 @@ single Redis: RQ does not support Redis Cluster, while the event store may be on
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
 import signal
@@ -31,6 +33,7 @@ from typing import Any
 
 from rq import Queue, SimpleWorker
 from rq.scheduler import RQScheduler
+from rq.scripts import acquire_or_refresh_lock
 from rq.serializers import JSONSerializer
 
 from service import heartbeats
@@ -59,6 +62,11 @@ BEAT_SECONDS = 1.0
 PEER_SECONDS = 5.0
 """A dispatcher whose heartbeat is older than this counts as gone: the others take its
 share of the partitions."""
+
+SCHEDULER_LOCK_SECONDS = 10
+"""How long RQ's scheduler lock outlives the last dispatcher pass that refreshed it. When the
+runner holding it is killed, another one takes the scheduling duty (turn clocks, retries of
+abandoned jobs) this soon; RQ's own lock lives 61 s, a minute without them."""
 
 
 def rq_url_for(store_url: str, environ: Mapping[str, str] | None = None) -> str:
@@ -118,6 +126,10 @@ def run_worker(
     ``INFO`` shows every job (several lines each), ``WARNING`` only what went wrong.
     """
     rq_url = rq_url or rq_url_for(redis_url)
+    if not faulthandler.is_enabled():
+        # A crash in a C extension (the Redis reply parser, the crypto) then leaves the stack
+        # of every thread in the log, not only an exit status.
+        faulthandler.enable(all_threads=True)
     # The signing key is loaded before any job forks, so that every job signs with it.
     signer_for()
     if burst:
@@ -235,6 +247,25 @@ def _until_up(make: Callable[[], Any], outage: Outage) -> Any:
                 return None
 
 
+class SchedulerDuty(RQScheduler):
+    """RQ's scheduler, run from the dispatcher's thread rather than its own process, under a
+    lock of :data:`SCHEDULER_LOCK_SECONDS` refreshed on every pass."""
+
+    def acquire_locks(self, auto_start: bool = False) -> set[str]:
+        """Takes or refreshes the lock of each queue; returns the names of those held."""
+        held = {
+            name for name in self._queue_names
+            if acquire_or_refresh_lock(self.connection, self.get_locking_key(name), self.name,
+                                       SCHEDULER_LOCK_SECONDS) != "taken"
+        }
+        if held != self._acquired_locks:
+            for name in sorted(held - self._acquired_locks):
+                self.log.info("Acquired scheduler lock for %s", name)
+            self._scheduled_job_registries = []
+            self._acquired_locks = held
+        return held
+
+
 def dispatch_until(
     dispatcher: Dispatcher,
     queue: Queue,
@@ -248,7 +279,7 @@ def dispatch_until(
     per period, until *stop* is set, calling *on_pass* after each pass; waits out Redis
     outages (with *outage*, else retrying every second)."""
     # Any: RQScheduler's methods carry no annotations.
-    scheduler: Any = RQScheduler(
+    scheduler: Any = SchedulerDuty(
         [queue], connection=queue.connection, serializer=JSONSerializer, logging_level=log_level
     )
     swept = None
@@ -256,7 +287,7 @@ def dispatch_until(
         while not stop.is_set():
             try:
                 dispatcher.poll(block_ms=POLL_MS)
-                # Acquires the lock, or refreshes it while held (it expires a minute after).
+                # Takes the lock, or refreshes it while held.
                 if scheduler.acquire_locks():
                     scheduler.enqueue_scheduled_jobs()
                 period = int(time.time()) // SWEEP_SECONDS

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from serve_helpers import Served, create_game, serving, wait_until
+from serve_helpers import DEADLINE, Served, create_game, serving, wait_until
 
 from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
@@ -22,8 +22,14 @@ from events.store import PARTITIONS
 from service.commands import new_cache
 from service.signing import KEY_ENV, write_key
 from service.supervisor import stop_process
-from workers import integrity, projections, retention
+from workers import context, integrity, projections, retention
 from workers.jobs import bot_command_id
+from workers.resilient import ABANDON_MARGIN, BEAT_SECONDS, MAINTENANCE_SECONDS
+
+RECOVERY_SECONDS = (
+    BEAT_SECONDS + ABANDON_MARGIN + MAINTENANCE_SECONDS + context.retry().intervals[0])
+"""The longest a job the killed worker was running waits for its retry: its execution expires,
+the survivor's registry maintenance finds it, and RQ retries it after the first interval."""
 
 
 @contextmanager
@@ -76,7 +82,7 @@ def test_bot_games_finish_through_two_workers_that_share_the_partitions(
         wait_until(lambda: _shares(logs[1])[-1] == PARTITIONS, "the survivor taking over")
         later = create_game(served, ["bot", "bot"], target=15)
         wait_until(lambda: all(_over(served, game["id"]) for game in [*games, later]),
-                   "every bot game's end")
+                   "every bot game's end", DEADLINE + RECOVERY_SECONDS)
         with RedisEventStore.from_url(redis_cluster.url, cluster=True) as store:
             for game in [*games, later]:
                 events = store.read(game["id"])  # Verified link by link.

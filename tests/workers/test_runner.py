@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 from rq import Queue
+from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 from worker_helpers import entropy
 
@@ -27,7 +32,7 @@ from service import commands, heartbeats
 from service.supervisor import Backoff
 from workers import context
 from workers.resilient import ABANDON_MARGIN, BEAT_SECONDS, Outage, ResilientWorker
-from workers.runner import rq_url_for, run_worker
+from workers.runner import SCHEDULER_LOCK_SECONDS, SchedulerDuty, rq_url_for, run_worker
 
 
 @pytest.fixture
@@ -137,6 +142,39 @@ def test_a_running_job_keeps_its_worker_beating(queue: Queue) -> None:
     assert len(during) >= 1, "a heartbeat every second of a 2.5 s job"
 
 
+def test_sigterm_stops_an_idle_worker_at_its_next_wait_for_a_job_not_inside_a_read(
+    queue: Queue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    interrupted: list[str] = []
+    read_response = redis.connection.AbstractConnection.read_response
+
+    def recording(self: redis.connection.AbstractConnection, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return read_response(self, *args, **kwargs)
+        except StopRequested:
+            interrupted.append("a reply from Redis")
+            raise
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "read_response", recording)
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    stop = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
+    # Were the worker never to stop, a second SIGTERM (RQ's cold shutdown) fails the test.
+    guard = threading.Timer(30, os.kill, (os.getpid(), signal.SIGTERM))
+    worker = _resilient_worker(queue, [])
+    try:
+        stop.start()
+        guard.start()
+        assert worker.work() is False
+    finally:
+        stop.cancel()
+        guard.cancel()
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    assert interrupted == [], "the stop request interrupted a reply"
+    assert worker.get_state() != "busy" and not queue.connection.llen(
+        queue.intermediate_queue_key), "no job left half taken"
+
+
 def test_a_job_whose_worker_died_is_abandoned_soon_and_retried_by_rq(queue: Queue) -> None:
     job = queue.enqueue("time.sleep", 0, retry=context.retry())
     worker = _resilient_worker(queue, [])
@@ -149,3 +187,23 @@ def test_a_job_whose_worker_died_is_abandoned_soon_and_retried_by_rq(queue: Queu
     registry.cleanup(timestamp=expires + 1)  # What RQ's maintenance does then.
     job.refresh()
     assert job.get_status() == "scheduled" and job.retries_left == context.retry().max - 1
+
+
+def test_the_scheduling_duty_passes_to_another_runner_soon_after_its_holder_dies(
+    queue: Queue,
+) -> None:
+    holder, other = (SchedulerDuty([queue], connection=queue.connection,
+                                   serializer=JSONSerializer) for _ in range(2))
+    assert holder.acquire_locks() == {queue.name}
+    assert other.acquire_locks() == set(), "one runner schedules at a time"
+    lock = SchedulerDuty.get_locking_key(queue.name)
+    assert 0 < queue.connection.pttl(lock) <= SCHEDULER_LOCK_SECONDS * 1000
+    assert holder.acquire_locks() == {queue.name}, "refreshed by its holder's next pass"
+    # The holder is killed: its lock lapses unrefreshed (here at once), and the other takes it.
+    queue.connection.pexpire(lock, 1)
+    time.sleep(0.01)
+    due = queue.enqueue_at(datetime.now(UTC) - timedelta(seconds=1), "time.sleep", 0)
+    assert other.acquire_locks() == {queue.name}
+    other.enqueue_scheduled_jobs()
+    assert due.get_status(refresh=True) == "queued"
+    assert holder.acquire_locks() == set(), "a holder that was only slow stops scheduling"
