@@ -415,8 +415,7 @@ class RedisEventStore:
             if first:
                 # The first page; if there is none, whether the game is archived (one call).
                 with self.translate_errors():
-                    page = self._read_script()(
-                        keys=[key, archive_key(game_id)], args=[f"0-{start}", count])
+                    page = self._read_first_page(key, archive_key(game_id), f"0-{start}", count)
                 if not isinstance(page, list):
                     archived = self._archived_entries(game_id) or []
             elif archived is None:
@@ -552,12 +551,19 @@ class RedisEventStore:
 
     # Internals.
 
-    def _read_script(self) -> Any:
-        """Returns the first-page read script (registered once; redis-py reloads it after a
-        restart or flush, which is safe for a read)."""
+    def _read_first_page(self, key: str, archived: str, start: str, count: int) -> Any:
+        """Runs the first-page read script: by its digest on a connection of the store's own
+        where it has them (as the append script runs), else, and when Redis forgot it (a
+        restart, a flush), through the client, which loads it again (safe for a read)."""
         if self._reader is None:
             self._reader = self._redis.register_script(archive.READ_SCRIPT)
-        return self._reader
+        if self._direct is not None:
+            try:
+                return self._direct.call("EVALSHA", self._reader.sha, 2, key, archived, start,
+                                         count)
+            except NoScriptError:
+                pass
+        return self._reader(keys=[key, archived], args=[start, count])
 
     def _archived_entries(self, game_id: str) -> list[Any] | None:
         """Returns the entries of an archived game as the stream held them (``(entry id,

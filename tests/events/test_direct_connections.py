@@ -32,6 +32,23 @@ def test_a_standalone_store_appends_on_its_own_connections(redis_url: str) -> No
     assert direct._free == []  # Closed with the store.
 
 
+def test_a_standalone_store_reads_on_its_own_connections_and_after_a_script_flush(
+    redis_url: str,
+) -> None:
+    game_id = _new_game()
+    with RedisEventStore.from_url(redis_url) as writer:
+        writer.append(game_id, 0, [BidPassed(0), BidMade(1, 20)], actor=0)
+    with RedisEventStore.from_url(redis_url) as store:
+        direct = store._direct
+        assert direct is not None
+        assert [e.version for e in store.read(game_id)] == [1, 2]
+        assert len(direct._free) == 1, "the read script ran on the store's own connection"
+        store.client.script_flush()  # Redis forgets it: the client loads it again.
+        assert [e.version for e in store.read(game_id, after=1)] == [2]
+        assert [e.version for e in store.read(game_id)] == [1, 2]
+        assert store.read(_new_game()) == []
+
+
 def test_other_clients_append_through_the_client(redis_url: str) -> None:
     client: Any = redis.Redis.from_url(redis_url, decode_responses=True)
 
