@@ -1,6 +1,6 @@
-"""Connections to a standalone Redis that the event store keeps for its append script: one
-command costs a send and a read, without the client's per-command machinery (the append is on
-every action's path). See :class:`DirectConnections`.
+"""Connections to a standalone Redis that the event store keeps for its scripts (the append,
+the first page of a read): one command costs a send and a read, without the client's
+per-command machinery (they are on every action's path). See :class:`DirectConnections`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from redis.exceptions import ResponseError
 
 
 class DirectConnections:
-    """Connections to a standalone Redis that the store keeps for its append script, made
+    """Connections to a standalone Redis that the store keeps for its scripts, made
     like its client's pool makes them, and used without the client's per-command machinery
     (a connection checked out of the pool is polled for stray data before each command).
 

@@ -26,7 +26,6 @@ import importlib.resources
 import re
 import threading
 import time
-import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeAlias
@@ -36,15 +35,9 @@ import redis.cluster
 from redis.backoff import ExponentialBackoff
 from redis.client import NEVER_DECODE
 from redis.exceptions import (
-    ClusterDownError,
-    MasterDownError,
     NoScriptError,
-    ReadOnlyError,
     RedisClusterException,
     RedisError,
-    ResponseError,
-    SlotNotCoveredError,
-    TryAgainError,
 )
 from redis.retry import Retry
 
@@ -79,6 +72,14 @@ from events.keys import commitment_key, replication_key
 from events.keys import feed_key as feed_key
 from events.keys import game_key as game_key
 from events.keys import partition_tag as partition_tag
+from events.redis_clients import (
+    UNAVAILABLE,
+    client_address,
+    error_message,
+    is_unavailable,
+    socket_timeout,
+    url_address,
+)
 from events.replication import NotReplicatedError, ReplicaWait
 from events.store import (
     PARTITIONS,
@@ -104,36 +105,9 @@ APPEND_SCRIPT = importlib.resources.files("events").joinpath("append.lua").read_
 _PAGE = 1000
 _FIRST_PAGE = 100
 """The first page of a read, which the read script gives (see :meth:`RedisEventStore.entries`)."""
+_ENTRY_ID = re.compile(r"\d+-\d+")
 _REPLICATED_RETRIES = (0.05, 0.15, 0.3, 0.5, 0.0)
 """Pauses between the tries of an append that waits for replicas (the last is not slept)."""
-_REFUSALS = ("OOM", "MISCONF")
-"""Error prefixes of a server refusing writes: out of memory, or failing to persist."""
-_ENTRY_ID = re.compile(r"\d+-\d+")
-_UNAVAILABLE = (
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-    getattr(redis.exceptions, "OutOfMemoryError", ReadOnlyError),  # not in the stubs
-    ReadOnlyError,
-    MasterDownError,
-    ClusterDownError,
-    TryAgainError,
-    SlotNotCoveredError,
-)
-_CLUSTER_UNREACHABLE = ("Redis Cluster cannot be connected", "Failed to connect", "timed out")
-"""Messages of a cluster client's own errors when no node (or not the slot's) answers."""
-
-
-def is_unavailable(error: BaseException) -> bool:
-    """Returns whether a Redis client's *error* means the server cannot serve now (down,
-    loading, failing over, out of memory, failing to persist) rather than a fault of the
-    command: the difference between :class:`StoreUnavailableError` and :class:`StoreError`."""
-    if isinstance(error, _UNAVAILABLE):
-        return True
-    if isinstance(error, RedisClusterException) and any(
-        phrase in str(error) for phrase in _CLUSTER_UNREACHABLE
-    ):
-        return True
-    return isinstance(error, ResponseError) and str(error).startswith(_REFUSALS)
 
 
 def _utc_now() -> datetime:
@@ -177,7 +151,7 @@ class RedisEventStore:
         self._replica_wait = ReplicaWait(replicas, replica_timeout_ms)
         # Any: the installed stubs (types-redis) predate redis-py 8 and miss cluster commands.
         self._redis: Any = client
-        self._where = _address(url) if url is not None else _client_address(client)
+        self._where = url_address(url) if url is not None else client_address(client)
         self._clock = clock
         self._upcasters = upcasters
         self._heads: collections.OrderedDict[str, tuple[int, str]] = collections.OrderedDict()
@@ -186,7 +160,7 @@ class RedisEventStore:
         self._script: Any = None
         self._direct = DirectConnections.of(client)
         self._reader: Any = None
-        self._socket_timeout = _socket_timeout(client)
+        self._socket_timeout = socket_timeout(client)
 
     @classmethod
     def from_url(
@@ -233,7 +207,7 @@ class RedisEventStore:
                 client = redis.Redis.from_pool(pool)  # type: ignore[attr-defined]
         except (RedisError, RedisClusterException, ValueError) as error:
             raise StoreUnavailableError(
-                f"store unavailable at {_address(url)}: {_message(error)}"
+                f"store unavailable at {url_address(url)}: {error_message(error)}"
             ) from error
         return cls(client, url=url, clock=clock, replicas=replicas,
                    replica_timeout_ms=replica_timeout_ms)
@@ -622,7 +596,7 @@ class RedisEventStore:
                 if isinstance(reply, Exception):
                     raise reply
                 return reply, (acknowledged, needed)
-            except _UNAVAILABLE:
+            except UNAVAILABLE:
                 if attempt == len(_REPLICATED_RETRIES) - 1:
                     raise
                 time.sleep(pause)
@@ -769,9 +743,9 @@ class RedisEventStore:
         except (RedisError, RedisClusterException) as error:
             if is_unavailable(error):
                 raise StoreUnavailableError(
-                    f"store unavailable at {self._where}: {_message(error)}"
+                    f"store unavailable at {self._where}: {error_message(error)}"
                 ) from error
-            raise StoreError(f"store error at {self._where}: {_message(error)}") from error
+            raise StoreError(f"store error at {self._where}: {error_message(error)}") from error
 
 
 def _stream_entries(reply: Any) -> list[Any]:
@@ -781,39 +755,3 @@ def _stream_entries(reply: Any) -> list[Any]:
     if isinstance(reply, dict):
         return list(next(iter(reply.values()))[0])
     return list(reply[0][1])
-
-
-def _message(error: BaseException) -> str:
-    """Returns the message of *error*, or its type name when it has none."""
-    return str(error) or type(error).__name__
-
-
-def _address(url: str) -> str:
-    """Returns ``scheme://host:port`` of *url*, without credentials, path or query."""
-    parts = urllib.parse.urlsplit(url)
-    scheme = parts.scheme or "redis"
-    try:
-        host, port = parts.hostname or "localhost", parts.port or 6379
-    except ValueError:
-        return f"{scheme}://(invalid address)"
-    return f"{scheme}://{host}:{port}"
-
-
-def _client_address(client: Any) -> str:
-    """Returns ``redis://host:port`` of *client*'s first server."""
-    if isinstance(client, redis.cluster.RedisCluster):
-        node: Any = client.get_default_node()
-        return f"redis://{node.host}:{node.port}"
-    kwargs = client.connection_pool.connection_kwargs
-    return f"redis://{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
-
-
-def _socket_timeout(client: Any) -> float | None:
-    """Returns *client*'s socket timeout in seconds (``None``: no timeout)."""
-    if isinstance(client, redis.cluster.RedisCluster):
-        node: Any = client.get_default_node()
-        kwargs = node.redis_connection.connection_pool.connection_kwargs
-    else:
-        kwargs = client.connection_pool.connection_kwargs
-    timeout = kwargs.get("socket_timeout")
-    return None if timeout is None else float(timeout)

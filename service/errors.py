@@ -41,7 +41,7 @@ from events.errors import (
     StoreError,
     StoreUnavailableError,
 )
-from events.redis_store import is_unavailable
+from events.redis_clients import is_unavailable
 from service import statuses
 from service.commands import GameNotFoundError, IdempotencyKeyReusedError
 from service.request_schemas import ActionSchema

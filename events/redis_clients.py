@@ -1,0 +1,85 @@
+"""What a redis-py client's error means, and where the client points: the facts the event store
+(:mod:`events.redis_store`) and the service's error handlers (:mod:`service.errors`) both need
+about a client, standalone or Cluster."""
+
+from __future__ import annotations
+
+import urllib.parse
+from typing import Any
+
+import redis
+import redis.cluster
+from redis.exceptions import (
+    ClusterDownError,
+    MasterDownError,
+    ReadOnlyError,
+    RedisClusterException,
+    ResponseError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
+
+REFUSALS = ("OOM", "MISCONF")
+"""Error prefixes of a server refusing writes: out of memory, or failing to persist."""
+UNAVAILABLE = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    getattr(redis.exceptions, "OutOfMemoryError", ReadOnlyError),  # not in the stubs
+    ReadOnlyError,
+    MasterDownError,
+    ClusterDownError,
+    TryAgainError,
+    SlotNotCoveredError,
+)
+"""Errors of a server that cannot serve now (down, loading, failing over, out of memory)."""
+CLUSTER_UNREACHABLE = ("Redis Cluster cannot be connected", "Failed to connect", "timed out")
+"""Messages of a cluster client's own errors when no node (or not the slot's) answers."""
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Returns whether a Redis client's *error* means the server cannot serve now (down,
+    loading, failing over, out of memory, failing to persist) rather than a fault of the
+    command: the difference between :class:`StoreUnavailableError` and :class:`StoreError`."""
+    if isinstance(error, UNAVAILABLE):
+        return True
+    if isinstance(error, RedisClusterException) and any(
+        phrase in str(error) for phrase in CLUSTER_UNREACHABLE
+    ):
+        return True
+    return isinstance(error, ResponseError) and str(error).startswith(REFUSALS)
+
+
+def error_message(error: BaseException) -> str:
+    """Returns the message of *error*, or its type name when it has none."""
+    return str(error) or type(error).__name__
+
+
+def url_address(url: str) -> str:
+    """Returns ``scheme://host:port`` of *url*, without credentials, path or query."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme or "redis"
+    try:
+        host, port = parts.hostname or "localhost", parts.port or 6379
+    except ValueError:
+        return f"{scheme}://(invalid address)"
+    return f"{scheme}://{host}:{port}"
+
+
+def client_address(client: Any) -> str:
+    """Returns ``redis://host:port`` of *client*'s first server."""
+    if isinstance(client, redis.cluster.RedisCluster):
+        node: Any = client.get_default_node()
+        return f"redis://{node.host}:{node.port}"
+    kwargs = client.connection_pool.connection_kwargs
+    return f"redis://{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
+
+
+def socket_timeout(client: Any) -> float | None:
+    """Returns *client*'s socket timeout in seconds (``None``: no timeout)."""
+    if isinstance(client, redis.cluster.RedisCluster):
+        node: Any = client.get_default_node()
+        kwargs = node.redis_connection.connection_pool.connection_kwargs
+    else:
+        kwargs = client.connection_pool.connection_kwargs
+    timeout = kwargs.get("socket_timeout")
+    return None if timeout is None else float(timeout)
