@@ -22,6 +22,7 @@ from service.drive_schemas import (
     DriveViewSchema,
     StandingsSchema,
 )
+from service.errors import problems
 from service.repository import services
 
 blp = Blueprint("drives", __name__, url_prefix="/v1/drives",
@@ -47,13 +48,7 @@ class Drives(MethodView):
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @blp.arguments(DriveCreateSchema())
     @blp.response(201, DriveCreatedSchema)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(422, response="UNPROCESSABLE_CONTENT")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 400, 401, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a drive.
 
@@ -85,9 +80,7 @@ class Drive(MethodView):
     """One drive."""
 
     @blp.response(200, DriveViewSchema)
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 404, 429, 503)
     def get(self, drive_id: str) -> Any:
         """The drive: status (running, finished), players, schedule, and each round started
         with its tables (game id, players in seat order, status, scores)."""
@@ -100,9 +93,7 @@ class Standings(MethodView):
     """A drive's standings, derived from its games."""
 
     @blp.response(200, StandingsSchema)
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 404, 429, 503)
     def get(self, drive_id: str) -> Any:
         """The players ranked: by points (matchpoints in duplicate), then games won; equal
         players share a place."""
@@ -115,10 +106,7 @@ class History(MethodView):
     """A drive's history: its events, every game's result and head, and its standings."""
 
     @blp.response(200, description="The drive history document (JSON)")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 404, 409, 429, 503)
     def get(self, drive_id: str) -> Any:
         """The drive's history, which ``fortyfive drive verify`` checks offline. A duplicate
         drive's is served once it is finished: before, a table that is over (or abandoned)

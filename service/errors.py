@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import http
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import marshmallow as ma
 from flask import Flask, Response, current_app
@@ -46,6 +46,8 @@ from service import statuses
 from service.commands import GameNotFoundError, IdempotencyKeyReusedError
 from service.request_schemas import ActionSchema
 from service.view_schemas import RulingSchema
+
+_Endpoint = TypeVar("_Endpoint", bound=Callable[..., Any])
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:fortyfive:problem:"
@@ -205,6 +207,20 @@ class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hint
     def handle_http_exception(self, error: HTTPException) -> Any:
         """Answers an HTTP error (``abort``, routing, webargs, werkzeug) as a problem."""
         return http_problem(error)
+
+
+def problems(blp: Any, *statuses_: int) -> Callable[[_Endpoint], _Endpoint]:
+    """Documents that an endpoint of *blp* may answer each of *statuses_* with a problem, by
+    the status's shared response component (what a stack of ``blp.alt_response(status,
+    response=...)`` would document, in the same order)."""
+
+    def document(endpoint: _Endpoint) -> _Endpoint:
+        for status in reversed(statuses_):
+            endpoint = blp.alt_response(status, response=statuses.response_name(status))(
+                endpoint)
+        return endpoint
+
+    return document
 
 
 def _name_responses(doc: dict[str, Any], doc_info: Any, **_: Any) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from replay.views import game_view
 from service import claims, commands, sse
 from service.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
 from service.auth import OPTIONAL_AUTH, SEAT_AUTH, caller_of, require_seat
+from service.errors import problems
 from service.repository import (
     Services,
     request_game,
@@ -105,9 +106,7 @@ class Games(MethodView):
     @blp.doc(security=API_KEY_AUTH)
     @blp.arguments(GameListQuerySchema(), location="query")
     @blp.response(200, GameListSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 401, 429, 503)
     def get(self, query: dict[str, Any]) -> Any:
         """The games created with the caller's API key, newest first, with their status.
 
@@ -132,12 +131,7 @@ class Games(MethodView):
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GameCreatedSchema)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 400, 401, 413, 415, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game.
 
@@ -228,11 +222,7 @@ class Game(MethodView):
     @blp.doc(security=OPTIONAL_AUTH)
     @blp.arguments(ViewQuerySchema(), location="query")
     @blp.response(200, GameViewSchema, headers=_ETAG_HEADER)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 401, 403, 404, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game now.
 
@@ -282,17 +272,7 @@ class Actions(MethodView):
     @blp.doc(security=SEAT_AUTH, parameters=_ACTION_HEADERS)
     @blp.arguments(ActionSchema())
     @blp.response(201, GameViewSchema, headers=_ETAG_HEADER)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
-    @blp.alt_response(412, response="PRECONDITION_FAILED")
-    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(428, response="PRECONDITION_REQUIRED")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 400, 401, 403, 404, 409, 412, 413, 415, 428, 429, 503)
     def post(self, action: dict[str, Any], game_id: str) -> Any:
         """Take an action for the token's seat.
 
@@ -415,11 +395,7 @@ class Events(MethodView):
     @blp.doc(security=OPTIONAL_AUTH)
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema, headers=_ETAG_HEADER)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 401, 403, 404, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the event log, a page at a time (``after`` a version)."""
         _, version, viewer = request_game(game_id, query.get("view"))
@@ -449,12 +425,7 @@ class Stream(MethodView):
         description="id: version, event: type, data: the event as in /events",
     )
     @blp.alt_response(204, description="The game is over and every event was sent")
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 400, 401, 403, 404, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Server-sent events of the caller's view of each new event.
 

@@ -46,6 +46,7 @@ from replay.verify import verify
 from replay.views import game_view
 from service import access_log, uploads
 from service.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
+from service.errors import problems
 from service.history_schemas import (
     AuditSchema,
     HandHistorySchema,
@@ -93,11 +94,7 @@ class GameHistory(MethodView):
     @blp.doc(security=_OPTIONAL_AUTH, responses=_TEXT_RESPONSE)
     @blp.arguments(HistoryQuerySchema, location="query")
     @blp.response(200, HandHistorySchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 401, 403, 404, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game as a hand history (JSON or text).
 
@@ -128,11 +125,7 @@ class GameReplay(MethodView):
     @blp.doc(security=_OPTIONAL_AUTH)
     @blp.arguments(ReplayQuerySchema, location="query")
     @blp.response(200, ReplaySchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 401, 403, 404, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game as it stood after event ``at``, and that event."""
         state, version = load_game(game_id)
@@ -157,11 +150,7 @@ class GameAudit(MethodView):
 
     @blp.doc(security=_OPTIONAL_AUTH)
     @blp.response(200, AuditSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 401, 403, 404, 429, 503)
     def get(self, game_id: str) -> Any:
         """The audit: the auditor's history, its verification, and per deal the shuffle proof
         and every ruling explained. Needs the auditor token until the game is over."""
@@ -188,13 +177,7 @@ class Histories(MethodView):
     @blp.arguments(HistorySubmissionSchema)
     @blp.response(200, SubmissionResultSchema, description="Verified (dry run)")
     @blp.alt_response(201, schema=SubmissionResultSchema, description="Verified and kept")
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(422, response="UNPROCESSABLE_CONTENT")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 400, 401, 413, 415, 422, 429, 503)
     def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
         """Reads and verifies a history; with ``mode=keep`` also keeps it.
 
@@ -240,9 +223,7 @@ class KeptHistory(MethodView):
     @blp.doc(security=[{}], responses=_TEXT_RESPONSE)
     @blp.arguments(KeptQuerySchema, location="query")
     @blp.response(200, HandHistorySchema)
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 404, 429, 503)
     def get(self, query: dict[str, Any], history_id: str) -> Any:
         """A history kept by ``POST /v1/histories?mode=keep``, in either encoding."""
         stored = uploads.load(services().store.client, history_id)

@@ -10,6 +10,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service.errors import problems
 from service.repository import services
 from service.response_schemas import SigningKeysSchema
 from service.signing import published_keys
@@ -23,8 +24,7 @@ class SigningKeys(MethodView):
 
     @blp.doc(security=[{}])
     @blp.response(200, SigningKeysSchema)
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 429, 503)
     def get(self) -> Any:
         """Every key that signs or signed checkpoints, with its id, oldest first: the key
         signing now has ``retired_at`` null. Verify a checkpoint with the key its ``key_id``

@@ -11,6 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine.profiles import PROFILES, option_specs, profile_players
+from service.errors import problems
 from service.response_schemas import ProfileListSchema
 
 blp = Blueprint("profiles", __name__, url_prefix="/v1/profiles", description="Rules profiles")
@@ -34,7 +35,7 @@ class Profiles(MethodView):
 
     @blp.doc(security=[{}])
     @blp.response(200, ProfileListSchema)
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @problems(blp, 429)
     def get(self) -> Any:
         """The built-in profiles and every option, with defaults."""
         return profiles()

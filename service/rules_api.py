@@ -14,6 +14,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine.query import legal_query, winner_query
+from service.errors import problems
 from service.request_schemas import LegalRequestSchema, WinnerRequestSchema
 from service.response_schemas import LegalSchema, WinnerSchema
 
@@ -30,10 +31,7 @@ class Legal(MethodView):
     @blp.doc(security=[{}])
     @blp.arguments(LegalRequestSchema())
     @blp.response(200, LegalSchema)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @problems(blp, 400, 413, 415, 429)
     def post(self, body: dict[str, Any]) -> Any:
         """Which cards of a hand may be played to a trick, and the rule that decides."""
         return legal_query(
@@ -49,10 +47,7 @@ class Winner(MethodView):
     @blp.doc(security=[{}])
     @blp.arguments(WinnerRequestSchema())
     @blp.response(200, WinnerSchema)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+    @problems(blp, 400, 413, 415, 429)
     def post(self, body: dict[str, Any]) -> Any:
         """Which card of a trick wins it, and the rule that decides."""
         return winner_query(

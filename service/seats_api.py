@@ -20,6 +20,7 @@ from flask_smorest import Blueprint, abort
 
 from service import access_log, claims, commands
 from service.auth import SEAT_AUTH, require_seat
+from service.errors import problems
 from service.repository import load_game, request_caller, services
 from service.request_schemas import SeatClaimSchema
 from service.response_schemas import AccessLogSchema, SeatClaimedSchema
@@ -34,13 +35,7 @@ class SeatClaim(MethodView):
 
     @blp.arguments(SeatClaimSchema())
     @blp.response(201, SeatClaimedSchema)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(410, response="GONE")
-    @blp.alt_response(413, response="CONTENT_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 400, 404, 410, 413, 415, 429, 503)
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> Any:
         """Claim a seat with the code of its invite, and get its token (shown only here).
 
@@ -67,12 +62,7 @@ class AccessLog(MethodView):
 
     @blp.doc(security=SEAT_AUTH)
     @blp.response(200, AccessLogSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
-    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
-    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    @problems(blp, 401, 403, 404, 409, 429, 503)
     def get(self, game_id: str) -> Any:
         """Every read of a live deal with the auditor token (who, route, when, version, deal),
         for the game's seats once the game is over."""
