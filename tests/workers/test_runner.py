@@ -157,19 +157,31 @@ def test_sigterm_stops_an_idle_worker_at_its_next_wait_for_a_job_not_inside_a_re
 
     monkeypatch.setattr(redis.connection.AbstractConnection, "read_response", recording)
     handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
-    stop = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM))
-    # Were the worker never to stop, a second SIGTERM (RQ's cold shutdown) fails the test.
-    guard = threading.Timer(30, os.kill, (os.getpid(), signal.SIGTERM))
-    worker = _resilient_worker(queue, [])
+    # The signal is sent once the worker beats in its wait for a job (its own handlers are in
+    # place then), while it waits on Redis; were it never to stop, a second SIGTERM (RQ's
+    # cold shutdown) fails the test.
+    timers = [threading.Timer(delay, os.kill, (os.getpid(), signal.SIGTERM))
+              for delay in (0.3, 30)]
+
+    def first_beat() -> None:
+        if not timers[0].is_alive() and not timers[0].finished.is_set():
+            for timer in timers:
+                timer.start()
+
+    stopping = threading.Event()
+    worker = ResilientWorker(
+        [queue], connection=queue.connection, serializer=JSONSerializer,
+        outage=Outage("worker", queue.connection.ping, stopping), stopping=stopping,
+        on_heartbeat=first_beat,
+    )
     try:
-        stop.start()
-        guard.start()
         assert worker.work() is False
     finally:
-        stop.cancel()
-        guard.cancel()
+        for timer in timers:
+            timer.cancel()
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
+    assert stopping.is_set()
     assert interrupted == [], "the stop request interrupted a reply"
     assert worker.get_state() != "busy" and not queue.connection.llen(
         queue.intermediate_queue_key), "no job left half taken"
