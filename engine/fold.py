@@ -8,7 +8,6 @@ that lacks it, a reveal of the wrong seed) raises :class:`EventSequenceError`.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -618,8 +617,7 @@ def _bonus_counted(facts: tuple[Fact, ...], ended_at: int, completed: int) -> tu
         credited = fact.credited_trick
         if fact.kind == "bonus_proven" and credited is not None and credited > ended_at:
             why = "not_completed" if credited > completed else "not_counted"
-            fact = dataclasses.replace(
-                fact, ruling=fact.ruling.with_args(uncounted=why, ended=ended_at))
+            fact = fact._replace(ruling=fact.ruling.with_args(uncounted=why, ended=ended_at))
         amended.append(fact)
     return tuple(amended)
 

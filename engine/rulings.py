@@ -10,6 +10,7 @@ every rule id with its general statement and its sentence.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 RULE_IDS: dict[str, str] = {
@@ -115,8 +116,12 @@ class Ruling:
         return {"rule": self.rule_id, "text": text}
 
 
+@functools.lru_cache(maxsize=8192, typed=True)  # typed: True and 1 read differently.
 def ruling(rule_id: str, **args: Any) -> Ruling:
-    """Returns the ruling of *rule_id* for the case described by *args*."""
+    """Returns the ruling of *rule_id* for the case described by *args* (hashable values).
+
+    A ruling is a value, so the same case gives the same instance: the fold rules every
+    trick, and the few cases of a trick's winner recur (a card and a count of trumps)."""
     return Ruling(rule_id, tuple(sorted(args.items())))
 
 
