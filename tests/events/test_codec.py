@@ -74,7 +74,9 @@ def test_fast_path_and_rfc8785_package_agree(value: object) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [{"\ufb33": 1, "\U0001f600": 2}, {"x": 1.5}, {"n": 2**53 - 1}, {"s": "\u2028\x00\x7f\"\\"}],
+    [{"\ufb33": 1, "\U0001f600": 2}, {"x": 1.5}, {"n": 2**53 - 1}, {"s": "\u2028\x00\x7f\"\\"},
+     {"controls": "".join(map(chr, range(0x20))), "ascii": "".join(map(chr, range(0x20, 0x80)))},
+     {"\ud7ff": "\ue000\uffff\u2029", "Z": "é", "a": [True, False, None, -(2**53) + 1]}],
 )
 def test_values_near_the_fast_path_edges_match_rfc8785(value: object) -> None:
     assert canonical_json(value) == rfc8785.dumps(value)
