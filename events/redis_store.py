@@ -331,7 +331,7 @@ class RedisEventStore:
         use = canonical_json({"context": event.context or game_id, "deal": event.deal})
         key = commitment_key(event.commitment)
         with self.translate_errors():
-            if self._redis.set(key, use, nx=True):
+            if self._call("SET", key, use, "NX"):
                 return
             claimed = self._redis.get(key)
         if claimed is not None and as_text(claimed) != use.decode():
@@ -570,6 +570,14 @@ class RedisEventStore:
                 return self._evalsha(keys, args), (0, 0)
             except NoScriptError:
                 return self._redis.eval(self._script.script, len(keys), *keys, *args), (0, 0)
+
+    def _call(self, *command: Any) -> Any:
+        """Sends *command* on a connection of the store's own (:class:`DirectConnections`)
+        where it has them, else through the client; returns the reply (raw on the first:
+        ``SET``'s is ``OK`` or ``None`` either way as far as truth goes)."""
+        if self._direct is not None:
+            return self._direct.call(*command)
+        return self._redis.execute_command(*command)
 
     def _evalsha(self, keys: Sequence[str], args: Sequence[str | int]) -> Any:
         """Runs the append script by its digest: on a connection of the store's own
