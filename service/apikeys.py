@@ -187,12 +187,17 @@ def _translate() -> Iterator[None]:
 
 
 def presented_key() -> str | None:
-    """Returns the API key of the current request: ``X-API-Key``, else a bearer token of the
-    shape of an API key; ``None`` without one (a seat token is not an API key)."""
-    header = request.headers.get("X-API-Key")
-    if header is not None:
-        return header.strip()
-    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    """Returns the API key of the current request (see :func:`presented_key_of`)."""
+    return presented_key_of(request.headers.get("X-API-Key"), request.headers.get("Authorization"))
+
+
+def presented_key_of(x_api_key: str | None, authorization: str | None) -> str | None:
+    """Returns the API key that a request with these ``X-API-Key`` and ``Authorization``
+    values presents: ``X-API-Key``, else a bearer token of the shape of an API key; ``None``
+    without one (a seat token is not an API key)."""
+    if x_api_key is not None:
+        return x_api_key.strip()
+    scheme, _, token = (authorization or "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() == "bearer" and looks_like_api_key(token):
         return token

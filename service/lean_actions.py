@@ -8,7 +8,8 @@ endpoint's own body (:func:`service.games.action_answer`), with the very status 
 and body the app would send. Anything else goes to the app untouched (its body replayed, its
 count, if made, handed on so that it is not made twice), and so does an error the body
 raises: the endpoint raises it again at once, so that the app's own hooks and handlers answer
-it. A seat's view is answered there too, where rate limits are not enforced.
+it. A seat's view is answered there too (where rate limits are enforced, counted against the
+client's address as the app counts it, unless an API key or a trusted proxy is involved).
 
 Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per
 documented response) and webargs, which parses the body a second time and loads it through
@@ -30,7 +31,7 @@ from flask import Flask, request
 
 from engine.actions import ACTION_FIELDS
 from events.store import StoreUnavailableError, check_game_id
-from service import games, limits, request_limits
+from service import apikeys, games, limits, request_limits
 from service.repository import EXTENSION
 from service.request_limits import JSONBodyError, checked_json, load_json
 from service.schema_fields import CARD_PATTERN, SUIT_PATTERN
@@ -158,8 +159,7 @@ class ActionDispatch:
                 rest = path[len(_PREFIX):]
                 if method == "POST" and rest.endswith(_SUFFIX):
                     status, answer = _CREATED, self._answer(environ, rest[:-len(_SUFFIX)])
-                elif (method == "GET" and "/" not in rest and not environ.get("QUERY_STRING")
-                        and not self._enforced):
+                elif method == "GET" and "/" not in rest and not environ.get("QUERY_STRING"):
                     status, answer = _OK, self._view(environ, rest)
                 else:
                     answer = None
@@ -176,9 +176,9 @@ class ActionDispatch:
 
     @property
     def _enforced(self) -> bool:
-        """Whether the app enforces rate limits: then the dispatch counts the actions it
-        answers (each against its seat, as the app does), and leaves views to the app (they
-        count against an API key or the client's address)."""
+        """Whether the app enforces rate limits: then the dispatch counts the requests it
+        answers as the app does (an action against its seat, a view against the client's
+        address)."""
         return bool(self._app.config.get("ENFORCE_RATE_LIMITS", True))
 
     @property
@@ -259,6 +259,25 @@ class ActionDispatch:
             environ[limits.COUNTED] = counted
         return counted is None or not counted.over
 
+    def _counted_read(self, environ: dict[str, Any]) -> bool:
+        """Counts the view in *environ* against the client's address, as the app's hook
+        (:mod:`service.limits`) would, and returns whether the dispatch may go on to answer
+        it: not behind trusted proxies (the app reads the address they forwarded), not when
+        the request presents an API key (the app counts it by the key if it is valid), not
+        when the count cannot be made (the app says why), nor over the quota (the app answers
+        the 429 with this count, counting nothing again)."""
+        if self._app.config.get("TRUSTED_PROXIES") or apikeys.presented_key_of(
+                environ.get("HTTP_X_API_KEY"), environ.get("HTTP_AUTHORIZATION")) is not None:
+            return False
+        try:
+            counted = limits.count_request(
+                self._app, "reads", limits.address_client(environ.get("REMOTE_ADDR")))
+        except StoreUnavailableError:
+            return False
+        if counted is not None:
+            environ[limits.COUNTED] = counted
+        return counted is None or not counted.over
+
     def _view(
         self, environ: dict[str, Any], game_id: str
     ) -> tuple[list[tuple[str, str]], bytes] | None:
@@ -266,6 +285,8 @@ class ActionDispatch:
         app must answer."""
         if (environ.get("SCRIPT_NAME") or not request_limits.head_passes(environ)
                 or not _is_game_id(game_id)):
+            return None
+        if self._enforced and not self._counted_read(environ):
             return None
         try:
             answer = games.seat_view_answer(

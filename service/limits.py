@@ -186,7 +186,13 @@ def _client(limit_class: str) -> str:
     key = valid_request_key(services().keys)
     if key is not None:
         return f"key:{key.id}"
-    return f"ip:{request.remote_addr or 'unknown'}"
+    return address_client(request.remote_addr)
+
+
+def address_client(address: str | None) -> str:
+    """Returns who a request from *address* (the client's, after any trusted proxies) counts
+    against when it presents no valid API key (nor, for an action, a seat's token)."""
+    return f"ip:{address or 'unknown'}"
 
 
 def seat_client_of(tokens: TokenRegistry, game_id: str, authorization: str | None) -> str | None:

@@ -333,3 +333,52 @@ def test_with_rate_limits_an_action_is_counted_once_and_answered_as_the_app_woul
     assert response.status_code == 201, response.get_json()
     assert taken == ["dispatch"]  # Answered in front of Flask, limits and all.
     assert response.headers["RateLimit"].startswith('"actions";r=2;')
+
+
+def test_with_rate_limits_a_view_is_counted_once_against_the_address_as_the_app_would(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "ENFORCE_RATE_LIMITS": True,
+                      "RATE_LIMITS": {"reads": "4/60"}})
+    dispatch = app.wsgi_app
+    assert isinstance(dispatch, lean_actions.ActionDispatch)
+    table = Table.create(app.test_client(), "classic")
+    store = app.extensions["fortyfive"].store.client
+    address = {"REMOTE_ADDR": "192.0.2.7"}
+    counter = rate_key(limits.address_client(address["REMOTE_ADDR"]), "reads")
+    seat = {"Authorization": f"Bearer {table.tokens[0]}"}
+    # Under the quota and over it: the same bytes from the dispatch as from the app.
+    for count, status in ((0, "200"), (4, "429")):
+        answers = []
+        for wsgi in (dispatch, dispatch.inner):
+            store.set(counter, count, ex=60)
+            answers.append(_answer(Client(wsgi), "GET", table.path, headers=seat,
+                                   environ_base=address))
+        assert answers[0] == answers[1] and answers[0][0].startswith(status), answers
+        assert ("RateLimit-Policy", '"reads";q=4;w=60') in answers[0][1]
+    taken: list[str] = []
+    real = games.seat_view_answer
+
+    def spy(*args: Any) -> Any:
+        taken.append("dispatch")
+        return real(*args)
+
+    monkeypatch.setattr(games, "seat_view_answer", spy)
+    store.delete(counter)
+    # A seat's view, a spectator's, one with an API key (the app's to count, by the key if
+    # it is valid, else by the address): each counted once, whichever answers it.
+    asked = [seat, {}, {**seat, "X-API-Key": "not-a-key"}, seat, seat]
+    left = [_answer(Client(dispatch), "GET", table.path, headers=headers, environ_base=address)
+            for headers in asked]
+    assert [status[:3] for status, _, _ in left] == ["200", "200", "200", "200", "429"]
+    assert [dict(headers)["RateLimit"].split(";")[1] for _, headers, _ in left] == [
+        "r=3", "r=2", "r=1", "r=0", "r=0"]
+    assert len(taken) == 3, "two seat views answered in front, the spectator's by the app"
+    app.config["TRUSTED_PROXIES"] = 1  # The app reads the address the proxy forwarded.
+    taken.clear()
+    store.delete(counter)
+    assert _answer(Client(dispatch), "GET", table.path, headers=seat,
+                   environ_base=address)[0].startswith("200")
+    assert taken == []
+    app.extensions["fortyfive"].streams.close()
+    app.extensions["fortyfive"].store.close()
