@@ -361,9 +361,12 @@ def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_ta
     assert css(browser, "#actions button.action-bid")
     assert not serious_violations(browser), serious_violations(browser)
     if not calls:
-        # Seat 0 called first: the next deal it deals, so it calls last, after three calls.
+        # Seat 0 called first: play on until it is to call after another seat did (in the next
+        # deal, which it deals, unless a bid ended that auction before its turn: then later).
+        # The game then waits for it, so the calls stay on the table.
         play_until(browser, live, bots, game_id, lambda v: (
-            my_call(v) and bool(v["deal"]["auction"]["calls"])) or v["deal"]["number"] > 2)
+            my_call(v) and bool(v["deal"]["auction"]["calls"])) or v["phase"] == "over")
+        assert api_view(live, game_id)["phase"] != "over", "seat 0 never called after another"
         wait_for(browser, lambda b: by_id(b, "trick").get_attribute("data-held") == "false"
                  and css(b, "#trick li.call"))
     screenshot(browser, "auction", DESKTOP[0], 1180)  # Tall enough for the bidding table.
