@@ -197,11 +197,16 @@ def presented_key_of(x_api_key: str | None, authorization: str | None) -> str | 
     without one (a seat token is not an API key)."""
     if x_api_key is not None:
         return x_api_key.strip()
+    token = bearer_of(authorization)
+    return token if token is not None and looks_like_api_key(token) else None
+
+
+def bearer_of(authorization: str | None) -> str | None:
+    """Returns the token of an ``Authorization`` value *authorization* of the form ``Bearer
+    <token>`` (any case, spaces around), else ``None``."""
     scheme, _, token = (authorization or "").strip().partition(" ")
     token = token.strip()
-    if scheme.lower() == "bearer" and looks_like_api_key(token):
-        return token
-    return None
+    return token if scheme.lower() == "bearer" and token else None
 
 
 def _identified(registry: KeyRegistry) -> ApiKey | None:

@@ -41,7 +41,7 @@ from engine.state import GameState, Seat
 from events.keys import seats_key as seats_key
 from events.store import StoreUnavailableError
 from replay.views import Viewer
-from service.apikeys import looks_like_api_key
+from service.apikeys import bearer_of, looks_like_api_key
 
 AUDITOR: Literal["auditor"] = "auditor"
 """The role (and hash field) of a game's auditor token."""
@@ -292,9 +292,8 @@ def bearer_token_of(header: str | None) -> str | None:
     """
     if header is None:
         return None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_of(header)
+    if token is None:
         abort(
             401,
             message="the Authorization header must be 'Bearer <token>' with a token of this game",

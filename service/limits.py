@@ -50,7 +50,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from events import keys as store_keys
 from events.store import StoreUnavailableError
-from service.apikeys import valid_request_key
+from service.apikeys import bearer_of, valid_request_key
 from service.auth import TokenRegistry
 from service.repository import EXTENSION, services
 
@@ -202,10 +202,8 @@ def seat_client_of(tokens: TokenRegistry, game_id: str, authorization: str | Non
 
     :raises StoreUnavailableError: if the store cannot be reached to tell.
     """
-    scheme, _, token = (authorization or "").strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or not game_id or (
-            tokens.identify(game_id, token) is None):
+    token = bearer_of(authorization)
+    if token is None or not game_id or tokens.identify(game_id, token) is None:
         return None
     return f"seat:{hashlib.sha256(token.encode('utf-8')).hexdigest()[:32]}"
 
