@@ -226,7 +226,8 @@ class ActionDispatch:
             action = plain_action(load_json(data)) if len(data) == int(length) else None
         except JSONBodyError:
             action = None
-        if action is None or (self._enforced and not self._counted(environ, game_id)):
+        if action is None or (self._enforced and not self._counted(
+                environ, "actions", lambda: self._seat_client(environ, game_id))):
             environ["wsgi.input"] = _Replay(data, stream)
             return None
         try:
@@ -241,42 +242,38 @@ class ActionDispatch:
             return None
         return list(headers.items()), body
 
-    def _counted(self, environ: dict[str, Any], game_id: str) -> bool:
-        """Counts the action in *environ* against its seat, as the app's hook
-        (:mod:`service.limits`) would, and returns whether the dispatch may go on to answer
-        it: not when the caller is no seat of the game (the app counts it by API key or
-        address), the count cannot be made (the app says why), or it is over the quota (the
+    def _counted(self, environ: dict[str, Any], limit_class: str,
+                 client: Callable[[], str | None]) -> bool:
+        """Counts the request in *environ* in *limit_class* against *client()*, as the app's
+        hook (:mod:`service.limits`) would, and returns whether the dispatch may go on to
+        answer it: not when *client()* is ``None`` (the app must tell who the request counts
+        against), when the count cannot be made (the app says why), nor over the quota (the
         app answers the 429 with this count, counting nothing again)."""
         try:
-            seat = limits.seat_client_of(self._app.extensions[EXTENSION].tokens, game_id,
-                                         environ.get("HTTP_AUTHORIZATION"))
-            if seat is None:
+            who = client()
+            if who is None:
                 return False
-            counted = limits.count_request(self._app, "actions", seat)
+            counted = limits.count_request(self._app, limit_class, who)
         except StoreUnavailableError:
             return False
         if counted is not None:
             environ[limits.COUNTED] = counted
         return counted is None or not counted.over
 
-    def _counted_read(self, environ: dict[str, Any]) -> bool:
-        """Counts the view in *environ* against the client's address, as the app's hook
-        (:mod:`service.limits`) would, and returns whether the dispatch may go on to answer
-        it: not behind trusted proxies (the app reads the address they forwarded), not when
-        the request presents an API key (the app counts it by the key if it is valid), not
-        when the count cannot be made (the app says why), nor over the quota (the app answers
-        the 429 with this count, counting nothing again)."""
+    def _seat_client(self, environ: dict[str, Any], game_id: str) -> str | None:
+        """Who an action counts against: its seat, or ``None`` when the caller is no seat of
+        the game (the app counts it by API key or address)."""
+        return limits.seat_client_of(self._app.extensions[EXTENSION].tokens, game_id,
+                                     environ.get("HTTP_AUTHORIZATION"))
+
+    def _address_client(self, environ: dict[str, Any]) -> str | None:
+        """Who a view counts against: the client's address, or ``None`` behind trusted
+        proxies (the app reads the address they forwarded) and when the request presents an
+        API key (the app counts it by the key if it is valid)."""
         if self._app.config.get("TRUSTED_PROXIES") or apikeys.presented_key_of(
                 environ.get("HTTP_X_API_KEY"), environ.get("HTTP_AUTHORIZATION")) is not None:
-            return False
-        try:
-            counted = limits.count_request(
-                self._app, "reads", limits.address_client(environ.get("REMOTE_ADDR")))
-        except StoreUnavailableError:
-            return False
-        if counted is not None:
-            environ[limits.COUNTED] = counted
-        return counted is None or not counted.over
+            return None
+        return limits.address_client(environ.get("REMOTE_ADDR"))
 
     def _view(
         self, environ: dict[str, Any], game_id: str
@@ -286,7 +283,8 @@ class ActionDispatch:
         if (environ.get("SCRIPT_NAME") or not request_limits.head_passes(environ)
                 or not _is_game_id(game_id)):
             return None
-        if self._enforced and not self._counted_read(environ):
+        if self._enforced and not self._counted(
+                environ, "reads", lambda: self._address_client(environ)):
             return None
         try:
             answer = games.seat_view_answer(
