@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench import positive_int
-from engine.actions import decide_and_apply, legal_actions, start_game
+from engine.actions import decide_and_apply, legal_actions, start_game, start_game_and_apply
 from engine.fold import fold
 from engine.profiles import PROFILES, profile_players
 from events.chain import seal_events
@@ -142,8 +142,8 @@ def play_moves(games: int, seed: str) -> dict[str, Any]:
     moves = 0
     started = time.perf_counter()
     for _ in range(games):
-        state = fold(start_game("bruff", {}, ["bot"] * 6, chance.randbytes(32),
-                                chance.randbytes(32)))
+        _, state = start_game_and_apply("bruff", {}, ["bot"] * 6, chance.randbytes(32),
+                                        chance.randbytes(32))
         entropy = chance.randbytes(32)
         while state.phase != "over":
             seat = state.turn

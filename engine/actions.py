@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine import auction as bidding
@@ -38,9 +38,9 @@ from engine.errors import (
     NotYourTurnError,
     WrongPhaseError,
 )
-from engine.fold import apply_event
+from engine.fold import apply_event, play_card
 from engine.legality import allow_card, legal_mask
-from engine.profiles import make_ruleset
+from engine.profiles import MOST_PLAYERS, make_ruleset
 from engine.ranking import ranking
 from engine.rulings import side_name
 from engine.shuffle import (
@@ -50,7 +50,6 @@ from engine.shuffle import (
     check_nonce,
     commitment,
     contribution_commitment,
-    pack,
 )
 from engine.state import DealState, GameState, Seat
 from events.types import (
@@ -245,6 +244,28 @@ def start_game(
     :raises InvalidActionError: for a seat type other than ``human`` or ``bot``.
     :raises ValueError: for a *context* without a 32-byte *contribution_secret*.
     """
+    return start_game_and_apply(
+        profile, options, seat_types, game_seed, shuffle_seed, context=context,
+        contribution_secret=contribution_secret)[0]
+
+
+def start_game_and_apply(
+    profile: str,
+    options: Mapping[str, Any],
+    seat_types: Sequence[str],
+    game_seed: bytes,
+    shuffle_seed: bytes,
+    *,
+    context: str | None = None,
+    contribution_secret: bytes | None = None,
+) -> tuple[tuple[Event, ...], GameState]:
+    """Returns what :func:`start_game` returns and the state those events fold to, as
+    :func:`decide_and_apply` does for an action: the opening is worked out once.
+
+    :raises ProfileError: as :func:`start_game`.
+    :raises InvalidActionError: as :func:`start_game`.
+    :raises ValueError: as :func:`start_game`.
+    """
     for kind in seat_types:
         if kind not in ("human", "bot"):
             raise InvalidActionError(f"seat type must be 'human' or 'bot', got {kind!r}")
@@ -259,8 +280,8 @@ def start_game(
         profile, rules.options(), tuple(seat_types), game_seed.hex(),
         contribution_commitment=None if secret is None else contribution_commitment(secret),
         contribution_secret=secret)
-    state = apply_event(None, created)
-    return (created, *server_events(state, shuffle_seed, context=context))
+    following, state = _server_steps(apply_event(None, created), shuffle_seed, context)
+    return (created, *following), state
 
 
 def server_events(state: GameState, entropy: bytes | None, *,
@@ -307,7 +328,11 @@ def _server_steps(state: GameState, entropy: bytes | None, context: str | None =
 
 
 def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
-    """Returns every action *seat* may take now, as JSON objects that can be posted back."""
+    """Returns every action *seat* may take now, as JSON objects that can be posted back.
+
+    Each object is the caller's own (a fresh copy), though the ones of a card or a cut are
+    made once by :meth:`Action.to_dict` and copied.
+    """
     deal = state.deal
     if state.turn is None or deal is None:
         return ()
@@ -319,31 +344,32 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
         return tuple(action.to_dict() for action in actions)
     rules = state.rules
     hand = deal.hands[seat]
-    if deal.phase == "play" and not actions and _why_not_rob(state, deal, seat) is not None:
-        # The hot path: a play, as JSON objects straight from the legal cards' mask.
+    phase = deal.phase
+    if phase == "play":
         assert deal.trump is not None and deal.current is not None
-        order = ranking(deal.trump, rules)
-        return tuple([
-            {"type": "play", "card": code}
-            for code in _codes_of(legal_mask(hand, deal.current.cards, order, rules))
-        ])
-    if deal.phase == "cut":
-        return tuple(
-            [action.to_dict() for action in actions]
-            + [{"type": "cut", "position": p} for p in range(1, len(pack(rules)))]
-        )
-    elif deal.phase == "joker":
-        actions += [Action("bury", card=card) for card in _distinct(hand)]
-    elif deal.phase == "bidding":
+        plays = _plays_of(legal_mask(hand, deal.current.cards, rules.rankings[deal.trump], rules))
+        if not actions and _why_not_rob(state, deal, seat) is not None:
+            return tuple(map(dict.copy, plays))  # The hot path: plays alone.
+        listed = [action.to_dict() for action in actions]
+        if _may_rob(state, deal, seat):
+            listed += _card_json("rob", _distinct(hand))
+        return (*listed, *map(dict.copy, plays))
+    if phase == "cut":
+        return (*(action.to_dict() for action in actions),
+                *map(dict.copy, _cuts_of(rules.deck_size)))
+    if phase == "joker":
+        return (*(action.to_dict() for action in actions),
+                *_card_json("bury", _distinct(hand)))
+    if phase == "bidding":
         assert deal.auction is not None
         actions += [Action("bid", amount=a) for a in bidding.legal_bids(
             deal.auction, seat, rules, state.scores)]
         if bidding.why_not_hold(deal.auction, seat, deal.dealer, rules, state.scores) is None:
             actions.append(Action("hold"))
         actions.append(Action("pass"))
-    elif deal.phase == "trump":
+    elif phase == "trump":
         actions += [Action("name_trump", suit=suit) for suit in Suit]
-    elif deal.phase == "discard":
+    elif phase == "discard":
         limit = min(5, len(deal.stock))
         seen: set[tuple[Card, ...]] = set()
         for size in range(limit + 1):
@@ -351,20 +377,35 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
                 if combo not in seen:
                     seen.add(combo)
                     actions.append(Action("discard", cards=combo))
-    elif deal.phase == "play":
-        if _may_rob(state, deal, seat):
-            actions += [Action("rob", card=card) for card in _distinct(hand)]
-        assert deal.trump is not None and deal.current is not None
-        mask = legal_mask(hand, deal.current.cards, ranking(deal.trump, rules), rules)
-        actions += [_PLAYS[card.code()] for card in cards_of(mask)]
     return tuple(action.to_dict() for action in actions)
 
 
+_CARD_JSON: dict[str, tuple[dict[str, Any], ...]] = {
+    kind: tuple(Action(kind, card=card).to_dict() for card in (*STANDARD_DECK, JOKER))
+    for kind in ("play", "rob", "bury")
+}
+"""The JSON object of playing, robbing with and burying each card, indexed by card (listed
+as copies: an action a seat may take is listed on every move)."""
+
+
+def _card_json(kind: str, cards: Iterable[Card]) -> list[dict[str, Any]]:
+    """Returns the JSON objects of the *kind* action with each of *cards*, fresh copies."""
+    made = _CARD_JSON[kind]
+    return [made[card].copy() for card in cards]
+
+
 @functools.lru_cache(maxsize=4096)
-def _codes_of(mask: int) -> tuple[str, ...]:
-    """Returns the codes of the cards of *mask* in notation order (legal cards, listed on
-    every move: a hand's few masks recur)."""
-    return tuple(CARD_CODES[card] for card in cards_of(mask))
+def _plays_of(mask: int) -> tuple[dict[str, Any], ...]:
+    """Returns the JSON objects of playing the cards of *mask*, in notation order, to be
+    copied (legal cards are listed on every move, and a hand's few masks recur)."""
+    made = _CARD_JSON["play"]
+    return tuple(made[card] for card in cards_of(mask))
+
+
+@functools.lru_cache(maxsize=8)
+def _cuts_of(size: int) -> tuple[dict[str, Any], ...]:
+    """Returns the JSON objects of every cut of a pack of *size* cards, to be copied."""
+    return tuple(Action("cut", position=position).to_dict() for position in range(1, size))
 
 
 def decide(
@@ -400,14 +441,27 @@ def decide_and_apply(
     """
     parsed = parse_action(action)
     phase = _check_table(state, seat)
+    deal = state.deal
     try:
-        event = _accept(state, seat, parsed, phase)
+        if parsed.type == "play" and phase == "play" and deal is not None and (
+                deal.turn == seat):
+            # The commonest action, by the seat to play: only the card's own rule is left to
+            # check (what _accept would find), and the fold takes the card as checked.
+            event = _play(state, deal, seat, parsed)
+            assert parsed.card is not None
+            after = play_card(state, seat, parsed.card)
+        else:
+            event = _accept(state, seat, parsed, phase)
+            after = apply_event(state, event)
     except ActionRejectedError as error:
         # The legal alternatives are worked out only for a refusal, never on the hot path.
         if not error.legal:
             error.legal = legal_actions(state, seat)
         raise
-    following, after = _server_steps(apply_event(state, event), entropy)
+    deal = after.deal
+    if deal is not None and deal.phase != "over":
+        return (event,), after  # A deal in progress: no server step is due.
+    following, after = _server_steps(after, entropy)
     return (event, *following), after
 
 
@@ -488,7 +542,7 @@ def _check(state: GameState, deal: DealState, seat: Seat, action: Action) -> Eve
 
 def _cut(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
     assert action.position is not None
-    size = len(pack(state.rules))
+    size = state.rules.deck_size
     if not 1 <= action.position < size:
         raise IllegalPlayError(
             f"cut position {action.position} is outside 1..{size - 1}",
@@ -560,15 +614,12 @@ def _play(state: GameState, deal: DealState, seat: Seat, action: Action) -> Even
 def _card_played(seat: Seat, card: Card) -> CardPlayed:
     """Returns the event of *seat* playing *card*: one immutable value per seat and card,
     made once (a play is the commonest event by far)."""
-    key = (seat, card)
-    event = _CARD_PLAYED.get(key)
-    if event is None:
-        event = _CARD_PLAYED[key] = CardPlayed(seat, CARD_CODES[card])
-    return event
+    return _CARD_PLAYED[seat][card]
 
 
-_CARD_PLAYED: dict[tuple[Seat, Card], CardPlayed] = {}
-"""The play events made so far, by seat and card (at most seats x 53)."""
+_CARD_PLAYED = tuple(
+    tuple(CardPlayed(seat, code) for code in CARD_CODES) for seat in range(MOST_PLAYERS))
+"""The play events, by seat and card."""
 
 
 def _call(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:

@@ -20,7 +20,7 @@ from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import Ranking, ranking
+from engine.ranking import Ranking
 from engine.rulings import ruling
 from engine.shuffle import ALGORITHM_2, commitment, cut, deal_order, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
@@ -102,14 +102,6 @@ _CARD_BY_CODE = {card.code(): card for card in (*STANDARD_DECK, JOKER)}
 _new = tuple.__new__
 """Builds a named tuple from all its fields at once: the fold's fast ``_replace``."""
 
-_GAME_VERSION = GameState._fields.index("version")
-_GAME_DEAL = GameState._fields.index("deal")
-_DEAL_HANDS, _DEAL_TRICKS, _DEAL_CURRENT, _DEAL_TURN, _DEAL_HIGHEST, _DEAL_FACTS = (
-    DealState._fields.index(name)
-    for name in ("hands", "tricks", "current", "turn", "highest", "facts")
-)
-
-
 _FIELD_INDEX: dict[type, dict[str, int]] = {
     record: {name: index for index, name in enumerate(record._fields)}
     for record in (DealState, GameState)
@@ -133,6 +125,7 @@ def _create(event: GameCreated) -> GameState:
     rules = _ruleset(event.profile, event.options, len(event.seats))
     return GameState(
         version=1,
+        deal=None,
         rules=rules,
         seat_types=tuple(event.seats),
         game_seed=event.seed,
@@ -459,71 +452,97 @@ def _jink(event: JinkAnnounced, state: GameState) -> GameState:
 
 @_apply.register
 def _played(event: CardPlayed, state: GameState) -> GameState:
+    return play_card(state, event.seat, _CARD_BY_CODE.get(event.card) or Card.parse(event.card))
+
+
+def play_card(state: GameState, seat: int, card: Card) -> GameState:
+    """Returns the state after *seat* plays *card*: the fold of ``card_played``, which
+    :func:`engine.actions.decide_and_apply` calls with the card it has just checked.
+
+    The hot path of the service, of bots and of replays: a play mid-trick builds a hand, a
+    trick, a deal and a game in one pass each; only a completed trick or a new highest trump
+    can prove the bonus or end the deal, so only then are those worked out.
+
+    :raises EventSequenceError: if the deal is not in play or *seat* does not hold *card*.
+    """
     deal = state.deal
     if deal is None or deal.phase != "play":
         deal = _deal_of(state, "play")
     rules = state.rules
-    version = state.version + 1
-    card = _CARD_BY_CODE.get(event.card) or Card.parse(event.card)
-    seat = event.seat
     trump = deal.trump
     trick = deal.current
     assert trump is not None and trick is not None, "play needs trumps and a trick"
-    order = ranking(trump, rules)
+    order = rules.rankings[trump]
     hands = deal.hands
     before = hands[seat]
-    hand = _without(before, card, seat, version)  # Raises when the seat does not hold it.
+    try:
+        index = before.index(card)
+    except ValueError:
+        raise EventSequenceError(
+            f"event {state.version + 1}: seat {seat} does not hold {card.code()}") from None
+    hand = before[:index] + before[index + 1:]
+    hands = hands[:seat] + (hand,) + hands[seat + 1:]
     facts = deal.facts
     tricks = deal.tricks
-    if trick.cards and order.trump_mask >> trick.cards[0] & 1:
+    cards = trick.cards
+    if cards and order.trump_mask >> cards[0] & 1:
         # A renege can be allowed only on a trump lead.
-        withheld = withheld_trumps(before, trick.cards, order, rules, card)
+        withheld = withheld_trumps(before, cards, order, rules, card)
         if withheld is not None:
-            facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
+            facts += (Fact("renege_allowed", withheld.with_args(seat=seat), state.version + 1,
                            trick=len(tricks) + 1, seat=seat),)
     seats = trick.seats + (seat,)
-    cards = trick.cards + (card,)
-    highest = highest_before = deal.highest
+    cards += (card,)
+    highest = deal.highest
     power = order.power_of[card]
-    if power and (highest is None or power > order.power_of[highest.card]):
-        highest = HighestTrump(card, seat, len(tricks) + 1)
     current: Trick | None
-    if len(cards) == rules.players:
-        index, won = winner_ruling(cards, order)
-        winner = seats[index]
-        tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
-        facts += (Fact("trick_won", won,
-                       version, trick=len(tricks), seat=winner, side=rules.side_of(winner),
-                       points=scoring.TRICK_POINTS),)
-        current = _new(Trick, (winner, (), (), None)) if (
-            len(tricks) < scoring.TRICKS_PER_DEAL) else None
-        turn = winner
-        trick_done = True
-    else:
+    if len(cards) < rules.players:
         current = _new(Trick, (trick.leader, seats, cards, None))
-        turn = (seat + 1) % rules.players
-        trick_done = False
-    # The deal with this play, built in one pass (the fold's hot path: no ``_replace``).
-    fields: list[object] = list(deal)
-    fields[_DEAL_HANDS] = hands[:seat] + (hand,) + hands[seat + 1:]
-    fields[_DEAL_TRICKS] = tricks
-    fields[_DEAL_CURRENT] = current
-    fields[_DEAL_TURN] = turn
-    fields[_DEAL_HIGHEST] = highest
-    fields[_DEAL_FACTS] = facts
-    deal = _new(DealState, fields)
-    if not trick_done and highest is highest_before:
-        # Mid-trick, with the highest trump unchanged, neither the bonus proof nor a finish
-        # can change: both depend only on completed tricks and on the highest trump.
-        game: list[object] = list(state)
-        game[_GAME_VERSION] = version
-        game[_GAME_DEAL] = deal
-        return _new(GameState, game)
+        if not power or (highest is not None and power <= order.power_of[highest.card]):
+            # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
+            # change (both depend only on completed tricks and on the highest trump).
+            deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current,
+                                    (seat + 1) % rules.players, highest, facts,
+                                    *deal[_AFTER_HOT:]))
+            return _new(GameState, (state.version + 1, deal, *state[_AFTER_DEAL:]))
+        highest = _new(HighestTrump, (card, seat, len(tricks) + 1))
+        deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current,
+                                (seat + 1) % rules.players, highest, facts, *deal[_AFTER_HOT:]))
+        return _after_play(state, deal, rules, order, False)
+    if power and (highest is None or power > order.power_of[highest.card]):
+        highest = _new(HighestTrump, (card, seat, len(tricks) + 1))
+    index, won = winner_ruling(cards, order)
+    winner = seats[index]
+    tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
+    facts += (_new(Fact, ("trick_won", won, state.version + 1, len(tricks), winner,
+                          rules.side_of(winner), scoring.TRICK_POINTS, None)),)
+    current = _new(Trick, (winner, (), (), None)) if (
+        len(tricks) < scoring.TRICKS_PER_DEAL) else None
+    deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current, winner, highest, facts,
+                            *deal[_AFTER_HOT:]))
+    return _after_play(state, deal, rules, order, True)
+
+
+def _after_play(state: GameState, deal: DealState, rules: RuleSet, order: Ranking,
+                trick_done: bool) -> GameState:
+    """Returns the game after a play that completed a trick or raised the highest trump:
+    the bonus proven if it now is, and the deal settled if it is over."""
+    version = state.version + 1
     deal = _check_bonus(deal, rules, order, version, trick_done)
     settlement = _settlement(deal, rules, version)
     if settlement is None:
-        return _with_deal(state, deal)
+        return _new(GameState, (version, deal, *state[_AFTER_DEAL:]))
     return _end_deal(state, deal, settlement)
+
+
+_HANDS = DealState._fields.index("hands")
+_AFTER_HOT = _HANDS + 6
+assert DealState._fields[_HANDS:_AFTER_HOT] == (
+    "hands", "tricks", "current", "turn", "highest", "facts"), "a play's fields, in a row"
+_AFTER_DEAL = 2
+assert Fact._fields == ("kind", "ruling", "version", "trick", "seat", "side", "points",
+                        "credited_trick"), "a trick's fact is built from its fields in order"
+assert GameState._fields[:_AFTER_DEAL] == ("version", "deal"), "an event's fields, first"
 
 
 def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,

@@ -15,7 +15,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from engine.cards import Suit
 from engine.errors import ProfileError
+from engine.ranking import Ranking, ranking_for
 
 Layout = Literal["individuals", "pairs", "triples"]
 JokerPlacement = Literal["none", "above_ah", "below_ah"]
@@ -51,9 +53,14 @@ class RuleSet:
     turn_seconds: int | None
     _sides: int = dataclasses.field(init=False, repr=False, compare=False)
     """:attr:`sides`, worked out once (the fold asks for a trick winner's side each trick)."""
+    rankings: tuple[Ranking, ...] = dataclasses.field(init=False, repr=False, compare=False)
+    """The card orderings in force under these rules, indexed by trump suit (what
+    :func:`engine.ranking.ranking` answers: every play asks, so they are made once here)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_sides", self.players // LAYOUT_SIZE[self.layout])
+        object.__setattr__(self, "rankings", tuple(
+            ranking_for(suit, self.joker, self.diamond_ace) for suit in Suit))
 
     @property
     def sides(self) -> int:
@@ -183,6 +190,9 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 _PLAYERS: dict[str, tuple[int, int]] = {"bruff": (6, 6), "auction": (4, 4), "classic": (2, 10)}
+
+MOST_PLAYERS = max(high for _, high in _PLAYERS.values())
+"""The largest table any profile allows."""
 
 _PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {"auction": {"target": 120}}
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine.cards import ACE_OF_HEARTS, JOKER, STANDARD_DECK, Card, Rank, Suit, mask_of
-from engine.profiles import RuleSet
+
+if TYPE_CHECKING:  # A rule set holds its rankings (engine.profiles imports this module).
+    from engine.profiles import RuleSet
 
 _BLACK_TRUMP_TAIL = "2346789T"
 _RED_TRUMP_TAIL = "T9876432"
@@ -118,17 +121,7 @@ def ranking_for(trump: Suit, joker: str, diamond_ace: str) -> Ranking:
 
 def ranking(trump: Suit, rules: RuleSet) -> Ranking:
     """Returns the orderings in force for *trump* under *rules*."""
-    try:
-        return _BY_OPTIONS[rules.joker, rules.diamond_ace][trump]
-    except KeyError:
-        by_suit = tuple(ranking_for(suit, rules.joker, rules.diamond_ace) for suit in Suit)
-        _BY_OPTIONS[rules.joker, rules.diamond_ace] = by_suit
-        return by_suit[trump]
-
-
-_BY_OPTIONS: dict[tuple[str, str], tuple[Ranking, ...]] = {}
-"""The rankings of :func:`ranking_for` for each joker placement and diamond-ace rule, by
-trump suit (the fold asks on every play: a look-up by strings and an index, no enum hash)."""
+    return rules.rankings[trump]
 
 
 def is_protected(card: Card, trump: Suit) -> bool:

@@ -112,6 +112,12 @@ class DealState(NamedTuple):
     dealer: Seat
     phase: DealPhase
     hands: tuple[tuple[Card, ...], ...]
+    tricks: tuple[Trick, ...] = ()
+    """Completed tricks, in order."""
+    current: Trick | None = None
+    turn: Seat | None = None
+    highest: HighestTrump | None = None
+    facts: tuple[Fact, ...] = ()
     algorithm: str | None = None
     commitment: str | None = None
     seed: str | None = None
@@ -139,13 +145,7 @@ class DealState(NamedTuple):
     bid: int | None = None
     discards_done: tuple[Seat, ...] = ()
     jink_seat: Seat | None = None
-    tricks: tuple[Trick, ...] = ()
-    """Completed tricks, in order."""
-    current: Trick | None = None
-    turn: Seat | None = None
-    highest: HighestTrump | None = None
     bonus_proven: bool = False
-    facts: tuple[Fact, ...] = ()
     result: DealResult | None = None
     start_scores: tuple[int, ...] = ()
     """The game's scores when this deal began."""
@@ -163,6 +163,8 @@ class GameState(NamedTuple):
     """
 
     version: int
+    deal: DealState | None
+    """The deal in progress, or the last one played (``None`` before the first shuffle)."""
     rules: RuleSet
     seat_types: tuple[str, ...]
     game_seed: str
@@ -172,7 +174,6 @@ class GameState(NamedTuple):
     games_won: tuple[int, ...]
     game_number: int = 1
     deals_played: int = 0
-    deal: DealState | None = None
     winner: Side | None = None
     """The side that won the game (the match, where several games are played)."""
     game_winners: tuple[Side, ...] = ()

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
-from engine.actions import action_of, decide_and_apply, parse_action, start_game
+from engine.actions import action_of, decide_and_apply, parse_action, start_game_and_apply
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.state import GameState, Seat
@@ -152,12 +152,13 @@ def create_game(
     game_id = new_game_id()
     # Dealt by hmac-sha256-fy/2: the deck depends on the game id and on the seats' nonces;
     # the bots' and the clock's cuts come from a secret committed here, before any seed.
-    events = start_game(profile, options, tuple(seat_types), entropy(), entropy(),
-                        context=game_id, contribution_secret=entropy())
+    events, state = start_game_and_apply(
+        profile, options, tuple(seat_types), entropy(), entropy(), context=game_id,
+        contribution_secret=entropy())
     if before_append is not None:
         before_append(game_id)
     result = store.append(game_id, 0, events, actor=SERVER)
-    return CreatedGame(game_id, fold(events), result.version)
+    return CreatedGame(game_id, state, result.version)
 
 
 def act(
