@@ -25,7 +25,6 @@ from engine.cards import (
     Rank,
     Suit,
     card_sort_key,
-    cards_of,
     format_cards,
 )
 from engine.errors import (
@@ -129,13 +128,13 @@ def parse_action(body: Any) -> Action:
 
     :raises InvalidActionError: for anything else, saying what is wrong.
     """
-    if isinstance(body, Action):
-        return body
     if type(body) is dict and len(body) == 2 and body.get("type") == "play":
         # The hot path: a play as legal_actions lists it, one interned action per card code.
         played = _PLAYS.get(body.get("card"))  # type: ignore[arg-type]
         if played is not None:
             return played
+    if isinstance(body, Action):
+        return body
     if not isinstance(body, Mapping):
         raise InvalidActionError(
             f"an action is a JSON object such as {{\"type\": \"play\", \"card\": \"5S\"}}, "
@@ -347,13 +346,15 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
     phase = deal.phase
     if phase == "play":
         assert deal.trump is not None and deal.current is not None
-        plays = _plays_of(legal_mask(hand, deal.current.cards, rules.rankings[deal.trump], rules))
+        legal = legal_mask(hand, deal.current.cards, ranking(deal.trump, rules), rules)
+        made = _CARD_JSON["play"]
+        plays = [made[card].copy() for card in sorted(set(hand)) if legal >> card & 1]
         if not actions and _why_not_rob(state, deal, seat) is not None:
-            return tuple(map(dict.copy, plays))  # The hot path: plays alone.
+            return tuple(plays)  # The hot path: plays alone.
         listed = [action.to_dict() for action in actions]
         if _may_rob(state, deal, seat):
             listed += _card_json("rob", _distinct(hand))
-        return (*listed, *map(dict.copy, plays))
+        return (*listed, *plays)
     if phase == "cut":
         return (*(action.to_dict() for action in actions),
                 *map(dict.copy, _cuts_of(rules.deck_size)))
@@ -385,21 +386,14 @@ _CARD_JSON: dict[str, tuple[dict[str, Any], ...]] = {
     for kind in ("play", "rob", "bury")
 }
 """The JSON object of playing, robbing with and burying each card, indexed by card (listed
-as copies: an action a seat may take is listed on every move)."""
+as copies: an action a seat may take is listed on every move). Cards are indices in notation
+order, so sorting a hand lists them in that order."""
 
 
 def _card_json(kind: str, cards: Iterable[Card]) -> list[dict[str, Any]]:
     """Returns the JSON objects of the *kind* action with each of *cards*, fresh copies."""
     made = _CARD_JSON[kind]
     return [made[card].copy() for card in cards]
-
-
-@functools.lru_cache(maxsize=4096)
-def _plays_of(mask: int) -> tuple[dict[str, Any], ...]:
-    """Returns the JSON objects of playing the cards of *mask*, in notation order, to be
-    copied (legal cards are listed on every move, and a hand's few masks recur)."""
-    made = _CARD_JSON["play"]
-    return tuple(made[card] for card in cards_of(mask))
 
 
 @functools.lru_cache(maxsize=8)
@@ -709,7 +703,8 @@ def _why_not_rob(state: GameState, deal: DealState, seat: Seat) -> str | None:
     return _ONLY_ACE_HOLDER[ace]
 
 
-_ROBBED_BY = tuple(f"the turn-up was already robbed by seat {seat}" for seat in range(10))
+_ROBBED_BY = tuple(f"the turn-up was already robbed by seat {seat}"
+                   for seat in range(MOST_PLAYERS))
 """The refusal of a second rob, by the seat that robbed (written once: checks are hot)."""
 
 _ONLY_ACE_HOLDER = {

@@ -20,7 +20,7 @@ from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import Ranking
+from engine.ranking import Ranking, ranking
 from engine.rulings import ruling
 from engine.shuffle import ALGORITHM_2, commitment, cut, deal_order, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
@@ -472,7 +472,7 @@ def play_card(state: GameState, seat: int, card: Card) -> GameState:
     trump = deal.trump
     trick = deal.current
     assert trump is not None and trick is not None, "play needs trumps and a trick"
-    order = rules.rankings[trump]
+    order = ranking(trump, rules)
     hands = deal.hands
     before = hands[seat]
     try:

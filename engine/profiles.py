@@ -15,9 +15,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from engine.cards import Suit
 from engine.errors import ProfileError
-from engine.ranking import Ranking, ranking_for
+from engine.ranking import rankings_number
 
 Layout = Literal["individuals", "pairs", "triples"]
 JokerPlacement = Literal["none", "above_ah", "below_ah"]
@@ -53,14 +52,14 @@ class RuleSet:
     turn_seconds: int | None
     _sides: int = dataclasses.field(init=False, repr=False, compare=False)
     """:attr:`sides`, worked out once (the fold asks for a trick winner's side each trick)."""
-    rankings: tuple[Ranking, ...] = dataclasses.field(init=False, repr=False, compare=False)
-    """The card orderings in force under these rules, indexed by trump suit (what
-    :func:`engine.ranking.ranking` answers: every play asks, so they are made once here)."""
+    rankings: int = dataclasses.field(init=False, repr=False, compare=False)
+    """The number of the card orderings in force under these rules (what
+    :func:`engine.ranking.ranking` answers: every play asks). A number, not the orderings
+    themselves, so that a cached game's size does not count tables every game shares."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_sides", self.players // LAYOUT_SIZE[self.layout])
-        object.__setattr__(self, "rankings", tuple(
-            ranking_for(suit, self.joker, self.diamond_ace) for suit in Suit))
+        object.__setattr__(self, "rankings", rankings_number(self.joker, self.diamond_ace))
 
     @property
     def sides(self) -> int:

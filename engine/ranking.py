@@ -121,7 +121,26 @@ def ranking_for(trump: Suit, joker: str, diamond_ace: str) -> Ranking:
 
 def ranking(trump: Suit, rules: RuleSet) -> Ranking:
     """Returns the orderings in force for *trump* under *rules*."""
-    return rules.rankings[trump]
+    return RANKINGS[rules.rankings][trump]
+
+
+def rankings_number(joker: str, diamond_ace: str) -> int:
+    """Returns the number of the rankings for this joker placement and diamond-ace rule in
+    :data:`RANKINGS`, made the first time they are asked for."""
+    key = (joker, diamond_ace)
+    number = _NUMBERS.get(key)
+    if number is None:
+        number = _NUMBERS[key] = len(RANKINGS)
+        RANKINGS.append(tuple(ranking_for(suit, joker, diamond_ace) for suit in Suit))
+    return number
+
+
+RANKINGS: list[tuple[Ranking, ...]] = []
+"""The rankings of each joker placement and diamond-ace rule asked for so far, by trump
+suit."""
+
+_NUMBERS: dict[tuple[str, str], int] = {}
+"""The number in :data:`RANKINGS` of each (joker, diamond_ace) made so far."""
 
 
 def is_protected(card: Card, trump: Suit) -> bool:

@@ -29,6 +29,7 @@ creation (:func:`committed_cut`), so their contributions are fixed before any de
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -168,24 +169,30 @@ def shuffled(cards: Sequence[Card], stream: Iterator[int]) -> tuple[Card, ...]:
             j = uniform_below(i + 1, stream)
             order[i], order[j] = order[j], order[i]
         return tuple(order)
-    # Every draw one byte (as uniform_below reads it for a bound up to 256), inlined: this
-    # loop runs for every deal, in every fold.
+    # Every draw one byte (as uniform_below reads it for a bound up to 256), looked up in the
+    # position's table of what each byte draws: this loop runs for every deal, in every fold.
     draw = iter(stream).__next__
     try:
-        for i in range(len(order) - 1, 0, -1):
-            limit = _BYTE_LIMITS[i]
-            byte = draw()
-            while byte >= limit:
-                byte = draw()
-            j = byte % (i + 1)
+        for i, drawn in _draw_tables(len(order)):
+            j = drawn[draw()]
+            while j < 0:
+                j = drawn[draw()]
             order[i], order[j] = order[j], order[i]
     except StopIteration:
         raise ShuffleError("byte stream exhausted before the shuffle finished") from None
     return tuple(order)
 
 
-_BYTE_LIMITS = (0, *(256 - 256 % (i + 1) for i in range(1, 256)))
-"""For each Fisher-Yates position i, the bytes below which a draw of 0..i is accepted."""
+@functools.cache
+def _draw_tables(size: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Returns, for each Fisher-Yates position i of a pack of *size* (at most 256) cards from
+    the last down, i and what each byte draws there: ``byte mod (i + 1)``, or -1 for a byte
+    that :func:`uniform_below` rejects (one at or above the largest multiple of i + 1)."""
+    tables = []
+    for i in range(size - 1, 0, -1):
+        limit = 256 - 256 % (i + 1)
+        tables.append((i, tuple(byte % (i + 1) if byte < limit else -1 for byte in range(256))))
+    return tuple(tables)
 
 
 def cut(order: Sequence[Card], position: int) -> tuple[Card, ...]:
