@@ -21,7 +21,14 @@ from deals import FACT_RULES, cards_in_play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import decide, legal_actions, server_events, start_game
+from engine.actions import (
+    decide,
+    decide_and_apply,
+    legal_actions,
+    server_events,
+    start_game,
+    start_game_and_apply,
+)
 from engine.cards import Card
 from engine.errors import IllegalPlayError
 from engine.fold import apply_event, fold
@@ -148,9 +155,11 @@ def play_random_game(
 ) -> Game:
     """Plays a whole random game from *seed*, checking the pack after every event."""
     rnd = random.Random(seed)
-    events = list(start_game(
+    opening, started = start_game_and_apply(
         profile, options, ["bot"] * players, rnd.randbytes(32), rnd.randbytes(32)
-    ))
+    )
+    decided: GameState | None = started
+    events = list(opening)
     state = apply_event(None, events[0])
     states = [state]
     pending = events[1:]
@@ -159,15 +168,20 @@ def play_random_game(
             state = apply_event(state, event)
             _check_cards(state)
             states.append(state)
+        # What the engine decided and applied at once is what folding its events gives.
+        assert decided is None or state == decided, (
+            f"the state decided with events {pending} is not their fold")
         if state.phase == "over":
             return Game(events, states)
         if state.phase in ("shuffle", "reveal"):
             pending = list(server_events(state, rnd.randbytes(32)))
+            decided = None
         else:
             seat, action = _choose(state, rnd)
             if state.phase == "play" and seat == state.turn and rnd.random() < 0.2:
                 _check_refusals(state, seat, rnd)
-            pending = list(decide(state, seat, action, entropy=rnd.randbytes(32)))
+            made, decided = decide_and_apply(state, seat, action, entropy=rnd.randbytes(32))
+            pending = list(made)
         events += pending
     raise AssertionError(f"the game did not end within {MAX_STEPS} actions")
 

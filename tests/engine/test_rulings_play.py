@@ -87,6 +87,22 @@ def test_a_plain_lead_may_be_trumped_or_followed_but_nothing_else() -> None:
     )
 
 
+def test_a_listing_of_legal_actions_is_the_callers_own_to_change() -> None:
+    # The objects of plays and cuts are copied from ones made once: changing what one call
+    # returned must not change what the next returns.
+    table = _bruff(_hands())
+    table.play(0, "7C")
+    listed = legal_actions(table.state, 1)
+    listed[0]["card"] = "2H"
+    listed[1].clear()
+    assert table.legal(1) == plays("TS", "4C", "AH")
+
+    cutting = shuffled_game("bruff", {}, 6, dealer=5)
+    cuts = legal_actions(cutting.state, 4)
+    cuts[0]["position"] = 99
+    assert cutting.legal(4)[:2] == [{"type": "cut", "position": 1}, {"type": "cut", "position": 2}]
+
+
 def test_there_is_no_duty_to_overtake() -> None:
     table = _bruff(_hands(s3="2S,KS,4D,7H,8H"))
     table.trick("KC,4C,3C,2S,6C,5D")  # seat 3 wins and leads
