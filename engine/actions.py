@@ -85,6 +85,17 @@ OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
 }
 """Every action type and the fields of its JSON object a client may leave out."""
 
+_REQUIRED_FIELDS: dict[str, frozenset[str]] = {
+    action: frozenset({"type", *fields}) - OPTIONAL_FIELDS[action]
+    for action, fields in ACTION_FIELDS.items()
+}
+"""Every action type and the keys its JSON object must have."""
+
+_ALLOWED_FIELDS: dict[str, frozenset[str]] = {
+    action: frozenset({"type", *fields}) for action, fields in ACTION_FIELDS.items()
+}
+"""Every action type and the keys its JSON object may have."""
+
 ANY_SEAT = frozenset({"jink", "contribute"})
 """The actions any seat may take whoever's turn it is."""
 
@@ -130,7 +141,8 @@ def parse_action(body: Any) -> Action:
     """
     if type(body) is dict and len(body) == 2 and body.get("type") == "play":
         # The hot path: a play as legal_actions lists it, one interned action per card code.
-        played = _PLAYS.get(body.get("card"))  # type: ignore[arg-type]
+        card = body.get("card")
+        played = _PLAYS.get(card) if type(card) is str else None
         if played is not None:
             return played
     if isinstance(body, Action):
@@ -141,15 +153,15 @@ def parse_action(body: Any) -> Action:
             f"got {type(body).__name__}"
         )
     kind = body.get("type")
-    if kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         raise InvalidActionError(
             f"unknown action type {kind!r}: expected one of {', '.join(ACTION_FIELDS)}"
         )
-    wanted = ACTION_FIELDS[kind]
-    missing = [name for name in wanted if name not in body
-               and name not in OPTIONAL_FIELDS[kind]]
-    extra = sorted(set(body) - set(wanted) - {"type"})
-    if missing or extra:
+    if not _REQUIRED_FIELDS[kind] <= body.keys() <= _ALLOWED_FIELDS[kind]:
+        wanted = ACTION_FIELDS[kind]
+        missing = [name for name in wanted if name not in body
+                   and name not in OPTIONAL_FIELDS[kind]]
+        extra = sorted(str(name) for name in set(body) - set(wanted) - {"type"})
         parts = []
         if missing:
             parts.append(f"missing {', '.join(missing)}")

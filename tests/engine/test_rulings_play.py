@@ -277,6 +277,12 @@ def test_any_action_after_the_game_is_won_is_refused_as_game_over() -> None:
         ({"type": "bid", "amount": True}, "amount must be a whole number, got True"),
         ({"type": "discard", "cards": "7C"}, "cards must be a list of card codes"),
         ({"type": "name_trump", "suit": "X"}, "invalid suit 'X'"),
+        # Values JSON can carry that are not hashable, where a code or a type name belongs.
+        ({"type": ["play"], "card": "7C"}, r"unknown action type \['play'\]"),
+        ({"type": {"play": 1}}, r"unknown action type \{'play': 1\}"),
+        ({"type": "play", "card": ["7C"]}, r"action 'play': invalid card \['7C'\]"),
+        ({"type": "play", "card": {"code": "7C"}}, "action 'play': invalid card"),
+        ({"type": "pass", 3: "x"}, "action 'pass': unexpected 3"),
     ],
 )
 def test_a_malformed_action_is_refused_as_invalid(body: Any, message: str) -> None:
