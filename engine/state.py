@@ -105,7 +105,8 @@ class DealState(NamedTuple):
 
     The records the fold rebuilds on every event (deals, tricks) are named tuples rather than
     frozen dataclasses: ``_replace`` copies one in a single C-level pass, several times faster
-    than ``dataclasses.replace``, and folding is the service's hot path.
+    than ``dataclasses.replace``, and folding is the service's hot path. The fields a play
+    changes (``hands`` to ``facts``) stand in a row, so that a play copies the rest in slices.
     """
 
     number: int
@@ -159,7 +160,8 @@ class GameState(NamedTuple):
     """A whole game (or match): the rules, the scores and the deal in progress.
 
     A named tuple for the same reason as :class:`DealState`: the fold replaces it on every
-    event. Change one with ``state._replace(...)``.
+    event, and an event changes ``version`` and ``deal``, its first fields. Change one with
+    ``state._replace(...)``.
     """
 
     version: int

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from engine.cards import Suit
 from engine.errors import ProfileError
 from engine.profiles import (
     PROFILES,
@@ -15,6 +16,8 @@ from engine.profiles import (
     parse_option_text,
     profile_players,
 )
+from engine.ranking import ranking, ranking_for
+from events.sizing import deep_size
 
 
 def test_bruff_defaults() -> None:
@@ -327,3 +330,17 @@ def test_parse_option_text_refuses_an_unknown_option() -> None:
 def test_parse_option_text_refuses_an_unknown_profile() -> None:
     with pytest.raises(ProfileError, match="unsupported ruleset: 'x'"):
         parse_option_text("x", "target", "45")
+
+
+
+def test_a_rule_set_names_its_rankings_without_holding_them() -> None:
+    plain = make_ruleset("classic", {"layout": "individuals"}, 2)
+    also_plain = make_ruleset("classic", {"layout": "individuals", "target": 60}, 3)
+    with_joker = make_ruleset("classic", {"layout": "individuals", "joker": "below_ah"}, 2)
+    for suit in Suit:
+        assert ranking(suit, plain) is ranking_for(suit, "none", "low")
+        assert ranking(suit, with_joker) is ranking_for(suit, "below_ah", "low")
+        assert ranking(suit, also_plain) is ranking(suit, plain)
+    # The fold cache bounds its games by deep_size: tables that every game under the same
+    # options shares must not count again in each game.
+    assert deep_size(plain) < deep_size(ranking(Suit.H, plain)) / 4
