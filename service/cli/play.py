@@ -15,10 +15,10 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from engine.actions import decide, legal_actions, start_game_and_apply
+from engine.actions import decide, legal_actions, start_game
 from engine.bots import choose_action
 from engine.errors import FortyFiveError
-from engine.fold import apply_event
+from engine.fold import apply_event, fold
 from engine.profiles import PROFILES, parse_option_text, profile_players
 from engine.rulings import side_name
 from engine.state import GameState
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     # own, and the bots cut from a secret committed before the first deal's seed.
     context = f"play-{entropy().hex()[:16]}"
     try:
-        _, state = start_game_and_apply(args.profile, options, seats, entropy(), entropy(),
-                                        context=context, contribution_secret=entropy())
+        state = fold(start_game(args.profile, options, seats, entropy(), entropy(),
+                                context=context, contribution_secret=entropy()))
     except FortyFiveError as error:
         raise UsageError(str(error)) from None
     shown = 0
