@@ -475,12 +475,7 @@ def play_card(state: GameState, seat: int, card: Card) -> GameState:
     order = ranking(trump, rules)
     hands = deal.hands
     before = hands[seat]
-    try:
-        index = before.index(card)
-    except ValueError:
-        raise EventSequenceError(
-            f"event {state.version + 1}: seat {seat} does not hold {card.code()}") from None
-    hand = before[:index] + before[index + 1:]
+    hand = _without(before, card, seat, state.version + 1)  # Raises unless the seat holds it.
     hands = hands[:seat] + (hand,) + hands[seat + 1:]
     facts = deal.facts
     tricks = deal.tricks

@@ -186,13 +186,19 @@ def shuffled(cards: Sequence[Card], stream: Iterator[int]) -> tuple[Card, ...]:
 @functools.cache
 def _draw_tables(size: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Returns, for each Fisher-Yates position i of a pack of *size* (at most 256) cards from
-    the last down, i and what each byte draws there: ``byte mod (i + 1)``, or -1 for a byte
-    that :func:`uniform_below` rejects (one at or above the largest multiple of i + 1)."""
-    tables = []
-    for i in range(size - 1, 0, -1):
-        limit = 256 - 256 % (i + 1)
-        tables.append((i, tuple(byte % (i + 1) if byte < limit else -1 for byte in range(256))))
-    return tuple(tables)
+    the last down, i and what each byte draws there as :func:`uniform_below` reads it, -1 for
+    a byte it rejects (and then reads the next)."""
+    return tuple((i, tuple(_drawn(i + 1, byte) for byte in range(256)))
+                 for i in range(size - 1, 0, -1))
+
+
+def _drawn(bound: int, byte: int) -> int:
+    """Returns what :func:`uniform_below` draws below *bound* from *byte* alone, or -1 when it
+    rejects that byte."""
+    try:
+        return uniform_below(bound, iter((byte,)))
+    except ShuffleError:
+        return -1
 
 
 def cut(order: Sequence[Card], position: int) -> tuple[Card, ...]:
