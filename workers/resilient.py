@@ -12,6 +12,11 @@ runs, a thread beats its heartbeats as RQ's forking worker does, so its executio
 :data:`ABANDON_MARGIN` seconds after the beats stop. RQ's registry maintenance (every
 :data:`MAINTENANCE_SECONDS`) then retries it like any failure (``Retry``, after 10 s); the
 job is idempotent, so running it again is safe.
+
+A worker killed after taking a job but before marking it started leaves it in RQ's
+intermediate queue, which RQ's recovery of abandoned jobs skips: RQ fails it only once it has
+been seen stuck there for a minute. :meth:`ResilientWorker.clean_registries` does so after
+:data:`STUCK_SECONDS`.
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import redis
-from rq import SimpleWorker
+from rq import SimpleWorker, utils
 from rq.exceptions import StopRequested
 from rq.job import Job
 from rq.queue import Queue
@@ -45,6 +51,11 @@ ABANDON_MARGIN = 10
 
 MAINTENANCE_SECONDS = 10
 """How often RQ cleans its registries (and so retries abandoned jobs)."""
+
+STUCK_SECONDS = 5
+"""How long after a maintenance pass first saw a job taken from the queue, yet neither started
+nor running, it counts as abandoned by a worker that died taking it (RQ waits a minute). Two
+passes are :data:`MAINTENANCE_SECONDS` apart, so the second pass that sees it fails it."""
 
 
 class Outage:
@@ -180,6 +191,35 @@ class ResilientWorker(SimpleWorker):
         remaining = job.timeout - working_time if job.timeout and job.timeout > 0 else None
         interval = self.job_monitoring_interval
         return int(interval if remaining is None else min(remaining, interval)) + ABANDON_MARGIN
+
+    def clean_registries(self) -> None:
+        """RQ's maintenance of each queue, then a job stuck in its intermediate queue is
+        failed, and so retried, :data:`STUCK_SECONDS` after a pass first saw it there, not a
+        minute after."""
+        super().clean_registries()  # type: ignore[no-untyped-call]
+        for queue in self.queues:
+            # One worker of several cleans at a time, as in RQ's own pass.
+            if queue.acquire_maintenance_lock():
+                self._fail_stuck(queue)
+                queue.release_maintenance_lock()  # type: ignore[no-untyped-call]
+
+    def _fail_stuck(self, queue: Queue) -> None:
+        """Fails each job of *queue*'s intermediate queue that no worker runs and that a pass
+        first saw there at least :data:`STUCK_SECONDS` ago (what RQ's
+        ``IntermediateQueue.cleanup`` does after a minute)."""
+        stuck = queue.intermediate_queue
+        for job_id in stuck.get_job_ids():
+            if job_id in queue.started_job_registry:
+                continue
+            job = queue.fetch_job(job_id)
+            if job is None:
+                stuck.remove(job_id)
+            elif not stuck.set_first_seen(job_id):  # Seen by an earlier pass.
+                seen = stuck.get_first_seen(job_id)
+                if seen is not None and utils.now() - seen >= timedelta(seconds=STUCK_SECONDS):
+                    self.handle_job_failure(
+                        job, queue, exc_string="the worker that took it died before starting it")
+                    stuck.remove(job_id)
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         """Runs *job* here with its heartbeats beaten; if Redis goes away meanwhile, waits

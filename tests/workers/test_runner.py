@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import redis
+from freezegun import freeze_time
 from rq import Queue
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
@@ -31,7 +32,13 @@ from events.redis_store import RedisEventStore
 from service import commands, heartbeats
 from service.supervisor import Backoff
 from workers import context
-from workers.resilient import ABANDON_MARGIN, BEAT_SECONDS, Outage, ResilientWorker
+from workers.resilient import (
+    ABANDON_MARGIN,
+    BEAT_SECONDS,
+    STUCK_SECONDS,
+    Outage,
+    ResilientWorker,
+)
 from workers.runner import SCHEDULER_LOCK_SECONDS, SchedulerDuty, rq_url_for, run_worker
 
 
@@ -199,6 +206,34 @@ def test_a_job_whose_worker_died_is_abandoned_soon_and_retried_by_rq(queue: Queu
     registry.cleanup(timestamp=expires + 1)  # What RQ's maintenance does then.
     job.refresh()
     assert job.get_status() == "scheduled" and job.retries_left == context.retry().max - 1
+
+
+def test_a_job_whose_worker_died_taking_it_is_retried_within_seconds_not_a_minute(
+    queue: Queue,
+) -> None:
+    job = queue.enqueue("time.sleep", 0, retry=context.retry())
+    worker = _resilient_worker(queue, [])
+    worker.register_birth()
+    # The worker takes the job (RQ moves it to the intermediate queue), registers its
+    # execution, and is killed before it marks the job started.
+    assert queue.connection.lmove(queue.key, queue.intermediate_queue_key) == job.id.encode()
+    worker.prepare_execution(job)
+    registry = queue.started_job_registry
+    [(_, expires)] = queue.connection.zrange(registry.key, 0, -1, withscores=True)
+    registry.cleanup(timestamp=expires + 1)
+    # RQ's recovery of abandoned jobs drops the expired execution of a job never started,
+    # and leaves the job taken and queued, in nobody's hands.
+    assert job.get_status() == "queued" and job.id not in registry
+    assert job.id in queue.intermediate_queue.get_job_ids()
+
+    worker.clean_registries()  # The first pass that sees it stuck (RQ's waits a minute).
+    assert job.get_status() == "queued"
+    later = datetime.now(UTC) + timedelta(seconds=STUCK_SECONDS)
+    with freeze_time(later):
+        worker.clean_registries()  # The next pass, MAINTENANCE_SECONDS later at most.
+    job.refresh()
+    assert job.get_status() == "scheduled" and job.retries_left == context.retry().max - 1
+    assert job.id not in queue.intermediate_queue.get_job_ids()
 
 
 def test_the_scheduling_duty_passes_to_another_runner_soon_after_its_holder_dies(
