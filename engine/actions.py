@@ -360,7 +360,7 @@ def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
         assert deal.trump is not None and deal.current is not None
         legal = legal_mask(hand, deal.current.cards, ranking(deal.trump, rules), rules)
         made = _CARD_JSON["play"]
-        plays = [made[card].copy() for card in sorted(set(hand)) if legal >> card & 1]
+        plays = [made[card].copy() for card in _distinct(hand) if legal >> card & 1]
         if not actions and _why_not_rob(state, deal, seat) is not None:
             return tuple(plays)  # The hot path: plays alone.
         listed = [action.to_dict() for action in actions]
@@ -398,8 +398,7 @@ _CARD_JSON: dict[str, tuple[dict[str, Any], ...]] = {
     for kind in ("play", "rob", "bury")
 }
 """The JSON object of playing, robbing with and burying each card, indexed by card (listed
-as copies: an action a seat may take is listed on every move). Cards are indices in notation
-order, so sorting a hand lists them in that order."""
+as copies: an action a seat may take is listed on every move)."""
 
 
 def _card_json(kind: str, cards: Iterable[Card]) -> list[dict[str, Any]]:
@@ -447,23 +446,16 @@ def decide_and_apply(
     """
     parsed = parse_action(action)
     phase = _check_table(state, seat)
-    deal = state.deal
     try:
-        if parsed.type == "play" and phase == "play" and deal is not None and (
-                deal.turn == seat):
-            # The commonest action, by the seat to play: only the card's own rule is left to
-            # check (what _accept would find), and the fold takes the card as checked.
-            event = _play(state, deal, seat, parsed)
-            assert parsed.card is not None
-            after = play_card(state, seat, parsed.card)
-        else:
-            event = _accept(state, seat, parsed, phase)
-            after = apply_event(state, event)
+        event = _accept(state, seat, parsed, phase)
     except ActionRejectedError as error:
         # The legal alternatives are worked out only for a refusal, never on the hot path.
         if not error.legal:
             error.legal = legal_actions(state, seat)
         raise
+    # A play, the commonest action, is folded with the card just checked (no look-up by code).
+    after = (play_card(state, seat, parsed.card) if parsed.card is not None and
+             parsed.type == "play" else apply_event(state, event))
     deal = after.deal
     if deal is not None and deal.phase != "over":
         return (event,), after  # A deal in progress: no server step is due.
@@ -760,4 +752,5 @@ _NO_JINK_NONE = "no jink can be announced: this game is played with the jink opt
 
 
 def _distinct(cards: Sequence[Card]) -> list[Card]:
-    return sorted(set(cards), key=card_sort_key)
+    """Returns the distinct *cards* in notation order (a card's value is its index in it)."""
+    return sorted(set(cards))

@@ -174,8 +174,15 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
 
 
 def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
-    """Returns *state* one version on, with *deal* (and any other *changes*)."""
-    return _replaced(state, deal=deal, version=state.version + 1, **changes)
+    """Returns *state* one version on, with *deal* (and any other *changes*). Most events
+    change only those two, the game's first fields: the rest is copied in one slice."""
+    if changes:
+        return _replaced(state, deal=deal, version=state.version + 1, **changes)
+    return _new(GameState, (state.version + 1, deal, *state[_AFTER_DEAL:]))
+
+
+_AFTER_DEAL = 2
+assert GameState._fields[:_AFTER_DEAL] == ("version", "deal"), "an event's fields, first"
 
 
 def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
@@ -488,45 +495,35 @@ def play_card(state: GameState, seat: int, card: Card) -> GameState:
                            trick=len(tricks) + 1, seat=seat),)
     seats = trick.seats + (seat,)
     cards += (card,)
-    highest = deal.highest
+    highest = highest_before = deal.highest
     power = order.power_of[card]
-    current: Trick | None
-    if len(cards) < rules.players:
-        current = _new(Trick, (trick.leader, seats, cards, None))
-        if not power or (highest is not None and power <= order.power_of[highest.card]):
-            # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
-            # change (both depend only on completed tricks and on the highest trump).
-            deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current,
-                                    (seat + 1) % rules.players, highest, facts,
-                                    *deal[_AFTER_HOT:]))
-            return _new(GameState, (state.version + 1, deal, *state[_AFTER_DEAL:]))
-        highest = _new(HighestTrump, (card, seat, len(tricks) + 1))
-        deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current,
-                                (seat + 1) % rules.players, highest, facts, *deal[_AFTER_HOT:]))
-        return _after_play(state, deal, rules, order, False)
     if power and (highest is None or power > order.power_of[highest.card]):
         highest = _new(HighestTrump, (card, seat, len(tricks) + 1))
-    index, won = winner_ruling(cards, order)
-    winner = seats[index]
-    tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
-    facts += (_new(Fact, ("trick_won", won, state.version + 1, len(tricks), winner,
-                          rules.side_of(winner), scoring.TRICK_POINTS, None)),)
-    current = _new(Trick, (winner, (), (), None)) if (
-        len(tricks) < scoring.TRICKS_PER_DEAL) else None
-    deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current, winner, highest, facts,
+    current: Trick | None
+    trick_done = len(cards) == rules.players
+    if trick_done:
+        index, won = winner_ruling(cards, order)
+        winner = turn = seats[index]
+        tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
+        facts += (_new(Fact, ("trick_won", won, state.version + 1, len(tricks), winner,
+                              rules.side_of(winner), scoring.TRICK_POINTS, None)),)
+        current = _new(Trick, (winner, (), (), None)) if (
+            len(tricks) < scoring.TRICKS_PER_DEAL) else None
+    else:
+        current = _new(Trick, (trick.leader, seats, cards, None))
+        turn = (seat + 1) % rules.players
+    # The deal with this play: the fields it changes, in a row, between slices of the rest.
+    deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current, turn, highest, facts,
                             *deal[_AFTER_HOT:]))
-    return _after_play(state, deal, rules, order, True)
-
-
-def _after_play(state: GameState, deal: DealState, rules: RuleSet, order: Ranking,
-                trick_done: bool) -> GameState:
-    """Returns the game after a play that completed a trick or raised the highest trump:
-    the bonus proven if it now is, and the deal settled if it is over."""
+    if not trick_done and highest is highest_before:
+        # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
+        # change (both depend only on completed tricks and on the highest trump).
+        return _with_deal(state, deal)
     version = state.version + 1
     deal = _check_bonus(deal, rules, order, version, trick_done)
     settlement = _settlement(deal, rules, version)
     if settlement is None:
-        return _new(GameState, (version, deal, *state[_AFTER_DEAL:]))
+        return _with_deal(state, deal)
     return _end_deal(state, deal, settlement)
 
 
@@ -534,10 +531,8 @@ _HANDS = DealState._fields.index("hands")
 _AFTER_HOT = _HANDS + 6
 assert DealState._fields[_HANDS:_AFTER_HOT] == (
     "hands", "tricks", "current", "turn", "highest", "facts"), "a play's fields, in a row"
-_AFTER_DEAL = 2
 assert Fact._fields == ("kind", "ruling", "version", "trick", "seat", "side", "points",
                         "credited_trick"), "a trick's fact is built from its fields in order"
-assert GameState._fields[:_AFTER_DEAL] == ("version", "deal"), "an event's fields, first"
 
 
 def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,

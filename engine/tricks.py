@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import CARD_CODES, Card
+from engine.cards import Card
 from engine.ranking import Ranking, trick_strengths
 from engine.rulings import Ruling, ruling
 
@@ -33,12 +33,12 @@ def winner_ruling(cards: Sequence[Card], order: Ranking) -> tuple[int, Ruling]:
     strengths = trick_strengths(cards, order)
     index = strengths.index(max(strengths))
     card = cards[index]
-    code = CARD_CODES[card]
+    code = card.code()
     if card in cards[index + 1:]:
         return index, ruling("trick.identical_first", card=code, position=index + 1)
-    power_of = order.power_of
-    if power_of[card]:
-        trumps = len([other for other in cards if power_of[other]])
+    if order.is_trump(card):
+        mask = order.trump_mask
+        trumps = len([other for other in cards if mask >> other & 1])
         return index, ruling("trick.highest_trump", card=code, trumps=trumps)
     led = order.effective_suit(cards[0])
     return index, ruling("trick.highest_of_led_suit", card=code, suit=led.name)
