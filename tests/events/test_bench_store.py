@@ -25,12 +25,13 @@ def test_a_small_run_reports_appends_and_loads_side_by_side(redis_url: str) -> N
     appends, loads = figures["appends"], figures["loads"]
     assert figures["server"]["embedded"] is False
     assert appends["count"] == 50
+    # Each ratio is rounded (3 and 1 decimals), so it may be off by half its last digit.
     assert appends["ratio_store_to_bare"] == pytest.approx(
-        appends["store_per_second"] / appends["bare_xadd_per_second"], rel=0.01
+        appends["store_per_second"] / appends["bare_xadd_per_second"], abs=0.0006
     )
     assert loads["events"] == 40 and loads["fold"] == "engine"
     assert loads["speedup_cached_over_cold"] == pytest.approx(
-        loads["cached_per_second"] / loads["cold_per_second"], rel=0.01
+        loads["cached_per_second"] / loads["cold_per_second"], abs=0.051
     )
     assert isinstance(appends["within_aim"], bool) and isinstance(loads["within_aim"], bool)
     phases = figures["cold_phases"]
