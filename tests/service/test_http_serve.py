@@ -3,12 +3,11 @@ and ``fortyfive openapi``."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,20 +44,17 @@ def test_serve_plays_streams_and_stops_cleanly(
                                {**auth, "If-Match": f'"{view["version"]}"'})
     assert status == 201 and headers["ETag"] == '"3"'
 
-    # Two idle streams are held by the one worker; other requests still pass.
-    streams = [threading.Thread(target=_call, args=(port, "GET", f"{path}/stream?wait=5"))
-               for _ in range(2)]
+    # Two idle streams are held by the one worker; other requests still pass while both are
+    # open. Held up behind a stream, a probe would wait for it to end (30 s), past its own
+    # socket timeout (10 s).
+    streams = [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(2)]
     for stream in streams:
-        stream.start()
-    time.sleep(0.3)
-    start = time.monotonic()
+        stream.request("GET", f"{path}/stream?wait=30")
+        assert stream.getresponse().status == 200
     for _ in range(5):
         assert _call(port, "GET", "/healthz")[0] == 200
-    # Held up behind the streams, they would wait for one to end, 5 s (a loaded machine may
-    # still take a while for five requests).
-    assert time.monotonic() - start < 4
     for stream in streams:
-        stream.join(10)
+        stream.close()
 
     # No debugger page, ever: errors are problems.
     status, headers, body = _call(port, "GET", "/nope")
