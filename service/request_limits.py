@@ -7,9 +7,11 @@ Every refusal is a 400-level problem with a stable code (:mod:`service.errors`):
 - at most :data:`MAX_HEADER_FIELDS` header fields, each ``Name: value`` at most
   :data:`MAX_HEADER_FIELD_BYTES` bytes (431 ``header_fields_too_large``), and no control
   character in a value (400 ``invalid_header``);
-- a ``POST`` body is JSON (415 ``unsupported_media_type``), not empty, UTF-8 without a byte
-  order mark and valid JSON (400 ``malformed_json``; ``NaN`` and ``Infinity`` are not JSON),
-  nests arrays and objects at most :data:`MAX_JSON_DEPTH` deep (400 ``json_too_deep``: deeper
+- a ``POST`` body is JSON (415 ``unsupported_media_type``), as long as its ``Content-Length``
+  says (400 ``incomplete_body``: gunicorn hands the app a body the client cut short as it
+  came, and its first bytes may be JSON by themselves), not empty, UTF-8 without a byte order
+  mark and valid JSON (400 ``malformed_json``; ``NaN`` and ``Infinity`` are not JSON), nests
+  arrays and objects at most :data:`MAX_JSON_DEPTH` deep (400 ``json_too_deep``: deeper
   nesting would exhaust the stack of whatever walks it), writes no number longer than
   :data:`MAX_NUMBER_CHARS` characters, no whole number from 2**53 on and no other beyond a
   double's range (400 ``json_number_too_large``), names no member twice in one object (400
@@ -30,6 +32,7 @@ from typing import Any, NoReturn
 
 from flask import Flask, g, request
 from flask_smorest import abort
+from werkzeug.exceptions import ClientDisconnected
 
 from events.codec import SAFE_INTEGER_BOUND
 
@@ -127,6 +130,8 @@ def check_body() -> None:
             code="unsupported_media_type",
         )
     data = request.get_data(cache=True)
+    if request.content_length is not None and len(data) < request.content_length:
+        raise ClientDisconnected()  # Answered as the problem ``incomplete_body``.
     if not data:
         abort(400, message="the request body is empty: send one JSON object",
               code="malformed_json")

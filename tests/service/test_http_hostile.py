@@ -6,6 +6,7 @@ only the HTTP server sees (request lines, header limits, a NUL in a header, chun
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import socket
@@ -161,6 +162,30 @@ def test_json_content_types_are_accepted(client: FlaskClient, content_type: str)
 def test_a_body_on_a_get_is_ignored(client: FlaskClient, game: Table) -> None:
     response = client.get(game.path, data="[" * 5000, content_type="application/json")
     assert response.status_code == 200
+
+
+def test_a_body_shorter_than_its_content_length_is_incomplete(
+    client: FlaskClient, game: Table
+) -> None:
+    # As gunicorn hands a body the client cut short: the bytes that came, the stream marked
+    # as ending there, and the Content-Length the client promised.
+    seat, version = game.turn()
+    assert seat is not None
+    action = json.dumps(game.view(seat).get_json()["legal_actions"][0]).encode()
+    for path, body, headers in (
+        ("/v1/games", b'{"profile": "classic"}', {}),
+        (f"{game.path}/actions", action,
+         {**bearer(game.tokens[seat]), "If-Match": f'"{version}"'}),
+    ):
+        response = client.post(
+            path, input_stream=io.BytesIO(body), content_type="application/json",
+            headers=headers,
+            environ_overrides={"CONTENT_LENGTH": str(len(body) + 10),
+                               "wsgi.input_terminated": True},
+        )
+        problem = _problem(response, 400, "incomplete_body")
+        assert problem["detail"] == "the request body ended before it was complete"
+    assert game.turn() == (seat, version)  # Nothing was played.
 
 
 # Hand histories ------------------------------------------------------------------------------
@@ -332,10 +357,13 @@ def test_a_503_says_the_store_is_unavailable_and_logs_where(
 # Through gunicorn ----------------------------------------------------------------------------
 
 
-def _raw(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
-    """Sends the bytes *request* as they are; returns the status, headers and body."""
+def _raw(port: int, request: bytes, cut: bool = False) -> tuple[int, dict[str, str], bytes]:
+    """Sends the bytes *request* as they are (then, if *cut*, no more: the client shuts its
+    side); returns the status, headers and body."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
         connection.sendall(request)
+        if cut:
+            connection.shutdown(socket.SHUT_WR)
         answer = b""
         while chunk := connection.recv(65536):
             answer += chunk
@@ -357,8 +385,10 @@ def test_the_http_servers_refusals_are_problems(tmp_path: Path) -> None:
 
 
 def _check_refusals(port: int) -> None:
-    chunked = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-               b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+    post = b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    chunked = post + b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+    # A body cut short whose first bytes are JSON by themselves.
+    cut = post + b"Content-Length: 40\r\nConnection: close\r\n\r\n" + b'{"profile": "classic"}'
     cases = [
         # The app's own limits, below gunicorn's.
         (_get(b"/healthz?x=" + b"a" * 5000), 414, "uri_too_long"),
@@ -375,9 +405,10 @@ def _check_refusals(port: int) -> None:
         (b"G@T / HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid_request_line"),
         (b"\x16\x03\x01\x02\x00\x01\r\n\r\n", 400, "invalid_request_line"),
         (chunked, 400, "invalid_chunked_body"),
+        (cut, 400, "incomplete_body"),
     ]
     for request, status, code in cases:
-        got, headers, body = _raw(port, request)
+        got, headers, body = _raw(port, request, cut=request is cut)
         assert (got, headers["content-type"]) == (status, "application/problem+json"), body
         problem = json.loads(body)
         assert (problem["status"], problem["code"]) == (status, code), body
