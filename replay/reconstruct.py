@@ -92,7 +92,8 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
     if event.type == "game_created":
         return Reconstruction("impossible", None, (
             "the secret the bots' and the turn clock's cuts come from is hidden from this view "
-            "until the game is over (its commitment is public)"))
+            "(its commitment is public); the auditor's history carries it, and anyone may "
+            "fetch that once the game is over"))
     if event.type == "deal_recorded":
         return Reconstruction("impossible", None, (
             "the hands recorded at the table are hidden from this view, and no seed reveals "
