@@ -65,6 +65,25 @@ def url_address(url: str) -> str:
     return f"{scheme}://{host}:{port}"
 
 
+def url_without_credentials(url: str) -> str:
+    """Returns *url* as given, less any user name and password, to name it in an error."""
+    parts = urllib.parse.urlsplit(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
+def check_url(url: str) -> None:
+    """Checks that redis-py can use *url*.
+
+    :raises ValueError: naming *url* (less its credentials) and what is wrong with it.
+    """
+    try:
+        redis.connection.parse_url(url)
+    except ValueError as error:
+        raise ValueError(
+            f"invalid Redis URL {url_without_credentials(url)!r}: {error_message(error)}"
+        ) from None
+
+
 def client_address(client: Any) -> str:
     """Returns ``redis://host:port`` of *client*'s first server."""
     if isinstance(client, redis.cluster.RedisCluster):

@@ -74,6 +74,7 @@ from events.keys import game_key as game_key
 from events.keys import partition_tag as partition_tag
 from events.redis_clients import (
     UNAVAILABLE,
+    check_url,
     client_address,
     error_message,
     is_unavailable,
@@ -193,6 +194,10 @@ class RedisEventStore:
             "socket_connect_timeout": min(socket_timeout, 5.0),
             "retry": Retry(ExponentialBackoff(cap=0.25, base=0.02), retries),
         }
+        try:
+            check_url(url)
+        except ValueError as error:  # Nothing was reached: the URL says nowhere to go.
+            raise StoreUnavailableError(f"store unavailable: {error}") from None
         try:
             client: Client
             if cluster:

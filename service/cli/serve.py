@@ -226,6 +226,7 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
     from events.embedded import EmbeddedRedis
+    from events.redis_clients import check_url
     from service.app import check_config
     from service.config import RETENTION_SETTINGS, env_flag, env_seconds
     from service.store_settings import CLUSTER_ENV, rq_url, store_settings
@@ -242,13 +243,15 @@ def run_serve(args: argparse.Namespace) -> int:
         if not args.no_worker:
             for name in RETENTION_SETTINGS:
                 env_seconds(name, 0)
+        if url:
+            check_url(url)
         store = store_settings()
         if store.cluster and not url:
             raise ValueError(
                 f"{CLUSTER_ENV} is set but REDIS_URL is not: set it to a seed node of the "
                 "cluster (the embedded store is a single server)")
         if store.cluster and not args.no_worker:
-            rq_url(url or "", store)
+            check_url(rq_url(url or "", store))
     except ValueError as error:
         raise UsageError(f"fortyfive serve: {error}") from None
     _choose_signing_key(args)

@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
             "fortyfive worker: no store given: set REDIS_URL or pass --redis-url (or run "
             "`fortyfive serve`, which starts its own store and worker)"
         )
+    from events.redis_clients import check_url
     from service.store_settings import CLUSTER_ENV, rq_url, store_settings
 
     if args.redis_cluster:
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = store_settings()
         queue_url = rq_url(url, settings, args.rq_redis_url)
+        check_url(url)
+        check_url(queue_url)
     except ValueError as error:
         raise UsageError(f"fortyfive worker: {error}") from None
 

@@ -147,6 +147,7 @@ def test_ctrl_c_stops_gunicorn_then_the_worker_then_redis_without_tracebacks(
     ([], {"REQUIRE_API_KEY": "maybe"}, "REQUIRE_API_KEY"),
     ([], {"ABANDON_AFTER": "3 days"}, "ABANDON_AFTER"),
     ([], {"ARCHIVE_AFTER": "-5"}, "ARCHIVE_AFTER"),
+    ([], {"REDIS_URL": "localhost:6379"}, "invalid Redis URL 'localhost:6379'"),
     (["--port", "70000"], {}, "--port"),
     (["--port", "0"], {}, "--port"),
     (["--workers", "0"], {}, "--workers"),

@@ -32,6 +32,21 @@ def test_without_a_store_it_says_to_set_redis_url_or_run_serve(
         args.func(args)
 
 
+@pytest.mark.parametrize(("argv", "named"), [
+    (["--redis-url", "localhost:6379"], "'localhost:6379'"),
+    (["--redis-url", "redis://127.0.0.1:1", "--rq-redis-url", "redis://q:s3cret@host:port/0"],
+     "'redis://host:port/0'"),
+])
+def test_an_invalid_redis_url_is_named_before_anything_starts(
+    argv: list[str], named: str
+) -> None:
+    args = _parse(*argv)
+    with pytest.raises(UsageError) as refused:
+        args.func(args)
+    assert str(refused.value).startswith(f"fortyfive worker: invalid Redis URL {named}: ")
+    assert "s3cret" not in str(refused.value)
+
+
 @pytest.mark.parametrize("key", ["", "not a key"])
 def test_without_the_services_signing_key_it_does_not_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
