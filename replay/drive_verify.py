@@ -21,10 +21,25 @@ from events.drive_store import verify_chain
 from events.envelope import Envelope
 from events.errors import CorruptStreamError, SchemaError
 from events.upcasting import decode
+from replay.audit import AUDIT_FORMAT
+from replay.document import FORMAT as HAND_HISTORY_FORMAT
+
+FORMAT = "fortyfive-drive-history"
+"""The ``format`` of a drive's history (``GET /v1/drives/{id}/history``)."""
+VERSION = 1
+"""Its ``version``: the one this module verifies."""
 
 
 def verify_drive(document: Mapping[str, Any]) -> list[str]:
     """Returns every problem found in a drive history *document* (none: it verifies)."""
+    kind = document.get("format")
+    if kind != FORMAT:
+        hint = " (a game's: check it with `fortyfive history verify`)" if kind in (
+            HAND_HISTORY_FORMAT, AUDIT_FORMAT) else ""
+        return [f"not a drive history: its format is {kind!r}, not {FORMAT!r}{hint}"]
+    if document.get("version") != VERSION:
+        return [f"drive history version {document.get('version')!r}: this verifier reads "
+                f"version {VERSION}"]
     problems: list[str] = []
     drive_id = str(document.get("drive_id"))
     try:

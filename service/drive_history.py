@@ -12,10 +12,8 @@ from typing import Any
 
 from engine.drives import table_result
 from events.drive_store import DriveStore
+from replay.drive_verify import FORMAT, VERSION
 from service import commands, drives
-
-FORMAT = "fortyfive-drive-history"
-VERSION = 1
 
 
 def build(store: Any, cache: commands.GameCache, drive_store: DriveStore,

@@ -1,0 +1,47 @@
+"""``fortyfive drive verify`` on a document that is not a drive's history says what it is,
+rather than failing on a field the document never had."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.drive_verify import FORMAT, VERSION, verify_drive
+from service.cli import main
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def test_a_games_hand_history_is_named_and_sent_to_history_verify(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = GOLDEN / "all-pass-redeal.json"
+    assert main(["drive", "verify", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "FAIL not a drive history: its format is 'fortyfive-hand-history', not "
+        "'fortyfive-drive-history' (a game's: check it with `fortyfive history verify`)"
+    ]
+
+
+@pytest.mark.parametrize(("document", "problem"), [
+    ({}, "not a drive history: its format is None, not 'fortyfive-drive-history'"),
+    ({"format": "club-sheet"}, "not a drive history: its format is 'club-sheet', not "
+                               "'fortyfive-drive-history'"),
+    ({"format": FORMAT, "version": VERSION + 1},
+     f"drive history version {VERSION + 1}: this verifier reads version {VERSION}"),
+])
+def test_another_format_or_version_is_one_problem(document: dict[str, object],
+                                                  problem: str) -> None:
+    assert verify_drive({**document, "events": [], "games": []}) == [problem]
+
+
+def test_the_json_answer_carries_the_same_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps({"format": "club-sheet"}))
+    assert main(["drive", "verify", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out) == {"ok": False, "problems": [
+        "not a drive history: its format is 'club-sheet', not 'fortyfive-drive-history'"]}
