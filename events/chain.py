@@ -8,6 +8,7 @@ changes every hash after it, so a history is pinned by its head hash.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,8 @@ from events.types import Event, event_to_data
 
 GENESIS_HASH = "0" * 64
 """The ``prev_hash`` of a game's first event."""
+HASH_FORM = re.compile(r"[0-9a-f]{64}")
+"""The form of every hash of the chain (head hashes included): 64 lowercase hex digits."""
 
 
 def hash_bytes(body: bytes) -> str:

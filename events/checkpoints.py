@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from events.chain import HASH_FORM
 from events.codec import canonical_json
 
 PREFIX = b"fortyfive/checkpoint/1"
@@ -51,7 +52,6 @@ SIGNED_FIELDS = ("game_id", "head", "key_id", "signed_at", "version")
 FIELDS = ("game_id", "version", "head", "signed_at", "key_id", "signature")
 """Every field of a checkpoint, in the order the documentation lists them."""
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _SIGNATURE = re.compile(r"[0-9a-f]{128}")
 _SIGNED_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 _KEY_ID = re.compile(r"ed25519:[0-9a-f]{16}")
@@ -100,7 +100,7 @@ def check_form(checkpoint: Any) -> Mapping[str, Any]:
     extra = sorted(set(checkpoint) - set(FIELDS))
     if extra:
         raise CheckpointError(f"unexpected checkpoint fields {extra}")
-    forms: dict[str, Any] = {"head": _HEX64, "signature": _SIGNATURE, "signed_at": _SIGNED_AT,
+    forms: dict[str, Any] = {"head": HASH_FORM, "signature": _SIGNATURE, "signed_at": _SIGNED_AT,
                              "key_id": _KEY_ID}
     for name in FIELDS:
         value = checkpoint.get(name)
@@ -147,7 +147,7 @@ def read_keys(document: Any) -> dict[str, bytes]:
         if not isinstance(entry, Mapping) or entry.get("algorithm") != ALGORITHM:
             raise CheckpointError(f"key {index} is not an {ALGORITHM} key")
         raw = entry.get("public_key")
-        if not isinstance(raw, str) or not _HEX64.fullmatch(raw):
+        if not isinstance(raw, str) or not HASH_FORM.fullmatch(raw):
             raise CheckpointError(f"key {index}: public_key must be 64 lowercase hex digits")
         public = bytes.fromhex(raw)
         if entry.get("key_id") != key_id(public):

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from events import checkpoints
+from events.chain import HASH_FORM
 from replay.diagnostics import has_errors
 from replay.export import export_text
 from replay.importing import ImportResult, read_history
@@ -53,7 +54,7 @@ def register(subparsers: Any) -> None:
     verify_parser.add_argument("--json", action="store_true", help="print one JSON object")
     verify_parser.add_argument("--complete", action="store_true",
                                help="also fail when this view leaves anything unchecked")
-    verify_parser.add_argument("--head", metavar="HASH",
+    verify_parser.add_argument("--head", metavar="HASH", type=_head_hash,
                                help="the head hash the history must end on (from the server)")
     verify_parser.add_argument(
         "--checkpoint", metavar="CP.json",
@@ -78,6 +79,17 @@ def register(subparsers: Any) -> None:
                          help="the encoding to write")
     convert.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     convert.set_defaults(func=run_convert)
+
+
+def _head_hash(text: str) -> str:
+    """Parses ``--head``.
+
+    :raises argparse.ArgumentTypeError: if it is not a hash of the chain.
+    """
+    if not HASH_FORM.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"expected a head hash of 64 lowercase hex digits, got {text!r}")
+    return text
 
 
 def _read(path: str) -> ImportResult:

@@ -61,6 +61,16 @@ def test_verify_checks_an_expected_head(capsys: pytest.CaptureFixture[str]) -> N
     assert status == 1 and "expected" in out
 
 
+@pytest.mark.parametrize("head", ["zz", "8ac23d3e53ae6b9c", "A" * 64])
+def test_a_head_that_is_no_hash_is_a_usage_error_not_a_failed_history(
+    capsys: pytest.CaptureFixture[str], head: str
+) -> None:
+    status, out, err = _run(capsys, "verify", str(GOLDEN / "jink.json"), "--head", head)
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [f"fortyfive history verify: argument --head: expected a head "
+                                f"hash of 64 lowercase hex digits, got {head!r}"]
+
+
 def test_verify_an_unreadable_file_prints_positions_and_exits_1(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
