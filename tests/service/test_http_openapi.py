@@ -162,7 +162,9 @@ def test_the_app_keeps_to_the_document(case: Any, app: Flask, live_game: Table) 
 def _path_of(documented: str) -> str:
     """Returns the OpenAPI path of a path as docs/api.md writes it (``{id}`` for any id)."""
     path = re.sub(r"[?].*", "", documented)
-    return path.replace("{id}", "{drive_id}" if path.startswith("/v1/drives") else "{game_id}")
+    kind = "drive" if path.startswith("/v1/drives") else (
+        "history" if path.startswith("/v1/histories") else "game")
+    return path.replace("{id}", f"{{{kind}_id}}")
 
 
 def _leaves_out_authorization(case: Any) -> bool:
