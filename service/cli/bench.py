@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     runs: list[tuple[str, ModuleType, argparse.Namespace]] = []
     unknown_everywhere: list[str] | None = None
     for target, module in modules.items():
-        summary = plain_text((module.__doc__ or "").strip().split("\n", 1)[0])
+        summary = plain_text(" ".join((module.__doc__ or "").strip().split("\n\n", 1)[0].split()))
         parser = _Parser(prog=f"fortyfive bench {target}", description=summary or None)
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
         module.add_arguments(parser)

@@ -23,11 +23,19 @@ def register(subparsers: Any) -> None:
         "server with REQUIRE_API_KEY (the default whenever serve binds off loopback).")
     actions = parser.add_subparsers(dest="keys_command", required=True,
                                     parser_class=type(parser))
-    create = actions.add_parser("create", help="mint a key (printed once)")
+    create = actions.add_parser(
+        "create", help="mint a key (printed once)",
+        description="Mints a key and prints it once on stdout (its id and a reminder on "
+        "stderr); the store keeps only its digest.")
     create.add_argument("--name", required=True, help="who the key is for, e.g. club-site")
     listing = actions.add_parser(
-        "list", help="every key: id, created, status (active or revoked), name")
-    revoke = actions.add_parser("revoke", help="revoke a key for good")
+        "list", help="every key: id, created, status (active or revoked), name",
+        description="Lists every key, a line each: id, created, status (active or revoked), "
+        "name.")
+    revoke = actions.add_parser(
+        "revoke", help="revoke a key for good",
+        description="Revokes a key for good: requests presenting it are refused (401 "
+        "api_key_revoked).")
     revoke.add_argument("key_id", help="the id of the key (the part after f45k.)")
     for sub in (create, listing, revoke):
         sub.add_argument("--redis-url", default=None, help="the store (default: REDIS_URL)")

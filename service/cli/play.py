@@ -28,10 +28,16 @@ from service.cli import UsageError
 
 def register(subparsers: Any) -> None:
     """Adds the ``play`` command."""
-    parser = subparsers.add_parser("play", help="play a game in the terminal against bots")
-    parser.add_argument("--profile", choices=PROFILES, default="bruff")
+    parser = subparsers.add_parser(
+        "play", help="play a game in the terminal against bots",
+        description="Plays one game in the terminal: you hold one seat and type your actions, "
+        "bots hold the others. Nothing is stored.")
+    parser.add_argument("--profile", choices=PROFILES, default="bruff",
+                        help="the game's rules (default bruff)")
     parser.add_argument("--players", type=int, help="seats at the table (classic: 2 to 10)")
-    parser.add_argument("--option", action="append", default=[], metavar="K=V")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="an option of the profile, e.g. target=15 (repeatable; "
+                        "GET /v1/profiles lists them)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", help="any text: makes deals and bots reproducible")
     parser.set_defaults(func=run)

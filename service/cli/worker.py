@@ -22,8 +22,11 @@ from service.cli import UsageError
 def register(subparsers: Any) -> None:
     """Adds the ``worker`` command."""
     parser = subparsers.add_parser(
-        "worker", help="run the dispatcher and job worker (bots, clocks, sealing, sweeps)"
-    )
+        "worker", help="run the dispatcher and job worker (bots, clocks, sealing, sweeps)",
+        description="Runs the workers beside a web service of your own (fortyfive serve runs "
+        "one itself): the dispatcher, which turns the store's feeds into jobs (bots' moves, "
+        "turn clocks, sealing, projections, sweeps), and the RQ worker that runs them. Several "
+        "may run on one store and share the work.")
     parser.add_argument(
         "--redis-url", default=None, help="the event store (default: REDIS_URL)"
     )

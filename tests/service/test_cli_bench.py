@@ -224,6 +224,8 @@ def test_a_bench_modules_help_is_plain_text(
     out = capsys.readouterr().out
     assert out.startswith(f"usage: fortyfive bench {target}")
     assert "`" not in out and ":mod:" not in out, out
+    description = " ".join(out.split("\n\n")[1].split())  # The module's first paragraph.
+    assert description.endswith("."), description
 
 
 def test_bench_sign_reports_signatures_and_verifications_per_second(
