@@ -36,6 +36,7 @@ from engine.errors import (
     InvalidCardError,
     NotYourTurnError,
     WrongPhaseError,
+    shown,
 )
 from engine.fold import apply_event, play_card
 from engine.legality import allow_card, legal_mask
@@ -231,7 +232,7 @@ def _nonce(value: Any, kind: str) -> str:
 
 def _whole(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidActionError(f"{name} must be a whole number, got {value!r}")
+        raise InvalidActionError(f"{name} must be a whole number, got {shown(value)}")
     return value
 
 

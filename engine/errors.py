@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.rulings import Ruling
@@ -11,6 +12,15 @@ if TYPE_CHECKING:
 
 class FortyFiveError(Exception):
     """Root of every error the engine raises on purpose."""
+
+
+def shown(value: Any) -> str:
+    """Returns *value* as JSON writes it (``true``, ``null``, ``"x"``) for an error message:
+    the engine's input comes as JSON, and its sender should see what it sent."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 class InvalidCardError(FortyFiveError, ValueError):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from engine.errors import ProfileError
+from engine.errors import ProfileError, shown
 from engine.ranking import rankings_number
 
 Layout = Literal["individuals", "pairs", "triples"]
@@ -286,7 +286,7 @@ def make_ruleset(
     count = low if players is None else players
     if not _is_int(count) or not low <= count <= high:
         allowed = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise ProfileError(f"{profile} is played by {allowed} players, got {count!r}")
+        raise ProfileError(f"{profile} is played by {allowed} players, got {shown(count)}")
     given = dict(options or {})
     for name in given:
         if name not in _OPTIONS[profile]:
@@ -304,11 +304,11 @@ def make_ruleset(
         if spec.values is not None and not any(
             value == allowed and type(value) is type(allowed) for allowed in spec.values
         ):
-            shown = ", ".join(json.dumps(v) for v in spec.values)
-            raise ProfileError(f"option {name!r} must be one of {shown}, got {value!r}")
+            listed = ", ".join(json.dumps(v) for v in spec.values)
+            raise ProfileError(f"option {name!r} must be one of {listed}, got {shown(value)}")
         problem = spec.check(value)
         if problem:
-            raise ProfileError(f"option {name!r} {problem}, got {value!r}")
+            raise ProfileError(f"option {name!r} {problem}, got {shown(value)}")
         values[name] = value
     return _build(profile, count, values)
 

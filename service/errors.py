@@ -272,15 +272,21 @@ def http_problem(error: HTTPException) -> Any:
     return problem(status, code, detail, headers=headers, errors=messages, **extensions)
 
 
+_OBJECT_EXPECTED: dict[str, str] = {"Invalid input type.": "expected a JSON object."}
+"""marshmallow's message for an object that is something else, as the API says it."""
+
+
 def _flatten(messages: Any, where: str = "") -> list[str]:
     """Returns ``"json.seats.0.type: Must be one of..."`` lines for nested field errors."""
     if isinstance(messages, Mapping):
         lines: list[str] = []
         for key, value in messages.items():
-            lines += _flatten(value, f"{where}.{key}" if where else str(key))
+            # marshmallow files what is wrong with an object as a whole under "_schema".
+            inner = where if key == "_schema" else f"{where}.{key}" if where else str(key)
+            lines += _flatten(value, inner)
         return lines
     if isinstance(messages, list) and all(isinstance(item, str) for item in messages):
-        return [f"{where}: {' '.join(messages)}"]
+        return [f"{where}: {' '.join(str(_OBJECT_EXPECTED.get(item, item)) for item in messages)}"]
     return [f"{where}: {messages}"]
 
 

@@ -167,7 +167,7 @@ def test_refuses_bruff_with_four_players() -> None:
 
 
 def test_refuses_a_player_count_that_is_a_bool() -> None:
-    assert "got True" in _refusal("classic", players=True)
+    assert "got true" in _refusal("classic", players=True)
 
 
 def test_refuses_pairs_with_five_players() -> None:
@@ -219,13 +219,13 @@ def test_refuses_a_target_that_is_not_a_positive_multiple_of_five(target: object
 
 
 def test_refuses_a_target_given_as_a_string() -> None:
-    assert _refusal("classic", {"target": "45"}).endswith("got '45'")
+    assert _refusal("classic", {"target": "45"}).endswith('got "45"')
 
 
 def test_refuses_a_bool_where_an_int_is_expected() -> None:
     assert _refusal("classic", {"target": True}).startswith("option 'target'")
     assert _refusal("classic", {"decks": True}, 8) == (
-        "option 'decks' must be one of 1, 2, got True"
+        "option 'decks' must be one of 1, 2, got true"
     )
 
 
@@ -237,7 +237,7 @@ def test_refuses_an_int_where_a_bool_is_expected() -> None:
 
 def test_refuses_a_value_outside_the_listed_values() -> None:
     assert _refusal("classic", {"follow": "trump"}) == (
-        "option 'follow' must be one of \"trump_or_follow\", \"must_follow\", got 'trump'"
+        "option 'follow' must be one of \"trump_or_follow\", \"must_follow\", got \"trump\""
     )
 
 

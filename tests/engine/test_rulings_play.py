@@ -273,8 +273,8 @@ def test_any_action_after_the_game_is_won_is_refused_as_game_over() -> None:
         ({"type": "play", "card": "7C", "seat": 0}, "action 'play': unexpected seat"),
         ({"type": "play", "card": "1S"}, "action 'play': invalid card '1S'"),
         ({"type": "play", "card": 7}, "action 'play': invalid card 7"),
-        ({"type": "bid", "amount": "20"}, "amount must be a whole number, got '20'"),
-        ({"type": "bid", "amount": True}, "amount must be a whole number, got True"),
+        ({"type": "bid", "amount": "20"}, 'amount must be a whole number, got "20"'),
+        ({"type": "bid", "amount": True}, "amount must be a whole number, got true"),
         ({"type": "discard", "cards": "7C"}, "cards must be a list of card codes"),
         ({"type": "name_trump", "suit": "X"}, "invalid suit 'X'"),
         # Values JSON can carry that are not hashable, where a code or a type name belongs.

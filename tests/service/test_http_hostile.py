@@ -188,6 +188,25 @@ def test_a_body_shorter_than_its_content_length_is_incomplete(
     assert game.turn() == (seat, version)  # Nothing was played.
 
 
+@pytest.mark.parametrize("body", ["[]", "null", "5", '"classic"'])
+def test_a_body_that_is_json_but_no_object_says_so(client: FlaskClient, body: str) -> None:
+    for path in ("/v1/games", "/v1/rules/legal", "/v1/drives"):
+        problem = _problem(_post(client, path, body), 422, "invalid_request")
+        assert problem["detail"] == (
+            "the request does not fit the API: json: expected a JSON object.")
+
+
+@pytest.mark.parametrize(("options", "detail"), [
+    ({"target": True}, "option 'target' must be a positive multiple of 5 up to 1000, got true"),
+    ({"target": None}, "option 'target' must be a positive multiple of 5 up to 1000, got null"),
+])
+def test_an_option_of_the_wrong_json_type_is_shown_as_sent(
+    client: FlaskClient, options: dict[str, Any], detail: str
+) -> None:
+    response = client.post("/v1/games", json={"profile": "classic", "options": options})
+    assert _problem(response, 422, "invalid_profile")["detail"] == detail
+
+
 # Hand histories ------------------------------------------------------------------------------
 
 
