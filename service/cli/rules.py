@@ -91,7 +91,7 @@ def run_legal(args: argparse.Namespace) -> int:
         answer = legal_query(args.profile, _options(args), args.players, args.trump,
                              args.trick, args.hand, names=_FLAGS)
     except FortyFiveError as error:
-        raise UsageError(_one_line(error)) from None
+        raise _refusal(args, _one_line(error)) from None
     if args.json:
         print(json.dumps(answer))
     else:
@@ -108,7 +108,7 @@ def run_winner(args: argparse.Namespace) -> int:
         answer = winner_query(args.profile, _options(args), args.players, args.trump,
                               args.trick, names=_FLAGS)
     except FortyFiveError as error:
-        raise UsageError(_one_line(error)) from None
+        raise _refusal(args, _one_line(error)) from None
     if args.json:
         print(json.dumps(answer))
     else:
@@ -129,7 +129,7 @@ def run_doc(args: argparse.Namespace) -> int:
         text = path.read_text(encoding="utf-8")
         fresh = updated(text)
     except (OSError, ValueError) as error:
-        raise UsageError(f"{path}: {_one_line(error)}") from None
+        raise _refusal(args, f"{path}: {_one_line(error)}") from None
     if args.check:
         if fresh != text:
             print(f"{path} is not current: run fortyfive rules doc", file=sys.stderr)
@@ -147,14 +147,19 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         name, equals, text = item.partition("=")
         name = name.strip()
         if not equals or not name:
-            raise UsageError(f"--option expects K=V, e.g. joker=below_ah, got {item!r}")
+            raise _refusal(args, f"--option expects K=V, e.g. joker=below_ah, got {item!r}")
         if name in options:
-            raise UsageError(f"--option {name!r} is given more than once")
+            raise _refusal(args, f"--option {name!r} is given more than once")
         try:
             options[name] = parse_option_text(args.profile, name, text)
         except FortyFiveError as error:
-            raise UsageError(_one_line(error)) from None
+            raise _refusal(args, _one_line(error)) from None
     return options
+
+
+def _refusal(args: argparse.Namespace, message: str) -> UsageError:
+    """Returns the usage error of *message*, named by the command as every command's is."""
+    return UsageError(f"fortyfive rules {args.rules_command}: {message}")
 
 
 def _one_line(error: BaseException) -> str:

@@ -222,6 +222,7 @@ def test_bad_input_exits_2_with_one_line_saying_what_is_wrong(
     assert status == 2
     assert out == ""
     assert err.count("\n") == 1 and err.endswith("\n")
+    assert err.startswith(f"fortyfive rules{' ' + argv[0] if argv else ''}: "), err
     assert message in err
 
 
@@ -241,8 +242,8 @@ def test_installed_script_exits_2_with_one_line_and_no_traceback() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        "--hand: invalid card '5X': expected a rank (2-9, T or 10, J, Q, K, A) and a suit "
-        "(S, C, D, H), e.g. '5S', or 'JK' for the joker"
+        "fortyfive rules legal: --hand: invalid card '5X': expected a rank (2-9, T or 10, J, Q, "
+        "K, A) and a suit (S, C, D, H), e.g. '5S', or 'JK' for the joker"
     ]
 
 
