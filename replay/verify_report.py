@@ -101,15 +101,16 @@ class Report:
     def format(self) -> str:
         """Returns the report as lines a person reads."""
         viewer = f"seat {self.viewer}" if isinstance(self.viewer, int) else self.viewer
-        lines = [f"history {self.game_id}: {viewer}'s view, {self.events} events, head "
-                 f"{(self.head or '?')[:16]}"]
+        lines = [f"history {self.game_id}: {viewer}'s view, {_count(self.events, 'event')}, "
+                 f"head {(self.head or '?')[:16]}"]
         counts = self.checked
         verdict = "OK" if self.ok else "FAILED"
         lines.append(
-            f"{verdict}: {counts['hashes_recomputed']} hashes recomputed, "
-            f"{counts['hashes_rebuilt']} rebuilt from revealed seeds, {counts['seeds']} seed "
-            f"commitments, {counts['events_folded']} events re-folded, {counts['results']} "
-            "derived results compared"
+            f"{verdict}: {_count(counts['hashes_recomputed'], 'hash', 'hashes')} recomputed, "
+            f"{counts['hashes_rebuilt']} rebuilt from revealed seeds, "
+            f"{_count(counts['seeds'], 'seed commitment')}, "
+            f"{_count(counts['events_folded'], 'event')} re-folded, "
+            f"{_count(counts['results'], 'derived result')} compared"
         )
         lines += [f"  problem: {problem}" for problem in self.problems]
         lines += [f"  unchecked: {item}" for item in self.unchecked]
@@ -118,3 +119,8 @@ class Report:
         lines += [f"  irregularity: event {item['version']}: {item['text']} [{item['rule']}]"
                   for item in self.irregularities]
         return "\n".join(lines)
+
+
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    """Returns "1 event", "2 events": *number* and *noun*, plural unless it is one."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"

@@ -121,8 +121,14 @@ function listing(parts) {
   return kept.length > 1 ? `${kept.slice(0, -1).join(", ")} and ${kept[kept.length - 1]}` : kept.join("");
 }
 
+/** "1 event", "0 events", "2 events". */
+function counted(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** As counted, or null for none (left out of a listing). */
 function plural(count, one, many) {
-  return count ? `${count} ${count === 1 ? one : many}` : null;
+  return count ? counted(count, one, many) : null;
 }
 
 /** What was checked, in a sentence per side. */
@@ -142,8 +148,8 @@ function countsText(result) {
   const server = result.server;
   if (server) {
     parts.push(`On the server: ${listing([
-      `${server.events_folded} events re-folded by the rules engine`,
-      `${server.results} rulings and results compared`,
+      counted(server.events_folded, "event re-folded by the rules engine", "events re-folded by the rules engine"),
+      counted(server.results, "ruling or result compared", "rulings and results compared"),
     ])}.`);
   }
   return parts.join(" ");
