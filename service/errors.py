@@ -304,8 +304,9 @@ name; a refusal of the request, never of the app's answer (those are 500s)."""
 
 
 def server_error_code(error: BaseException, status: int) -> str:
-    """Returns the code of the HTTP server's refusal *error*, answered with *status*."""
-    if status < 500:
+    """Returns the code of the HTTP server's refusal *error*, answered with *status* (a 500
+    is the server's own failure whatever it raised; 501 refuses a transfer coding)."""
+    if status != 500:
         for kinds, code in _SERVER_CODES:
             if isinstance(error, kinds):
                 return code

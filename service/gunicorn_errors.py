@@ -127,7 +127,7 @@ def _detail(status: int, exc: BaseException) -> str:
         return TARGET_TOO_LONG
     if status == 431:
         return HEADER_FIELDS_TOO_LARGE
-    if status >= 500:
+    if status >= 500 and status != 501:  # 501: a transfer coding the server refuses.
         return "the server failed; the error was logged"
     said = str(exc)
     said = said if len(said) <= 200 else said[:197] + "..."

@@ -425,6 +425,8 @@ def _check_refusals(port: int) -> None:
         (b"\x16\x03\x01\x02\x00\x01\r\n\r\n", 400, "invalid_request_line"),
         (chunked, 400, "invalid_chunked_body"),
         (cut, 400, "incomplete_body"),
+        (post + b"Transfer-Encoding: foo\r\nConnection: close\r\n\r\n", 501,
+         "unsupported_transfer_coding"),
     ]
     for request, status, code in cases:
         got, headers, body = _raw(port, request, cut=request is cut)
