@@ -12,20 +12,28 @@ from typing import Any
 
 from replay.contributions import DealContributions
 
+PROBLEM_CODES = ("format", "rules", "seats", "view", "start", "version", "chain", "hash",
+                 "head", "seed", "data", "fold", "result", "contribution", "checkpoint",
+                 "irregular")
+"""Every code a problem may have: stable, and each explained in docs/verification.md,
+section 9."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Problem:
     """Something in the history that does not hold."""
 
     code: str
-    """Stable: ``format``, ``rules``, ``seats``, ``view``, ``start``, ``version``, ``chain``,
-    ``hash``, ``head``, ``seed``, ``data``, ``fold``, ``result``, ``contribution``,
-    ``checkpoint``, ``irregular``."""
+    """One of :data:`PROBLEM_CODES`."""
     message: str
     version: int | None = None
     """The event concerned, where there is one."""
     pointer: str | None = None
     """Where in the JSON document."""
+
+    def __post_init__(self) -> None:
+        if self.code not in PROBLEM_CODES:
+            raise ValueError(f"unknown problem code {self.code!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the JSON form."""

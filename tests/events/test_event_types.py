@@ -4,6 +4,7 @@ show`` says it, and the web client lists it. A new type fails here until each pl
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -129,3 +130,26 @@ def test_the_web_client_lists_every_type(name: str) -> None:
     listed = re.search(r"const EVENT_TYPES = \[(.*?)\];", (WEB / "app.js").read_text(), re.S)
     assert listed is not None and f'"{name}"' in listed.group(1), "service/web/app.js"
     assert f'case "{name}":' in (WEB / "history.js").read_text(), "service/web/history.js"
+
+
+def _documented_event_types() -> dict[str, tuple[int, list[str], set[str]]]:
+    """Returns docs/hand-history.md's table of event types: per type its schema, its data
+    fields in order (``name?`` for an optional one) and the fields a view may hide."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "hand-history.md").read_text("utf-8")
+    table = text.split("\n| type | schema | data | hidden |\n", 1)[1].split("\n\n", 1)[0]
+    rows = {}
+    for line in table.splitlines()[1:]:
+        kind, schema, data, hidden = (cell.strip() for cell in line.strip("|").split("|"))
+        # The field names, each maybe followed by what it holds, in brackets.
+        fields = re.findall(r"`([a-z_]+\??)`", re.sub(r" \([^)]*\)", "", data))
+        rows[kind.strip("`")] = (int(schema), fields, set(re.findall(r"`([a-z_]+)`", hidden)))
+    return rows
+
+
+def test_the_docs_table_of_event_types_is_the_codes() -> None:
+    documented = _documented_event_types()
+    assert list(documented) == list(EVENT_TYPES)
+    for name, cls in EVENT_TYPES.items():
+        fields = [field.name + ("?" if field.name in cls.OPTIONAL else "")
+                  for field in dataclasses.fields(cls)]
+        assert documented[name] == (cls.SCHEMA, fields, set(cls.PRIVATE)), name

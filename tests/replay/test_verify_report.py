@@ -1,9 +1,14 @@
-"""The report ``fortyfive history verify`` prints counts in plain English: one of a thing is
-singular."""
+"""The report ``fortyfive history verify`` prints: counts in plain English (one of a thing is
+singular), and problem codes the documentation explains."""
 
 from __future__ import annotations
 
-from replay.verify_report import Report
+import re
+from pathlib import Path
+
+import pytest
+
+from replay.verify_report import PROBLEM_CODES, Problem, Report
 
 
 def test_counts_of_one_are_singular_and_others_plural() -> None:
@@ -21,3 +26,12 @@ def test_counts_of_one_are_singular_and_others_plural() -> None:
         "OK: 0 hashes recomputed, 0 rebuilt from revealed seeds, 0 seed commitments, 0 events "
         "re-folded, 0 derived results compared",
     ]
+
+
+def test_every_problem_code_is_explained_in_the_docs_and_no_other() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "verification.md").read_text("utf-8")
+    section = text.split("## 9. What fails verification", 1)[1].split("\n## ", 1)[0]
+    documented = re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE)
+    assert sorted(documented) == sorted(PROBLEM_CODES)
+    with pytest.raises(ValueError, match="unknown problem code 'hashes'"):
+        Problem("hashes", "a typo")
