@@ -132,17 +132,20 @@ def test_the_web_client_lists_every_type(name: str) -> None:
     assert f'case "{name}":' in (WEB / "history.js").read_text(), "service/web/history.js"
 
 
-def _documented_event_types() -> dict[str, tuple[int, list[str], set[str]]]:
+def _documented_event_types() -> dict[str, tuple[int, list[str], set[str], str | None]]:
     """Returns docs/hand-history.md's table of event types: per type its schema, its data
-    fields in order (``name?`` for an optional one) and the fields a view may hide."""
+    fields in order (``name?`` for an optional one), the fields a view may hide and its
+    token in the text notation (``None``: it has none)."""
     text = (Path(__file__).resolve().parents[2] / "docs" / "hand-history.md").read_text("utf-8")
-    table = text.split("\n| type | schema | data | hidden |\n", 1)[1].split("\n\n", 1)[0]
+    table = text.split("\n| type | schema | data | hidden | text notation |\n", 1)[1]
     rows = {}
-    for line in table.splitlines()[1:]:
-        kind, schema, data, hidden = (cell.strip() for cell in line.strip("|").split("|"))
+    for line in table.split("\n\n", 1)[0].splitlines()[1:]:
+        kind, schema, data, hidden, notation = (cell.strip() for cell in line.strip("|").split("|"))
         # The field names, each maybe followed by what it holds, in brackets.
         fields = re.findall(r"`([a-z_]+\??)`", re.sub(r" \([^)]*\)", "", data))
-        rows[kind.strip("`")] = (int(schema), fields, set(re.findall(r"`([a-z_]+)`", hidden)))
+        token = re.findall(r"`(?:S:)?([a-z]+)[(`]", notation)
+        rows[kind.strip("`")] = (int(schema), fields, set(re.findall(r"`([a-z_]+)`", hidden)),
+                                 token[0] if token else None)
     return rows
 
 
@@ -152,4 +155,4 @@ def test_the_docs_table_of_event_types_is_the_codes() -> None:
     for name, cls in EVENT_TYPES.items():
         fields = [field.name + ("?" if field.name in cls.OPTIONAL else "")
                   for field in dataclasses.fields(cls)]
-        assert documented[name] == (cls.SCHEMA, fields, set(cls.PRIVATE)), name
+        assert documented[name] == (cls.SCHEMA, fields, set(cls.PRIVATE), cls.TOKEN), name
