@@ -55,33 +55,39 @@ def error_message(error: BaseException) -> str:
 
 
 def url_address(url: str) -> str:
-    """Returns ``scheme://host:port`` of *url*, without credentials, path or query."""
-    parts = urllib.parse.urlsplit(url)
-    scheme = parts.scheme or "redis"
+    """Returns ``scheme://host:port`` of *url* (``unix://path`` of a socket), without
+    credentials or query."""
     try:
+        parts = urllib.parse.urlsplit(url)
+        scheme = parts.scheme or "redis"
+        if scheme == "unix":
+            return f"unix://{parts.path}"
         host, port = parts.hostname or "localhost", parts.port or 6379
     except ValueError:
-        return f"{scheme}://(invalid address)"
+        return f"{shown_url(url)} (an invalid address)"
     return f"{scheme}://{host}:{port}"
 
 
-def url_without_credentials(url: str) -> str:
-    """Returns *url* as given, less any user name and password, to name it in an error."""
-    parts = urllib.parse.urlsplit(url)
-    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+def shown_url(url: str) -> str:
+    """Returns *url* as given, less its credentials and its query (either may hold a
+    password, ``?password=``), to name it in an error."""
+    head = url.split("?", 1)[0].split("#", 1)[0]
+    scheme, separator, rest = head.partition("://")
+    if not separator:
+        scheme, rest = "", head
+    authority, slash, path = rest.partition("/")
+    return f"{scheme}{separator}{authority.rpartition('@')[2]}{slash}{path}"
 
 
 def check_url(url: str) -> None:
     """Checks that redis-py can use *url*.
 
-    :raises ValueError: naming *url* (less its credentials) and what is wrong with it.
+    :raises ValueError: naming *url* (:func:`shown_url`) and what is wrong with it.
     """
     try:
         redis.connection.parse_url(url)
     except ValueError as error:
-        raise ValueError(
-            f"invalid Redis URL {url_without_credentials(url)!r}: {error_message(error)}"
-        ) from None
+        raise ValueError(f"invalid Redis URL {shown_url(url)!r}: {error_message(error)}") from None
 
 
 def client_address(client: Any) -> str:

@@ -196,8 +196,8 @@ class RedisEventStore:
         }
         try:
             check_url(url)
-        except ValueError as error:  # Nothing was reached: the URL says nowhere to go.
-            raise StoreUnavailableError(f"store unavailable: {error}") from None
+        except ValueError as error:  # Nothing to reach: the URL says nowhere to go.
+            raise StoreUnavailableError(str(error)) from None
         try:
             client: Client
             if cluster:

@@ -25,8 +25,8 @@ def register(subparsers: Any) -> None:
                                     parser_class=type(parser))
     create = actions.add_parser(
         "create", help="mint a key (printed once)",
-        description="Mints a key and prints it once on stdout (its id and a reminder on "
-        "stderr); the store keeps only its digest.")
+        description="Mints a key and prints it once: alone on stdout, its id and a reminder on "
+        "stderr (with --json, one JSON object on stdout). The store keeps only its digest.")
     create.add_argument("--name", required=True, help="who the key is for, e.g. club-site")
     listing = actions.add_parser(
         "list", help="every key: id, created, status (active or revoked), name",
@@ -34,8 +34,8 @@ def register(subparsers: Any) -> None:
         "name.")
     revoke = actions.add_parser(
         "revoke", help="revoke a key for good",
-        description="Revokes a key for good: requests presenting it are refused (401 "
-        "api_key_revoked).")
+        description="Revokes a key for good: where a key is taken (creating a game or a drive, "
+        "keeping a history), a request presenting it is refused (401 api_key_revoked).")
     revoke.add_argument("key_id", help="the id of the key (the part after f45k.)")
     for sub in (create, listing, revoke):
         sub.add_argument("--redis-url", default=None, help="the store (default: REDIS_URL)")
@@ -48,7 +48,8 @@ def register(subparsers: Any) -> None:
 def _registry(args: argparse.Namespace) -> Any:
     from service.apikeys import KeyRegistry
 
-    return KeyRegistry(open_store(store_url(args.redis_url, "keys"), "keys").client)
+    command = f"keys {args.keys_command}"
+    return KeyRegistry(open_store(store_url(args.redis_url, command), command).client)
 
 
 def _store_call(what: str, call: Any) -> Any:

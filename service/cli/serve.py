@@ -229,7 +229,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from events.redis_clients import check_url
     from service.app import check_config
     from service.config import RETENTION_SETTINGS, env_flag, env_seconds
-    from service.store_settings import CLUSTER_ENV, rq_url, store_settings
+    from service.store_settings import CLUSTER_ENV, RQ_URL_ENV, rq_url, store_settings
 
     if args.redis_cluster:
         # In the environment, so that gunicorn's workers and the RQ worker see it too.
@@ -250,8 +250,8 @@ def run_serve(args: argparse.Namespace) -> int:
             raise ValueError(
                 f"{CLUSTER_ENV} is set but REDIS_URL is not: set it to a seed node of the "
                 "cluster (the embedded store is a single server)")
-        if store.cluster and not args.no_worker:
-            check_url(rq_url(url or "", store))
+        if not args.no_worker and (store.cluster or os.environ.get(RQ_URL_ENV)):
+            check_url(rq_url(url or "", store))  # The queue of the worker started here.
     except ValueError as error:
         raise UsageError(f"fortyfive serve: {error}") from None
     _choose_signing_key(args)

@@ -52,6 +52,9 @@ def test_an_unreachable_store_is_one_line_and_status_2(
 @pytest.mark.parametrize(("url", "named"), [
     ("notaurl", "'notaurl'"),
     ("redis://keeper:s3cret@127.0.0.1:port/0", "'redis://127.0.0.1:port/0'"),
+    ("REDIS://127.0.0.1:6379/0?password=s3cret", "'REDIS://127.0.0.1:6379/0'"),
+    ("keeper:s3cret@127.0.0.1:6379", "'127.0.0.1:6379'"),
+    ("redis://[::1", "'redis://[::1'"),
 ])
 def test_an_invalid_store_url_is_named_as_given_without_its_password(
     command: list[str], url: str, named: str, capsys: pytest.CaptureFixture[str]
@@ -59,5 +62,5 @@ def test_an_invalid_store_url_is_named_as_given_without_its_password(
     assert main([*command, "--redis-url", url]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1, err
-    assert f"store unavailable: invalid Redis URL {named}: " in err, err
+    assert err.startswith(f"fortyfive {' '.join(command)}: invalid Redis URL {named}: "), err
     assert "s3cret" not in err and "localhost:6379" not in err

@@ -148,6 +148,7 @@ def test_ctrl_c_stops_gunicorn_then_the_worker_then_redis_without_tracebacks(
     ([], {"ABANDON_AFTER": "3 days"}, "ABANDON_AFTER"),
     ([], {"ARCHIVE_AFTER": "-5"}, "ARCHIVE_AFTER"),
     ([], {"REDIS_URL": "localhost:6379"}, "invalid Redis URL 'localhost:6379'"),
+    ([], {"RQ_REDIS_URL": "localhost:6380"}, "invalid Redis URL 'localhost:6380'"),
     (["--port", "70000"], {}, "--port"),
     (["--port", "0"], {}, "--port"),
     (["--workers", "0"], {}, "--workers"),
