@@ -257,7 +257,7 @@ def http_problem(error: HTTPException) -> Any:
     data: Mapping[str, Any] = getattr(error, "data", None) or {}
     code = data.get("code") or status_code(status)
     detail = data.get("message") or status_detail(status) or error.description or ""
-    messages = data.get("errors") or data.get("messages")
+    messages = _in_api_words(data.get("errors") or data.get("messages"))
     if messages == {"json": ["Invalid JSON body."]}:
         code, detail, messages = "malformed_json", "the request body is not valid JSON", None
     elif messages and not data.get("message"):
@@ -276,6 +276,16 @@ _OBJECT_EXPECTED: dict[str, str] = {"Invalid input type.": "expected a JSON obje
 """marshmallow's message for an object that is something else, as the API says it."""
 
 
+def _in_api_words(messages: Any) -> Any:
+    """Returns marshmallow's *messages* with those it words for Python said as the API says
+    them (the same structure, for ``errors`` and the detail alike)."""
+    if isinstance(messages, Mapping):
+        return {key: _in_api_words(value) for key, value in messages.items()}
+    if isinstance(messages, list):
+        return [_in_api_words(item) for item in messages]
+    return _OBJECT_EXPECTED.get(messages, messages) if isinstance(messages, str) else messages
+
+
 def _flatten(messages: Any, where: str = "") -> list[str]:
     """Returns ``"json.seats.0.type: Must be one of..."`` lines for nested field errors."""
     if isinstance(messages, Mapping):
@@ -286,7 +296,7 @@ def _flatten(messages: Any, where: str = "") -> list[str]:
             lines += _flatten(value, inner)
         return lines
     if isinstance(messages, list) and all(isinstance(item, str) for item in messages):
-        return [f"{where}: {' '.join(str(_OBJECT_EXPECTED.get(item, item)) for item in messages)}"]
+        return [f"{where}: {' '.join(messages)}"]
     return [f"{where}: {messages}"]
 
 
@@ -303,10 +313,16 @@ _SERVER_CODES: tuple[tuple[tuple[type[Exception], ...], str], ...] = (
 name; a refusal of the request, never of the app's answer (those are 500s)."""
 
 
+def is_server_failure(status: int) -> bool:
+    """Whether *status* says the server failed, not that it refused the request: every 5xx
+    but 501, which refuses what the request asks of the server (a transfer coding)."""
+    return status >= 500 and status != 501
+
+
 def server_error_code(error: BaseException, status: int) -> str:
-    """Returns the code of the HTTP server's refusal *error*, answered with *status* (a 500
-    is the server's own failure whatever it raised; 501 refuses a transfer coding)."""
-    if status != 500:
+    """Returns the code of the HTTP server's refusal *error*, answered with *status* (a
+    failure has the code of its status whatever it raised)."""
+    if not is_server_failure(status):
         for kinds, code in _SERVER_CODES:
             if isinstance(error, kinds):
                 return code

@@ -32,7 +32,8 @@ from typing import Any
 
 from gunicorn import util
 
-from service.errors import PROBLEM_JSON, problem_document, server_error_code
+from service import statuses
+from service.errors import PROBLEM_JSON, is_server_failure, problem_document, server_error_code
 from service.request_limits import (
     HEADER_FIELDS_TOO_LARGE,
     MAX_HEADER_FIELD_BYTES,
@@ -65,9 +66,8 @@ class ProblemErrors:
         super().handle_error(req, page, addr, exc)  # type: ignore[misc]
         if page.status is None:
             return  # gunicorn wrote nothing (or could not).
-        status, reason = page.status
         try:
-            util.write_nonblock(client, problem_answer(status, reason, exc))
+            util.write_nonblock(client, problem_answer(page.status, exc))
         except Exception:  # noqa: BLE001  # The client went away: nothing to answer.
             self.log.debug("Failed to send error message.")  # type: ignore[attr-defined]
 
@@ -104,14 +104,15 @@ def problem_worker_class(base: str | type) -> type:
 _WITH_PROBLEMS: dict[type, type] = {}
 
 
-def problem_answer(status: int, reason: str, exc: BaseException) -> bytes:
+def problem_answer(status: int, exc: BaseException) -> bytes:
     """Returns the whole HTTP response (head and problem body) for gunicorn's refusal
-    *exc* with *status*."""
+    *exc* with *status* (and the status's own phrase: gunicorn keeps "Bad Request" for a
+    501)."""
     document = problem_document(status, server_error_code(exc, status), _detail(status, exc))
     body = json.dumps(document, sort_keys=True)
     data = body.encode() + b"\n"
     head = (
-        f"HTTP/1.1 {status} {reason}\r\n"
+        f"HTTP/1.1 {status} {statuses.phrase(status)}\r\n"
         "Connection: close\r\n"
         f"Content-Type: {PROBLEM_JSON}\r\n"
         f"Content-Length: {len(data)}\r\n"
@@ -127,9 +128,12 @@ def _detail(status: int, exc: BaseException) -> str:
         return TARGET_TOO_LONG
     if status == 431:
         return HEADER_FIELDS_TOO_LARGE
-    if status >= 500 and status != 501:  # 501: a transfer coding the server refuses.
+    if is_server_failure(status):
         return "the server failed; the error was logged"
     said = str(exc)
+    if status == 501:
+        return (f"this server does not implement that transfer coding ({said}): send the body "
+                "with Content-Length, or chunked")
     said = said if len(said) <= 200 else said[:197] + "..."
     return f"the request is not valid HTTP/1.1: {said}" if said else "the request is not valid HTTP"
 
@@ -140,7 +144,7 @@ class _CapturedSocket:
 
     def __init__(self, sock: Any) -> None:
         self._sock = sock
-        self.status: tuple[int, str] | None = None
+        self.status: int | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
@@ -150,11 +154,11 @@ class _CapturedSocket:
         return 0.0
 
     def sendall(self, data: bytes) -> None:
-        """Keeps the status and reason of the response in *data*."""
+        """Keeps the status of the response in *data*."""
         line = bytes(data).split(b"\r\n", 1)[0].decode("latin-1")
-        _, status, reason = (line.split(" ", 2) + ["", ""])[:3]
+        status = (line.split(" ", 2) + [""])[1]
         if self.status is None and status.isdigit():
-            self.status = (int(status), reason)
+            self.status = int(status)
 
     def send(self, data: bytes) -> int:
         """As :meth:`sendall`, for a writer that sends piecemeal."""

@@ -19,6 +19,7 @@ from http_table import Table, bearer, read_stream
 from serve_helpers import serving
 from werkzeug.test import TestResponse
 
+from service import statuses
 from service.app import create_app
 from service.gunicorn_errors import ProblemErrors, gunicorn_limits, problem_worker_class
 from service.request_limits import (
@@ -194,11 +195,14 @@ def test_a_body_that_is_json_but_no_object_says_so(client: FlaskClient, body: st
         problem = _problem(_post(client, path, body), 422, "invalid_request")
         assert problem["detail"] == (
             "the request does not fit the API: json: expected a JSON object.")
+        assert problem["errors"] == {"json": {"_schema": ["expected a JSON object."]}}
 
 
 @pytest.mark.parametrize(("options", "detail"), [
     ({"target": True}, "option 'target' must be a positive multiple of 5 up to 1000, got true"),
     ({"target": None}, "option 'target' must be a positive multiple of 5 up to 1000, got null"),
+    ({"target": "quarante-cinq é"},
+     'option \'target\' must be a positive multiple of 5 up to 1000, got "quarante-cinq é"'),
 ])
 def test_an_option_of_the_wrong_json_type_is_shown_as_sent(
     client: FlaskClient, options: dict[str, Any], detail: str
@@ -376,9 +380,9 @@ def test_a_503_says_the_store_is_unavailable_and_logs_where(
 # Through gunicorn ----------------------------------------------------------------------------
 
 
-def _raw(port: int, request: bytes, cut: bool = False) -> tuple[int, dict[str, str], bytes]:
+def _raw(port: int, request: bytes, cut: bool = False) -> tuple[str, dict[str, str], bytes]:
     """Sends the bytes *request* as they are (then, if *cut*, no more: the client shuts its
-    side); returns the status, headers and body."""
+    side); returns the status and its phrase, the headers and the body."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
         connection.sendall(request)
         if cut:
@@ -390,7 +394,7 @@ def _raw(port: int, request: bytes, cut: bool = False) -> tuple[int, dict[str, s
     status_line, *lines = head.decode("latin-1").split("\r\n")
     headers = {name.lower(): value.strip() for name, _, value in
                (line.partition(":") for line in lines)}
-    return int(status_line.split()[1]), headers, body
+    return status_line.split(" ", 1)[1], headers, body
 
 
 def _get(target: bytes, *fields: bytes) -> bytes:
@@ -427,14 +431,20 @@ def _check_refusals(port: int) -> None:
         (cut, 400, "incomplete_body"),
         (post + b"Transfer-Encoding: foo\r\nConnection: close\r\n\r\n", 501,
          "unsupported_transfer_coding"),
+        (post + b"Content-Length: 2\r\nExpect: foo\r\nConnection: close\r\n\r\n{}", 417,
+         "expectation_failed"),
     ]
     for request, status, code in cases:
         got, headers, body = _raw(port, request, cut=request is cut)
-        assert (got, headers["content-type"]) == (status, "application/problem+json"), body
+        number, reason = got.split(" ", 1)
+        assert (int(number), headers["content-type"]) == (status, "application/problem+json"), body
+        assert status == 400 or reason.lower() != "bad request", got  # gunicorn's, for a 501.
         problem = json.loads(body)
         assert (problem["status"], problem["code"]) == (status, code), body
+        assert problem["title"] == statuses.phrase(status), body
+        assert "the server failed" not in problem["detail"], body  # Each is a refusal.
         assert int(headers["content-length"]) == len(body)
-    assert _raw(port, _get(b"/healthz"))[0] == 200  # And it still serves.
+    assert _raw(port, _get(b"/healthz"))[0].startswith("200 ")  # And it still serves.
 
 
 def test_a_conditional_refusal_of_a_web_file_is_a_problem(client: FlaskClient) -> None:
