@@ -10,7 +10,7 @@ import dataclasses
 import enum
 from collections.abc import Iterable, Iterator
 
-from engine.errors import InvalidCardError
+from engine.errors import InvalidCardError, shown
 
 
 class Suit(enum.IntEnum):
@@ -101,7 +101,7 @@ class Card(int):
         except (KeyError, TypeError):
             pass
         if not isinstance(text, str):
-            raise InvalidCardError(f"invalid card {text!r}: expected a string such as '5S'")
+            raise InvalidCardError(f"invalid card {shown(text)}: expected a string such as '5S'")
         normal = text.strip().upper()
         if normal.startswith("10"):
             normal = "T" + normal[2:]

@@ -18,7 +18,7 @@ def shown(value: Any) -> str:
     """Returns *value* as JSON writes it (``true``, ``null``, ``"x"``) for an error message:
     the engine's input comes as JSON, and its sender should see what it sent."""
     try:
-        return json.dumps(value)
+        return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
 

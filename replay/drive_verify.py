@@ -14,14 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.drives import DriveError, TableResult, fold_drive, standings, table_result
-from engine.errors import FortyFiveError
+from engine.errors import FortyFiveError, shown
 from engine.fold import fold
 from events.chain import verify as verify_game_chain
 from events.drive_store import verify_chain
 from events.envelope import Envelope
 from events.errors import CorruptStreamError, SchemaError
 from events.upcasting import decode
-from replay.audit import AUDIT_FORMAT
 from replay.document import FORMAT as HAND_HISTORY_FORMAT
 
 FORMAT = "fortyfive-drive-history"
@@ -30,16 +29,20 @@ VERSION = 1
 """Its ``version``: the one this module verifies."""
 
 
-def verify_drive(document: Mapping[str, Any]) -> list[str]:
-    """Returns every problem found in a drive history *document* (none: it verifies)."""
+def verify_drive(document: Any) -> list[str]:
+    """Returns every problem found in a drive history *document*, a JSON value (none: it
+    verifies)."""
+    if not isinstance(document, Mapping):
+        return ["not a drive history: a drive history is a JSON object"]
     kind = document.get("format")
     if kind != FORMAT:
-        hint = " (a game's: check it with `fortyfive history verify`)" if kind in (
-            HAND_HISTORY_FORMAT, AUDIT_FORMAT) else ""
-        return [f"not a drive history: its format is {kind!r}, not {FORMAT!r}{hint}"]
-    if document.get("version") != VERSION:
-        return [f"drive history version {document.get('version')!r}: this verifier reads "
-                f"version {VERSION}"]
+        hint = (" (a game's hand history: check it with `fortyfive history verify`)"
+                if kind == HAND_HISTORY_FORMAT else "")
+        return [f"not a drive history: its format is {shown(kind)}, not {shown(FORMAT)}{hint}"]
+    version = document.get("version")
+    if type(version) is not int or version != VERSION:
+        return [f"drive history version {shown(version)}: this verifier reads version "
+                f"{VERSION}"]
     problems: list[str] = []
     drive_id = str(document.get("drive_id"))
     try:

@@ -33,6 +33,7 @@ from engine.drives import (
     table_result,
     table_size,
 )
+from engine.errors import shown
 from engine.profiles import make_ruleset
 from engine.state import GameState
 from events.chain import GENESIS_HASH
@@ -113,7 +114,7 @@ def create_drive(
     :raises engine.errors.ProfileError: for a bad profile or options.
     """
     if format not in FORMATS:
-        raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
+        raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise DriveError(f"rounds must be 1 to {MAX_ROUNDS}, got {rounds}")
     if format == "duplicate" and not 1 <= boards <= MAX_BOARDS:

@@ -43,7 +43,7 @@ def run_verify(args: Any) -> int:
     except json.JSONDecodeError as error:
         print(f"{args.file}: not JSON: {error}", file=sys.stderr)
         return 1
-    problems = verify_drive(document) if isinstance(document, dict) else ["not a drive history"]
+    problems = verify_drive(document)
     if args.json:
         print(json.dumps({"ok": not problems, "problems": problems}))
     elif problems:

@@ -14,7 +14,7 @@ from engine.cards import (
     format_cards,
     parse_cards,
 )
-from engine.errors import InvalidCardError
+from engine.errors import InvalidCardError, shown
 
 ALL_CARDS = (*STANDARD_DECK, JOKER)
 
@@ -77,7 +77,7 @@ def test_refuses_text_that_is_not_a_card_quoting_the_input(text: str) -> None:
 def test_refuses_values_that_are_not_strings(value: object) -> None:
     with pytest.raises(InvalidCardError) as caught:
         Card.parse(value)  # type: ignore[arg-type]
-    assert str(caught.value) == f"invalid card {value!r}: expected a string such as '5S'"
+    assert str(caught.value) == f"invalid card {shown(value)}: expected a string such as '5S'"
 
 
 def test_invalid_card_error_is_a_value_error() -> None:

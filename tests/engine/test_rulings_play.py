@@ -280,7 +280,7 @@ def test_any_action_after_the_game_is_won_is_refused_as_game_over() -> None:
         # Values JSON can carry that are not hashable, where a code or a type name belongs.
         ({"type": ["play"], "card": "7C"}, r"unknown action type \['play'\]"),
         ({"type": {"play": 1}}, r"unknown action type \{'play': 1\}"),
-        ({"type": "play", "card": ["7C"]}, r"action 'play': invalid card \['7C'\]"),
+        ({"type": "play", "card": ["7C"]}, r"""action 'play': invalid card \["7C"\]"""),
         ({"type": "play", "card": {"code": "7C"}}, "action 'play': invalid card"),
         ({"type": "pass", 3: "x"}, "action 'pass': unexpected 3"),
     ],

@@ -20,21 +20,31 @@ def test_a_games_hand_history_is_named_and_sent_to_history_verify(
     path = GOLDEN / "all-pass-redeal.json"
     assert main(["drive", "verify", str(path)]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "FAIL not a drive history: its format is 'fortyfive-hand-history', not "
-        "'fortyfive-drive-history' (a game's: check it with `fortyfive history verify`)"
+        'FAIL not a drive history: its format is "fortyfive-hand-history", not '
+        '"fortyfive-drive-history" (a game\'s hand history: check it with `fortyfive history '
+        'verify`)'
     ]
 
 
 @pytest.mark.parametrize(("document", "problem"), [
-    ({}, "not a drive history: its format is None, not 'fortyfive-drive-history'"),
-    ({"format": "club-sheet"}, "not a drive history: its format is 'club-sheet', not "
-                               "'fortyfive-drive-history'"),
+    ({}, 'not a drive history: its format is null, not "fortyfive-drive-history"'),
+    ({"format": "club-sheet"}, 'not a drive history: its format is "club-sheet", not '
+                               '"fortyfive-drive-history"'),
+    ({"format": "fortyfive-audit"}, 'not a drive history: its format is "fortyfive-audit", '
+                                    'not "fortyfive-drive-history"'),
     ({"format": FORMAT, "version": VERSION + 1},
      f"drive history version {VERSION + 1}: this verifier reads version {VERSION}"),
+    ({"format": FORMAT, "version": True},
+     f"drive history version true: this verifier reads version {VERSION}"),
 ])
 def test_another_format_or_version_is_one_problem(document: dict[str, object],
                                                   problem: str) -> None:
     assert verify_drive({**document, "events": [], "games": []}) == [problem]
+
+
+@pytest.mark.parametrize("document", [[], "drive", None, 5])
+def test_a_json_value_that_is_no_object_is_one_problem(document: object) -> None:
+    assert verify_drive(document) == ["not a drive history: a drive history is a JSON object"]
 
 
 def test_the_json_answer_carries_the_same_problem(
@@ -44,4 +54,4 @@ def test_the_json_answer_carries_the_same_problem(
     path.write_text(json.dumps({"format": "club-sheet"}))
     assert main(["drive", "verify", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out) == {"ok": False, "problems": [
-        "not a drive history: its format is 'club-sheet', not 'fortyfive-drive-history'"]}
+        'not a drive history: its format is "club-sheet", not "fortyfive-drive-history"']}

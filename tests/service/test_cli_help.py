@@ -25,8 +25,9 @@ def test_every_command_describes_itself_and_each_option() -> None:
     assert len(commands) >= 15
     for command in commands:
         assert command.description, f"{command.prog}: no description"
-        assert command.description.rstrip().endswith((".", ")")), (
+        assert command.description.rstrip().endswith("."), (
             f"{command.prog}: the description is not a whole sentence: {command.description!r}")
         for action in command._actions:
-            if action.option_strings and action.help != argparse.SUPPRESS:
-                assert action.help, f"{command.prog} {action.option_strings[0]}: no help"
+            if action.help != argparse.SUPPRESS:
+                named = action.option_strings[0] if action.option_strings else action.dest
+                assert action.help, f"{command.prog} {named}: no help"
