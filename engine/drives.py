@@ -272,10 +272,12 @@ class TableResult:
 
 def table_result(game_id: str, state: GameState) -> TableResult:
     """Returns the result of *game_id* in *state*: its winner, scores and each finished deal's
-    points per side (from the scores at the start of the next deal, or the game's end)."""
+    points per side (from the scores at the start of the next deal, or the game's end). A
+    deal that was not played out (its game abandoned during it) has no points: it is not a
+    deal that table finished."""
     deals: dict[int, tuple[int, ...]] = {}
     finished = list(state.past_deals)
-    if state.deal is not None and (state.deal.phase == "over" or state.phase == "over"):
+    if state.deal is not None and state.deal.phase == "over":
         finished.append(state.deal)
     for index, deal in enumerate(finished):
         if index + 1 < len(finished):
@@ -285,6 +287,37 @@ def table_result(game_id: str, state: GameState) -> TableResult:
         if deal.start_scores and len(end) == len(deal.start_scores):
             deals[deal.number] = tuple(b - a for a, b in zip(deal.start_scores, end, strict=True))
     return TableResult(game_id, state.phase == "over", state.winner, tuple(state.scores), deals)
+
+
+def public_results(drive: DriveState,
+                   results: Mapping[str, TableResult]) -> dict[str, TableResult]:
+    """Returns *results* as anyone may see them while the drive runs.
+
+    In duplicate, what a table made on a board tells the other tables about the cards they
+    are playing, so until a board is revealed (every table has finished it) no table's
+    result shows it: a table's deals are those of revealed boards, its scores their sum, and
+    it is shown over, with its winner, once every board of its round is revealed. Progressive
+    tables play deals of their own, and show everything.
+    """
+    if drive.format != "duplicate":
+        return dict(results)
+    shown: dict[str, TableResult] = {}
+    for played in drive.played:
+        revealed = {board.deal for board in played.boards if board.seed is not None}
+        settled = len(revealed) == len(played.boards)
+        for game in played.games:
+            result = results.get(game)
+            if result is None:
+                continue
+            if settled:
+                shown[game] = result
+                continue
+            deals = {number: points for number, points in result.deals.items()
+                     if number in revealed}
+            scores = tuple(sum(points[side] for points in deals.values())
+                           for side in range(len(result.scores)))
+            shown[game] = TableResult(game, False, None, scores, deals)
+    return shown
 
 
 def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from engine.drives import FORMATS, TABLE_SIZES
-from service.drives import MAX_BOARDS, MAX_PLAYERS, MAX_ROUNDS
+from service.drives import DEFAULT_BOARDS, MAX_BOARDS, MAX_PLAYERS, MAX_ROUNDS
 
 
 class DrivePlayerSchema(ma.Schema):
@@ -31,8 +31,9 @@ class DriveCreateSchema(ma.Schema):
     rounds = fields.Integer(required=True, strict=True,
                             validate=validate.Range(min=1, max=MAX_ROUNDS))
     boards = fields.Integer(
-        strict=True, load_default=2, validate=validate.Range(min=1, max=MAX_BOARDS),
-        metadata={"description": "Duplicate: boards (deals) per round, the same at every table"})
+        strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_BOARDS),
+        metadata={"description": "Duplicate only: boards (deals) per round, the same at every "
+                                 f"table (default {DEFAULT_BOARDS})"})
     fill_with_bots = fields.Boolean(
         load_default=False,
         metadata={"description": "Fill the last table with bots when the players do not"})

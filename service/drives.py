@@ -13,6 +13,7 @@ nothing twice.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,7 @@ from engine.drives import (
     check_players,
     fold_drive,
     movement,
+    public_results,
     standings,
     table_result,
     table_size,
@@ -47,6 +49,9 @@ from service.auth import Role, TokenRegistry, new_token, token_digest
 MAX_PLAYERS = 400
 MAX_ROUNDS = 30
 MAX_BOARDS = 12
+DEFAULT_BOARDS = 2
+"""Boards per round of a duplicate drive when its creator names no number."""
+
 _GAME_OF_DRIVE = re.compile(r"(dr-[0-9a-f]{20})\.(\d+)\.(\d+)")
 
 
@@ -96,6 +101,12 @@ def load(drives: DriveStore, drive_id: str) -> tuple[DriveState, str]:
     return fold_drive(drive_id, envelopes), str(envelopes[-1]["hash"])
 
 
+def _name_key(name: str) -> str:
+    """Returns what makes two players' names the same to the people at the tables: the
+    letters, whatever their case, and the words, however spaced."""
+    return " ".join(name.split()).casefold()
+
+
 def create_drive(
     drives: DriveStore,
     *,
@@ -105,18 +116,22 @@ def create_drive(
     format: str,
     rounds: int,
     fill_with_bots: bool = False,
-    boards: int = 2,
+    boards: int | None = None,
 ) -> tuple[str, dict[int, str]]:
     """Creates a drive and returns its id and a token per human player (by player index).
+    *boards* (duplicate only) defaults to :data:`DEFAULT_BOARDS`.
 
-    :raises DriveError: for a bad format, count of rounds or boards, or players that do not
-        fill the tables.
+    :raises DriveError: for a bad format, count of rounds or boards, players that do not
+        fill the tables or share a name, or a duplicate drive of one table.
     :raises engine.errors.ProfileError: for a bad profile or options.
     """
     if format not in FORMATS:
         raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise DriveError(f"rounds must be 1 to {MAX_ROUNDS}, got {rounds}")
+    if format == "progressive" and boards is not None:
+        raise DriveError("boards are for duplicate drives: a progressive table deals its own")
+    boards = DEFAULT_BOARDS if boards is None else boards
     if format == "duplicate" and not 1 <= boards <= MAX_BOARDS:
         raise DriveError(f"boards must be 1 to {MAX_BOARDS}, got {boards}")
     size = table_size(profile)
@@ -127,15 +142,22 @@ def create_drive(
         raise DriveError(f"a drive table seats partnerships of two; layout {rules.layout!r} "
                          "does not")
     roster = [{"name": p["name"], "type": p["type"]} for p in players]
-    names = [p["name"] for p in roster]
-    if len(set(names)) != len(names):
-        raise DriveError("every player of a drive needs a name of their own")
+    taken: set[str] = set()
+    for player in roster:
+        if _name_key(player["name"]) in taken:
+            raise DriveError(f"every player of a drive needs a name of their own: "
+                             f"{shown(player['name'])} is given twice (case and spaces aside)")
+        taken.add(_name_key(player["name"]))
     if fill_with_bots and len(roster) % size:
-        for number in range(1, size - len(roster) % size + 1):
-            roster.append({"name": f"Bot {number}", "type": "bot"})
+        bots = (f"Bot {number}" for number in itertools.count(1)
+                if _name_key(f"Bot {number}") not in taken)
+        roster += [{"name": next(bots), "type": "bot"} for _ in range(size - len(roster) % size)]
     if len(roster) > MAX_PLAYERS:
         raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")
     check_players(len(roster), size)
+    if format == "duplicate" and len(roster) == size:
+        raise DriveError(f"a duplicate drive compares tables: it needs two or more ("
+                         f"{2 * size} players or more), not one")
     drive_id = new_drive_id()
     tokens = {i: new_token() for i, p in enumerate(roster) if p["type"] == "human"}
     drives.keep_secrets(drive_id, {f"token:{i}": token_digest(t) for i, t in tokens.items()})
@@ -340,7 +362,9 @@ def results_of(cache: commands.GameCache, drive: DriveState) -> dict[str, TableR
 
 def drive_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
     """Returns the public view of a drive: status, players, the schedule, and every round
-    started with its tables (game, players in seat order, status, scores)."""
+    started with its tables (game, players in seat order, status, scores), each table's
+    result as :func:`engine.drives.public_results` lets anyone see it."""
+    results = public_results(drive, results)
     names = [p["name"] for p in drive.players]
     rounds = []
     for played in drive.played:
@@ -374,6 +398,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[st
 
 
 def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
-    """Returns the standings of a drive, with its tie rule."""
+    """Returns the standings of a drive, with its tie rule, from the results anyone may see
+    (:func:`engine.drives.public_results`)."""
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
-            "tie_rule": TIE_RULE, "players": standings(drive, results)}
+            "tie_rule": TIE_RULE, "players": standings(drive, public_results(drive, results))}

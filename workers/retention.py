@@ -154,7 +154,9 @@ def abandon_idle(
     store: RedisEventStore, games: commands.GameCache, after: int | None, *, now: float
 ) -> list[str]:
     """Abandons the games in progress whose last event is more than *after* seconds before
-    *now* (none when *after* is ``None``); returns their ids."""
+    *now* (none when *after* is ``None``) and that wait for a seat; returns their ids. A game
+    that waits for the service (a duplicate table for the board the other tables are still
+    playing) is idle through nobody's fault: it is looked at again *after* seconds on."""
     if after is None:
         return []
     client = store.client
@@ -167,6 +169,9 @@ def abandon_idle(
         idle = int(now - last)
         if idle <= after:
             client.zadd(keys.LIVE_KEY, {game_id: last})  # The index was behind the game.
+            continue
+        if folded.state.turn is None:
+            client.zadd(keys.LIVE_KEY, {game_id: now})
             continue
         if commands.abandon(store, games, game_id, expected_version=folded.version,
                             idle_seconds=idle, after_seconds=after):

@@ -19,8 +19,9 @@ def register(subparsers: Any) -> None:
     """Adds the ``keys`` command group."""
     parser = subparsers.add_parser(
         "keys", help="create, list and revoke API keys",
-        description="Manage the API keys that creating games and keeping histories need on a "
-        "server with REQUIRE_API_KEY (the default whenever serve binds off loopback).")
+        description="Manage the API keys that creating games and drives and keeping histories "
+        "need on a server with REQUIRE_API_KEY (the default whenever serve binds off "
+        "loopback).")
     actions = parser.add_subparsers(dest="keys_command", required=True,
                                     parser_class=type(parser))
     create = actions.add_parser(

@@ -47,7 +47,9 @@ function renderRound() {
     el("ol", { start: 0 }, table.players.map((p) => el("li", {},
       `${p.name} (side ${p.side + 1}${p.type === "bot" ? ", bot" : ""})`))),
     el("p", {}, table.status === "over" ? "Over" : "In play",
-      table.scores.length ? `: ${table.scores.join(" - ")}` : ""),
+      table.scores.length ? `: ${table.scores.join(" - ")}` : "",
+      // In duplicate a board's points show once every table has played it (docs/api.md).
+      table.status !== "over" && drive.format === "duplicate" ? " on the boards revealed" : ""),
     tableLink(table))) : []);
 }
 

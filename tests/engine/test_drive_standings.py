@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from engine.actions import start_game
 from engine.boards import board_order
 from engine.drives import (
     DriveError,
@@ -15,11 +16,15 @@ from engine.drives import (
     fold_drive,
     movement,
     partner_pairs,
+    public_results,
     standings,
+    table_result,
     table_size,
 )
+from engine.fold import fold
 from engine.profiles import make_ruleset
 from engine.shuffle import ShuffleError, deal_key
+from events.types import GameAbandoned
 
 
 @pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 4), (12, 6), (16, 4), (40, 4)])
@@ -98,6 +103,42 @@ def test_matchpoints_score_one_per_table_beaten_and_a_half_per_tie() -> None:
     points = [[by_player[members[0]] for members in sides] for sides in side]
     assert points == [[1.5 + 0.5, 0.5 + 0.5], [0 + 0.5, 2 + 0.5], [1.5, 0.5]]
     assert all(by_player[a] == by_player[b] for sides in side for a, b in sides)
+
+
+def _duplicate_round(revealed: tuple[int, ...]) -> Any:
+    boards = [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00", "cut": 1} for n in (1, 2)]
+    events = [_drive("duplicate", 8, 2), {"type": "round_started", "data": {
+        "round": 1, "games": ["a", "b"], "boards": boards}}]
+    events += [{"type": "board_revealed", "data": {"round": 1, "board": f"d/r1/b{n}",
+                                                   "deal": n, "seed": "11" * 32}}
+               for n in revealed]
+    return fold_drive("d", events)
+
+
+def test_no_table_shows_what_it_made_on_a_board_another_table_is_still_playing() -> None:
+    # Table a has played both boards and won; table b is still on board 1.
+    results = {"a": TableResult("a", True, 0, (25, 5), {1: (20, 0), 2: (5, 5)}),
+               "b": TableResult("b", False, None, (0, 0), {})}
+    hidden = public_results(_duplicate_round(()), results)
+    assert hidden["a"] == TableResult("a", False, None, (0, 0), {})
+    assert standings(_duplicate_round(()), results) != standings(_duplicate_round(()), hidden)
+    assert {row["points"] for row in standings(_duplicate_round(()), hidden)} == {0}
+    # Board 1 revealed (b finished it too): a shows board 1 only, not yet its end.
+    results["b"] = TableResult("b", False, None, (10, 10), {1: (10, 10)})
+    one = public_results(_duplicate_round((1,)), results)
+    assert one["a"] == TableResult("a", False, None, (20, 0), {1: (20, 0)})
+    # Every board revealed: the results as they are.
+    assert public_results(_duplicate_round((1, 2)), results) == results
+    progressive = fold_drive("d", [_drive(), {"type": "round_started",
+                                              "data": {"round": 1, "games": ["a", "b"]}}])
+    assert public_results(progressive, results) == results
+
+
+def test_a_table_abandoned_before_it_finished_a_deal_has_no_deal_to_compare() -> None:
+    opening = start_game("classic", {"target": 45}, ("human",) * 4, b"\0" * 32, b"\1" * 32)
+    state = fold([*opening, GameAbandoned(10, 5)])
+    assert state.phase == "over"
+    assert table_result("g", state) == TableResult("g", True, None, (0, 0), {})
 
 
 def test_a_board_deck_depends_on_its_board_and_cut_and_nothing_else() -> None:

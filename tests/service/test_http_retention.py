@@ -21,6 +21,7 @@ from http_table import Table, bearer
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from engine.actions import start_game
 from engine.errors import EventSequenceError
 from engine.fold import fold
 from events import checkpoints
@@ -184,6 +185,21 @@ def test_a_game_still_played_is_not_abandoned(
     table.step()  # A move after the index saw it: the pass checks the events.
     done = _pass(own_store, time.time() + 30, abandon_after=60, archive_after=None)
     assert table.id not in done.abandoned and table.view().get_json()["phase"] != "over"
+
+
+def test_a_game_that_waits_for_the_service_is_not_abandoned(
+    own_store: RedisEventStore,
+) -> None:
+    """As a duplicate table waits for the board the other tables are still playing: nobody
+    is to act, so nobody is idle. (Here, the game waits for its first shuffle.)"""
+    game_id = "waiting-for-the-service"
+    created = start_game("classic", {}, ("human",) * 4, b"\0" * 32, b"\1" * 32)[0]
+    own_store.append(game_id, 0, [created], actor="server")
+    _project(game_id)
+    assert fold([created]).turn is None and fold([created]).phase != "over"
+    done = _pass(own_store, time.time() + 3 * DAY, abandon_after=2 * DAY, archive_after=None)
+    assert game_id not in done.abandoned
+    assert [r.event.TYPE for r in own_store.read(game_id)] == ["game_created"]
 
 
 def test_a_finished_game_is_kept_until_its_time(

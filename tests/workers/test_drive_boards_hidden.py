@@ -60,9 +60,16 @@ def test_a_board_in_play_is_hidden_from_all_but_its_table_until_the_drive_reveal
     assert client.get(f"/v1/games/{mine}/history", headers=_bearer(token)).status_code == 200
     assert client.get(f"/v1/games/{mine}?view=spectator",
                       headers=_bearer(token)).status_code == 200
-    # The drive's own view still shows the tables (no cards in it); its history, which holds
-    # every table's events, waits for the end of the drive.
-    assert client.get(f"/v1/drives/{drive_id}").status_code == 200
+    # The drive's own view still shows the tables (no cards in it), but not what the bots'
+    # table made on the board: the human, still playing it, would learn of the cards. Nor do
+    # the standings. Its history, which holds every table's events, waits for the end of the
+    # drive.
+    tables = client.get(f"/v1/drives/{drive_id}").json["rounds"][0]["tables"]
+    assert other.deal.result is not None and any(other.scores), "the bots scored on the board"
+    assert [(t["status"], t["scores"], t["winner"]) for t in tables] == [
+        ("in_progress", [0, 0], None)] * 2
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json["players"]
+    assert {(row["points"], row["games_won"]) for row in standings} == {(0, 0)}
     history = client.get(f"/v1/drives/{drive_id}/history")
     assert history.status_code == 409 and history.json["code"] == "drive_in_progress"
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_all
@@ -53,6 +54,35 @@ def test_bruff_tables_seat_six_and_bots_fill_the_last_one(client: FlaskClient) -
         True, True, False]
     view = client.get(f"/v1/drives/{answer.json['id']}").json
     assert view["status"] == "running" and [len(t) for t in view["schedule"][0]] == [6, 6]
+
+
+def test_bots_that_fill_a_table_take_names_nobody_has(client: FlaskClient) -> None:
+    players = [{"name": "Bot 1", "type": "human"}, {"name": "bot  3", "type": "bot"},
+               {"name": "C", "type": "bot"}]
+    answer = client.post("/v1/drives", json={
+        "profile": "classic", "players": players, "format": "progressive", "rounds": 1,
+        "fill_with_bots": True})
+    assert answer.status_code == 201, answer.json
+    assert [p["name"] for p in answer.json["players"]] == ["Bot 1", "bot  3", "C", "Bot 2"]
+
+
+@pytest.mark.parametrize(("body", "detail"), [
+    ({"players": [{"name": "Ann", "type": "human"}, {"name": " ann ", "type": "bot"}]
+      + _players(0, 6)},
+     'every player of a drive needs a name of their own: " ann " is given twice (case and '
+     "spaces aside)"),
+    ({"boards": 3}, "boards are for duplicate drives: a progressive table deals its own"),
+    ({"format": "duplicate", "players": _players(0, 4)},
+     "a duplicate drive compares tables: it needs two or more (8 players or more), not one"),
+])
+def test_a_drive_a_director_cannot_have_meant_is_refused_saying_why(
+    client: FlaskClient, body: dict[str, Any], detail: str
+) -> None:
+    answer = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 8), "format": "progressive", "rounds": 1,
+        **body})
+    assert (answer.status_code, answer.json["code"]) == (422, "invalid_drive")
+    assert answer.json["detail"] == detail
 
 
 def test_an_unknown_drive_is_not_found(client: FlaskClient) -> None:
