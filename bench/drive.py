@@ -25,11 +25,12 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from bench import positive_int
-from engine.drives import table_size
+from engine.drives import DriveError, table_size
 from events.drive_store import DriveStore
 from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
 from service import commands, drives
+from service.cli import UsageError
 from workers import context
 from workers.dispatcher import Dispatcher
 
@@ -55,12 +56,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """Runs the benchmark and returns its figures.
 
     :raises events.store.StoreError: if the store cannot be reached or started.
+    :raises UsageError: for a drive that cannot be made (a duplicate drive of one table).
     """
     with _server(args.redis_url, args.fsync) as url:
         context.configure(url)
         with RedisEventStore.from_url(url) as store:
-            return play_drive(store, url, tables=args.tables, rounds=args.rounds,
-                              profile=args.profile, target=args.target, format=args.format)
+            try:
+                return play_drive(store, url, tables=args.tables, rounds=args.rounds,
+                                  profile=args.profile, target=args.target,
+                                  format=args.format)
+            except DriveError as error:
+                raise UsageError(f"fortyfive bench drive: {error}") from None
 
 
 def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, profile: str,

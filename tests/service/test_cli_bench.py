@@ -312,3 +312,12 @@ def test_bench_engine_refuses_a_peer_directory_without_the_peer(
     assert (status, out) == (2, "")
     assert err.count("\n") == 1
     assert "argument --peer: expected a checkout of peteclarkez/twentyfive" in err
+
+
+def test_bench_drive_refuses_a_drive_that_cannot_be_made_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _run(capsys, "drive", "--format", "duplicate", "--tables", "1")
+    assert (status, out) == (2, "")
+    assert err.splitlines() == ["fortyfive bench drive: a duplicate drive compares tables: it "
+                                "needs two or more (8 players or more), not one"]
