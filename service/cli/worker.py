@@ -90,4 +90,10 @@ def run(args: argparse.Namespace) -> int:
     os.environ[KEY_ENV] = key
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    return run_worker(url, burst=args.burst, rq_url=queue_url, settings=settings)
+    from events.errors import StoreUnavailableError
+    from events.redis_clients import UNAVAILABLE, error_message
+
+    try:
+        return run_worker(url, burst=args.burst, rq_url=queue_url, settings=settings)
+    except (StoreUnavailableError, *UNAVAILABLE) as error:  # With --burst: it waits else.
+        raise UsageError(f"fortyfive worker: store unavailable: {error_message(error)}") from None

@@ -11,6 +11,7 @@ from worker_helpers import entropy
 
 from engine.fold import fold
 from events.embedded import EmbeddedRedis
+from events.ports import free_ports
 from events.redis_store import RedisEventStore
 from service import commands
 from service.cli import UsageError, worker
@@ -45,6 +46,20 @@ def test_an_invalid_redis_url_is_named_before_anything_starts(
         args.func(args)
     assert str(refused.value).startswith(f"fortyfive worker: invalid Redis URL {named}: ")
     assert "s3cret" not in str(refused.value)
+
+
+def test_a_burst_run_on_a_store_it_cannot_reach_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, "")  # Unset, and restored after (the run sets it).
+    key = tmp_path / "signing-key.pem"
+    write_key(key)
+    nobody = f"redis://127.0.0.1:{free_ports()[0]}"
+    args = _parse("--redis-url", nobody, "--burst", "--signing-key", str(key))
+    with pytest.raises(UsageError) as refused:
+        args.func(args)
+    assert str(refused.value).startswith("fortyfive worker: store unavailable: ")
+    assert "\n" not in str(refused.value)
 
 
 @pytest.mark.parametrize("key", ["", "not a key"])
