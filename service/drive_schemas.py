@@ -113,8 +113,9 @@ class StandingSchema(ma.Schema):
     type = fields.String()
     player = fields.Integer()
     games_won = fields.Integer()
-    points = fields.Float(metadata={"description": "Game points (progressive) or matchpoints "
-                                                   "(duplicate)"})
+    # Raw: whole points are integers, as in the drive's history; a half is 0.5.
+    points = fields.Raw(metadata={"type": "number", "description": "Game points (progressive) "
+                                  "or matchpoints (duplicate: 1 per table beaten, 1/2 per tie)"})
     place = fields.Integer()
 
 

@@ -112,6 +112,8 @@ def test_a_human_token_opens_the_players_table_in_every_round_and_verify_checks_
         ("turn_clock", 30)]
     standings = client.get(f"/v1/drives/{drive_id}/standings").json
     assert {p["name"] for p in standings["players"]} == {f"B{n}" for n in range(1, 8)} | {"H1"}
+    # Game points are whole: integers, as in the drive's history (not 35.0).
+    assert all(type(p["points"]) is int for p in standings["players"]), standings
     history = client.get(f"/v1/drives/{drive_id}/history")
     assert history.status_code == 200
     path = tmp_path / "drive.json"
