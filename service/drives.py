@@ -36,6 +36,7 @@ from engine.drives import (
     table_size,
 )
 from engine.errors import shown
+from engine.fold import apply_event
 from engine.profiles import make_ruleset
 from engine.state import GameState
 from events.chain import GENESIS_HASH
@@ -292,7 +293,9 @@ def _deal_boards(store: Any, cache: commands.GameCache, drives: DriveStore, driv
                  states: Sequence[GameState]) -> bool:
     """Appends to the round's games what the drive owes them: the seed of a board it has
     revealed, where the game waits for it, and the next board, where the game waits for
-    that; returns True if it appended anything."""
+    that; returns True if it appended anything. A reveal and the next board go in one append:
+    between two, a stream opened on the game would pass the board check (the board revealed)
+    and then carry the next board's play to a reader who may not see it."""
     current = drive.current
     assert current is not None, "a round is in play"
     by_deal = {board.deal: board for board in current.boards}
@@ -302,20 +305,22 @@ def _deal_boards(store: Any, cache: commands.GameCache, drives: DriveStore, driv
         deal = state.deal
         if deal is None or deal.board is None:
             continue
-        event: Event | None = None
+        events: list[Event] = []
+        after = state
         if state.phase == "reveal" and by_deal[deal.number].seed is not None:
-            event = SeedRevealed(deal.number, str(by_deal[deal.number].seed))
-        elif state.phase == "shuffle" and deal.number + 1 in by_deal:
+            events.append(SeedRevealed(deal.number, str(by_deal[deal.number].seed)))
+            after = apply_event(state, events[0])
+        if after.phase == "shuffle" and deal.number + 1 in by_deal:
             following = by_deal[deal.number + 1]
             secrets_ = secrets_ or drives.secrets(drive.drive_id)
-            event = _board_event(drive, {"deal": following.deal, "board": following.board,
-                                         "commitment": following.commitment,
-                                         "cut": following.cut}, secrets_)
-        if event is None:
+            events.append(_board_event(drive, {"deal": following.deal, "board": following.board,
+                                               "commitment": following.commitment,
+                                               "cut": following.cut}, secrets_))
+        if not events:
             continue
         try:
-            store.append(game, state.version, (event,), actor=SERVER,
-                         command_id=f"drive:{event.TYPE}:{deal.number}")
+            store.append(game, state.version, tuple(events), actor=SERVER,
+                         command_id=f"drive:{events[0].TYPE}:{deal.number}")
         except ConcurrencyError:
             continue
         appended = True

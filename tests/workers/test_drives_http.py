@@ -145,6 +145,17 @@ def test_a_duplicate_drive_verifies_and_a_changed_board_seed_does_not(
     assert all("events" in game for game in history["games"])
     types = [e["type"] for e in history["games"][0]["events"]]
     assert types.count("board_dealt") == 2 and types.count("seed_revealed") == 2
+    # A board's reveal and the next board are one append (one command): no version of a
+    # table shows the board revealed and the next not yet dealt, which a stream opened then
+    # would pass the board check in, and follow the next board's play.
+    for game in history["games"]:
+        events = game["events"]
+        for index, event in enumerate(events):
+            if event["type"] == "seed_revealed" and event["data"]["deal"] < 2 and (
+                    index + 1 < len(events)):
+                following = events[index + 1]
+                assert (following["type"], following["command_id"]) == (
+                    "board_dealt", event["command_id"]), (game["game"], index)
     path = tmp_path / "drive.json"
     path.write_text(json.dumps(history))
     assert main(["drive", "verify", str(path)]) == 0
