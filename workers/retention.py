@@ -6,7 +6,8 @@ One pass (:func:`run`), scheduled hourly as the ``retain`` job and run by hand w
 1. **Abandon.** Every game in progress whose last event is older than ``ABANDON_AFTER``
    seconds (default 3 days; 0: never) gets a ``game_abandoned`` event from the server,
    through the command path (:func:`service.commands.abandon`), so it is over, without a
-   winner, and says why.
+   winner, and says why; but a drive's game that waits for its drive is not abandoned, its
+   drive is advanced instead (:func:`abandon_idle`).
 2. **Archive.** Every game over for longer than ``ARCHIVE_AFTER`` seconds (default 7 days;
    0: never) has its stream replaced by its tombstone and compressed events
    (:meth:`events.redis_store.RedisEventStore.archive`); its command ids and sealed deal
@@ -30,11 +31,12 @@ from typing import Any
 
 from engine.state import GameState
 from events.archive import Signer
+from events.drive_store import DriveStore
 from events.fold_cache import Folded
 from events.keys import access_key
 from events.redis_store import RedisEventStore, archive_key, command_key, feed_key, game_key
-from service import commands
-from service.auth import seats_key
+from service import commands, drives
+from service.auth import TokenRegistry, seats_key
 from service.config import env_seconds
 from workers import keys
 from workers.plan import finished_deals
@@ -154,13 +156,18 @@ def abandon_idle(
     store: RedisEventStore, games: commands.GameCache, after: int | None, *, now: float
 ) -> list[str]:
     """Abandons the games in progress whose last event is more than *after* seconds before
-    *now* (none when *after* is ``None``) and that wait for a seat; returns their ids. A game
-    that waits for the service (a duplicate table for the board the other tables are still
-    playing) is idle through nobody's fault: it is looked at again *after* seconds on."""
+    *now* (none when *after* is ``None``); returns their ids.
+
+    A game of a drive that waits for its drive (a duplicate table for the board other tables
+    are still playing) is idle through nobody's fault: it is not abandoned, but its drive is
+    advanced here, should the job that was to do so have been lost, and it is looked at again
+    *after* seconds on. Once the table that stalls the others is abandoned, that advance
+    reveals the board and they go on."""
     if after is None:
         return []
     client = store.client
     done: list[str] = []
+    waiting: list[str] = []
     for game_id, folded in _candidates(client, games, keys.LIVE_KEY, now - after):
         last = _last_event_time(store, game_id, folded.version)
         if folded.state.phase == "over":
@@ -170,13 +177,17 @@ def abandon_idle(
         if idle <= after:
             client.zadd(keys.LIVE_KEY, {game_id: last})  # The index was behind the game.
             continue
-        if folded.state.turn is None:
-            client.zadd(keys.LIVE_KEY, {game_id: now})
+        drive_id = drives.drive_of(game_id)
+        if folded.state.turn is None and drive_id is not None:
+            client.zadd(keys.LIVE_KEY, {game_id: now}, xx=True)
+            waiting.append(drive_id)
             continue
         if commands.abandon(store, games, game_id, expected_version=folded.version,
                             idle_seconds=idle, after_seconds=after):
             done.append(game_id)
             _mark_over(client, game_id, now)
+    for drive_id in dict.fromkeys(waiting):  # After the abandons, which may free a board.
+        drives.advance(store, games, DriveStore(store), TokenRegistry(client), drive_id)
     return done
 
 

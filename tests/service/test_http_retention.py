@@ -21,13 +21,14 @@ from http_table import Table, bearer
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from engine.actions import start_game
 from engine.errors import EventSequenceError
 from engine.fold import fold
 from events import checkpoints
+from events.drive_store import DriveStore
 from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore, archive_key, game_key
 from events.types import GameAbandoned
+from service import drives
 from service.app import create_app
 from service.cli import main
 from service.commands import new_cache
@@ -187,19 +188,42 @@ def test_a_game_still_played_is_not_abandoned(
     assert table.id not in done.abandoned and table.view().get_json()["phase"] != "over"
 
 
-def test_a_game_that_waits_for_the_service_is_not_abandoned(
-    own_store: RedisEventStore,
+def test_a_duplicate_table_waiting_for_the_others_is_not_abandoned_but_its_drive_goes_on(
+    own: FlaskClient, own_store: RedisEventStore, own_app: Flask
 ) -> None:
-    """As a duplicate table waits for the board the other tables are still playing: nobody
-    is to act, so nobody is idle. (Here, the game waits for its first shuffle.)"""
-    game_id = "waiting-for-the-service"
-    created = start_game("classic", {}, ("human",) * 4, b"\0" * 32, b"\1" * 32)[0]
-    own_store.append(game_id, 0, [created], actor="server")
-    _project(game_id)
-    assert fold([created]).turn is None and fold([created]).phase != "over"
+    """Table 2 has played board 1 and waits (nobody is to act: the drive owes it the board's
+    reveal); table 1 stalls on a seat. The pass abandons table 1 only, and advances the
+    drive, which reveals board 1 and deals board 2 to table 2."""
+    created = own.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 120}, "format": "duplicate", "rounds": 1,
+        "boards": 2, "players": [{"name": f"H{n}", "type": "human"} for n in range(8)]})
+    assert created.status_code == 201, created.get_json()
+    drive_id = created.get_json()["id"]
+    tokens = {p["name"]: p["token"] for p in created.get_json()["players"]}
+    svc = own_app.extensions["fortyfive"]
+    drives.advance(own_store, svc.cache, DriveStore(own_store), svc.tokens, drive_id)
+    tables = own.get(f"/v1/drives/{drive_id}").get_json()["rounds"][0]["tables"]
+    stalled, waiting = (table["game"] for table in tables)
+    seats = [tokens[p["name"]] for p in tables[1]["players"]]
+    for _ in range(200):  # Table 2 plays board 1 out.
+        view = own.get(f"/v1/games/{waiting}", headers=bearer(seats[0])).get_json()
+        if view["turn"] is None:
+            break
+        seat_view = own.get(f"/v1/games/{waiting}",
+                            headers=bearer(seats[view["turn"]])).get_json()
+        answer = own.post(f"/v1/games/{waiting}/actions", json=seat_view["legal_actions"][0],
+                          headers={**bearer(seats[view["turn"]]),
+                                   "If-Match": f'"{seat_view["version"]}"'})
+        assert answer.status_code == 201, answer.get_json()
+    assert view["phase"] == "reveal" and view["deal_number"] == 1
+    for game in (stalled, waiting):
+        _project(game)
+
     done = _pass(own_store, time.time() + 3 * DAY, abandon_after=2 * DAY, archive_after=None)
-    assert game_id not in done.abandoned
-    assert [r.event.TYPE for r in own_store.read(game_id)] == ["game_created"]
+    assert stalled in done.abandoned and waiting not in done.abandoned
+    after = [r.event.TYPE for r in own_store.read(waiting)][view["version"]:]
+    assert after == ["seed_revealed", "board_dealt"]
+    assert own.get(f"/v1/games/{waiting}", headers=bearer(seats[0])).get_json()["turn"] is not None
 
 
 def test_a_finished_game_is_kept_until_its_time(
