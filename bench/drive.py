@@ -61,17 +61,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with _server(args.redis_url, args.fsync) as url:
         context.configure(url)
         with RedisEventStore.from_url(url) as store:
-            try:
-                return play_drive(store, url, tables=args.tables, rounds=args.rounds,
-                                  profile=args.profile, target=args.target,
-                                  format=args.format)
-            except DriveError as error:
-                raise UsageError(f"fortyfive bench drive: {error}") from None
+            return play_drive(store, url, tables=args.tables, rounds=args.rounds,
+                              profile=args.profile, target=args.target, format=args.format)
 
 
 def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, profile: str,
                target: int | None, format: str) -> dict[str, Any]:
-    """Plays a drive of bots to its end through dispatcher and worker; returns the figures."""
+    """Plays a drive of bots to its end through dispatcher and worker; returns the figures.
+
+    :raises UsageError: for a drive that cannot be made (a duplicate drive of one table).
+    """
     connection = context.rq_connection(url)
     queue = context.make_queue(connection, f"bench-drive-{uuid.uuid4().hex[:12]}")
     dispatcher = Dispatcher(store, queue, name=f"bench-drive-{uuid.uuid4().hex[:12]}",
@@ -82,8 +81,11 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
     options = {} if target is None else {"target": target}
     drive_store = DriveStore(store)
     started = time.perf_counter()
-    drive_id, _ = drives.create_drive(drive_store, profile=profile, options=options,
-                                      players=players, format=format, rounds=rounds)
+    try:
+        drive_id, _ = drives.create_drive(drive_store, profile=profile, options=options,
+                                          players=players, format=format, rounds=rounds)
+    except DriveError as error:
+        raise UsageError(f"fortyfive bench drive: --tables {tables}: {error}") from None
     round_started: dict[int, float] = {}
     round_seconds: dict[int, float] = {}
     while True:

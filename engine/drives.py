@@ -271,21 +271,14 @@ class TableResult:
 
 
 def table_result(game_id: str, state: GameState) -> TableResult:
-    """Returns the result of *game_id* in *state*: its winner, scores and each finished deal's
-    points per side (from the scores at the start of the next deal, or the game's end). A
-    deal that was not played out (its game abandoned during it) has no points: it is not a
-    deal that table finished."""
-    deals: dict[int, tuple[int, ...]] = {}
+    """Returns the result of *game_id* in *state*: its winner, scores and the points each
+    finished deal gave each side. A deal that was not played out (its game abandoned during
+    it) has no points: it is not a deal that table finished."""
     finished = list(state.past_deals)
     if state.deal is not None and state.deal.phase == "over":
         finished.append(state.deal)
-    for index, deal in enumerate(finished):
-        if index + 1 < len(finished):
-            end = finished[index + 1].start_scores
-        else:
-            end = state.scores
-        if deal.start_scores and len(end) == len(deal.start_scores):
-            deals[deal.number] = tuple(b - a for a, b in zip(deal.start_scores, end, strict=True))
+    deals = {deal.number: tuple(deal.result.points) for deal in finished
+             if deal.result is not None}
     return TableResult(game_id, state.phase == "over", state.winner, tuple(state.scores), deals)
 
 

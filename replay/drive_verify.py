@@ -13,7 +13,14 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from engine.drives import DriveError, TableResult, fold_drive, standings, table_result
+from engine.drives import (
+    DriveError,
+    TableResult,
+    fold_drive,
+    public_results,
+    standings,
+    table_result,
+)
 from engine.errors import FortyFiveError, shown
 from engine.fold import fold
 from events.chain import verify as verify_game_chain
@@ -85,7 +92,7 @@ def verify_drive(document: Any) -> list[str]:
             problems.append(f"game {game}: {error}")
             continue
         results[game] = result
-    derived = standings(drive, results)
+    derived = standings(drive, public_results(drive, results))  # As the service states them.
     stated = document.get("standings", {}).get("players")
     if stated != derived:
         problems.append("the standings stated differ from the standings derived from the games")

@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import re
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -104,8 +105,8 @@ def load(drives: DriveStore, drive_id: str) -> tuple[DriveState, str]:
 
 def _name_key(name: str) -> str:
     """Returns what makes two players' names the same to the people at the tables: the
-    letters, whatever their case, and the words, however spaced."""
-    return " ".join(name.split()).casefold()
+    letters, whatever their case or Unicode form, and the words, however spaced."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
 
 
 def create_drive(
@@ -143,12 +144,15 @@ def create_drive(
         raise DriveError(f"a drive table seats partnerships of two; layout {rules.layout!r} "
                          "does not")
     roster = [{"name": p["name"], "type": p["type"]} for p in players]
-    taken: set[str] = set()
+    taken: dict[str, str] = {}
     for player in roster:
-        if _name_key(player["name"]) in taken:
+        name, key = player["name"], _name_key(player["name"])
+        if not key:
+            raise DriveError("every player of a drive needs a name: a blank one names nobody")
+        if key in taken:
             raise DriveError(f"every player of a drive needs a name of their own: "
-                             f"{shown(player['name'])} is given twice (case and spaces aside)")
-        taken.add(_name_key(player["name"]))
+                             f"{shown(taken[key])} and {shown(name)} are the same name")
+        taken[key] = name
     if fill_with_bots and len(roster) % size:
         bots = (f"Bot {number}" for number in itertools.count(1)
                 if _name_key(f"Bot {number}") not in taken)
@@ -157,8 +161,8 @@ def create_drive(
         raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")
     check_players(len(roster), size)
     if format == "duplicate" and len(roster) == size:
-        raise DriveError(f"a duplicate drive compares tables: it needs two or more ("
-                         f"{2 * size} players or more), not one")
+        raise DriveError(f"a duplicate drive compares tables: it needs two or more, not one "
+                         f"({size + 1} players or more, with fill_with_bots)")
     drive_id = new_drive_id()
     tokens = {i: new_token() for i, p in enumerate(roster) if p["type"] == "human"}
     drives.keep_secrets(drive_id, {f"token:{i}": token_digest(t) for i, t in tokens.items()})

@@ -152,3 +152,15 @@ def test_a_board_deck_depends_on_its_board_and_cut_and_nothing_else() -> None:
     assert deal_key("00" * 32, "c", 1, 1, ()) != deal_key("00" * 32, "c", 2, 1, ())
     with pytest.raises(ShuffleError, match="invalid cut 52"):
         board_order(rules, seed, "d/r1/b1", 1, 52)
+
+
+def test_each_deal_of_a_match_counts_the_points_it_made_not_the_reset_after_a_game() -> None:
+    from test_properties import play_random_game  # The engine tests' random player.
+
+    game = play_random_game("classic", {"target": 15, "match_games": 2}, 4, seed=7)
+    state = game.states[-1]
+    assert state.phase == "over" and state.game_number == 2, "the match took two games"
+    result = table_result("g", state)
+    assert all(points >= 0 for deal in result.deals.values() for points in deal), result.deals
+    finished = [*state.past_deals, state.deal]
+    assert result.deals == {deal.number: tuple(deal.result.points) for deal in finished}

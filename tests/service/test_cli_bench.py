@@ -319,5 +319,6 @@ def test_bench_drive_refuses_a_drive_that_cannot_be_made_in_one_line(
 ) -> None:
     status, out, err = _run(capsys, "drive", "--format", "duplicate", "--tables", "1")
     assert (status, out) == (2, "")
-    assert err.splitlines() == ["fortyfive bench drive: a duplicate drive compares tables: it "
-                                "needs two or more (8 players or more), not one"]
+    assert err.splitlines() == ["fortyfive bench drive: --tables 1: a duplicate drive compares "
+                                "tables: it needs two or more, not one (5 players or more, "
+                                "with fill_with_bots)"]

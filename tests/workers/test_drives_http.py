@@ -67,13 +67,19 @@ def test_bots_that_fill_a_table_take_names_nobody_has(client: FlaskClient) -> No
 
 
 @pytest.mark.parametrize(("body", "detail"), [
-    ({"players": [{"name": "Ann", "type": "human"}, {"name": " ann ", "type": "bot"}]
+    ({"players": [{"name": "Ann Lee", "type": "human"}, {"name": " ann  LEE ", "type": "bot"}]
       + _players(0, 6)},
-     'every player of a drive needs a name of their own: " ann " is given twice (case and '
-     "spaces aside)"),
+     'every player of a drive needs a name of their own: "Ann Lee" and " ann  LEE " are the '
+     "same name"),
+    ({"players": [{"name": "Ａnn", "type": "human"}, {"name": "Ann", "type": "bot"}]
+      + _players(0, 6)},
+     'every player of a drive needs a name of their own: "Ａnn" and "Ann" are the same name'),
+    ({"players": [{"name": "   ", "type": "human"}] + _players(0, 7)},
+     "every player of a drive needs a name: a blank one names nobody"),
     ({"boards": 3}, "boards are for duplicate drives: a progressive table deals its own"),
     ({"format": "duplicate", "players": _players(0, 4)},
-     "a duplicate drive compares tables: it needs two or more (8 players or more), not one"),
+     "a duplicate drive compares tables: it needs two or more, not one (5 players or more, "
+     "with fill_with_bots)"),
 ])
 def test_a_drive_a_director_cannot_have_meant_is_refused_saying_why(
     client: FlaskClient, body: dict[str, Any], detail: str
