@@ -304,7 +304,7 @@ def make_ruleset(
         if spec.values is not None and not any(
             value == allowed and type(value) is type(allowed) for allowed in spec.values
         ):
-            listed = ", ".join(json.dumps(v) for v in spec.values)
+            listed = ", ".join(shown(v) for v in spec.values)
             raise ProfileError(f"option {name!r} must be one of {listed}, got {shown(value)}")
         problem = spec.check(value)
         if problem:

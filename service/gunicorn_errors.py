@@ -131,10 +131,10 @@ def _detail(status: int, exc: BaseException) -> str:
     if is_server_failure(status):
         return "the server failed; the error was logged"
     said = str(exc)
+    said = said if len(said) <= 200 else said[:197] + "..."
     if status == 501:
         return (f"this server does not implement that transfer coding ({said}): send the body "
                 "with Content-Length, or chunked")
-    said = said if len(said) <= 200 else said[:197] + "..."
     return f"the request is not valid HTTP/1.1: {said}" if said else "the request is not valid HTTP"
 
 

@@ -48,14 +48,18 @@ def test_an_invalid_redis_url_is_named_before_anything_starts(
     assert "s3cret" not in str(refused.value)
 
 
-def test_a_burst_run_on_a_store_it_cannot_reach_says_so_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(KEY_ENV, "")  # Unset, and restored after (the run sets it).
+@pytest.fixture
+def signing_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A signing key in a file, and none in the environment (restored after: a run sets it)."""
+    monkeypatch.setenv(KEY_ENV, "")
     key = tmp_path / "signing-key.pem"
     write_key(key)
+    return key
+
+
+def test_a_burst_run_on_a_store_it_cannot_reach_says_so_in_one_line(signing_key: Path) -> None:
     nobody = f"redis://127.0.0.1:{free_ports()[0]}"
-    args = _parse("--redis-url", nobody, "--burst", "--signing-key", str(key))
+    args = _parse("--redis-url", nobody, "--burst", "--signing-key", str(signing_key))
     with pytest.raises(UsageError) as refused:
         args.func(args)
     assert str(refused.value).startswith("fortyfive worker: store unavailable: ")
@@ -78,17 +82,13 @@ def test_without_the_services_signing_key_it_does_not_start(
         args.func(args)
 
 
-def test_a_burst_run_works_off_what_is_due(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(KEY_ENV, "")  # Unset, and restored after (the run sets it).
-    key = tmp_path / "signing-key.pem"
-    write_key(key)
+def test_a_burst_run_works_off_what_is_due(tmp_path: Path, signing_key: Path) -> None:
     with EmbeddedRedis(tmp_path / "redis") as server:
         with RedisEventStore.from_url(server.url) as store:
             game_id = commands.create_game(
                 store, "classic", {}, ["bot", "bot"], entropy=entropy("cli")
             ).game_id
-            args = _parse("--redis-url", server.url, "--burst", "--signing-key", str(key))
+            args = _parse("--redis-url", server.url, "--burst", "--signing-key",
+                          str(signing_key))
             assert args.func(args) == 0
             assert fold(recorded.event for recorded in store.read(game_id)).phase == "over"
