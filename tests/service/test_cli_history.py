@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 from pathlib import Path
 
 import pytest
+from cli_helpers import installed_script
 
 from service.cli import main
 
@@ -131,3 +135,18 @@ def test_convert_seals_a_table_record(capsys: pytest.CaptureFixture[str]) -> Non
 def test_convert_needs_a_target_encoding(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = _run(capsys, "convert", str(GOLDEN / "jink.json"))
     assert status == 2 and "--to" in err
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """As `fortyfive history show FILE | head -1`: the pipe is closed when the command writes
+    (here, before it starts), and it stops with SIGPIPE's status, no traceback."""
+    script = installed_script()
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([str(script), "history", "show", str(GOLDEN / "jink.json")],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+                              check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (128 + signal.SIGPIPE, "")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import installed_script
 
 from service.cli import main
 
@@ -226,16 +225,9 @@ def test_bad_input_exits_2_with_one_line_saying_what_is_wrong(
     assert message in err
 
 
-def _installed_script() -> Path:
-    script = Path(sys.executable).parent / "fortyfive"
-    if not script.exists():
-        pytest.skip("the fortyfive script is not installed next to this Python")
-    return script
-
-
 def test_installed_script_exits_2_with_one_line_and_no_traceback() -> None:
     done = subprocess.run(
-        [str(_installed_script()), "rules", "legal", "--profile", "bruff", "--trump", "S",
+        [str(installed_script()), "rules", "legal", "--profile", "bruff", "--trump", "S",
          "--trick", "7S,5S", "--hand", "AH,5X", "--json"],
         capture_output=True, text=True, timeout=60, check=False,
     )
@@ -249,7 +241,7 @@ def test_installed_script_exits_2_with_one_line_and_no_traceback() -> None:
 
 def test_installed_script_prints_the_contract_json() -> None:
     done = subprocess.run(
-        [str(_installed_script()), "rules", "winner", "--profile", "bruff", "--trump", "S",
+        [str(installed_script()), "rules", "winner", "--profile", "bruff", "--trump", "S",
          "--trick", "7S,5S,KD", "--json"],
         capture_output=True, text=True, timeout=60, check=False,
     )
