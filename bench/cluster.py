@@ -1,7 +1,7 @@
 """Redis Cluster capacity: appends with one and three masters, the cost of waiting for a
 replica, a failover under load, and actions per API process.
 
-Everything runs on private clusters (:class:`events.embedded_cluster.EmbeddedCluster`,
+Everything runs on private clusters (:class:`service.processes.embedded_cluster.EmbeddedCluster`,
 AOF with ``appendfsync always`` on every node unless ``--fsync everysec``, loopback) in a
 temporary directory:
 
@@ -42,13 +42,13 @@ from typing import Any
 
 from bench import positive_int
 from bench.http import _ApiClient, _wait_until_up, measure, summarize
-from events.embedded_cluster import EmbeddedCluster
 from events.errors import StoreUnavailableError
 from events.keys import game_key
-from events.ports import free_ports
 from events.redis_store import RedisEventStore
 from events.types import BidMade
-from service.supervisor import stop_process
+from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.free_ports import free_ports
+from service.processes.supervisor import stop_process
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Runs the benchmark and returns its figures.
 
-    :raises events.embedded.EmbeddedRedisError: if a cluster does not start.
+    :raises service.processes.embedded_redis.EmbeddedRedisError: if a cluster does not start.
     """
     figures: dict[str, Any] = {"setup": {
         "cpus": os.cpu_count(), "client_processes": args.processes,

@@ -27,10 +27,10 @@ from rq.serializers import JSONSerializer
 from bench import positive_int
 from engine.drives import DriveError, table_size
 from events.drive_store import DriveStore
-from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
-from service import commands, drives
+from service.application import commands, drives
 from service.cli import UsageError
+from service.processes.embedded_redis import EmbeddedRedis
 from workers import context
 from workers.dispatcher import Dispatcher
 

@@ -3,7 +3,8 @@
 One complete ``bruff`` game (six seats, played to its end by a seeded policy through the
 engine's own commands) is cut as the auditor's history, and timed in one run:
 
-- ``verify``: :func:`replay.verify.verify` of the history already read: every hash recomputed
+- ``verify``: :func:`replay.verification.verify.verify` of the history already read: every hash
+recomputed
   (RFC 8785 canonical JSON + SHA-256), every seed checked against its commitment, the events
   re-folded with every action checked against the rules, and every derived result compared.
 - ``read_and_verify_json`` / ``read_and_verify_text``: the same, starting from the bytes of
@@ -25,12 +26,12 @@ from typing import Any
 
 from bench import best_time, positive_int
 from engine.fold import fold
-from replay.build import build_history, replay_log
-from replay.export import export_text
-from replay.importing import read_history
-from replay.jsonformat import dumps
+from replay.formats.build import build_history, replay_log
+from replay.formats.export import export_text
+from replay.formats.importing import read_history
+from replay.formats.jsonformat import dumps
 from replay.sample import GameDriver, seeded_choice
-from replay.verify import verify
+from replay.verification.verify import verify
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

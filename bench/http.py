@@ -54,14 +54,14 @@ from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
-from events.ports import free_ports
 from service.cli.serve import (
     DEFAULT_WORKER_CLASS,
     WORKER_CLASSES,
     GunicornServer,
     gunicorn_options,
 )
-from service.supervisor import stop_process
+from service.processes.free_ports import free_ports
+from service.processes.supervisor import stop_process
 
 AIM = 0.6
 """The least share of the bare endpoint's throughput the API's actions should reach."""

@@ -2,7 +2,8 @@
 
 Times, with a fresh key (``cryptography``'s Ed25519):
 
-- ``signed_per_second``: :meth:`service.signing.Signer.checkpoint` of a new version each time
+- ``signed_per_second``: :meth:`service.application.signing.Signer.checkpoint` of a new version
+each time
   (the canonical JSON of the message and one signature): the cost of a view of a game that moved
   on since its last view, and of each deal's end;
 - ``cached_per_second``: the same checkpoint asked again (a repeated view): no signature;
@@ -22,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench import best_time, positive_int
 from events import checkpoints
-from service.signing import Signer
+from service.application.signing import Signer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

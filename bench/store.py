@@ -46,7 +46,6 @@ from typing import Any
 
 from bench import positive_int
 from events.chain import GENESIS_HASH
-from events.embedded import EmbeddedRedis
 from events.entries import checked_entries, decoded_entries
 from events.envelope import RecordedEvent
 from events.fold_cache import FoldCache
@@ -63,6 +62,7 @@ from events.types import (
     event_to_data,
 )
 from service.cli import UsageError
+from service.processes.embedded_redis import EmbeddedRedis
 
 APPEND_AIM = 0.5
 """The least share of the bare XADD rate the store's appends should reach."""

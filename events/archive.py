@@ -22,7 +22,7 @@ from events.store import CorruptStreamError
 
 Signer: TypeAlias = Callable[[str, int, str], Mapping[str, Any]]
 """Signs ``(game_id, version, head)`` into a checkpoint
-(:meth:`service.signing.Signer.checkpoint`)."""
+(:meth:`service.application.signing.Signer.checkpoint`)."""
 
 ARCHIVE_FORMAT = "zlib+canonical-json/1"
 """How the ``events`` field of a tombstone is encoded: zlib of the canonical JSON array of the

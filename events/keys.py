@@ -70,7 +70,8 @@ def commitment_key(commitment: str) -> str:
     return f"f45:{{commit:{commitment}}}"
 
 
-# Seats (service.auth) -------------------------------------------------------------------------
+# Seats (service.http.auth)
+# -------------------------------------------------------------------------
 
 
 def seats_key(game_id: str) -> str:
@@ -81,7 +82,7 @@ def seats_key(game_id: str) -> str:
 def checkpoints_key(game_id: str) -> str:
     """Returns the key of the hash of *game_id*'s deal-end checkpoints: ``deal:<n>`` -> the
     canonical JSON of the checkpoint signed at the end of deal *n*, ``latest`` -> the last one
-    (:mod:`service.signing`)."""
+    (:mod:`service.application.signing`)."""
     return f"{partition_tag(game_id)}:checkpoints:{game_id}"
 
 
@@ -159,7 +160,8 @@ def key_games_key(key_id: str) -> str:
 
 SIGNING_KEYS_KEY = "f45:{keys}:signing"
 """Hash: checkpoint signing key id -> JSON ``{key_id, algorithm, public_key, created_at,
-retired_at}`` of every key that ever signed (``GET /v1/keys``, :mod:`service.signing`)."""
+retired_at}`` of every key that ever signed (``GET /v1/keys``,
+:mod:`service.application.signing`)."""
 
 
 def rate_key(who: str, limit_class: str) -> str:

@@ -1,5 +1,5 @@
 """What a redis-py client's error means, and where the client points: the facts the event store
-(:mod:`events.redis_store`) and the service's error handlers (:mod:`service.errors`) both need
+(:mod:`events.redis_store`) and the service's error handlers (:mod:`service.http.errors`) both need
 about a client, standalone or Cluster."""
 
 from __future__ import annotations

@@ -2,15 +2,18 @@
 
 - :mod:`replay.views`: what one viewer may see of a game and its events (the only place hands
   are hidden).
-- :mod:`replay.document`: the hand history as a value; :mod:`replay.build` cuts one from a
-  game's events for a viewer; :mod:`replay.derive` re-folds events into its derived results.
-- :mod:`replay.jsonformat` (canonical JSON + JSON Schema) and :mod:`replay.text` /
-  :mod:`replay.export` (the text notation, through :mod:`replay.visitor` and
-  :mod:`replay.notation`): the two lossless encodings.
-- :mod:`replay.verify` (with :mod:`replay.reconstruct`): chain, head, seeds and results; its
-  checks live in the ``replay.verify_*`` modules, its report in :mod:`replay.verify_report`.
-- :mod:`replay.importing`: lenient reading of either encoding, and real-table records.
-- :mod:`replay.show`, :mod:`replay.audit`: a history for people, and the auditor's bundle.
+- :mod:`replay.formats.document`: the hand history as a value; :mod:`replay.formats.build` cuts one
+from a
+  game's events for a viewer; :mod:`replay.formats.derive` re-folds events into its derived results.
+- :mod:`replay.formats.jsonformat` (canonical JSON + JSON Schema) and :mod:`replay.formats.text` /
+  :mod:`replay.formats.export` (the text notation, through :mod:`replay.formats.visitor` and
+  :mod:`replay.formats.notation`): the two lossless encodings.
+- :mod:`replay.verification.verify` (with :mod:`replay.verification.reconstruct`): chain, head,
+seeds and results; its
+  checks live in the ``replay.verify_*`` modules, its report in :mod:`replay.verification.report`.
+- :mod:`replay.formats.importing`: lenient reading of either encoding, and real-table records.
+- :mod:`replay.presentation.show`, :mod:`replay.presentation.audit`: a history for people, and the
+auditor's bundle.
 
 The format is described in docs/hand-history.md.
 """

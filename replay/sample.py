@@ -19,8 +19,8 @@ from engine.state import GameState
 from events.chain import GENESIS_HASH, seal_events
 from events.envelope import SERVER, Actor, RecordedEvent, format_timestamp
 from events.types import DealRecorded, Event, GameCreated
-from replay.derive import apply_start
-from replay.document import StartBlock
+from replay.formats.derive import apply_start
+from replay.formats.document import StartBlock
 
 EPOCH = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 """The time of every sample game's first event; each later append is one second on."""

@@ -23,9 +23,9 @@ import pytest
 import redis
 from hypothesis import HealthCheck, settings
 
-from events.embedded import EmbeddedRedis
-from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
+from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.embedded_redis import EmbeddedRedis
 
 # Nothing may depend on timing (benchmarks measure speed): no deadline, and no health check
 # that fails because generating examples was slow on a loaded machine.

@@ -22,9 +22,9 @@ from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
 from events.redis_store import RedisEventStore
-from service.commands import GameCache, new_cache
-from service.signing import Publisher
-from service.store_settings import StoreSettings, store_settings
+from service.application.commands import GameCache, new_cache
+from service.application.signing import Publisher
+from service.application.store_settings import StoreSettings, store_settings
 
 QUEUE_NAME = "fortyfive"
 """The RQ queue every job of this package goes to."""
@@ -79,7 +79,7 @@ _resources: _Resources | None = None
 
 def configure(store_url: str, settings: StoreSettings | None = None) -> None:
     """Makes jobs of this process use the event store at *store_url* with *settings*
-    (default: the environment's, :func:`service.store_settings.store_settings`)."""
+    (default: the environment's, :func:`service.application.store_settings.store_settings`)."""
     global _store_url, _settings, _resources
     with _lock:
         _store_url = store_url
@@ -130,7 +130,7 @@ def games() -> GameCache:
 
 def signing() -> Publisher:
     """Returns the checkpoint signer of jobs of this process (the key of
-    ``FORTYFIVE_SIGNING_KEY``, :mod:`service.signing`), publishing to their store.
+    ``FORTYFIVE_SIGNING_KEY``, :mod:`service.application.signing`), publishing to their store.
 
     :raises RuntimeError: if no store is configured.
     """

@@ -47,8 +47,8 @@ from events.drive_store import is_drive_id
 from events.errors import CorruptStreamError, SchemaError, StoreUnavailableError
 from events.redis_store import RedisEventStore, feed_key
 from events.store import PARTITIONS, FeedEntry
-from service import commands
-from service.commands import GameCache
+from service.application import commands
+from service.application.commands import GameCache
 from workers import context, jobs, keys
 from workers.plan import PlannedJob, finished_deals, plan
 

@@ -1,7 +1,8 @@
 """The drive job: advance a drive when the feed shows it, or one of its games, moving.
 
 The dispatcher plans it for every event of a drive's own stream and for every deal end and
-game end of a drive's game (:func:`plan_drive`); :func:`service.drives.advance` then does what
+game end of a drive's game (:func:`plan_drive`); :func:`service.application.drives.advance` then
+does what
 is due, if anything, so running it twice, or for a reason already handled, changes nothing.
 """
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 import logging
 
 from events.drive_store import DriveStore, is_drive_id
-from service import drives
-from service.auth import TokenRegistry
+from service.application import drives
+from service.application.tokens import TokenRegistry
 from workers import context, keys
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,8 @@
 """The RQ jobs: top-level functions taking ids and numbers, safe to run twice.
 
 Each job reloads the game from the store and does nothing when the game has moved on from
-the version it was planned for. Seats act through :func:`service.commands.act`, the command
+the version it was planned for. Seats act through :func:`service.application.commands.act`, the
+command
 path HTTP clients use, with the version decided on and a command id derived from the game and
 that version: a job that runs again, or two copies racing, append nothing twice.
 
@@ -21,9 +22,9 @@ from engine.bots import Chance, choose_action
 from events.envelope import SERVER
 from events.errors import ConcurrencyError
 from events.fold_cache import Folded
-from replay import jsonformat
-from replay.build import build_history, replay_log
-from service import commands, signing
+from replay.formats import jsonformat
+from replay.formats.build import build_history, replay_log
+from service.application import commands, signing
 from workers import context, integrity, keys, projections, retention
 from workers.drives import advance_drive as advance_drive
 from workers.plan import finished_deals
@@ -118,11 +119,12 @@ def turn_clock(game_id: str, version: int, seat: int) -> bool:
 
 def seal_deal(game_id: str, deal_number: int, version: int) -> bool:
     """Stores the auditor hand history of deal *deal_number* of *game_id* (canonical JSON,
-    :mod:`replay.jsonformat`), cut from the events up to *version*; returns False if it was
+    :mod:`replay.formats.jsonformat`), cut from the events up to *version*; returns False if it was
     sealed already or the deal is not over at *version*.
 
     It signs the checkpoint of the deal's last event: the history carries it, and it is kept
-    as the deal's end (:func:`service.signing.store_deal_end`), what a seat's view falls back
+    as the deal's end (:func:`service.application.signing.store_deal_end`), what a seat's view
+    falls back
     on while the next deal hides a card.
 
     The key is written only if absent (``SET NX``): a sealed history never changes.

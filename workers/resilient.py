@@ -35,7 +35,7 @@ from rq.job import Job
 from rq.queue import Queue
 from rq.worker import WorkerStatus
 
-from service.supervisor import Backoff
+from service.application.backoff import Backoff
 from workers.dispatcher import UNAVAILABLE
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ One pass (:func:`run`), scheduled hourly as the ``retain`` job and run by hand w
 
 1. **Abandon.** Every game in progress whose last event is older than ``ABANDON_AFTER``
    seconds (default 3 days; 0: never) gets a ``game_abandoned`` event from the server,
-   through the command path (:func:`service.commands.abandon`), so it is over, without a
+   through the command path (:func:`service.application.commands.abandon`), so it is over, without a
    winner, and says why; but a drive's game that waits for its drive is not abandoned, its
    drive is advanced instead (:func:`abandon_idle`).
 2. **Archive.** Every game over for longer than ``ARCHIVE_AFTER`` seconds (default 7 days;
@@ -33,11 +33,11 @@ from engine.state import GameState
 from events.archive import Signer
 from events.drive_store import DriveStore
 from events.fold_cache import Folded
-from events.keys import access_key
+from events.keys import access_key, seats_key
 from events.redis_store import RedisEventStore, archive_key, command_key, feed_key, game_key
-from service import commands, drives
-from service.auth import TokenRegistry, seats_key
-from service.config import env_seconds
+from service.application import commands, drives
+from service.application.environment import env_seconds
+from service.application.tokens import TokenRegistry
 from workers import keys
 from workers.plan import finished_deals
 
@@ -115,7 +115,8 @@ def run(
     sign: Signer | None = None,
 ) -> Pass:
     """Runs one retention pass at time *now* (epoch seconds); returns what it did. *sign*
-    signs each archived game's final checkpoint (:meth:`service.signing.Publisher.checkpoint`).
+    signs each archived game's final checkpoint
+    (:meth:`service.application.signing.Publisher.checkpoint`).
 
     :raises events.store.StoreError: from the store.
     """

@@ -1,7 +1,7 @@
 """Running the workers: the dispatcher and an RQ worker, until stopped, through Redis outages.
 
 :func:`run_worker` is what ``fortyfive serve`` runs in a supervised child process
-(:mod:`service.supervisor`) and ``fortyfive worker`` runs on its own. It forks nothing: a
+(:mod:`service.processes.supervisor`) and ``fortyfive worker`` runs on its own. It forks nothing: a
 :class:`~workers.resilient.ResilientWorker` (an RQ ``SimpleWorker``) runs the jobs in the
 main thread (they are short, and share a warm fold cache), and a second thread runs the
 dispatcher and the scheduler's duty, moving turn clocks that fell due onto the queue under
@@ -12,7 +12,8 @@ then the dispatcher.
 
 Neither part ends on a Redis outage: each waits for Redis (:class:`~workers.resilient.Outage`,
 one line when the outage begins and one when it ends) and carries on. Both record heartbeats
-in the store (:mod:`service.heartbeats`), which ``/readyz`` reports. If the dispatcher thread
+in the store (:mod:`service.application.heartbeats`), which ``/readyz`` reports. If the dispatcher
+thread
 ends for any other reason, the runner stops too, so that its supervisor starts a whole one.
 
 The queue may live on its own Redis (``RQ_REDIS_URL``, default: the store's), which must be a
@@ -36,11 +37,11 @@ from rq.scheduler import RQScheduler
 from rq.scripts import acquire_or_refresh_lock
 from rq.serializers import JSONSerializer
 
-from service import heartbeats
-from service import store_settings as store_settings_module
-from service.signing import signer_for
-from service.store_settings import StoreSettings
-from service.supervisor import Backoff
+from service.application import heartbeats
+from service.application import store_settings as store_settings_module
+from service.application.backoff import Backoff
+from service.application.signing import signer_for
+from service.application.store_settings import StoreSettings
 from workers import context
 from workers.dispatcher import UNAVAILABLE, Dispatcher, schedule_sweep
 from workers.resilient import Outage, ResilientWorker

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from events.embedded import EmbeddedRedisError
+from service.processes.embedded_redis import EmbeddedRedisError
 
 COMMAND_MODULES = (
     "service.cli.rules",
@@ -49,12 +49,12 @@ def store_url(given: str | None, command: str) -> str:
 
 def open_store(url: str, command: str) -> Any:
     """Returns the event store at *url* with the environment's settings (a Redis Cluster
-    with ``REDIS_CLUSTER``; :mod:`service.store_settings`).
+    with ``REDIS_CLUSTER``; :mod:`service.application.store_settings`).
 
     :raises UsageError: if a setting is not valid or the store cannot be used.
     """
     from events.errors import StoreUnavailableError
-    from service.store_settings import store_settings
+    from service.application.store_settings import store_settings
 
     try:
         return store_settings().open(url)

@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Runs ``fortyfive archive``."""
     from events.store import StoreUnavailableError
-    from service.commands import new_cache
+    from service.application.commands import new_cache
     from workers import retention
 
     url = store_url(args.redis_url, "archive")

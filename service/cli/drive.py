@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from replay.drive_verify import verify_drive
+from replay.verification.drive import verify_drive
 from service.cli import UsageError
 
 

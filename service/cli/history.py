@@ -27,12 +27,12 @@ from typing import Any
 
 from events import checkpoints
 from events.chain import HASH_FORM
-from replay.diagnostics import has_errors
-from replay.export import export_text
-from replay.importing import ImportResult, read_history
-from replay.jsonformat import dumps
-from replay.show import render
-from replay.verify import verify
+from replay.formats.diagnostics import has_errors
+from replay.formats.export import export_text
+from replay.formats.importing import ImportResult, read_history
+from replay.formats.jsonformat import dumps
+from replay.presentation.show import render
+from replay.verification.verify import verify
 from service.cli import UsageError
 
 

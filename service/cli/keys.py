@@ -1,6 +1,6 @@
 """``fortyfive keys create|list|revoke``: the API keys an operator hands to integrators.
 
-A key is printed once, by ``create``; only its digest is stored (see :mod:`service.apikeys`).
+A key is printed once, by ``create``; only its digest is stored (see :mod:`service.http.apikeys`).
 The commands act on the store at ``--redis-url`` (default ``REDIS_URL``): the same Redis the
 service runs on (``fortyfive serve`` prints its embedded server's address when it starts).
 """
@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
 
 
 def _registry(args: argparse.Namespace) -> Any:
-    from service.apikeys import KeyRegistry
+    from service.http.apikeys import KeyRegistry
 
     command = f"keys {args.keys_command}"
     return KeyRegistry(open_store(store_url(args.redis_url, command), command).client)

@@ -122,7 +122,7 @@ def run_doc(args: argparse.Namespace) -> int:
 
     :raises UsageError: for a file that cannot be read or lacks the markers.
     """
-    from replay.reference import updated
+    from replay.presentation.reference import updated
 
     path = Path(args.path)
     try:

@@ -2,7 +2,7 @@
 
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
 redis-server with its data under ``--data-dir``), starts the RQ worker under a supervisor
-that restarts it when it dies (:mod:`service.supervisor`) unless ``--no-worker``, and runs
+that restarts it when it dies (:mod:`service.processes.supervisor`) unless ``--no-worker``, and runs
 gunicorn with gevent workers: each request is a greenlet, so a long-lived event stream costs
 a socket and a little memory, never a thread the API needs (``--max-streams`` bounds them per
 worker; beyond it a stream is answered 503 with ``Retry-After``). gevent patches the standard
@@ -30,10 +30,10 @@ from typing import Any
 import yaml
 from gunicorn.app.base import BaseApplication
 
-from events.ports import HIGHEST_PORT
 from service.cli import UsageError
-from service.config import MAX_STREAMS_ENV, DefaultConfig, parse_max_streams
-from service.supervisor import SUPERVISOR_PID_ENV, ChildSpec, KeptSupervisor
+from service.http.config import MAX_STREAMS_ENV, DefaultConfig, parse_max_streams
+from service.processes.free_ports import HIGHEST_PORT
+from service.processes.supervisor import SUPERVISOR_PID_ENV, ChildSpec, KeptSupervisor
 
 OPENAPI_FILE = "openapi.yaml"
 REGENERATE = "fortyfive openapi"
@@ -81,7 +81,7 @@ def gunicorn_options(
 ) -> dict[str, Any]:
     """Returns the gunicorn settings of ``serve`` (also used by the HTTP benchmark):
     *threads* applies to gthread workers, *max_streams* sizes a gevent worker's connections."""
-    from service.gunicorn_errors import gunicorn_limits, problem_worker_class
+    from service.processes.gunicorn_errors import gunicorn_limits, problem_worker_class
 
     return {
         "bind": host_port(host, port),
@@ -142,10 +142,10 @@ def api_factory(
     degraded while the worker's heartbeats are stale.
 
     *public* is the default of ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS``; their
-    environment variables, when set, override it (see :mod:`service.config`)."""
+    environment variables, when set, override it (see :mod:`service.http.config`)."""
 
     def build() -> Any:
-        from service.app import create_app
+        from service.http.app import create_app
 
         app = create_app({**app_settings(public, max_streams), "REDIS_URL": redis_url,
                           "READY_NEEDS_WORKERS": runs_worker})
@@ -225,11 +225,11 @@ def register(subparsers: Any) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
-    from events.embedded import EmbeddedRedis
     from events.redis_clients import check_url
-    from service.app import check_config
-    from service.config import RETENTION_SETTINGS, env_flag, env_seconds
-    from service.store_settings import CLUSTER_ENV, RQ_URL_ENV, rq_url, store_settings
+    from service.application.environment import RETENTION_SETTINGS, env_flag, env_seconds
+    from service.application.store_settings import CLUSTER_ENV, RQ_URL_ENV, rq_url, store_settings
+    from service.http.app import check_config
+    from service.processes.embedded_redis import EmbeddedRedis
 
     if args.redis_cluster:
         # In the environment, so that gunicorn's workers and the RQ worker see it too.
@@ -311,7 +311,7 @@ def _choose_signing_key(args: argparse.Namespace) -> None:
 
     :raises UsageError: if the key cannot be used.
     """
-    from service.signing import KEY_ENV, SigningKeyError, data_dir_key, load_key
+    from service.application.signing import KEY_ENV, SigningKeyError, data_dir_key, load_key
 
     path = args.signing_key or os.environ.get(KEY_ENV) or str(data_dir_key(args.data_dir))
     try:
@@ -386,7 +386,7 @@ def start_worker(redis_url: str, *, verbose: bool = False) -> KeptSupervisor | N
 
 def openapi_document() -> dict[str, Any]:
     """Returns the OpenAPI document of the API, generated from the code."""
-    from service.app import create_app, get_api
+    from service.http.app import create_app, get_api
 
     spec: dict[str, Any] = get_api(create_app()).spec.to_dict()
     return spec

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             "`fortyfive serve`, which starts its own store and worker)"
         )
     from events.redis_clients import check_url
-    from service.store_settings import CLUSTER_ENV, rq_url, store_settings
+    from service.application.store_settings import CLUSTER_ENV, rq_url, store_settings
 
     if args.redis_cluster:
         os.environ[CLUSTER_ENV] = "true"
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(f"fortyfive worker: {error}") from None
 
-    from service.signing import KEY_ENV, SigningKeyError, load_key
+    from service.application.signing import KEY_ENV, SigningKeyError, load_key
     from workers.runner import run_worker
 
     key = args.signing_key or os.environ.get(KEY_ENV)

@@ -1,7 +1,7 @@
 // Verifying a hand history in the browser, with WebCrypto only: the hash chain and the head,
 // each seed against its commitment, the deck order of each seeded deal against the hands the
 // history shows, and the signed checkpoint. Written from docs/verification.md and the server's
-// code (events/chain.py, engine/shuffle.py, replay/reconstruct.py): nothing here trusts the
+// code (events/chain.py, engine/shuffle.py, replay/verification/reconstruct.py): nothing here trusts the
 // server that served the page.
 
 const GENESIS = "0".repeat(64);

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from events.embedded import EmbeddedRedis
-from events.embedded_cluster import EmbeddedCluster
+from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.embedded_redis import EmbeddedRedis
 
 # The helpers that run `fortyfive serve` for real live beside the HTTP tests.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "service"))

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from rq import Queue
 
-from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
-from service import commands
+from service.application import commands
+from service.processes.embedded_cluster import EmbeddedCluster
 from workers import context, dispatcher, keys
 from workers.dispatcher import Dispatcher
 

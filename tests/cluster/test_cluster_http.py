@@ -13,7 +13,7 @@ from typing import Any
 
 from serve_helpers import DEADLINE, Served, create_game, serving
 
-from events.embedded_cluster import EmbeddedCluster
+from service.processes.embedded_cluster import EmbeddedCluster
 
 
 def _answer(server: Served, method: str, path: str, body: Any = None,

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from serve_helpers import DEADLINE, Served, create_game, serving, wait_until
 
-from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
 from events.store import PARTITIONS
-from service.commands import new_cache
-from service.signing import KEY_ENV, write_key
-from service.supervisor import stop_process
+from service.application.commands import new_cache
+from service.application.signing import KEY_ENV, write_key
+from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.supervisor import stop_process
 from workers import context, integrity, projections, retention
 from workers.jobs import bot_command_id
 from workers.resilient import ABANDON_MARGIN, BEAT_SECONDS, MAINTENANCE_SECONDS

@@ -14,11 +14,11 @@ from typing import Any
 
 from serve_helpers import DEADLINE, create_game, serving, wait_until
 
-from events.embedded_cluster import EmbeddedCluster
 from events.errors import StoreUnavailableError
 from events.keys import game_key
 from events.redis_store import RedisEventStore
 from events.types import BidMade
+from service.processes.embedded_cluster import EmbeddedCluster
 
 
 def test_a_killed_master_fails_over_and_no_acknowledged_append_is_lost(

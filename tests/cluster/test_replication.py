@@ -14,13 +14,13 @@ import pytest
 
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore
-from events.embedded import EmbeddedRedis
-from events.embedded_cluster import EmbeddedCluster
 from events.keys import drive_key, game_key
 from events.redis_store import RedisEventStore
 from events.replication import NotReplicatedError
 from events.store import StoreUnavailableError
 from events.types import BidMade
+from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.embedded_redis import EmbeddedRedis
 
 
 def test_an_append_no_replica_confirmed_is_unavailable_and_its_retry_settles_it(

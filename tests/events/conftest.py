@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from events.embedded import EmbeddedRedis
-from events.embedded_cluster import EmbeddedCluster
 from events.redis_store import RedisEventStore
+from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.embedded_redis import EmbeddedRedis
 
 
 @pytest.fixture(scope="session")

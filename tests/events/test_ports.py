@@ -11,9 +11,15 @@ from pathlib import Path
 import pytest
 import redis
 
-from events import embedded, ports
-from events.embedded import EmbeddedRedis
-from events.ports import CLUSTER_BUS_OFFSET, NoFreePortError, free_ports, random_candidates
+from service.processes import embedded_redis as embedded
+from service.processes import free_ports as ports
+from service.processes.embedded_redis import EmbeddedRedis
+from service.processes.free_ports import (
+    CLUSTER_BUS_OFFSET,
+    NoFreePortError,
+    free_ports,
+    random_candidates,
+)
 
 BUS = (CLUSTER_BUS_OFFSET,)
 LOW_CANDIDATES = range(20000, 20200)

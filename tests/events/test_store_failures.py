@@ -14,11 +14,11 @@ import pytest
 import redis
 
 from events.chain import verify
-from events.embedded import EmbeddedRedis
 from events.errors import ConcurrencyError, StoreUnavailableError
 from events.redis_store import RedisEventStore
 from events.store import partition_of
 from events.types import BidMade, BidPassed, CardPlayed
+from service.processes.embedded_redis import EmbeddedRedis
 
 if TYPE_CHECKING:
     from tests.events.conftest import LossyProxy

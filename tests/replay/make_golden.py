@@ -28,11 +28,11 @@ from engine.cards import JOKER, Card, Rank, Suit  # noqa: E402
 from engine.profiles import make_ruleset  # noqa: E402
 from engine.shuffle import cut, first_dealer, pack  # noqa: E402
 from engine.state import GameState  # noqa: E402
-from replay.build import build_history, replay_log  # noqa: E402
-from replay.document import HandHistory  # noqa: E402
-from replay.export import export_text  # noqa: E402
-from replay.importing import read_history  # noqa: E402
-from replay.jsonformat import dumps  # noqa: E402
+from replay.formats.build import build_history, replay_log  # noqa: E402
+from replay.formats.document import HandHistory  # noqa: E402
+from replay.formats.export import export_text  # noqa: E402
+from replay.formats.importing import read_history  # noqa: E402
+from replay.formats.jsonformat import dumps  # noqa: E402
 from replay.sample import GameDriver, Policy, digest, seeded_choice  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -9,8 +9,8 @@ from typing import Any
 
 from events.envelope import Envelope, RecordedEvent
 from events.upcasting import decode
-from replay.document import HandHistory
-from replay.jsonformat import read_json
+from replay.formats.document import HandHistory
+from replay.formats.jsonformat import read_json
 from replay.sample import GameDriver, seeded_choice
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

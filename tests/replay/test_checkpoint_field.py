@@ -8,11 +8,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from replay_helpers import golden
 
 from events import checkpoints
-from replay.document import HandHistory
-from replay.export import export_text
-from replay.importing import read_history
-from replay.jsonformat import dumps
-from replay.verify import verify
+from replay.formats.document import HandHistory
+from replay.formats.export import export_text
+from replay.formats.importing import read_history
+from replay.formats.jsonformat import dumps
+from replay.verification.verify import verify
 
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 KEYS = {checkpoints.key_id(checkpoints.public_bytes(KEY)): checkpoints.public_bytes(KEY)}

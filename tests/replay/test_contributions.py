@@ -1,5 +1,5 @@
 """Verification says which deals had a person's contribution, and checks the bots' cuts
-against the game's committed contribution secret (replay/contributions.py)."""
+against the game's committed contribution secret (replay/verification/contributions.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from engine.bots import choose_action
 from events.chain import GENESIS_HASH, seal_events
 from events.envelope import RecordedEvent
 from events.types import DeckCut
-from replay.build import build_history
+from replay.formats.build import build_history
 from replay.sample import GameDriver
-from replay.verify import verify
+from replay.verification.verify import verify
 
 SEATS = ["human", "bot", "bot", "human", "bot", "bot"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.drive_verify import FORMAT, VERSION, verify_drive
+from replay.verification.drive import FORMAT, VERSION, verify_drive
 from service.cli import main
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -10,12 +10,12 @@ import make_golden
 import pytest
 from replay_helpers import GOLDEN, golden, golden_files, golden_names, raw
 
-from replay.document import HandHistory
-from replay.export import export_text
-from replay.importing import read_history
-from replay.jsonformat import dumps, read_json
-from replay.text import read_text
-from replay.verify import verify
+from replay.formats.document import HandHistory
+from replay.formats.export import export_text
+from replay.formats.importing import read_history
+from replay.formats.jsonformat import dumps, read_json
+from replay.formats.text import read_text
+from replay.verification.verify import verify
 
 EXPECTED_GAMES = {
     "seed-000-09", "seed-001-06", "turned-joker", "dealer-robs-turned-ace",

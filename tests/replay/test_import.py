@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from replay_helpers import recorded
 
-from replay.build import build_history, replay_log
-from replay.importing import read_history
-from replay.verify import verify
+from replay.formats.build import build_history, replay_log
+from replay.formats.importing import read_history
+from replay.verification.verify import verify
 
 HANDS = ('[Hands "0:7S 2C 3C 8H 9D 1:5S 6C 7C 8C 9C 2:AH KD 3D 4C 2H 3:2S 6D 7D 8D TC '
          '4:QC QD JD 3H 4H 5:4D 5D 6H 7H 9H"]')

@@ -18,9 +18,9 @@ from replay_helpers import golden, golden_names, recorded
 from engine.state import DealState, GameState
 from events.codec import canonical_json
 from events.envelope import RecordedEvent
-from replay.build import Replay, build_history, replay_log
-from replay.document import HandHistory
-from replay.export import export_text
+from replay.formats.build import Replay, build_history, replay_log
+from replay.formats.document import HandHistory
+from replay.formats.export import export_text
 
 VIEWERS_OF = {4: [0, 1, 2, 3, "spectator"], 6: [0, 1, 2, 3, 4, 5, "spectator"]}
 

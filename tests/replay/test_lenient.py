@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from replay_helpers import GOLDEN, raw
 
-from replay.diagnostics import Diagnostic
-from replay.importing import read_history
-from replay.text import read_text
+from replay.formats.diagnostics import Diagnostic
+from replay.formats.importing import read_history
+from replay.formats.text import read_text
 
 TABLE = (GOLDEN / "seed-001-06.table.txt").read_text()
 

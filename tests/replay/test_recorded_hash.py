@@ -7,9 +7,9 @@ from __future__ import annotations
 from engine.actions import legal_actions
 from engine.profiles import make_ruleset
 from engine.shuffle import pack
-from replay.build import build_history
+from replay.formats.build import build_history
 from replay.sample import GameDriver
-from replay.verify import verify
+from replay.verification.verify import verify
 
 CARDS = [card.code() for card in pack(make_ruleset("classic", {}, 2))]
 

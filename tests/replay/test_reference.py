@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.rulings import RULE_IDS
-from replay.irregularities import IRREGULARITY_RULES
-from replay.reference import BEGIN, END, generated, updated
+from replay.formats.irregularities import IRREGULARITY_RULES
+from replay.presentation.reference import BEGIN, END, generated, updated
 from service.cli import main
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"

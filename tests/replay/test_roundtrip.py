@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replay_helpers import golden, golden_names, json_paths, raw, set_at
 
-from replay.build import build_history, replay_log
-from replay.document import HandHistory
-from replay.export import export_text
-from replay.jsonformat import dumps, read_json
+from replay.formats.build import build_history, replay_log
+from replay.formats.document import HandHistory
+from replay.formats.export import export_text
+from replay.formats.jsonformat import dumps, read_json
+from replay.formats.text import read_text
+from replay.formats.visitor import HandBuilder
 from replay.sample import GameDriver, seeded_choice
-from replay.text import read_text
-from replay.visitor import HandBuilder
 
 TABLES = [
     ("bruff", 6, {}),

@@ -12,8 +12,8 @@ from replay_helpers import golden_files
 
 from engine import state as engine_state
 from engine.rulings import RULE_IDS
-from replay.irregularities import IRREGULARITY_RULES
-from replay.jsonformat import schema, validate
+from replay.formats.irregularities import IRREGULARITY_RULES
+from replay.formats.jsonformat import schema, validate
 
 
 def test_the_schema_is_package_data_and_a_valid_draft_2020_12_schema() -> None:

@@ -1,10 +1,11 @@
-"""``fortyfive history show`` (:func:`replay.show.render`): a table record with cards played
+"""``fortyfive history show`` (:func:`replay.presentation.show.render`): a table record with cards
+played
 after the game was won shows them as not played, and its irregularity says the game was won."""
 
 from __future__ import annotations
 
-from replay.importing import read_history
-from replay.show import render
+from replay.formats.importing import read_history
+from replay.presentation.show import render
 
 HANDS = ('[Hands "0:5S,KH,2C,3C,4C 1:2H,3H,5C,6C,7C 2:4H,5H,8C,9C,TC 3:6H,7H,2D,3D,4D '
          '4:8H,9H,5D,6D,7D 5:TH,JH,8D,9D,TD"]')

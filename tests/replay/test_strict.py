@@ -15,10 +15,10 @@ from replay_helpers import golden, recorded
 from events.chain import GENESIS_HASH, seal
 from events.envelope import SERVER, RecordedEvent
 from events.upcasting import decode
-from replay.build import build_history
-from replay.jsonformat import dumps, read_json
-from replay.verify import verify
-from replay.verify_report import Report
+from replay.formats.build import build_history
+from replay.formats.jsonformat import dumps, read_json
+from replay.verification.report import Report
+from replay.verification.verify import verify
 from service.cli import main
 
 GAME = "all-pass-redeal"

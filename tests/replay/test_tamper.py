@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from replay_helpers import golden, json_paths, raw, recorded, set_at
 
 from events.chain import GENESIS_HASH, seal
-from replay.build import build_history, replay_log
-from replay.export import export_text
-from replay.jsonformat import dumps, read_json
-from replay.text import read_text
-from replay.verify import verify
-from replay.verify_report import Report
+from replay.formats.build import build_history, replay_log
+from replay.formats.export import export_text
+from replay.formats.jsonformat import dumps, read_json
+from replay.formats.text import read_text
+from replay.verification.report import Report
+from replay.verification.verify import verify
 
 GAME = "seed-000-09"
 

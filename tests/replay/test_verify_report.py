@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.verify_report import PROBLEM_CODES, Problem, Report
+from replay.verification.report import PROBLEM_CODES, Problem, Report
 
 
 def test_counts_of_one_are_singular_and_others_plural() -> None:

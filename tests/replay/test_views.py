@@ -9,9 +9,9 @@ from replay_helpers import golden, recorded, sample_game
 
 from events.chain import envelope_hash
 from events.envelope import Envelope
-from replay.build import build_history, replay_log
-from replay.reconstruct import stored_hash
-from replay.verify import verify
+from replay.formats.build import build_history, replay_log
+from replay.verification.reconstruct import stored_hash
+from replay.verification.verify import verify
 from replay.views import event_view
 
 

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from http_table import Table
 
 from events.redis_store import RedisEventStore
-from service.app import create_app
+from service.http.app import create_app
 
 
 def _app(redis_url: str, **config: object) -> Iterator[Flask]:

@@ -11,7 +11,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from service.view_schemas import GameViewSchema
+from service.http.schemas.views import GameViewSchema
 
 VIEW_SCHEMA = GameViewSchema()
 

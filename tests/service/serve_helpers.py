@@ -15,9 +15,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from events.embedded import START_ATTEMPTS
-from events.ports import free_ports
-from service.supervisor import stop_process
+from service.processes.embedded_redis import START_ATTEMPTS
+from service.processes.free_ports import free_ports
+from service.processes.supervisor import stop_process
 
 DEADLINE = 60.0
 """Seconds a test waits for what must happen (generous: a loaded 2-core machine)."""
@@ -76,7 +76,8 @@ class Served:
 
     def supervisor_pid(self) -> int:
         """Returns the pid of the supervisor process ``serve`` started."""
-        found = [pid for pid in children(self.process.pid) if b"service.supervisor" in cmdline(pid)]
+        found = [pid for pid in children(self.process.pid)
+                 if b"service.processes.supervisor" in cmdline(pid)]
         assert len(found) == 1, f"expected one supervisor, found {found}"
         return found[0]
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import redis
 from http_table import Table, bearer
 
-from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
-from service.app import create_app
-from service.commands import new_cache
+from service.application.commands import new_cache
+from service.http.app import create_app
+from service.processes.embedded_redis import EmbeddedRedis
 from workers import keys, retention
 
 

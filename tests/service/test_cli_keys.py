@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import redis
 
-from events.ports import free_ports
-from service.apikeys import KeyRegistry
 from service.cli import main
+from service.http.apikeys import KeyRegistry
+from service.processes.free_ports import free_ports
 
 
 def test_keys_create_prints_only_the_key_on_stdout(

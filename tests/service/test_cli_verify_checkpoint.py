@@ -15,8 +15,8 @@ from events import checkpoints
 from events.chain import GENESIS_HASH, seal
 from events.envelope import RecordedEvent
 from events.upcasting import decode
-from replay.build import build_history
-from replay.jsonformat import dumps, read_json
+from replay.formats.build import build_history
+from replay.formats.jsonformat import dumps, read_json
 from service.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "replay"))

@@ -10,8 +10,8 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
-from service import heartbeats
-from service.app import create_app
+from service.application import heartbeats
+from service.http.app import create_app
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ import pytest
 from flask.testing import FlaskClient
 from http_table import Table, bearer
 
-from replay.importing import read_history
-from replay.jsonformat import validate
-from replay.verify import verify
+from replay.formats.importing import read_history
+from replay.formats.jsonformat import validate
+from replay.verification.verify import verify
 
 GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
 PROBLEM = "application/problem+json"

@@ -275,7 +275,7 @@ def test_an_action_keeps_the_state_the_engine_produced_without_folding_again(
     the decided events are not folded a second time, and the state kept for the new version
     is the one a fold of the stored events gives."""
     from engine.fold import fold
-    from service import commands
+    from service.application import commands
 
     def refold(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("the command path folded the decided events again")

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from http_table import Table, bearer
 
 from events import checkpoints
-from service.response_schemas import SigningKeysSchema
+from service.http.schemas.responses import SigningKeysSchema
 
 
 def _keys(client: FlaskClient) -> dict[str, bytes]:

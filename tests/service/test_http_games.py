@@ -45,7 +45,8 @@ def test_tokens_are_distinct_and_long(table: Table) -> None:
 
 
 def test_tokens_are_stored_only_as_digests(table: Table, api_store: RedisEventStore) -> None:
-    from service.auth import seats_key, token_digest
+    from events.keys import seats_key
+    from service.application.tokens import token_digest
 
     stored = api_store.client.hgetall(seats_key(table.id))
     assert set(stored.values()) == {token_digest(t) for t in [*table.tokens, table.auditor] if t}

@@ -19,10 +19,9 @@ from http_table import Table, bearer, read_stream
 from serve_helpers import serving
 from werkzeug.test import TestResponse
 
-from service import statuses
-from service.app import create_app
-from service.gunicorn_errors import ProblemErrors, gunicorn_limits, problem_worker_class
-from service.request_limits import (
+from service.http import statuses
+from service.http.app import create_app
+from service.http.request_limits import (
     MAX_HEADER_FIELD_BYTES,
     MAX_HEADER_FIELDS,
     MAX_JSON_DEPTH,
@@ -30,6 +29,7 @@ from service.request_limits import (
     JSONBodyError,
     load_json,
 )
+from service.processes.gunicorn_errors import ProblemErrors, gunicorn_limits, problem_worker_class
 
 GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
 POSTS = ("/v1/games", "/v1/games/{game}/actions", "/v1/rules/legal", "/v1/rules/winner",

@@ -10,9 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from http_table import Table, bearer
 
-from service.apikeys import KeyRegistry
 from service.cli import main
 from service.cli.serve import api_factory
+from service.http.apikeys import KeyRegistry
 
 GAME = {"profile": "classic", "options": {"target": 15}}
 

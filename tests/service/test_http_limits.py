@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from http_table import Table, bearer, read_stream
 
-from service.app import create_app
-from service.limits import Limit, parse_limits
+from service.http.app import create_app
+from service.http.limits import Limit, parse_limits
 
 GAME = {"profile": "classic", "options": {"target": 15}}
 POLICY = re.compile(r'^"(\w+)";q=(\d+);w=(\d+)$')
@@ -211,7 +211,7 @@ def test_a_bad_key_is_counted_against_the_address(limited: Flask, address: str) 
 
 
 def test_without_the_store_keyless_endpoints_still_answer_a_request_with_a_key() -> None:
-    from events.ports import free_ports
+    from service.processes.free_ports import free_ports
 
     (port,) = free_ports(1)
     app = create_app({"REDIS_URL": f"redis://127.0.0.1:{port}/0", "TESTING": True,

@@ -38,7 +38,7 @@ from engine.ranking import ranking
 from engine.shuffle import pack
 from events.redis_store import RedisEventStore
 from events.types import DealRecorded, GameCreated
-from service.app import create_app
+from service.http.app import create_app
 
 RULES = make_ruleset("bruff")
 PACK = [card.code() for card in pack(RULES)]

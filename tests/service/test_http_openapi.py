@@ -19,10 +19,10 @@ from flask import Flask
 from http_table import Table, bearer
 from hypothesis import HealthCheck, settings
 
-from service import statuses
-from service.app import BLUEPRINTS, get_api
 from service.cli.serve import REGENERATE, openapi_yaml
-from service.sse import MIN_WAIT_SECONDS
+from service.http import statuses
+from service.http.app import BLUEPRINTS, get_api
+from service.http.sse import MIN_WAIT_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 OPENAPI = ROOT / "openapi.yaml"
@@ -124,7 +124,7 @@ contract = schemathesis.openapi.from_path(
                 # A document cannot say which options a profile has, which card fits which
                 # action type, or what version a game is at: those are the engine's 422
                 # and the 412/428 of a stale or missing If-Match; nor the limits of every
-                # JSON body (service/request_limits.py: whole numbers below 2**53, nesting,
+                # JSON body (service/http/request_limits.py: whole numbers below 2**53, nesting,
                 # no lone surrogates), a 400.
                 "positive_data_acceptance": {
                     "expected-statuses": [

@@ -14,9 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine.profiles import PROFILES, option_specs, profile_players
-from service.app import create_app
 from service.cli import rules as rules_cli
 from service.cli.serve import api_factory
+from service.http.app import create_app
 
 
 def _cli_json(argv: list[str]) -> dict[str, Any]:

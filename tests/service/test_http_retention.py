@@ -25,14 +25,14 @@ from engine.errors import EventSequenceError
 from engine.fold import fold
 from events import checkpoints
 from events.drive_store import DriveStore
-from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore, archive_key, game_key
 from events.types import GameAbandoned
-from service import drives
-from service.app import create_app
+from service.application import drives
+from service.application.commands import new_cache
+from service.application.signing import Publisher
 from service.cli import main
-from service.commands import new_cache
-from service.signing import Publisher
+from service.http.app import create_app
+from service.processes.embedded_redis import EmbeddedRedis
 from workers import context, jobs, keys, retention
 from workers.dispatcher import schedule_sweep
 

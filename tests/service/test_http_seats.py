@@ -11,7 +11,7 @@ from http_table import VIEW_SCHEMA, Table, bearer, read_stream
 
 from events.keys import access_key, seats_key
 from events.redis_store import RedisEventStore
-from service.auth import token_digest
+from service.application.tokens import token_digest
 
 CLAIMABLE = {"profile": "classic", "seats": [
     {"type": "human"}, {"type": "human", "claimable": True}]}

@@ -18,8 +18,8 @@ from http_table import Table, bearer, read_stream
 from bench.http import api_server
 from service.cli import main
 from service.cli.serve import stream_bound
-from service.config import MAX_STREAMS_ENV
-from service.sse import KEEPALIVE_SECONDS, MIN_WAIT_SECONDS
+from service.http.config import MAX_STREAMS_ENV
+from service.http.sse import KEEPALIVE_SECONDS, MIN_WAIT_SECONDS
 
 
 def parse(text: str) -> list[dict[str, Any]]:
@@ -230,7 +230,7 @@ def test_every_stream_of_a_game_gets_every_event_in_order_from_one_tail(
 def test_beyond_its_bound_a_process_answers_503_with_retry_after(
     redis_url: str, table: Table
 ) -> None:
-    from service.app import create_app
+    from service.http.app import create_app
 
     app = create_app({"REDIS_URL": redis_url, "TESTING": True, "STREAM_MAX": 2})
     try:
@@ -255,7 +255,7 @@ def test_beyond_its_bound_a_process_answers_503_with_retry_after(
 def test_a_stream_that_falls_behind_the_tails_window_still_misses_nothing(
     app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from service import stream_hub
+    from service.http import stream_hub
 
     monkeypatch.setattr(stream_hub, "KEEP_EVENTS", 2)
     _, start = table.turn()
@@ -363,7 +363,7 @@ def test_a_bad_stream_bound_is_one_line_and_status_2(
 
 
 def test_the_environment_sets_the_stream_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    from service.app import create_app
+    from service.http.app import create_app
 
     monkeypatch.setenv(MAX_STREAMS_ENV, "7")
     app = create_app()

@@ -15,8 +15,8 @@ from flask.testing import FlaskClient
 from http_table import bearer
 
 from events import keys as store_keys
-from service import uploads
-from service.app import create_app
+from service.http import uploads
+from service.http.app import create_app
 
 GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
 

@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 from werkzeug.test import Client, EnvironBuilder, run_wsgi_app
 
 from events.keys import rate_key
-from service import access_log, games, lean_actions, limits
-from service.app import create_app
-from service.request_schemas import ActionSchema
+from service.application import access_log
+from service.http import lean_actions, limits
+from service.http.app import create_app
+from service.http.routes import games
+from service.http.schemas.requests import ActionSchema
 
 _VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 1005), st.floats(allow_nan=False),

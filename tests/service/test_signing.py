@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events import checkpoints
 from events.keys import SIGNING_KEYS_KEY
-from service import signing
+from service.application import signing
 from service.cli.serve import _choose_signing_key
 
 

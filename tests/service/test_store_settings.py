@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from service.store_settings import StoreSettings, rq_url, store_settings
+from service.application.store_settings import StoreSettings, rq_url, store_settings
 
 
 def test_the_default_is_one_redis_whose_appends_wait_for_nobody() -> None:

@@ -12,8 +12,8 @@ from http_table import Table
 from events.envelope import RecordedEvent
 from events.redis_store import RedisEventStore
 from events.store import StoreUnavailableError
-from service.sse import EventStream
-from service.stream_hub import StreamHub, StreamsFullError
+from service.http.sse import EventStream
+from service.http.stream_hub import StreamHub, StreamsFullError
 
 
 class FlakyTails:
@@ -50,7 +50,7 @@ def test_an_outage_ends_the_tails_streams_quietly_and_the_next_starts_afresh(
     threads = [_drain(EventStream(hub.subscribe(table.id, version, version), "spectator",
                                   wait=30), texts) for _ in range(3)]
     assert hub.held == 3
-    with caplog.at_level(logging.WARNING, logger="service.stream_hub"):
+    with caplog.at_level(logging.WARNING, logger="service.http.stream_hub"):
         tails.down.set()
         for thread in threads:
             thread.join(10)

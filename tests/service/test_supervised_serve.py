@@ -23,7 +23,7 @@ from serve_helpers import (
     wait_until,
 )
 
-from events.embedded import EmbeddedRedis
+from service.processes.embedded_redis import EmbeddedRedis
 
 
 def _finish(served: Served, game: dict[str, object]) -> None:

@@ -12,7 +12,8 @@ import threading
 import pytest
 from serve_helpers import alive, wait_until
 
-from service.supervisor import Backoff, ChildSpec, Supervisor, describe_exit
+from service.application.backoff import Backoff
+from service.processes.supervisor import ChildSpec, Supervisor, describe_exit
 
 SLEEPER = ChildSpec("sleeper", (sys.executable, "-c", "import time; time.sleep(600)"))
 
@@ -52,7 +53,7 @@ def supervisor() -> Supervisor:
 def test_a_killed_child_is_restarted_and_logged_and_all_stop_with_the_supervisor(
     supervisor: Supervisor, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="service.supervisor")
+    caplog.set_level(logging.INFO, logger="service.processes.supervisor")
     loop = threading.Thread(target=supervisor.run)
     loop.start()
     try:
@@ -76,7 +77,7 @@ def test_the_supervisor_process_stops_its_children_when_its_parent_dies() -> Non
     # A parent that starts a supervisor, waits for its child, prints both pids and exits.
     code = f"""
 import pathlib, time
-from service.supervisor import ChildSpec, start
+from service.processes.supervisor import ChildSpec, start
 supervisor = start([ChildSpec("sleeper", {SLEEPER.argv!r})]).pid
 task = pathlib.Path(f"/proc/{{supervisor}}/task/{{supervisor}}/children")
 while not task.read_text().split():

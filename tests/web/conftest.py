@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from web_helpers import DESKTOP, Bots, LiveServer
 
-from events.embedded import EmbeddedRedis
+from service.processes.embedded_redis import EmbeddedRedis
 
 BROWSERS = ("chromium", "chromium-browser")
 

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from web_helpers import Bots, LiveServer, by_id, console_errors, css, wait_for
 
-from replay.build import build_history
-from replay.jsonformat import dumps
+from replay.formats.build import build_history
+from replay.formats.jsonformat import dumps
 from replay.sample import GameDriver, seeded_choice
-from service import web
+from service.http.routes import web
 
-WEB_DIR = Path(web.__file__).resolve().parent / "web"
+WEB_DIR = web.WEB_DIR
 
 
 @pytest.fixture

@@ -37,8 +37,8 @@ from web_helpers import (
 from engine.profiles import make_ruleset
 from engine.shuffle import cut, deck_order, pack, shuffled
 from events.codec import canonical_json
-from replay.build import build_history
-from replay.jsonformat import dumps
+from replay.formats.build import build_history
+from replay.formats.jsonformat import dumps
 from replay.sample import GameDriver, seeded_choice
 
 # Checkpoints and keys, as docs/verification.md specifies them ------------------------------

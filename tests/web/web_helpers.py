@@ -12,8 +12,8 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from events.codec import canonical_json
-from service import commands
-from service.app import create_app
+from service.application import commands
+from service.http.app import create_app
 from workers import context, jobs
 
 

@@ -20,8 +20,8 @@ from rq import Queue
 from worker_helpers import entropy
 
 from events.redis_store import RedisEventStore
-from service import commands
-from service.app import create_app
+from service.application import commands
+from service.http.app import create_app
 from workers import context
 from workers.dispatcher import Dispatcher
 

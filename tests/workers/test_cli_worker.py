@@ -10,12 +10,12 @@ import pytest
 from worker_helpers import entropy
 
 from engine.fold import fold
-from events.embedded import EmbeddedRedis
-from events.ports import free_ports
 from events.redis_store import RedisEventStore
-from service import commands
+from service.application import commands
+from service.application.signing import KEY_ENV, write_key
 from service.cli import UsageError, worker
-from service.signing import KEY_ENV, write_key
+from service.processes.embedded_redis import EmbeddedRedis
+from service.processes.free_ports import free_ports
 
 
 def _parse(*argv: str) -> argparse.Namespace:

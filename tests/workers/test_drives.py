@@ -12,9 +12,9 @@ from worker_helpers import state_of
 from engine.drives import partner_pairs, table_result
 from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
-from replay.build import build_history, replay_log
-from replay.verify import verify
-from service import drives
+from replay.formats.build import build_history, replay_log
+from replay.verification.verify import verify
+from service.application import drives
 from workers import context
 from workers.dispatcher import Dispatcher
 

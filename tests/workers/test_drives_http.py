@@ -14,7 +14,7 @@ from worker_helpers import drive as run_all
 from worker_helpers import state_of
 
 from events.codec import canonical_json
-from replay.drive_verify import verify_drive
+from replay.verification.drive import verify_drive
 from service.cli import main
 from workers.dispatcher import Dispatcher
 from workers.plan import plan

@@ -11,7 +11,7 @@ from worker_helpers import drive, state_of, work
 from engine.profiles import PROFILES, profile_players
 from events.envelope import SERVER
 from events.redis_store import RedisEventStore
-from service import commands
+from service.application import commands
 from workers import context, jobs
 from workers.dispatcher import Dispatcher
 

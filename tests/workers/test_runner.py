@@ -27,10 +27,10 @@ from worker_helpers import entropy
 
 from engine.fold import fold
 from engine.state import GameState
-from events.embedded import EmbeddedRedis
 from events.redis_store import RedisEventStore
-from service import commands, heartbeats
-from service.supervisor import Backoff
+from service.application import commands, heartbeats
+from service.application.backoff import Backoff
+from service.processes.embedded_redis import EmbeddedRedis
 from workers import context
 from workers.resilient import (
     ABANDON_MARGIN,

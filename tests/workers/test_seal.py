@@ -10,9 +10,9 @@ from worker_helpers import drive, state_of
 
 from events import checkpoints
 from events.redis_store import RedisEventStore
-from replay.jsonformat import read_json
-from replay.verify import verify
-from service import signing
+from replay.formats.jsonformat import read_json
+from replay.verification.verify import verify
+from service.application import signing
 from workers import jobs, keys
 from workers.dispatcher import Dispatcher
 from workers.plan import finished_deals

@@ -16,7 +16,7 @@ from worker_helpers import drive_with_nonces, state_of, work
 
 from engine.bots import choose_action
 from events.redis_store import RedisEventStore
-from service import commands
+from service.application import commands
 from workers import context, jobs, keys
 from workers.dispatcher import Dispatcher
 from workers.runner import dispatch_until

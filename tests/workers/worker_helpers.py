@@ -11,7 +11,7 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
 from engine.state import GameState
-from service import commands
+from service.application import commands
 from workers import context
 from workers.dispatcher import Dispatcher
 from workers.plan import awaits_nonces

@@ -1,0 +1,2 @@
+"""Verification: a hand history's (or a drive history's) every claim re-derived and checked.
+"""

@@ -1,0 +1,50 @@
+"""A drive's history document: its events, every game it lists, and its standings.
+
+Each game is listed with its version, head hash and result; a game that is over comes with
+its events too (its envelopes as stored, seeds included: nothing of it is secret once it is
+over), so :func:`replay.verification.drive.verify_drive` re-folds it with the engine. A game still
+in
+play is listed by its head and result only, which hides nothing its seats cannot see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.drives import table_result
+from events.drive_store import DriveStore
+from replay.verification.drive import FORMAT, VERSION
+from service.application import commands, drives
+
+
+def build(store: Any, cache: commands.GameCache, drive_store: DriveStore,
+          drive_id: str) -> dict[str, Any]:
+    """Returns the history document of *drive_id*.
+
+    :raises service.application.drives.DriveNotFoundError: if there is no such drive.
+    :raises events.store.StoreError: from the store.
+    """
+    drive, head = drives.load(drive_store, drive_id)
+    games: list[dict[str, Any]] = []
+    results = {}
+    for played in drive.played:
+        for game in played.games:
+            recorded = store.read(game)
+            state = commands.load(cache, game).state
+            if state.version != len(recorded):
+                state = commands.state_at(store, cache, game, len(recorded))
+            result = table_result(game, state)
+            results[game] = result
+            entry: dict[str, Any] = {
+                "game": game, "round": played.number, "version": len(recorded),
+                "head": recorded[-1].envelope.hash if recorded else None,
+                "result": result.to_dict(),
+            }
+            if result.over:
+                entry["events"] = [r.envelope.to_dict() for r in recorded]
+            games.append(entry)
+    return {
+        "format": FORMAT, "version": VERSION, "drive_id": drive_id, "head": head,
+        "events": drive_store.read(drive_id), "games": games,
+        "standings": drives.standings_view(drive, results),
+    }

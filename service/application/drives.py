@@ -1,0 +1,413 @@
+"""Drives: create one, advance it round by round, and show it (the glue of store and engine).
+
+:func:`create_drive` checks everything and appends the drive's creation with its whole
+schedule; nothing else happens in the request. The workers then call :func:`advance` whenever
+the feed shows the drive or one of its games moving (workers/drives.py): it starts the next
+round's games, reveals a duplicate board once every table has finished that deal, and ends the
+round, then the drive, when every game is over. Each step is idempotent: games have ids fixed
+by the drive (``<drive>.<round>.<table>``), appends carry the version they were decided on and
+a command id, and secrets are kept with set-if-absent, so two advances racing or a retry change
+nothing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+import secrets
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.actions import start_game
+from engine.boards import BOARD_ALGORITHM
+from engine.drives import (
+    FORMATS,
+    TIE_RULE,
+    DriveError,
+    DriveState,
+    TableResult,
+    check_players,
+    fold_drive,
+    movement,
+    public_results,
+    standings,
+    table_result,
+    table_size,
+)
+from engine.errors import shown
+from engine.fold import apply_event
+from engine.profiles import make_ruleset
+from engine.state import GameState
+from events.chain import GENESIS_HASH
+from events.drive_store import DriveStore, is_drive_id
+from events.envelope import SERVER
+from events.errors import ConcurrencyError
+from events.types import BoardDealt, Event, SeedRevealed
+from service.application import commands
+from service.application.tokens import Role, TokenRegistry, new_token, token_digest
+
+MAX_PLAYERS = 400
+MAX_ROUNDS = 30
+MAX_BOARDS = 12
+DEFAULT_BOARDS = 2
+"""Boards per round of a duplicate drive when its creator names no number."""
+
+_GAME_OF_DRIVE = re.compile(r"(dr-[0-9a-f]{20})\.(\d+)\.(\d+)")
+
+
+def new_drive_id() -> str:
+    """Returns a fresh, unguessable drive id (``dr-`` and 20 hex digits)."""
+    return "dr-" + secrets.token_hex(10)
+
+
+def game_id_of(drive_id: str, round_number: int, table: int) -> str:
+    """Returns the id of the game of *table* (1-based) in round *round_number* of a drive."""
+    return f"{drive_id}.{round_number}.{table}"
+
+
+def drive_of(game_id: str) -> str | None:
+    """Returns the drive a game id belongs to, or ``None``.
+
+    >>> drive_of("dr-" + "a" * 20 + ".2.3") == "dr-" + "a" * 20, drive_of("abc")
+    (True, None)
+    """
+    found = _GAME_OF_DRIVE.fullmatch(game_id)
+    return found.group(1) if found else None
+
+
+def board_id(drive_id: str, round_number: int, deal: int) -> str:
+    """Returns the id of a duplicate board: the context its deck is derived with."""
+    return f"{drive_id}/r{round_number}/b{deal}"
+
+
+class DriveNotFoundError(LookupError):
+    """Raised for a drive id with no events."""
+
+    def __init__(self, drive_id: object) -> None:
+        super().__init__(f"no drive {drive_id!r}")
+        self.drive_id = drive_id
+
+
+def load(drives: DriveStore, drive_id: str) -> tuple[DriveState, str]:
+    """Returns the drive folded and its head hash.
+
+    :raises DriveNotFoundError: if there is no such drive.
+    """
+    if not is_drive_id(drive_id):
+        raise DriveNotFoundError(drive_id)
+    envelopes = drives.read(drive_id)
+    if not envelopes:
+        raise DriveNotFoundError(drive_id)
+    return fold_drive(drive_id, envelopes), str(envelopes[-1]["hash"])
+
+
+def _name_key(name: str) -> str:
+    """Returns what makes two players' names the same to the people at the tables: the
+    letters, whatever their case or Unicode form, and the words, however spaced."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+
+
+def create_drive(
+    drives: DriveStore,
+    *,
+    profile: str,
+    options: Mapping[str, Any],
+    players: Sequence[Mapping[str, str]],
+    format: str,
+    rounds: int,
+    fill_with_bots: bool = False,
+    boards: int | None = None,
+) -> tuple[str, dict[int, str]]:
+    """Creates a drive and returns its id and a token per human player (by player index).
+    *boards* (duplicate only) defaults to :data:`DEFAULT_BOARDS`.
+
+    :raises DriveError: for a bad format, count of rounds or boards, players that do not
+        fill the tables or share a name, or a duplicate drive of one table.
+    :raises engine.errors.ProfileError: for a bad profile or options.
+    """
+    if format not in FORMATS:
+        raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise DriveError(f"rounds must be 1 to {MAX_ROUNDS}, got {rounds}")
+    if format == "progressive" and boards is not None:
+        raise DriveError("boards are for duplicate drives: a progressive table deals its own")
+    boards = DEFAULT_BOARDS if boards is None else boards
+    if format == "duplicate" and not 1 <= boards <= MAX_BOARDS:
+        raise DriveError(f"boards must be 1 to {MAX_BOARDS}, got {boards}")
+    size = table_size(profile)
+    rules = make_ruleset(profile, options, size)
+    if format == "duplicate" and rules.match_games != 1:
+        raise DriveError("a duplicate drive plays its boards once: match_games must be 1")
+    if rules.sides * 2 != size:
+        raise DriveError(f"a drive table seats partnerships of two; layout {rules.layout!r} "
+                         "does not")
+    roster = [{"name": p["name"], "type": p["type"]} for p in players]
+    taken: dict[str, str] = {}
+    for player in roster:
+        name, key = player["name"], _name_key(player["name"])
+        if not key:
+            raise DriveError("every player of a drive needs a name: a blank one names nobody")
+        if key in taken:
+            raise DriveError(f"every player of a drive needs a name of their own: "
+                             f"{shown(taken[key])} and {shown(name)} are the same name")
+        taken[key] = name
+    if fill_with_bots and len(roster) % size:
+        bots = (f"Bot {number}" for number in itertools.count(1)
+                if _name_key(f"Bot {number}") not in taken)
+        roster += [{"name": next(bots), "type": "bot"} for _ in range(size - len(roster) % size)]
+    if len(roster) > MAX_PLAYERS:
+        raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")
+    check_players(len(roster), size)
+    if format == "duplicate" and len(roster) == size:
+        raise DriveError(f"a duplicate drive compares tables: it needs two or more, not one "
+                         f"({size + 1} players or more, with fill_with_bots)")
+    drive_id = new_drive_id()
+    tokens = {i: new_token() for i, p in enumerate(roster) if p["type"] == "human"}
+    drives.keep_secrets(drive_id, {f"token:{i}": token_digest(t) for i, t in tokens.items()})
+    created = {
+        "profile": profile, "options": rules.options(), "players": roster, "format": format,
+        "rounds": rounds, "table_size": size,
+        "schedule": [[list(t) for t in r] for r in movement(len(roster), size, rounds)],
+        "boards": boards if format == "duplicate" else 0,
+    }
+    drives.append(drive_id, 0, [{"type": "drive_created", "data": created}], head=GENESIS_HASH,
+                  command_id="create")
+    return drive_id, tokens
+
+
+# Advancing ------------------------------------------------------------------------------------
+
+
+def advance(
+    store: Any,
+    cache: commands.GameCache,
+    drives: DriveStore,
+    tokens: TokenRegistry,
+    drive_id: str,
+    entropy: commands.Entropy = commands.fresh_entropy,
+) -> list[str]:
+    """Does whatever *drive_id* is due for now; returns what it did (for logs and tests).
+
+    :raises DriveNotFoundError: if there is no such drive.
+    :raises events.store.StoreError: from the store.
+    """
+    done: list[str] = []
+    for _step in range(4 + 2 * MAX_BOARDS):
+        drive, head = load(drives, drive_id)
+        step = _next_step(store, cache, drives, tokens, drive, entropy)
+        if step is None:
+            return done
+        try:
+            drives.append(drive_id, drive.version, [step], head=head,
+                          command_id=f"{step['type']}:{_step_key(step)}")
+        except ConcurrencyError:
+            continue  # Another advance moved it on: look again.
+        done.append(f"{step['type']} {_step_key(step)}")
+    return done
+
+
+def _step_key(step: Mapping[str, Any]) -> str:
+    data = step["data"]
+    return str(data.get("board") or data.get("round") or "drive")
+
+
+def _next_step(
+    store: Any, cache: commands.GameCache, drives: DriveStore, tokens: TokenRegistry,
+    drive: DriveState, entropy: commands.Entropy,
+) -> dict[str, Any] | None:
+    """Returns the next drive event due (after making the games it needs), or ``None``."""
+    current = drive.current
+    if drive.finished:
+        return None
+    if current is None or current.ended:
+        if len(drive.played) == drive.rounds:
+            return {"type": "drive_finished", "data": {}}
+        number = len(drive.played) + 1
+        games, boards = _start_round(store, drives, tokens, drive, number, entropy)
+        return {"type": "round_started",
+                "data": {"round": number, "games": games, "boards": boards}}
+    states = [commands.load(cache, game).state for game in current.games]
+    if drive.format == "duplicate":
+        revealed = _reveal_due(drives, drive, states)
+        if revealed is not None:
+            return revealed
+        for _board in range(2 * drive.boards + 1):
+            if not _deal_boards(store, cache, drives, drive, states):
+                break
+            states = [commands.load(cache, game).state for game in current.games]
+    if all(state.phase == "over" for state in states):
+        return {"type": "round_ended", "data": {"round": current.number}}
+    return None
+
+
+def _start_round(
+    store: Any, drives: DriveStore, tokens: TokenRegistry, drive: DriveState, number: int,
+    entropy: commands.Entropy,
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Creates the games of round *number* (those not made by an earlier attempt) and, in
+    duplicate, draws and keeps its boards; returns the game ids and the public boards."""
+    kept = drives.keep_secrets(drive.drive_id, {
+        f"round:{number}:game_seed": entropy().hex(),
+        **{f"seed:{board_id(drive.drive_id, number, d)}": entropy().hex()
+           for d in range(1, drive.boards + 1)},
+    })
+    boards = [
+        {"board": board_id(drive.drive_id, number, d), "deal": d,
+         "commitment": hashlib.sha256(
+             bytes.fromhex(kept[f"seed:{board_id(drive.drive_id, number, d)}"])).hexdigest(),
+         "cut": _board_cut(drive, kept[f"seed:{board_id(drive.drive_id, number, d)}"])}
+        for d in range(1, drive.boards + 1)
+    ]
+    games = []
+    for index, table in enumerate(drive.schedule[number - 1], start=1):
+        game_id = game_id_of(drive.drive_id, number, index)
+        games.append(game_id)
+        if store.version(game_id) > 0:
+            continue
+        seat_types = [drive.players[p]["type"] for p in table]
+        digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
+                                    if f"token:{p}" in kept}
+        if drive.format == "duplicate":
+            # One game seed for the round: the same first dealer at every table.
+            game_seed = bytes.fromhex(kept[f"round:{number}:game_seed"])
+            created = start_game(drive.profile, drive.options, seat_types, game_seed,
+                                 entropy())[0]
+            events: tuple[Event, ...] = (created, _board_event(drive, boards[0], kept))
+        else:
+            events = start_game(drive.profile, drive.options, seat_types, entropy(), entropy())
+        if digests:
+            tokens.register_digests(game_id, digests)
+        try:
+            store.append(game_id, 0, events, actor=SERVER, command_id="drive:create")
+        except ConcurrencyError:
+            pass  # Made by a racing advance.
+    return games, boards
+
+
+def _board_event(drive: DriveState, board: Mapping[str, Any],
+                 secrets_: Mapping[str, str]) -> BoardDealt:
+    """Returns the deal of *board* at a table (the same event at every table)."""
+    return BoardDealt(board["deal"], board["board"], drive.boards, BOARD_ALGORITHM,
+                      board["commitment"], board["cut"], secrets_[f"seed:{board['board']}"])
+
+
+def _deal_boards(store: Any, cache: commands.GameCache, drives: DriveStore, drive: DriveState,
+                 states: Sequence[GameState]) -> bool:
+    """Appends to the round's games what the drive owes them: the seed of a board it has
+    revealed, where the game waits for it, and the next board, where the game waits for
+    that; returns True if it appended anything. A reveal and the next board go in one append:
+    between two, a stream opened on the game would pass the board check (the board revealed)
+    and then carry the next board's play to a reader who may not see it."""
+    current = drive.current
+    assert current is not None, "a round is in play"
+    by_deal = {board.deal: board for board in current.boards}
+    appended = False
+    secrets_: dict[str, str] | None = None
+    for game, state in zip(current.games, states, strict=True):
+        deal = state.deal
+        if deal is None or deal.board is None:
+            continue
+        events: list[Event] = []
+        after = state
+        if state.phase == "reveal" and by_deal[deal.number].seed is not None:
+            events.append(SeedRevealed(deal.number, str(by_deal[deal.number].seed)))
+            after = apply_event(state, events[0])
+        if after.phase == "shuffle" and deal.number + 1 in by_deal:
+            following = by_deal[deal.number + 1]
+            secrets_ = secrets_ or drives.secrets(drive.drive_id)
+            events.append(_board_event(drive, {"deal": following.deal, "board": following.board,
+                                               "commitment": following.commitment,
+                                               "cut": following.cut}, secrets_))
+        if not events:
+            continue
+        try:
+            store.append(game, state.version, tuple(events), actor=SERVER,
+                         command_id=f"drive:{events[0].TYPE}:{deal.number}")
+        except ConcurrencyError:
+            continue
+        appended = True
+    return appended
+
+
+def _board_cut(drive: DriveState, seed_hex: str) -> int:
+    """Returns the cut fixed with a board: drawn from its seed, 1..deck size - 1."""
+    deck = make_ruleset(drive.profile, drive.options, drive.size).deck_size
+    return 1 + int.from_bytes(hashlib.sha256(b"fortyfive/board-cut/1" + bytes.fromhex(
+        seed_hex)).digest()[:8], "big") % (deck - 1)
+
+
+def _reveal_due(
+    drives: DriveStore, drive: DriveState, states: Sequence[GameState]
+) -> dict[str, Any] | None:
+    """Returns the reveal of the first board every table has finished (or will never play:
+    its game ended first), if one is still hidden."""
+    current = drive.current
+    assert current is not None, "a round is in play"
+    for board in current.boards:
+        if board.seed is not None:
+            continue
+        if all(state.phase == "over" or any(d.number == board.deal for d in state.past_deals)
+               or (state.deal is not None and state.deal.number == board.deal
+                   and state.deal.phase == "over")
+               for state in states):
+            seed = drives.secrets(drive.drive_id)[f"seed:{board.board}"]
+            return {"type": "board_revealed",
+                    "data": {"round": current.number, "board": board.board, "deal": board.deal,
+                             "seed": seed}}
+        break
+    return None
+
+
+# Views ----------------------------------------------------------------------------------------
+
+
+def results_of(cache: commands.GameCache, drive: DriveState) -> dict[str, TableResult]:
+    """Returns the result of every game the drive has started, by game id."""
+    return {game: table_result(game, commands.load(cache, game).state)
+            for played in drive.played for game in played.games}
+
+
+def drive_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
+    """Returns the public view of a drive: status, players, the schedule, and every round
+    started with its tables (game, players in seat order, status, scores), each table's
+    result as :func:`engine.drives.public_results` lets anyone see it."""
+    results = public_results(drive, results)
+    names = [p["name"] for p in drive.players]
+    rounds = []
+    for played in drive.played:
+        tables = []
+        for index, (game, table) in enumerate(
+                zip(played.games, drive.schedule[played.number - 1], strict=True), start=1):
+            result = results.get(game)
+            tables.append({
+                "table": index, "game": game,
+                "players": [{"name": names[p], "type": drive.players[p]["type"], "seat": seat,
+                             "side": seat % drive.sides} for seat, p in enumerate(table)],
+                "status": "over" if result is not None and result.over else "in_progress",
+                "scores": list(result.scores) if result is not None else [],
+                "winner": result.winner if result is not None else None,
+            })
+        rounds.append({
+            "number": played.number, "status": "finished" if played.ended else "running",
+            "tables": tables,
+            "boards": [{"board": b.board, "deal": b.deal, "commitment": b.commitment,
+                        "cut": b.cut, "seed": b.seed} for b in played.boards],
+        })
+    return {
+        "id": drive.drive_id, "status": drive.status, "profile": drive.profile,
+        "options": dict(drive.options), "format": drive.format, "round_count": drive.rounds,
+        "boards_per_round": drive.boards, "version": drive.version,
+        "players": [dict(p) for p in drive.players],
+        "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
+        "current_round": drive.current.number if drive.current is not None else None,
+        "rounds": rounds,
+    }
+
+
+def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
+    """Returns the standings of a drive, with its tie rule, from the results anyone may see
+    (:func:`engine.drives.public_results`)."""
+    return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
+            "tie_rule": TIE_RULE, "players": standings(drive, public_results(drive, results))}

@@ -1,0 +1,2 @@
+"""One module per resource of the HTTP API, each a flask-smorest blueprint.
+"""

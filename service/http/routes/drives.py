@@ -1,0 +1,121 @@
+"""The drive endpoints: create a drive, read it, its standings and its history."""
+
+# flask-smorest ships no type hints, so its decorators would make every view "untyped".
+# mypy: disable-error-code="untyped-decorator"
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from engine.drives import DriveError, DriveState
+from events.codec import canonical_json
+from events.drive_store import DriveStore
+from service.application import drive_history, drives
+from service.http.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
+from service.http.errors import problems
+from service.http.repository import services
+from service.http.schemas.drives import (
+    DriveCreatedSchema,
+    DriveCreateSchema,
+    DriveViewSchema,
+    StandingsSchema,
+)
+
+blp = Blueprint("drives", __name__, url_prefix="/v1/drives",
+                description="Drives: many tables, rounds of changing partners, or duplicate")
+
+
+def _drives() -> DriveStore:
+    return DriveStore(services().store)
+
+
+def _load(drive_id: str) -> DriveState:
+    try:
+        drive, _ = drives.load(_drives(), drive_id)
+    except drives.DriveNotFoundError:
+        abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
+    return drive
+
+
+@blp.route("")
+class Drives(MethodView):
+    """The collection of drives."""
+
+    @blp.doc(security=OPTIONAL_API_KEY_AUTH)
+    @blp.arguments(DriveCreateSchema())
+    @blp.response(201, DriveCreatedSchema)
+    @problems(blp, 400, 401, 413, 415, 422, 429, 503)
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a drive.
+
+        Its schedule is fixed now and published with it; the workers start its first round.
+        Each human player gets a token, shown only here, that opens their table in every round
+        (send it as the seat token of that round's game). Tables seat four (classic, auction)
+        or six (bruff); players that do not fill them are refused (422 ``invalid_drive``)
+        unless ``fill_with_bots`` is true.
+        """
+        require_api_key(services().keys, what="creating a drive")
+        try:
+            drive_id, tokens = drives.create_drive(
+                _drives(), profile=body["profile"], options=body["options"],
+                players=body["players"], format=body["format"], rounds=body["rounds"],
+                fill_with_bots=body["fill_with_bots"], boards=body["boards"])
+        except DriveError as error:
+            abort(422, message=str(error), code="invalid_drive")
+        drive = _load(drive_id)
+        players = [{"player": i, "name": p["name"], "type": p["type"], "token": tokens.get(i),
+                    "page": f"/drive/{drive_id}#token={tokens[i]}&player={i}" if i in tokens
+                    else None}
+                   for i, p in enumerate(drive.players)]
+        return {"id": drive_id, "players": players}, 201, {
+            "Location": f"/v1/drives/{drive_id}", "Cache-Control": "no-store"}
+
+
+@blp.route("/<drive_id>")
+class Drive(MethodView):
+    """One drive."""
+
+    @blp.response(200, DriveViewSchema)
+    @problems(blp, 404, 429, 503)
+    def get(self, drive_id: str) -> Any:
+        """The drive: status (running, finished), players, schedule, and each round started
+        with its tables (game id, players in seat order, status, scores)."""
+        drive = _load(drive_id)
+        return drives.drive_view(drive, drives.results_of(services().cache, drive))
+
+
+@blp.route("/<drive_id>/standings")
+class Standings(MethodView):
+    """A drive's standings, derived from its games."""
+
+    @blp.response(200, StandingsSchema)
+    @problems(blp, 404, 429, 503)
+    def get(self, drive_id: str) -> Any:
+        """The players ranked: by points (matchpoints in duplicate), then games won; equal
+        players share a place."""
+        drive = _load(drive_id)
+        return drives.standings_view(drive, drives.results_of(services().cache, drive))
+
+
+@blp.route("/<drive_id>/history")
+class History(MethodView):
+    """A drive's history: its events, every game's result and head, and its standings."""
+
+    @blp.response(200, description="The drive history document (JSON)")
+    @problems(blp, 404, 409, 429, 503)
+    def get(self, drive_id: str) -> Any:
+        """The drive's history, which ``fortyfive drive verify`` checks offline. A duplicate
+        drive's is served once it is finished: before, a table that is over (or abandoned)
+        would show the cards of a board other tables are still playing."""
+        drive = _load(drive_id)
+        if drive.format == "duplicate" and drive.status != "finished":
+            abort(409, message=f"drive {drive_id!r} is duplicate and still running: its "
+                  "history, which holds every table's cards, is served once it is finished",
+                  code="drive_in_progress")
+        svc = services()
+        document = drive_history.build(svc.store, svc.cache, _drives(), drive_id)
+        return Response(canonical_json(document), 200, mimetype="application/json")

@@ -1,0 +1,86 @@
+"""Seats over HTTP: claiming a claimable seat, and the access log the seats read at the end.
+
+- ``POST /v1/games/{id}/seats/{seat}/claim`` with ``{"code": ...}``: mints the seat's token
+  for the holder of its invite, once (:mod:`service.application.claims`). A code that is not the
+  seat's is
+  a 404 (``claim_not_found``); a second claim is a 410 (``seat_claimed``).
+- ``GET /v1/games/{id}/access-log``: every read of a live deal with the auditor token
+  (:mod:`service.application.access_log`), for a seat token, once the game is over (409
+  ``game_in_progress``
+  before; 403 ``seats_only`` for the auditor token; 401 without a token).
+"""
+
+# flask-smorest ships no type hints, so its decorators would make every view "untyped".
+# mypy: disable-error-code="untyped-decorator"
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint, abort
+
+from service.application import access_log, claims, commands
+from service.http.auth import SEAT_AUTH, require_seat
+from service.http.errors import problems
+from service.http.repository import load_game, request_caller, services
+from service.http.schemas.requests import SeatClaimSchema
+from service.http.schemas.responses import AccessLogSchema, SeatClaimedSchema
+
+blp = Blueprint("seats", __name__, url_prefix="/v1/games",
+                description="Claim a seat; read who read a live deal")
+
+
+@blp.route("/<game_id>/seats/<int:seat>/claim")
+class SeatClaim(MethodView):
+    """A claimable seat's one-time claim."""
+
+    @blp.arguments(SeatClaimSchema())
+    @blp.response(201, SeatClaimedSchema)
+    @problems(blp, 400, 404, 410, 413, 415, 429, 503)
+    def post(self, body: dict[str, Any], game_id: str, seat: int) -> Any:
+        """Claim a seat with the code of its invite, and get its token (shown only here).
+
+        Works once per seat: whoever claims first holds the seat, and a later claim gets 410
+        ``seat_claimed``. A code that is not this seat's gets 404 ``claim_not_found``.
+        """
+        svc = services()
+        commands.known(svc.cache, game_id)
+        try:
+            token = claims.claim_seat(svc.tokens, game_id, seat, body["code"])
+        except claims.ClaimNotFoundError:
+            abort(404, message=f"seat {seat} of this game has no such claim code: use the "
+                  "invite link the game's creator shared for this seat", code="claim_not_found")
+        except claims.ClaimUsedError:
+            abort(410, message=f"seat {seat} was claimed already: an invite works once; ask "
+                  "the game's creator for a seat still free", code="seat_claimed")
+        return {"game_id": game_id, "seat": seat, "token": token}, 201, {
+            "Cache-Control": "no-store"}
+
+
+@blp.route("/<game_id>/access-log")
+class AccessLog(MethodView):
+    """Who read a live deal's hidden information."""
+
+    @blp.doc(security=SEAT_AUTH)
+    @blp.response(200, AccessLogSchema)
+    @problems(blp, 401, 403, 404, 409, 429, 503)
+    def get(self, game_id: str) -> Any:
+        """Every read of a live deal with the auditor token (who, route, when, version, deal),
+        for the game's seats once the game is over."""
+        state, _ = load_game(game_id)
+        caller = request_caller(game_id)
+        if caller.role is not None and caller.seat is None:
+            abort(403, message="the access log is for the game's seats, not for the auditor "
+                  "whose reads it records", code="seats_only")
+        require_seat(caller)
+        if state.phase != "over":
+            abort(409, message="the access log opens to the seats once the game is over; "
+                  "every view shows meanwhile whether the game has an auditor",
+                  code="game_in_progress")
+        tokens = services().tokens
+        return {
+            "game_id": game_id,
+            "auditor": tokens.seating(game_id).auditor,
+            "entries": access_log.entries(tokens, game_id),
+        }, 200, {"Cache-Control": "private, no-store"}

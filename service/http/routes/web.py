@@ -1,0 +1,91 @@
+"""The web client: the table (``/``, ``/table/<game_id>``), the hand-history viewer
+(``/viewer``) and the drive page (``/drive/<drive_id>``), as static pages over the public API.
+
+A plain Flask blueprint, not a flask-smorest one: these pages are not part of the API
+contract and stay out of ``openapi.yaml``. The pages are vanilla JavaScript modules served
+from ``service/web/`` (no build step, no external resource). Every response of this
+blueprint carries a Content-Security-Policy that allows only this origin's scripts, styles
+and connections, and no framing. See docs/web-client.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, send_from_directory
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+"""The pages, scripts and style sheet: ``service/web/``, installed as the package data of
+``service.web``."""
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+"""Only this origin's scripts (no inline script, no eval), styles and requests."""
+
+bp = Blueprint("web", __name__, static_folder=WEB_DIR, static_url_path="/web")
+"""Registered by :func:`service.http.app.create_app`."""
+
+
+@bp.get("/")
+def lobby() -> Response:
+    """The table page without a game: create one or join one."""
+    return _page("table.html")
+
+
+@bp.get("/table/<game_id>")
+def table(game_id: str) -> Response:
+    """The table of one game, for the seat named by ``?seat=`` (or as a spectator).
+
+    The seat's token never appears in the URL the server sees: the page reads it from
+    ``sessionStorage``, or once from the URL fragment (``#token=...``).
+    """
+    del game_id  # The page reads it from its own URL.
+    return _page("table.html")
+
+
+@bp.get("/claim/<game_id>/<int:seat>")
+def claim(game_id: str, seat: int) -> Response:
+    """An invite link: the page claims the seat with the code in its fragment
+    (``#code=...``, never sent to the server), keeps the token in the tab and opens the table.
+    """
+    del game_id, seat  # The page reads them from its own URL.
+    return _page("table.html")
+
+
+@bp.get("/drive/<drive_id>")
+def drive(drive_id: str) -> Response:
+    """The page of one drive: its round in play, its standings and a printable score card
+    (``?card=<player>``); a player's token arrives in the fragment (``#token=...&player=N``)."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("drive.html")
+
+
+@bp.get("/viewer")
+def viewer() -> Response:
+    """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history)."""
+    return _page("viewer.html")
+
+
+def _page(name: str) -> Response:
+    response = send_from_directory(WEB_DIR, name, mimetype="text/html", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.after_request
+def _secure(response: Response) -> Response:
+    """Adds the page headers to every response of the blueprint (static files included)."""
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Frame-Options"] = "DENY"
+    return response

@@ -1,0 +1,2 @@
+"""The marshmallow schemas of the HTTP API: requests, responses, views, histories, drives.
+"""

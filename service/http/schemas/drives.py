@@ -1,0 +1,129 @@
+"""The marshmallow schemas of the drive endpoints (service/http/routes/drives.py)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from engine.drives import FORMATS, TABLE_SIZES
+from service.application.drives import DEFAULT_BOARDS, MAX_BOARDS, MAX_PLAYERS, MAX_ROUNDS
+
+
+class DrivePlayerSchema(ma.Schema):
+    """A player of a drive: a name of their own, human or bot."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
+
+
+class DriveCreateSchema(ma.Schema):
+    """A new drive: profile and options of every game, players, format and rounds."""
+
+    profile = fields.String(required=True, validate=validate.OneOf(tuple(TABLE_SIZES)))
+    options = fields.Dict(
+        keys=fields.String(validate=validate.Length(max=40)),
+        values=fields.Raw(allow_none=True), load_default=dict,
+        metadata={"description": "Options of every game (GET /v1/profiles lists them)"},
+    )
+    players = fields.List(fields.Nested(DrivePlayerSchema), required=True,
+                          validate=validate.Length(min=1, max=MAX_PLAYERS))
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    rounds = fields.Integer(required=True, strict=True,
+                            validate=validate.Range(min=1, max=MAX_ROUNDS))
+    boards = fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_BOARDS),
+        metadata={"description": "Duplicate only: boards (deals) per round, the same at every "
+                                 f"table (default {DEFAULT_BOARDS})"})
+    fill_with_bots = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Fill the last table with bots when the players do not"})
+
+
+class DriveTokenSchema(ma.Schema):
+    """A player of a new drive and, for a human, the token that opens their table in every
+    round (as a seat token of that round's game)."""
+
+    player = fields.Integer()
+    name = fields.String()
+    type = fields.String()
+    token = fields.String(allow_none=True)
+    page = fields.String(allow_none=True, metadata={
+        "description": "The player's drive page, the token in its fragment (null for a bot)"})
+
+
+class DriveCreatedSchema(ma.Schema):
+    """A drive just created."""
+
+    id = fields.String(dump_only=True)
+    players = fields.List(fields.Nested(DriveTokenSchema))
+
+
+class DriveSeatSchema(ma.Schema):
+    name = fields.String()
+    type = fields.String()
+    seat = fields.Integer()
+    side = fields.Integer()
+
+
+class DriveTableSchema(ma.Schema):
+    table = fields.Integer()
+    game = fields.String()
+    players = fields.List(fields.Nested(DriveSeatSchema), metadata={"description": "Seat order"})
+    status = fields.String(metadata={"description": "in_progress or over"})
+    scores = fields.List(fields.Integer())
+    winner = fields.Integer(allow_none=True)
+
+
+class DriveBoardSchema(ma.Schema):
+    board = fields.String()
+    deal = fields.Integer()
+    commitment = fields.String()
+    cut = fields.Integer()
+    seed = fields.String(allow_none=True, metadata={"description": "Once every table has "
+                                                                    "finished the deal"})
+
+
+class DriveRoundSchema(ma.Schema):
+    number = fields.Integer()
+    status = fields.String(metadata={"description": "running or finished"})
+    tables = fields.List(fields.Nested(DriveTableSchema))
+    boards = fields.List(fields.Nested(DriveBoardSchema))
+
+
+class DriveViewSchema(ma.Schema):
+    """A drive: its status, players, the schedule fixed at creation, and the rounds started."""
+
+    id = fields.String()
+    status = fields.String(metadata={"description": "running or finished"})
+    profile = fields.String()
+    options = fields.Dict()
+    format = fields.String()
+    round_count = fields.Integer()
+    boards_per_round = fields.Integer()
+    version = fields.Integer()
+    players = fields.List(fields.Nested(DrivePlayerSchema))
+    schedule = fields.List(fields.List(fields.List(fields.String())), metadata={
+        "description": "Per round, per table, the players' names in seat order"})
+    current_round = fields.Integer(allow_none=True)
+    rounds = fields.List(fields.Nested(DriveRoundSchema))
+
+
+class StandingSchema(ma.Schema):
+    name = fields.String()
+    type = fields.String()
+    player = fields.Integer()
+    games_won = fields.Integer()
+    # Raw: whole points are integers, as in the drive's history; a half is 0.5.
+    points = fields.Raw(metadata={"type": "number", "description": "Game points (progressive) "
+                                  "or matchpoints (duplicate: 1 per table beaten, 1/2 per tie)"})
+    place = fields.Integer()
+
+
+class StandingsSchema(ma.Schema):
+    """The players ranked, with the rule that breaks ties."""
+
+    id = fields.String()
+    status = fields.String()
+    format = fields.String()
+    tie_rule = fields.String()
+    players = fields.List(fields.Nested(StandingSchema))
