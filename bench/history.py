@@ -4,9 +4,8 @@ One complete ``bruff`` game (six seats, played to its end by a seeded policy thr
 engine's own commands) is cut as the auditor's history, and timed in one run:
 
 - ``verify``: :func:`replay.verification.verify.verify` of the history already read: every hash
-recomputed
-  (RFC 8785 canonical JSON + SHA-256), every seed checked against its commitment, the events
-  re-folded with every action checked against the rules, and every derived result compared.
+  recomputed (RFC 8785 canonical JSON + SHA-256), every seed checked against its commitment, the
+  events re-folded with every action checked against the rules, and every derived result compared.
 - ``read_and_verify_json`` / ``read_and_verify_text``: the same, starting from the bytes of
   each encoding (schema validation, or the notation reader, included).
 - ``verify_seat_view``: a seat's history, whose redacted events are first rebuilt from the

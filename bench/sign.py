@@ -2,10 +2,9 @@
 
 Times, with a fresh key (``cryptography``'s Ed25519):
 
-- ``signed_per_second``: :meth:`service.application.signing.Signer.checkpoint` of a new version
-each time
-  (the canonical JSON of the message and one signature): the cost of a view of a game that moved
-  on since its last view, and of each deal's end;
+- ``signed_per_second``: :meth:`service.application.signing.Signer.checkpoint` of a new version each
+  time (the canonical JSON of the message and one signature): the cost of a view of a game that
+  moved on since its last view, and of each deal's end;
 - ``cached_per_second``: the same checkpoint asked again (a repeated view): no signature;
 - ``verified_per_second``: :func:`events.checkpoints.check` (form, key lookup and signature), as
   ``fortyfive history verify --checkpoint`` and the viewer do.

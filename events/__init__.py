@@ -8,7 +8,7 @@
 - :mod:`events.redis_store`: the port on Redis Streams, with ``append.lua``.
 - :mod:`events.fold_cache`: folded states cached per game, fast-forwarded on load.
 - :mod:`service.processes.embedded_redis`: a private redis-server for when no ``REDIS_URL`` is
-given.
+  given.
 
 This package imports nothing of the project, and importing it loads no Redis client: only
 ``events.redis_store`` and ``service.processes.embedded_redis`` do, and only ``service`` and

@@ -9,14 +9,12 @@ so this module imports nothing of the project. Every type has a stable ``TYPE`` 
 the wire and a ``SCHEMA`` number that goes up when its data changes shape (see
 :mod:`events.upcasting`).
 
-Each type also describes itself once, for every layer that shows or produces it: the action a
-seat posts to produce it (``ACTION``, ``ACTION_FIELDS``, ``PHASE``: read by
-:mod:`engine.actions`), its token in the text notation (``TOKEN``: :mod:`replay.formats.notation`)
-and
-its sentence in ``fortyfive history show`` (``SAYS``: :mod:`replay.presentation.show`). A new event
-type
-fills these in, registers an apply function in :mod:`engine.fold`, and gets an entry in the web
-client's lists; tests/events/test_event_types.py fails while one is missing.
+Each type also describes itself once, for every layer that shows or produces it: the action a seat
+posts to produce it (``ACTION``, ``ACTION_FIELDS``, ``PHASE``: read by :mod:`engine.actions`), its
+token in the text notation (``TOKEN``: :mod:`replay.formats.notation`) and its sentence in
+``fortyfive history show`` (``SAYS``: :mod:`replay.presentation.show`). A new event type fills these
+in, registers an apply function in :mod:`engine.fold`, and gets an entry in the web client's lists;
+tests/events/test_event_types.py fails while one is missing.
 """
 
 from __future__ import annotations

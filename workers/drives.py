@@ -1,9 +1,8 @@
 """The drive job: advance a drive when the feed shows it, or one of its games, moving.
 
-The dispatcher plans it for every event of a drive's own stream and for every deal end and
-game end of a drive's game (:func:`plan_drive`); :func:`service.application.drives.advance` then
-does what
-is due, if anything, so running it twice, or for a reason already handled, changes nothing.
+The dispatcher plans it for every event of a drive's own stream and for every deal end and game end
+of a drive's game (:func:`plan_drive`); :func:`service.application.drives.advance` then does what is
+due, if anything, so running it twice, or for a reason already handled, changes nothing.
 """
 
 from __future__ import annotations

@@ -114,9 +114,8 @@ def run(
     measure: bool = False,
     sign: Signer | None = None,
 ) -> Pass:
-    """Runs one retention pass at time *now* (epoch seconds); returns what it did. *sign*
-    signs each archived game's final checkpoint
-    (:meth:`service.application.signing.Publisher.checkpoint`).
+    """Runs one retention pass at time *now* (epoch seconds); returns what it did. *sign* signs each
+    archived game's final checkpoint (:meth:`service.application.signing.Publisher.checkpoint`).
 
     :raises events.store.StoreError: from the store.
     """

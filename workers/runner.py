@@ -10,10 +10,9 @@ scheduler would fork a process, and forking a process that runs other threads is
 SIGTERM or SIGINT stops the worker after the job it is running (an idle one within a second),
 then the dispatcher.
 
-Neither part ends on a Redis outage: each waits for Redis (:class:`~workers.resilient.Outage`,
-one line when the outage begins and one when it ends) and carries on. Both record heartbeats
-in the store (:mod:`service.application.heartbeats`), which ``/readyz`` reports. If the dispatcher
-thread
+Neither part ends on a Redis outage: each waits for Redis (:class:`~workers.resilient.Outage`, one
+line when the outage begins and one when it ends) and carries on. Both record heartbeats in the
+store (:mod:`service.application.heartbeats`), which ``/readyz`` reports. If the dispatcher thread
 ends for any other reason, the runner stops too, so that its supervisor starts a whole one.
 
 The queue may live on its own Redis (``RQ_REDIS_URL``, default: the store's), which must be a

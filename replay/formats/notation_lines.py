@@ -2,8 +2,7 @@
 integrity records of the closing ``%integrity`` section.
 
 Like the rest of :mod:`replay.formats.notation`, each compact line is written only when it reads
-back
-as exactly the same value; otherwise the ``=json`` escape is used.
+back as exactly the same value; otherwise the ``=json`` escape is used.
 """
 
 from __future__ import annotations

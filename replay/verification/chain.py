@@ -1,11 +1,10 @@
 """Verifying the hash chain of a hand history, and the signed checkpoints that vouch for it.
 
-Events must be versions 1, 2, 3... (a one-deal history skips to its start block), each linked
-by ``prev_hash`` to the one before and each hash recomputed from its content; a redacted event
-is rebuilt where the history allows (:mod:`replay.verification.reconstruct`), and otherwise listed
-as
-unchecked with the reason. A signed checkpoint (docs/verification.md section 8) must verify
-and match the hash the history has at its version.
+Events must be versions 1, 2, 3... (a one-deal history skips to its start block), each linked by
+``prev_hash`` to the one before and each hash recomputed from its content; a redacted event is
+rebuilt where the history allows (:mod:`replay.verification.reconstruct`), and otherwise listed as
+unchecked with the reason. A signed checkpoint (docs/verification.md section 8) must verify and
+match the hash the history has at its version.
 """
 
 from __future__ import annotations

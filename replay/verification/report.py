@@ -1,8 +1,7 @@
 """What verifying a hand history finds: its problems, what it left unchecked, and the report.
 
 These are the values :func:`replay.verification.verify.verify` returns and ``fortyfive history
-verify``
-prints (``--json`` gives :meth:`Report.to_dict`). They are kept apart from the checks that
+verify`` prints (``--json`` gives :meth:`Report.to_dict`). They are kept apart from the checks that
 fill them in, so that a caller reading a report needs nothing of how it was made.
 """
 

@@ -2,10 +2,8 @@
 rebuilt from it, the engine's replay and where the fold stopped.
 
 :func:`replay.verification.verify.verify` checks a history with one object whose class gathers the
-checks
-of the ``replay.verify_*`` modules (rules, view, chain, seeds, fold, results); each of them
-subclasses :class:`VerifierState`, so that the state they read and write is declared once,
-here.
+checks of the ``replay.verify_*`` modules (rules, view, chain, seeds, fold, results); each of them
+subclasses :class:`VerifierState`, so that the state they read and write is declared once, here.
 """
 
 from __future__ import annotations

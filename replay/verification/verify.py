@@ -6,9 +6,8 @@
    the game's first event;
 2. the events must be versions 1, 2, 3... (a one-deal history skips to its start block), each
    linked by ``prev_hash`` to the one before, each hash recomputed from its content; a redacted
-   event is rebuilt where the history allows (:mod:`replay.verification.reconstruct`), and
-   otherwise named
-   with the reason its hash cannot be recomputed by this viewer;
+   event is rebuilt where the history allows (:mod:`replay.verification.reconstruct`), and otherwise
+   named with the reason its hash cannot be recomputed by this viewer;
 3. each shuffle's seed, where known, must match its commitment, and each reveal the commitment
    of its deal;
 4. the events are folded again with the engine, and every derived result (each fact with its

@@ -1,10 +1,9 @@
 """A drive's history document: its events, every game it lists, and its standings.
 
-Each game is listed with its version, head hash and result; a game that is over comes with
-its events too (its envelopes as stored, seeds included: nothing of it is secret once it is
-over), so :func:`replay.verification.drive.verify_drive` re-folds it with the engine. A game still
-in
-play is listed by its head and result only, which hides nothing its seats cannot see.
+Each game is listed with its version, head hash and result; a game that is over comes with its
+events too (its envelopes as stored, seeds included: nothing of it is secret once it is over), so
+:func:`replay.verification.drive.verify_drive` re-folds it with the engine. A game still in play is
+listed by its head and result only, which hides nothing its seats cannot see.
 """
 
 from __future__ import annotations

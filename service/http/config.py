@@ -9,8 +9,7 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
 - ``STORE``: an :class:`events.redis_store.RedisEventStore` to use instead of ``REDIS_URL``
   (tests inject one with a fixed clock).
 - ``STORE_SETTINGS``: a :class:`service.application.store_settings.StoreSettings` (a Redis Cluster
-or not,
-  replicas an append waits for), from ``REDIS_CLUSTER``, ``REDIS_WAIT_REPLICAS`` and
+  or not, replicas an append waits for), from ``REDIS_CLUSTER``, ``REDIS_WAIT_REPLICAS`` and
   ``REDIS_WAIT_TIMEOUT_MS`` in the environment.
 - ``ENTROPY``: a callable returning 32 fresh bytes, the seed of each new shuffle and game
   (default :func:`secrets.token_bytes`); tests make it deterministic.

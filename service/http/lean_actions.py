@@ -1,24 +1,22 @@
 """The lean path of the hot endpoint, ``POST /v1/games/<id>/actions``.
 
-Two layers. :class:`ActionDispatch` sits in front of the whole app (its ``wsgi_app``): a
-plain action whose request passes every check the app makes before a view
+Two layers. :class:`ActionDispatch` sits in front of the whole app (its ``wsgi_app``): a plain
+action whose request passes every check the app makes before a view
 (:mod:`service.http.request_limits`, and where rate limits are enforced the seat's count of
-:mod:`service.http.limits`) is answered there, without Flask's request machinery, by the
-endpoint's own body (:func:`service.http.routes.games.action_answer`), with the very status line,
-headers
-and body the app would send. Anything else goes to the app untouched (its body replayed, its
-count, if made, handed on so that it is not made twice), and so does an error the body
-raises: the endpoint raises it again at once, so that the app's own hooks and handlers answer
-it. A seat's view is answered there too (where rate limits are enforced, counted against the
-client's address as the app counts it, unless an API key or a trusted proxy is involved).
+:mod:`service.http.limits`) is answered there, without Flask's request machinery, by the endpoint's
+own body (:func:`service.http.routes.games.action_answer`), with the very status line, headers and
+body the app would send. Anything else goes to the app untouched (its body replayed, its count, if
+made, handed on so that it is not made twice), and so does an error the body raises: the endpoint
+raises it again at once, so that the app's own hooks and handlers answer it. A seat's view is
+answered there too (where rate limits are enforced, counted against the client's address as the app
+counts it, unless an API key or a trusted proxy is involved).
 
-Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per
-documented response) and webargs, which parses the body a second time and loads it through
+Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per documented
+response) and webargs, which parses the body a second time and loads it through
 :class:`service.http.schemas.requests.ActionSchema`. This path takes the body
 :mod:`service.http.request_limits` already parsed and, when it is an action the schema would load
 unchanged, calls the endpoint's body (:func:`service.http.routes.games.take_action`) directly.
-Anything
-else (a field the schema refuses, a value it would convert, an unknown field) goes the
+Anything else (a field the schema refuses, a value it would convert, an unknown field) goes the
 documented way, so every refusal is exactly the problem it was; the OpenAPI document is the
 blueprint's and does not change.
 """
@@ -80,15 +78,13 @@ _CHECKS: dict[str, Callable[[object], bool]] = {
     "suit": _is_suit,
     "position": _is_number,
 }
-"""Per field of :class:`service.http.schemas.requests.ActionSchema`: whether it loads a value as it
-is.
-Stricter than the schema (exact types, a match of the whole string), never looser."""
+"""Per field of :class:`service.http.schemas.requests.ActionSchema`: whether it loads a value as
+it is. Stricter than the schema (exact types, a match of the whole string), never looser."""
 
 
 def plain_action(body: object) -> dict[str, Any] | None:
     """Returns *body* as :class:`service.http.schemas.requests.ActionSchema` would load it, if it
-    surely
-    loads unchanged; ``None`` when the schema has to judge it."""
+    surely loads unchanged; ``None`` when the schema has to judge it."""
     if type(body) is not dict or "type" not in body:
         return None
     for name, value in body.items():

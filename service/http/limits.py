@@ -22,17 +22,15 @@ answered alike whether or not they are enforced (the endpoints that take a key a
 for a bad one either way, :func:`service.http.apikeys.require_api_key`). The probes and the web
 pages are not limited.
 
-Each counter is one key, ``f45:{rate:<who>}:<class>`` (:mod:`events.keys`): a fixed
-window that starts with the client's first request and expires with it. One Lua script
-increments it and sets its expiry atomically, so several API processes share the counts.
-Every limited answer carries the ``RateLimit-Policy`` and ``RateLimit`` fields of
-draft-ietf-httpapi-ratelimit-headers-09/-10 in their Structured Fields form, e.g.
-``RateLimit-Policy: "reads";q=1200;w=60`` and ``RateLimit: "reads";r=1187;t=42``; over the
-quota the answer is **429** ``rate_limited`` with ``Retry-After`` in seconds, and nothing was
-done. Bots and turn clocks act through :mod:`service.application.commands`, not HTTP: no limit
-applies to
-them. If the store cannot count (it is down), requests pass and a warning is logged: the
-requests that need the store answer 503 anyway.
+Each counter is one key, ``f45:{rate:<who>}:<class>`` (:mod:`events.keys`): a fixed window that
+starts with the client's first request and expires with it. One Lua script increments it and sets
+its expiry atomically, so several API processes share the counts. Every limited answer carries the
+``RateLimit-Policy`` and ``RateLimit`` fields of draft-ietf-httpapi-ratelimit-headers-09/-10 in
+their Structured Fields form, e.g. ``RateLimit-Policy: "reads";q=1200;w=60`` and ``RateLimit:
+"reads";r=1187;t=42``; over the quota the answer is **429** ``rate_limited`` with ``Retry-After`` in
+seconds, and nothing was done. Bots and turn clocks act through :mod:`service.application.commands`,
+not HTTP: no limit applies to them. If the store cannot count (it is down), requests pass and a
+warning is logged: the requests that need the store answer 503 anyway.
 """
 
 from __future__ import annotations

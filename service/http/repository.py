@@ -154,9 +154,8 @@ def hides_cards(state: GameState, viewer: Viewer) -> bool:
     """True when *viewer* may not be given the head of *state*: the deal in progress put a card
     face down (or was recorded at a table) and its seed is not revealed, or an earlier deal was
     recorded at a table (its stock is never revealed), so a hash from then on would give a card
-    away (see :func:`replay.formats.build.build_history`). Never for the auditor, nor once the game
-    is
-    over."""
+    away (see :func:`replay.formats.build.build_history`). Never for the auditor, nor once the
+    game is over."""
     deal = state.deal
     if viewer == "auditor" or state.phase == "over":
         return False

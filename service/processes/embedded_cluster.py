@@ -2,10 +2,9 @@
 
 :class:`EmbeddedCluster` starts *masters* cluster nodes with *replicas* replicas each
 (:class:`service.processes.embedded_redis.EmbeddedRedis` nodes on free loopback ports whose bus
-ports, +10000,
-are free and valid), spreads the 16384 slots over the masters, and waits until every node says
-the cluster is ok and every replica is in sync. It can kill a master as a crash would and wait
-for its replica to take over. Everything runs under one directory, a node per subdirectory.
+ports, +10000, are free and valid), spreads the 16384 slots over the masters, and waits until every
+node says the cluster is ok and every replica is in sync. It can kill a master as a crash would and
+wait for its replica to take over. Everything runs under one directory, a node per subdirectory.
 """
 
 from __future__ import annotations

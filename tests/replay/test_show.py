@@ -1,6 +1,6 @@
-"""``fortyfive history show`` (:func:`replay.presentation.show.render`): a table record with cards
-played
-after the game was won shows them as not played, and its irregularity says the game was won."""
+"""``fortyfive history show`` (:func:`replay.presentation.show.render`): a table record with
+cards played after the game was won shows them as not played, and its irregularity says the game
+was won."""
 
 from __future__ import annotations
 

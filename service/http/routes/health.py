@@ -1,13 +1,11 @@
 """Liveness and readiness probes.
 
-``/healthz`` answers while the process serves requests; ``/readyz`` also pings the event
-store and answers 503 (``store_unavailable``; the address and the cause go to the log, not to
-the client) when it cannot be reached, so a load balancer stops sending games to a process
-that cannot play them. It also reports the workers' heartbeats
-(:mod:`service.application.heartbeats`):
-the RQ worker's age and the dispatcher's age and lag. A process that runs its own worker
-(``READY_NEEDS_WORKERS``) answers 503 with ``status: degraded`` and the stale components in
-``stale`` while either is stale.
+``/healthz`` answers while the process serves requests; ``/readyz`` also pings the event store and
+answers 503 (``store_unavailable``; the address and the cause go to the log, not to the client) when
+it cannot be reached, so a load balancer stops sending games to a process that cannot play them. It
+also reports the workers' heartbeats (:mod:`service.application.heartbeats`): the RQ worker's age
+and the dispatcher's age and lag. A process that runs its own worker (``READY_NEEDS_WORKERS``)
+answers 503 with ``status: degraded`` and the stale components in ``stale`` while either is stale.
 """
 
 # flask-smorest ships no type hints, so its decorators would make every view "untyped".

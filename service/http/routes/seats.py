@@ -1,13 +1,11 @@
 """Seats over HTTP: claiming a claimable seat, and the access log the seats read at the end.
 
-- ``POST /v1/games/{id}/seats/{seat}/claim`` with ``{"code": ...}``: mints the seat's token
-  for the holder of its invite, once (:mod:`service.application.claims`). A code that is not the
-  seat's is
-  a 404 (``claim_not_found``); a second claim is a 410 (``seat_claimed``).
+- ``POST /v1/games/{id}/seats/{seat}/claim`` with ``{"code": ...}``: mints the seat's token for the
+  holder of its invite, once (:mod:`service.application.claims`). A code that is not the seat's is a
+  404 (``claim_not_found``); a second claim is a 410 (``seat_claimed``).
 - ``GET /v1/games/{id}/access-log``: every read of a live deal with the auditor token
   (:mod:`service.application.access_log`), for a seat token, once the game is over (409
-  ``game_in_progress``
-  before; 403 ``seats_only`` for the auditor token; 401 without a token).
+  ``game_in_progress`` before; 403 ``seats_only`` for the auditor token; 401 without a token).
 """
 
 # flask-smorest ships no type hints, so its decorators would make every view "untyped".
