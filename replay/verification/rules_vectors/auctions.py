@@ -28,7 +28,8 @@ def auction_case(played: PlayedDeal) -> dict[str, Any]:
         "dealer": deal.dealer,
         "start_scores": list(deal.start_scores),
         "calls": [
-            {"seat": call.seat, **call.action, "bids": list(call.bids), "hold": call.hold}
+            {"seat": call.seat, **call.action, "allowed_bids": list(call.bids),
+             "may_hold": call.hold}
             for call in played.calls
         ],
         "bidder": deal.bidder,
