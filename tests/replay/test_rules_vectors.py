@@ -80,6 +80,13 @@ def test_ids_are_unique_and_files_state_their_kind_and_texts_version() -> None:
         assert len(ids) == len(set(ids)), kind
 
 
+def test_the_readme_counts_the_cases_of_each_file() -> None:
+    readme = (VECTORS / "README.md").read_text()
+    for kind in KINDS:
+        count = len(_load(kind)["cases"])
+        assert f"| `{kind}.json` | {count:,} |" in readme, kind
+
+
 def test_a_position_rules_every_distinct_card_of_its_hand_once() -> None:
     for case in _load("positions")["cases"]:
         refused = [item["card"] for item in case["refused"]]

@@ -16,11 +16,11 @@ from typing import Any
 
 from engine.ruling_texts import TEXTS_VERSION
 from replay.verification.rules_vectors.auctions import auction_case
-from replay.verification.rules_vectors.deals import deal_case
-from replay.verification.rules_vectors.games import play_table
+from replay.verification.rules_vectors.deals import deal_case, rare_features
+from replay.verification.rules_vectors.games import PlayedDeal, play_table
 from replay.verification.rules_vectors.irregularities import irregularity_cases
 from replay.verification.rules_vectors.positions import position_cases
-from replay.verification.rules_vectors.tables import TABLES
+from replay.verification.rules_vectors.tables import TABLES, Table
 from replay.verification.rules_vectors.tricks import trick_cases
 
 FORMAT = 1
@@ -37,12 +37,30 @@ def generate() -> dict[str, bytes]:
         cases["positions"] += position_cases(table)
         cases["tricks"] += trick_cases(table)
         deals = play_table(table)
-        for played in deals:
+        for played in deals + _rare_deals(table):
             cases["deals"].append(deal_case(played))
             if played.calls:
                 cases["auctions"].append(auction_case(played))
         cases["irregularities"] += irregularity_cases(deals)
     return {f"{kind}.json": _file(kind, cases[kind]) for kind in KINDS}
+
+
+RARE_DEALS = 3
+"""How many deals of each rare kind (:func:`~.deals.rare_features`) are kept at a table."""
+
+
+def _rare_deals(table: Table) -> list[PlayedDeal]:
+    """Returns the deals of a further series at *table* that show something rare, while fewer
+    than :data:`RARE_DEALS` deals kept show it."""
+    kept: list[PlayedDeal] = []
+    seen: dict[str, int] = {}
+    for played in play_table(table, "r", table.search):
+        found = rare_features(played)
+        if any(seen.get(feature, 0) < RARE_DEALS for feature in found):
+            kept.append(played)
+            for feature in found:
+                seen[feature] = seen.get(feature, 0) + 1
+    return kept
 
 
 def _file(kind: str, cases: list[dict[str, Any]]) -> bytes:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import ACE_OF_HEARTS, Card, Rank, Suit
+from engine.cards import ACE_OF_HEARTS, JOKER, Card, Rank, Suit
 from engine.rulings import ruling
 from engine.state import Fact
 from replay.verification.rules_vectors.games import PlayedDeal
@@ -19,8 +19,35 @@ FINISHES = ("finish.chronology", "finish.deal_end", "finish.counted_first",
 
 
 def deal_id(played: PlayedDeal) -> str:
-    """Returns the id of *played*'s case: table, match and deal number."""
-    return f"{played.table.name}/m{played.match}/d{played.deal.number}"
+    """Returns the id of *played*'s case: table, series and match, and deal number."""
+    return f"{played.table.name}/{played.series}{played.match}/d{played.deal.number}"
+
+
+RARE_RULES = frozenset({
+    "bonus.none", "bonus.proven.higher_out", "auction.all_pass", "finish.bidder_priority",
+    "finish.counted_first", "jink.take_all", "jink.announced.made", "jink.announced.failed",
+    "spoil_five", "trick.identical_first",
+})
+"""Rule ids that chance gives a deal seldom."""
+
+
+def rare_features(played: PlayedDeal) -> set[str]:
+    """Returns what is rare about *played*: its rare rule ids, a trick cut short by a finish,
+    a finish "by trick k at the latest" (it hangs on an unproven bonus), a bonus credited to a
+    trick that does not count, a turned joker."""
+    deal = played.deal
+    found = {fact.ruling.rule_id for fact in deal.facts} & RARE_RULES
+    if deal.current is not None and deal.current.cards:
+        found.add("interrupted")
+    for fact in deal.facts:
+        args = dict(fact.ruling.args)
+        if "earliest" in args:
+            found.add("finish_at_the_latest")
+        if "uncounted" in args:
+            found.add("bonus_not_counted")
+    if played.turn_up is JOKER:
+        found.add("joker_turned")
+    return found
 
 
 def deal_case(played: PlayedDeal) -> dict[str, Any]:

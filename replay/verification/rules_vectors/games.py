@@ -50,8 +50,10 @@ class PlayedDeal:
     """A deal played to its end, and the game around it."""
 
     table: Table
+    series: str
+    """``m`` for the deals every table plays, ``r`` for those played to find rare rulings."""
     match: int
-    """Which match (a single game unless ``match_games`` is above 1) of the table it is."""
+    """Which match (a single game unless ``match_games`` is above 1) of the series it is."""
     game: int
     """The game of the match (1 unless ``match_games`` is above 1)."""
     before: GameState
@@ -74,28 +76,30 @@ class PlayedDeal:
         return self.after.deal
 
 
-def play_table(table: Table) -> list[PlayedDeal]:
-    """Returns :attr:`Table.deals` deals of whole games at *table* (the last game may be cut
-    short), drawn from the table's own seeded chance."""
+def play_table(table: Table, series: str = "m", deals: int | None = None) -> list[PlayedDeal]:
+    """Returns *deals* deals (by default :attr:`Table.deals`) of whole games at *table* (the
+    last game may be cut short), drawn from the seeded chance of the table and *series*."""
     rules = table.rules()
-    draws = Draws(f"deals/{table.name}")
+    wanted = table.deals if deals is None else deals
+    draws = Draws(f"deals/{table.name}" if series == "m" else f"deals/{series}/{table.name}")
     played: list[PlayedDeal] = []
     match = 0
-    while len(played) < table.deals:
+    while len(played) < wanted:
         match += 1
-        seed = hashlib.sha256(f"{table.name}/match/{match}".encode()).hexdigest()
+        label = "match" if series == "m" else f"{series}/match"
+        seed = hashlib.sha256(f"{table.name}/{label}/{match}".encode()).hexdigest()
         state = apply_event(None, GameCreated(table.profile, rules.options(),
                                               ("human",) * rules.players, seed))
         bots = draws.chance(50)
-        while state.winner is None and len(played) < table.deals:
-            deal = _play_deal(table, match, rules, state, draws, bots)
+        while state.winner is None and len(played) < wanted:
+            deal = _play_deal(table, series, match, rules, state, draws, bots)
             played.append(deal)
             state = deal.after
     return played
 
 
-def _play_deal(table: Table, match: int, rules: RuleSet, state: GameState, draws: Draws,
-               bots: bool) -> PlayedDeal:
+def _play_deal(table: Table, series: str, match: int, rules: RuleSet, state: GameState,
+               draws: Draws, bots: bool) -> PlayedDeal:
     number = state.deal.number + 1 if state.deal is not None else 1
     hands, turn_up, stock, strong = _draw_hands(rules, state.dealer, draws)
     before = state
@@ -123,8 +127,8 @@ def _play_deal(table: Table, match: int, rules: RuleSet, state: GameState, draws
         event = decide(state, seat, action, entropy=_ENTROPY)[0]
         state = apply_event(state, event)
         actions.append((seat, action))
-    return PlayedDeal(table, match, before.game_number, before, tuple(hands), turn_up, stock,
-                      tuple(actions), tuple(calls), state, opened_at)
+    return PlayedDeal(table, series, match, before.game_number, before, tuple(hands), turn_up,
+                      stock, tuple(actions), tuple(calls), state, opened_at)
 
 
 def _draw_hands(rules: RuleSet, dealer: int, draws: Draws

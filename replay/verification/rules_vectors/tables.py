@@ -24,6 +24,9 @@ class Table:
     options: tuple[tuple[str, Any], ...] = ()
     deals: int = 24
     """How many deals the deal vectors play at this table (whole games, as many as fit)."""
+    search: int = 200
+    """How many more deals are played at this table to find rare rulings (the deals kept are
+    those with something rare, a few of each kind)."""
 
     def rules(self) -> RuleSet:
         """Returns the rule set of this table."""
