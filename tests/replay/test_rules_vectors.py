@@ -204,3 +204,138 @@ def test_an_engine_written_from_the_rules_reference_agrees_with_every_trick_of_t
         for trick in case["tricks"]:
             index, rule = spec_winner(trick["cards"], case["trump"], table)
             assert (trick["seats"][index], trick["rule"]) == (trick["winner"], rule), case["id"]
+
+
+def spec_play_deal(case: dict[str, Any], table: dict[str, Any]) -> None:
+    """Replays a deal's actions from docs/rules.md alone: every card played is held and legal,
+    every seat plays in turn, and the tricks and the interrupted trick are the case's."""
+    players = table["players"]
+    hands = [list(hand) for hand in case["hands"]]
+    stock = list(case["stock"])
+    turn_up = case["turn_up"]
+    if turn_up == "JK":  # The dealer takes a turned joker; the next card is turned up.
+        hands[case["dealer"]].append("JK")
+        turn_up = stock.pop(0)
+    trump = case["trump"]
+    tricks: list[dict[str, Any]] = []
+    current: list[tuple[int, str]] = []
+    leader = (case["dealer"] + 1) % players
+    for action in case["actions"]:
+        seat, kind = action["seat"], action["type"]
+        if kind == "bury":
+            hands[seat].remove(action["card"])
+        elif kind == "rob":
+            hands[seat].remove(action["discard"])
+            hands[seat].append(turn_up)
+        elif kind == "discard":
+            for card in action["cards"]:
+                hands[seat].remove(card)
+            hands[seat] += stock[:len(action["cards"])]
+            del stock[:len(action["cards"])]
+        elif kind == "bid" or kind == "hold":
+            leader = (seat + 1) % players  # The last bidder standing: its left leads.
+        elif kind == "play":
+            assert seat == (leader + len(current)) % players, "plays go clockwise"
+            legal, _ = spec_legal(hands[seat], [card for _, card in current], trump, table)
+            assert action["card"] in legal, (action, hands[seat], current)
+            hands[seat].remove(action["card"])
+            current.append((seat, action["card"]))
+            if len(current) == players:
+                cards = [card for _, card in current]
+                index, rule = spec_winner(cards, trump, table)
+                leader = current[index][0]
+                tricks.append({"seats": [s for s, _ in current], "cards": cards,
+                               "winner": leader, "rule": rule})
+                current = []
+    assert [{key: trick[key] for key in ("seats", "cards", "winner", "rule")}
+            for trick in case["tricks"]] == tricks
+    assert (case["interrupted"] or {"cards": []})["cards"] == [card for _, card in current]
+
+
+def test_an_engine_written_from_the_rules_reference_replays_every_deal() -> None:
+    data = _load("deals")
+    for case in data["cases"]:
+        spec_play_deal(case, data["tables"][case["table"]])
+
+
+def spec_bonus_rule(case: dict[str, Any], table: dict[str, Any]) -> tuple[str, int] | None:
+    """The rule that proves the bonus from public knowledge, and the trick at which it is
+    proven (docs/rules.md, Scoring), or ``None`` while it is unproven."""
+    highest = case["highest_trump"]
+    trump = case["trump"]
+    if highest is None:
+        return None
+    if highest["card"] == "5" + trump:
+        return "bonus.proven.five", highest["trick"]
+    trumps = spec_trumps(trump, table)
+    higher = set(trumps[:trumps.index(highest["card"])])
+    turn_up = case["turn_up"] if case["turn_up"] != "JK" else case["stock"][0]
+    robbed = any(action["type"] == "rob" for action in case["actions"])
+    if table["options"].get("decks", 1) == 1 and not robbed and higher <= {turn_up}:
+        return "bonus.proven.higher_out", highest["trick"]
+    if len(case["tricks"]) == 5:
+        return "bonus.proven.hands_exhausted", 5
+    return None
+
+
+def test_an_engine_written_from_the_rules_reference_proves_every_bonus_alike() -> None:
+    data = _load("deals")
+    for case in data["cases"]:
+        table = data["tables"][case["table"]]
+        bonus = case["bonus"]
+        if not table["options"].get("bonus", True):
+            assert bonus["rule"] == "bonus.disabled", case["id"]
+        elif case["highest_trump"] is None and len(case["tricks"]) == 5:
+            assert bonus["rule"] == "bonus.none", case["id"]
+        elif (proof := spec_bonus_rule(case, table)) is None:
+            assert bonus["proven"] is False and bonus["rule"] is None, case["id"]
+        else:
+            assert (bonus["rule"], bonus["trick"], bonus["credited_trick"]) == (
+                *proof, case["highest_trump"]["trick"]), case["id"]
+
+
+def test_an_engine_written_from_the_rules_reference_scores_every_complete_deal() -> None:
+    data = _load("deals")
+    checked = 0
+    for case in data["cases"]:
+        table = data["tables"][case["table"]]
+        sides = table["players"] // {"individuals": 1, "pairs": 2, "triples": 3}[
+            table["options"].get("layout", "pairs")]
+        rules = {fact["rule"] for fact in case["facts"]}
+        if (len(case["tricks"]) < 5 or table["profile"] == "auction"
+                or "finish.chronology" in rules):
+            continue
+        points = [0] * sides
+        for trick in case["tricks"]:
+            points[trick["winner"] % sides] += 5
+        if case["bonus"]["proven"]:
+            points[case["bonus"]["side"]] += 5
+        if "spoil_five" in rules:
+            points = [0] * sides
+        for fact in case["facts"]:
+            if fact["rule"] == "jink.announced.made":
+                points[fact["side"]] *= 2
+        result = case["result"]
+        assert result["points"] == points, case["id"]
+        assert result["scores"] == [a + b for a, b in zip(case["start_scores"], points,
+                                                          strict=True)], case["id"]
+        checked += 1
+    assert checked > 200
+
+
+def test_an_engine_written_from_the_rules_reference_settles_every_auction() -> None:
+    data = _load("auctions")
+    for case in data["cases"]:
+        if case["bid"] is None:
+            assert (case["rule"], case["points"]) == ("auction.all_pass", [0, 0]), case["id"]
+            continue
+        side, bid, took = case["bidder_side"], case["bid"], case["took"]
+        points = list(took)
+        if took[side] >= bid:
+            rule = "bid.made_thirty" if bid == 30 else "bid.made"
+            points[side] = 60 if bid == 30 else took[side]
+        else:
+            rule, points[side] = "bid.set", -bid
+        assert (case["rule"], case["points"]) == (rule, points), case["id"]
+        assert case["scores"] == [a + b for a, b in zip(case["start_scores"], points,
+                                                        strict=True)], case["id"]
