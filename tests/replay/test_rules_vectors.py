@@ -72,6 +72,21 @@ def test_every_table_has_positions_tricks_and_deals_and_every_auction_table_auct
         if table["profile"] == "auction"}
 
 
+def test_a_record_of_irregularities_uses_the_hands_of_a_deal_of_the_deals_file() -> None:
+    deals = {case["id"]: case for case in _load("deals")["cases"]}
+    for case in _load("irregularities")["cases"]:
+        deal_id, _, breach = case["id"].rpartition("/")
+        assert breach in ("out_of_turn", "not_held", "renege", "wrong_phase", "refused_rob",
+                          "refused_hold", "after_won"), case["id"]
+        deal = deals[deal_id]
+        assert (case["hands"], case["dealer"]) == (deal["hands"], deal["dealer"]), case["id"]
+        assert case["actions"][:-1] == [
+            {key: value for key, value in action.items() if key not in ("rule", "text")}
+            for action in deal["actions"][:len(case["actions"]) - 1]], case["id"]
+        assert case["irregularities"], case["id"]
+        assert {item["action"] for item in case["irregularities"]} == {len(case["actions"])}
+
+
 def test_ids_are_unique_and_files_state_their_kind_and_texts_version() -> None:
     for kind in KINDS:
         data = _load(kind)
