@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.auction import HIGH_SCORE_FLOOR
 from engine.cards import ACE_OF_HEARTS, JOKER, Card, Rank, Suit
 from engine.rulings import ruling
 from engine.state import Fact
@@ -34,7 +35,7 @@ RARE_RULES = frozenset({
 def rare_features(played: PlayedDeal) -> set[str]:
     """Returns what is rare about *played*: its rare rule ids, a trick cut short by a finish,
     a finish "by trick k at the latest" (it hangs on an unproven bonus), a bonus credited to a
-    trick that does not count, a turned joker."""
+    trick that does not count, a turned joker, a side bidding on 100 or more."""
     deal = played.deal
     found = {fact.ruling.rule_id for fact in deal.facts} & RARE_RULES
     if deal.current is not None and deal.current.cards:
@@ -47,6 +48,10 @@ def rare_features(played: PlayedDeal) -> set[str]:
             found.add("bonus_not_counted")
     if played.turn_up is JOKER:
         found.add("joker_turned")
+    rules = played.after.rules
+    if any(deal.start_scores[rules.side_of(call.seat)] >= HIGH_SCORE_FLOOR
+           for call in played.calls):
+        found.add("bidding_on_100")
     return found
 
 

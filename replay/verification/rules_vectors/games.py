@@ -24,6 +24,8 @@ from engine.ranking import ranking
 from engine.shuffle import pack
 from engine.state import DealState, GameState
 from events.types import DealRecorded, GameCreated
+from replay.formats.derive import apply_start
+from replay.formats.document import StartBlock
 from replay.verification.rules_vectors.draws import Draws
 from replay.verification.rules_vectors.tables import Table
 
@@ -51,7 +53,8 @@ class PlayedDeal:
 
     table: Table
     series: str
-    """``m`` for the deals every table plays, ``r`` for those played to find rare rulings."""
+    """``m`` for the deals every table plays, from games that start at 0; ``r`` for those
+    played to find rare rulings, from games that start near the target."""
     match: int
     """Which match (a single game unless ``match_games`` is above 1) of the series it is."""
     game: int
@@ -90,12 +93,25 @@ def play_table(table: Table, series: str = "m", deals: int | None = None) -> lis
         seed = hashlib.sha256(f"{table.name}/{label}/{match}".encode()).hexdigest()
         state = apply_event(None, GameCreated(table.profile, rules.options(),
                                               ("human",) * rules.players, seed))
+        if series != "m":
+            state = _near_the_target(state, draws)
         bots = draws.chance(50)
         while state.winner is None and len(played) < wanted:
             deal = _play_deal(table, series, match, rules, state, draws, bots)
             played.append(deal)
             state = deal.after
     return played
+
+
+def _near_the_target(state: GameState, draws: Draws) -> GameState:
+    """Returns the fresh game *state* moved to scores 5 to 25 below the target, as a record of
+    a real table that starts from given scores does (:func:`replay.formats.derive.apply_start`):
+    finishes, and their subtle cases, come at once."""
+    rules = state.rules
+    scores = tuple(rules.target - 5 * (1 + draws.randrange(5)) for _ in range(rules.sides))
+    start = StartBlock(version=state.version, hash="", dealer=state.dealer, scores=scores,
+                       games_won=(0,) * rules.sides, game_number=1)
+    return apply_start(state, start)
 
 
 def _play_deal(table: Table, series: str, match: int, rules: RuleSet, state: GameState,
