@@ -117,7 +117,7 @@ def _near_the_target(state: GameState, draws: Draws) -> GameState:
 def _play_deal(table: Table, series: str, match: int, rules: RuleSet, state: GameState,
                draws: Draws, bots: bool) -> PlayedDeal:
     number = state.deal.number + 1 if state.deal is not None else 1
-    hands, turn_up, stock, strong = _draw_hands(rules, state.dealer, draws)
+    hands, turn_up, stock, strong = _draw_hands(rules, draws)
     before = state
     state = apply_event(state, DealRecorded(
         number, tuple(tuple(card.code() for card in hand) for hand in hands),
@@ -147,7 +147,7 @@ def _play_deal(table: Table, series: str, match: int, rules: RuleSet, state: Gam
                       stock, tuple(actions), tuple(calls), state, opened_at)
 
 
-def _draw_hands(rules: RuleSet, dealer: int, draws: Draws
+def _draw_hands(rules: RuleSet, draws: Draws
                 ) -> tuple[list[tuple[Card, ...]], Card | None, tuple[Card, ...], int | None]:
     """Returns the hands (by seat), the turn-up, the stock and the seat dealt the five best
     trumps (or ``None``).
@@ -187,7 +187,6 @@ def _draw_hands(rules: RuleSet, dealer: int, draws: Draws
             del cards[:HAND]
     if not rules.auction and turn_up is None:
         turn_up = cards.pop(0)
-    del dealer  # The hands are given by seat; who deals changes who leads, not the cards.
     return hands, turn_up, tuple(cards), strong
 
 
