@@ -19,6 +19,7 @@ are :mod:`engine.query`'s, the same as ``POST /v1/rules/legal|winner``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -179,14 +180,16 @@ def run_vectors(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
         return 0
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, data in files.items():
-            partial = out / f".{name}.partial"
+    for name, data in files.items():
+        partial = out / f".{name}.partial"
+        try:
+            out.mkdir(parents=True, exist_ok=True)
             partial.write_bytes(data)
             partial.replace(out / name)
-    except OSError as error:
-        raise _refusal(args, f"--out {out}: {_one_line(error)}") from None
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            raise _refusal(args, f"--out {out}: {_one_line(error)}") from None
     total = sum(len(data) for data in files.values())
     print(f"wrote {len(files)} files ({total} bytes) to {out}")
     return 0

@@ -133,6 +133,10 @@ def test_an_out_path_that_is_a_file_is_refused_in_one_line(
     err = capsys.readouterr().err
     assert err == f"fortyfive rules vectors: --out {taken} is not a directory\n"
     assert taken.read_text() == "x"
+    below = taken / "rules"
+    assert main(["rules", "vectors", "--out", str(below)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"fortyfive rules vectors: --out {below}: ") and err.count("\n") == 1
 
 
 # An engine written from docs/rules.md alone ---------------------------------------------------
