@@ -9,6 +9,8 @@ Other tools call this command, so its output is a contract::
     fortyfive rules winner --profile bruff --trump S --trick 7S,5S,KD --json
     {"winner": 1, "card": "5S", "ruling": "...", "rule": "trick.highest_trump"}
 
+    fortyfive rules vectors --out docs/vectors/rules     # the rules vectors, case by case
+
 The legal cards keep the order of ``--hand`` (each card once); the winner is a 0-based index
 into ``--trick``. Bad input exits with status 2 and one line on stderr. The answers and refusals
 are :mod:`engine.query`'s, the same as ``POST /v1/rules/legal|winner``.
@@ -17,6 +19,7 @@ are :mod:`engine.query`'s, the same as ``POST /v1/rules/legal|winner``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -35,7 +38,7 @@ def register(subparsers: Any) -> None:
         description="Ask the rules engine about one trick.",
     )
     commands = parser.add_subparsers(
-        dest="rules_command", required=True, metavar="{legal,winner,doc}"
+        dest="rules_command", required=True, metavar="{legal,winner,doc,vectors}"
     )
     legal = commands.add_parser(
         "legal", help="the cards a hand may play to a trick",
@@ -64,6 +67,18 @@ def register(subparsers: Any) -> None:
     doc.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if the file is not current")
     doc.set_defaults(func=run_doc)
+    vectors = commands.add_parser(
+        "vectors", help="write the rules vectors an outside engine is checked against",
+        description="Writes the rules vectors (positions with their legal plays, tricks with "
+        "their winner, deals with the bonus, finish and scores, auctions with their "
+        "settlement, table records with their irregularities) as JSON, the same bytes on "
+        "every run (docs/vectors/rules/README.md).",
+    )
+    vectors.add_argument("--out", default=RULES_VECTORS, metavar="DIR",
+                         help="the directory to write them in (default %(default)s)")
+    vectors.add_argument("--check", action="store_true",
+                         help="write nothing; exit 1 if a file in DIR is missing or differs")
+    vectors.set_defaults(func=run_vectors)
 
 
 def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,6 +93,9 @@ def _add_table_arguments(parser: argparse.ArgumentParser) -> None:
 
 RULES_DOC = "docs/rules.md"
 """The rules reference whose generated part ``fortyfive rules doc`` rewrites."""
+
+RULES_VECTORS = "docs/vectors/rules"
+"""Where ``fortyfive rules vectors`` writes by default."""
 
 _FLAGS = {"trick": "--trick", "hand": "--hand", "players": "--players"}
 
@@ -137,6 +155,43 @@ def run_doc(args: argparse.Namespace) -> int:
         return 0
     path.write_text(fresh, encoding="utf-8")
     print(f"wrote {path}")
+    return 0
+
+
+def run_vectors(args: argparse.Namespace) -> int:
+    """Writes (or with ``--check`` compares) the rules vectors; returns the exit status.
+
+    Each file is written whole under a temporary name and then renamed, so a file is never
+    left half-written.
+
+    :raises UsageError: for a directory that cannot be made or written.
+    """
+    from replay.verification.rules_vectors import generate
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise _refusal(args, f"--out {out} is not a directory")
+    files = generate()
+    if args.check:
+        stale = [name for name, data in files.items()
+                 if not (out / name).is_file() or (out / name).read_bytes() != data]
+        if stale:
+            print(f"{out}: {', '.join(stale)} not current: run fortyfive rules vectors",
+                  file=sys.stderr)
+            return 1
+        return 0
+    for name, data in files.items():
+        partial = out / f".{name}.partial"
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            partial.write_bytes(data)
+            partial.replace(out / name)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            raise _refusal(args, f"--out {out}: {_one_line(error)}") from None
+    total = sum(len(data) for data in files.values())
+    print(f"wrote {len(files)} files ({total} bytes) to {out}")
     return 0
 
 

@@ -211,7 +211,7 @@ BRUFF_WINNER = ["winner", "--profile", "bruff", "--trump", "S"]
          "the following arguments are required: --trump"),
         (["winner", "--profile", "bruff", "--trump", "S"],
          "the following arguments are required: --trick"),
-        ([], "the following arguments are required: {legal,winner,doc}"),
+        ([], "the following arguments are required: {legal,winner,doc,vectors}"),
     ],
 )
 def test_bad_input_exits_2_with_one_line_saying_what_is_wrong(
