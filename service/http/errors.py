@@ -26,13 +26,8 @@ from gunicorn.http import errors as server_errors
 from redis.exceptions import RedisError
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 
-from engine.errors import (
-    ActionRejectedError,
-    EventSequenceError,
-    InvalidActionError,
-    InvalidCardError,
-    ProfileError,
-)
+from engine.errors import EventSequenceError, InvalidActionError, InvalidCardError, ProfileError
+from engine.rejections import ActionRejectedError
 from events.errors import (
     CommitmentReusedError,
     ConcurrencyError,
