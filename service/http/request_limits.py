@@ -18,7 +18,7 @@ Every refusal is a 400-level problem with a stable code (:mod:`service.http.erro
   ``json_duplicate_key``) and no string holds a lone surrogate: I-JSON (RFC 7493), the JSON
   every part of the service, its hash chain included, can represent exactly.
 
-The HTTP server's own limits sit above these (:mod:`service.processes.gunicorn_errors`), so requests
+The HTTP server's own limits sit above these (:mod:`service.http.gunicorn_errors`), so requests
 between the two get these answers, and those beyond them the same status and code from the
 server itself.
 """
