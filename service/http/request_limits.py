@@ -30,7 +30,7 @@ import math
 import re
 from typing import Any, NoReturn
 
-from flask import Flask, g, request
+from flask import g, request
 from flask_smorest import abort
 from werkzeug.exceptions import ClientDisconnected
 
@@ -75,12 +75,6 @@ class JSONBodyError(ValueError):
         super().__init__(detail)
         self.code = code
         self.detail = detail
-
-
-def register_request_checks(app: Flask) -> None:
-    """Makes *app* check every request's head, then every ``POST`` body, before its view."""
-    app.before_request(check_head)
-    app.before_request(check_body)
 
 
 def check_head() -> None:
