@@ -1,26 +1,26 @@
 """The lean path of the hot endpoint, ``POST /v1/games/<id>/actions``.
 
-Two layers. :class:`ActionDispatch` sits in front of the whole app (its ``wsgi_app``): a
-plain action whose request passes every check the app makes before a view
-(:mod:`service.http.request_limits`, and where rate limits are enforced the seat's count of
-:mod:`service.http.limits`) is answered there, without Flask's request machinery, by the
-endpoint's own body (:func:`service.http.routes.games.action_answer`), with the very status line,
-headers
-and body the app would send. Anything else goes to the app untouched (its body replayed, its
-count, if made, handed on so that it is not made twice), and so does an error the body
-raises: the endpoint raises it again at once, so that the app's own hooks and handlers answer
-it. A seat's view is answered there too (where rate limits are enforced, counted against the
-client's address as the app counts it, unless an API key or a trusted proxy is involved).
+Two layers. :class:`ActionDispatch` sits in front of the whole app (its ``wsgi_app``): a plain
+action whose request passes every check the app's hooks make before a view (the one list of
+:mod:`service.http.hooks`: :mod:`service.http.request_limits`, and where rate limits are
+enforced the seat's count of :mod:`service.http.limits`) is answered there, without Flask's
+request machinery, by the endpoint's own body
+(:func:`service.http.routes.games.action_answer`), with the very status line, headers and body
+the app would send. Anything else goes to the app untouched (its body replayed, its count, if
+made, handed on so that it is not made twice), and so does an error the body raises: the
+endpoint raises it again at once, so that the app's own hooks and handlers answer it. A seat's
+view is answered there too (where rate limits are enforced, counted against the client's
+address as the app counts it, unless an API key or a trusted proxy is involved).
 
 Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per
 documented response) and webargs, which parses the body a second time and loads it through
 :class:`service.http.schemas.requests.ActionSchema`. This path takes the body
-:mod:`service.http.request_limits` already parsed and, when it is an action the schema would load
-unchanged, calls the endpoint's body (:func:`service.http.routes.games.take_action`) directly.
-Anything
-else (a field the schema refuses, a value it would convert, an unknown field) goes the
-documented way, so every refusal is exactly the problem it was; the OpenAPI document is the
-blueprint's and does not change.
+:mod:`service.http.request_limits` already parsed and, when it is an action the schema would
+load unchanged (each field checked by its kind in :mod:`service.http.schemas.action_body`, the
+description the schema is made from), calls the endpoint's body
+(:func:`service.http.routes.games.take_action`) directly. Anything else (a field the schema
+refuses, a value it would convert, an unknown field) goes the documented way, so every refusal
+is exactly the problem it was; the OpenAPI document is the blueprint's and does not change.
 """
 
 from __future__ import annotations
@@ -138,8 +138,8 @@ class ActionDispatch:
     @property
     def enabled(self) -> bool:
         """Whether the dispatch answers for the app exactly as the app would: only the hooks
-        it stands in for are registered (checked at the first request, once every hook is)
-        and no host or server name is checked."""
+        it stands in for are registered (:func:`service.http.hooks.only_these`, checked at the
+        first request, once every hook is) and no host or server name is checked."""
         if self._hooks_known is None:
             self._hooks_known = hooks.only_these(self._app, ENDPOINT.split(".")[0])
         config = self._app.config
