@@ -68,7 +68,7 @@ def test_a_bad_import_breaks_its_contract(contract: str, tmp_path: Path) -> None
     said = " ".join(linted.stdout.split())
     assert linted.returncode == 1, linted.stdout + linted.stderr
     assert " ".join(f"{CONTRACTS[contract]} BROKEN".split()) in said
-    assert "Contracts: 3 kept, 1 broken." in said
+    assert f"Contracts: {len(CONTRACTS) - 1} kept, 1 broken." in said
 
 
 @pytest.mark.parametrize("module", ["workers.jobs", "workers.runner", "workers"])
