@@ -2,7 +2,8 @@
 
 A :class:`RuleSet` is the one value the rules functions consult. It is built only through
 :func:`make_ruleset`, which refuses an unknown option, a bad value or a bad combination with a
-message naming the option.
+message naming the option. Each option is described once, in :data:`OPTIONS`: a new one is its
+:class:`RuleSet` field, its :class:`Option` and the rule that reads it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from engine.ranking import rankings_number
 
 Layout = Literal["individuals", "pairs", "triples"]
 JokerPlacement = Literal["none", "above_ah", "below_ah"]
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Profile:
@@ -221,7 +223,7 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
 }
 """The options each profile offers, in order."""
 
-MOST_PLAYERS = max(high for high in (profile.players[1] for profile in _PROFILES.values()))
+MOST_PLAYERS = max(profile.players[1] for profile in _PROFILES.values())
 """The largest table any profile allows."""
 
 
