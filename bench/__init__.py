@@ -7,6 +7,11 @@ import time
 from collections.abc import Callable
 
 
+class BenchUsageError(Exception):
+    """Raised by a benchmark for options it cannot run with; ``fortyfive bench`` prints it as
+    one line and exits with status 2, as any usage error of the command line."""
+
+
 def positive_int(text: str) -> int:
     """Returns *text* as a whole number of 1 or more: the type of every count option.
 

@@ -24,12 +24,11 @@ from typing import Any
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from bench import positive_int
+from bench import BenchUsageError, positive_int
 from engine.drives import DriveError, table_size
 from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
 from service.application import commands, drives
-from service.cli import UsageError
 from service.processes.embedded_redis import EmbeddedRedis
 from workers import context
 from workers.dispatcher import Dispatcher
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """Runs the benchmark and returns its figures.
 
     :raises events.store.StoreError: if the store cannot be reached or started.
-    :raises UsageError: for a drive that cannot be made (a duplicate drive of one table).
+    :raises BenchUsageError: for a drive that cannot be made (a duplicate drive of one table).
     """
     with _server(args.redis_url, args.fsync) as url:
         context.configure(url)
@@ -69,7 +68,7 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
                target: int | None, format: str) -> dict[str, Any]:
     """Plays a drive of bots to its end through dispatcher and worker; returns the figures.
 
-    :raises UsageError: for a drive that cannot be made (a duplicate drive of one table).
+    :raises BenchUsageError: for a drive that cannot be made (a duplicate drive of one table).
     """
     connection = context.rq_connection(url)
     queue = context.make_queue(connection, f"bench-drive-{uuid.uuid4().hex[:12]}")
@@ -85,7 +84,7 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
         drive_id, _ = drives.create_drive(drive_store, profile=profile, options=options,
                                           players=players, format=format, rounds=rounds)
     except DriveError as error:
-        raise UsageError(f"fortyfive bench drive: --tables {tables}: {error}") from None
+        raise BenchUsageError(f"fortyfive bench drive: --tables {tables}: {error}") from None
     round_started: dict[int, float] = {}
     round_seconds: dict[int, float] = {}
     while True:

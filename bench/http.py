@@ -54,7 +54,7 @@ from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
-from service.cli.serve import (
+from service.http.server import (
     DEFAULT_WORKER_CLASS,
     WORKER_CLASSES,
     GunicornServer,

@@ -44,7 +44,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from bench import positive_int
+from bench import BenchUsageError, positive_int
 from events.chain import GENESIS_HASH
 from events.entries import checked_entries, decoded_entries
 from events.envelope import RecordedEvent
@@ -61,7 +61,6 @@ from events.types import (
     TrumpNamed,
     event_to_data,
 )
-from service.cli import UsageError
 from service.processes.embedded_redis import EmbeddedRedis
 
 APPEND_AIM = 0.5
@@ -112,8 +111,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     :raises events.store.StoreError: if the store cannot be reached or started.
     """
     if args.before is not None and args.fold != "engine":
-        raise UsageError("fortyfive bench store: --before loads the game with the engine's fold; "
-                         "leave out --fold digest")
+        raise BenchUsageError("fortyfive bench store: --before loads the game with the engine's "
+                              "fold; leave out --fold digest")
     fold, game = _engine_game(args.events) if args.fold == "engine" else _digest_game(args.events)
     with _server(args.redis_url, args.fsync) as (url, embedded):
         with RedisEventStore.from_url(url) as store:

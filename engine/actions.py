@@ -27,22 +27,19 @@ from engine.cards import (
     card_sort_key,
     format_cards,
 )
-from engine.errors import (
-    ActionRejectedError,
-    ContributionRefusedError,
-    GameOverError,
-    IllegalPlayError,
-    InvalidActionError,
-    InvalidCardError,
-    NotYourTurnError,
-    WrongPhaseError,
-    shown,
-)
+from engine.errors import InvalidActionError, InvalidCardError, shown
 from engine.fold import apply_event, play_card
 from engine.legality import allow_card, legal_mask
 from engine.profiles import MOST_PLAYERS, make_ruleset
 from engine.ranking import ranking
-from engine.rulings import side_name
+from engine.rejections import (
+    ActionRejectedError,
+    ContributionRefusedError,
+    GameOverError,
+    IllegalPlayError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
 from engine.shuffle import (
     ALGORITHM,
     ALGORITHM_2,
@@ -51,6 +48,7 @@ from engine.shuffle import (
     commitment,
     contribution_commitment,
 )
+from engine.sides import side_name
 from engine.state import DealState, GameState, Seat
 from events.types import (
     EVENT_TYPES,

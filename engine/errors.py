@@ -1,13 +1,14 @@
-"""The engine's exceptions: one root, and a type for each way an input can be wrong."""
+"""The engine's exceptions: one root, and a type for each way an input can be malformed.
+
+An action that is well-formed but may not be taken now is refused with an error of
+:mod:`engine.rejections`, which carries the ruling that refused it; this module stays below
+every other engine module (the cards raise its errors).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from engine.rulings import Ruling
+from typing import Any
 
 
 class FortyFiveError(Exception):
@@ -33,64 +34,6 @@ class ProfileError(FortyFiveError, ValueError):
 
 class InvalidActionError(FortyFiveError, ValueError):
     """Raised when an action is malformed: unknown type, missing or extra field, bad value."""
-
-
-class ActionRejectedError(FortyFiveError):
-    """Base of the errors for a well-formed action that may not be taken now.
-
-    Carries the legal alternatives (as action dicts) and the ruling that decided, so a client
-    can show the player what they may do instead.
-    """
-
-    code = "action_rejected"
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        ruling: Ruling | None = None,
-        legal: Sequence[dict[str, object]] = (),
-    ) -> None:
-        super().__init__(message)
-        self.ruling = ruling
-        self.legal = tuple(legal)
-
-
-class IllegalPlayError(ActionRejectedError):
-    """Raised for an action the rules forbid now, including a renege the privilege does not
-    cover."""
-
-    code = "illegal_action"
-
-
-class ContributionRefusedError(ActionRejectedError):
-    """Raised for a nonce a deal cannot take: its algorithm takes none
-    (``contribution_not_taken``), the seat contributed already (``contribution_repeated``), or
-    the same nonce was sent before (``nonce_repeated``)."""
-
-    code = "contribution_refused"
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class NotYourTurnError(ActionRejectedError):
-    """Raised when a seat acts while another seat is to act."""
-
-    code = "not_your_turn"
-
-
-class WrongPhaseError(ActionRejectedError):
-    """Raised for an action that belongs to another phase of the deal."""
-
-    code = "wrong_phase"
-
-
-class GameOverError(ActionRejectedError):
-    """Raised for any action on a game that has been won."""
-
-    code = "game_over"
 
 
 class EventSequenceError(FortyFiveError):

@@ -567,8 +567,8 @@ def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settle
     if max(deal.start_scores) + scoring.TRICK_POINTS * len(deal.tricks) < reach:
         return None
     won = scoring.tricks_won(deal, rules)
-    if rules.spoil_five and max(won) < 3:
-        return None
+    if scoring.nobody_took_three(won, rules):
+        return None  # The deal may yet be spoiled.
     for start, tricks in zip(deal.start_scores, won, strict=True):
         if start + scoring.TRICK_POINTS * tricks >= reach:
             break

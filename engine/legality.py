@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import JOKER_INDEX, Card, cards_of, format_cards
-from engine.errors import IllegalPlayError
 from engine.profiles import RuleSet
 from engine.ranking import Ranking
+from engine.rejections import IllegalPlayError
 from engine.rulings import Ruling, ruling
 
 

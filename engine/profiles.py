@@ -2,7 +2,8 @@
 
 A :class:`RuleSet` is the one value the rules functions consult. It is built only through
 :func:`make_ruleset`, which refuses an unknown option, a bad value or a bad combination with a
-message naming the option.
+message naming the option. Each option is described once, in :data:`OPTIONS`: a new one is its
+:class:`RuleSet` field, its :class:`Option` and the rule that reads it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,24 @@ from engine.ranking import rankings_number
 Layout = Literal["individuals", "pairs", "triples"]
 JokerPlacement = Literal["none", "above_ah", "below_ah"]
 
-PROFILES = ("bruff", "auction", "classic")
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Profile:
+    """What sets a profile apart besides its options."""
+
+    players: tuple[int, int]
+    """The fewest and most players."""
+    auction: bool
+    """Trumps chosen by bidding (no turn-up, no robbing) instead of by the turn-up."""
+
+
+_PROFILES: dict[str, Profile] = {
+    "bruff": Profile((6, 6), auction=False),
+    "auction": Profile((4, 4), auction=True),
+    "classic": Profile((2, 10), auction=False),
+}
+
+PROFILES = tuple(_PROFILES)
 LAYOUT_SIZE: dict[str, int] = {"individuals": 1, "pairs": 2, "triples": 3}
 
 
@@ -89,48 +107,124 @@ class RuleSet:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class OptionSpec:
-    """A public option: its default (per player count where it varies) and allowed values."""
+class Option:
+    """A game option, described once: its default and allowed values, which profiles offer it,
+    and what it is where a profile does not. Its value is the :class:`RuleSet` field of the
+    same name (through :attr:`to_rule`, where the two forms differ)."""
 
     name: str
     description: str
     values: tuple[Any, ...] | None
-    """The allowed values, or ``None`` where :attr:`check` decides."""
+    """The allowed values, or ``None`` where :attr:`accepts` decides."""
     default: Callable[[int], Any]
-    check: Callable[[Any], str | None] = lambda value: None
-    """Returns why *value* is refused, or ``None``."""
+    """The default for a table of so many players."""
+    accepts: Callable[[Any], bool] = lambda value: True
+    allowed: str | None = None
+    """What :attr:`accepts` allows, in words (where there is no list of values)."""
+    fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """The profiles that do not offer the option, each with the value it plays by."""
+    why_absent: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Why a profile of :attr:`fixed` does not offer it, where saying so helps."""
+    defaults: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """A profile's own default, where it differs from :attr:`default`."""
+    to_rule: Callable[[Any], Any] = lambda value: value
+    """The value's form in a :class:`RuleSet`."""
+    to_option: Callable[[Any], Any] = lambda value: value
+    """The inverse of :attr:`to_rule`: the value as games store and show it."""
+
+    def __post_init__(self) -> None:
+        assert set(self.why_absent) <= set(self.fixed), f"{self.name}: why absent, if fixed"
+        assert (self.values is None) == (self.allowed is not None), (
+            f"{self.name}: a list of values, or what is allowed in words")
+
+    def default_in(self, profile: str, players: int) -> Any:
+        """Returns the default of the option in *profile* for *players*."""
+        return self.defaults[profile] if profile in self.defaults else self.default(players)
+
+    def problem(self, value: Any) -> str | None:
+        """Returns why *value* is refused, or ``None``."""
+        if self.values is not None:
+            if any(value == allowed and type(value) is type(allowed) for allowed in self.values):
+                return None
+            return f"must be one of {', '.join(shown(v) for v in self.values)}"
+        return None if self.accepts(value) else f"must be {self.allowed}"
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_ALLOWED: dict[str, str] = {
-    "target": "a positive multiple of 5 up to 1000",
-    "match_games": "a whole number of games from 1 to 9",
-    "turn_seconds": "null or a whole number of seconds from 5 to 86400",
+def _default_layout(players: int) -> str:
+    return {4: "pairs", 8: "pairs", 6: "triples"}.get(players, "individuals")
+
+
+def _pattern(text: str) -> tuple[int, int]:
+    first, second = (int(part) for part in text.split("-"))
+    return first, second
+
+
+_BOTH = ("bruff", "auction")
+"""The profiles with most rules fixed."""
+
+OPTIONS: tuple[Option, ...] = (
+    Option("layout", "sides: individuals, or partnerships of 2 or 3",
+           ("individuals", "pairs", "triples"), _default_layout,
+           fixed=dict.fromkeys(_BOTH, "pairs")),
+    Option("bonus", "5 more for the trick with the deal's highest trump", (True, False),
+           lambda n: True, fixed=dict.fromkeys(_BOTH, True)),
+    Option("target", "points that win a game", None, lambda n: 45,
+           accepts=lambda v: _is_int(v) and 0 < v <= 1000 and not v % 5,
+           allowed="a positive multiple of 5 up to 1000", defaults={"auction": 120}),
+    Option("finish", "trick: first to the target by trick chronology; deal_end: after the deal, "
+           "counted first wins", ("trick", "deal_end"), lambda n: "trick",
+           fixed={"bruff": "trick", "auction": "deal_end"}),
+    Option("jink", "announced: before the lead, a side may announce taking all five",
+           ("none", "announced"), lambda n: "none",
+           fixed={"bruff": "take_all", "auction": "none"},
+           why_absent={"auction": "the auction has no jink"}),
+    Option("follow", "on a plain lead: trump or follow, or must follow",
+           ("trump_or_follow", "must_follow"), lambda n: "trump_or_follow",
+           fixed=dict.fromkeys(_BOTH, "trump_or_follow")),
+    Option("diamond_ace", "the plain diamond ace: lowest, or just below the jack",
+           ("low", "below_jack"), lambda n: "low", fixed=dict.fromkeys(_BOTH, "low")),
+    Option("deal_pattern", "cards per round of dealing", ("3-2", "2-3"), lambda n: "3-2",
+           fixed=dict.fromkeys(_BOTH, "3-2"), to_rule=_pattern,
+           to_option=lambda pattern: "-".join(str(n) for n in pattern)),
+    Option("joker", "a joker ranking directly below AH", ("none", "below_ah"),
+           lambda n: "none", fixed={"bruff": "above_ah", "auction": "none"},
+           why_absent={"auction": "the auction is played with 52 cards and no joker",
+                       "bruff": "bruff always has its joker between the trump jack and AH"}),
+    Option("decks", "two packs only with 7 or more players", (1, 2), lambda n: 1,
+           fixed=dict.fromkeys(_BOTH, 1)),
+    Option("robbing", "the ace of trumps may rob the turn-up", (True, False), lambda n: True,
+           fixed={"bruff": True, "auction": False},
+           why_absent={"auction": "the auction has no turn-up to rob"}),
+    Option("cap_at_target", "scores are shown capped at the target", (False, True),
+           lambda n: False, fixed=dict.fromkeys(_BOTH, False)),
+    Option("spoil_five", "no score for a deal where no side takes three tricks", (False, True),
+           lambda n: False, fixed=dict.fromkeys(_BOTH, False)),
+    Option("min_bid", "the lowest bid", (5, 15), lambda n: 5,
+           fixed={"bruff": 5, "classic": 5},
+           why_absent={"bruff": "bruff has no auction", "classic": "classic has no auction"}),
+    Option("match_games", "games a side must win to win the match", None, lambda n: 1,
+           accepts=lambda v: _is_int(v) and 1 <= v <= 9,
+           allowed="a whole number of games from 1 to 9"),
+    Option("turn_seconds", "seconds a seat has to act before the clock acts for it", None,
+           lambda n: None, accepts=lambda v: v is None or (_is_int(v) and 5 <= v <= 86400),
+           allowed="null or a whole number of seconds from 5 to 86400"),
+)
+"""Every option, in the order games list them; a :class:`RuleSet` field of each name."""
+
+_OPTION = {option.name: option for option in OPTIONS}
+
+_OPTIONS: dict[str, tuple[str, ...]] = {
+    profile: tuple(option.name for option in OPTIONS if profile not in option.fixed)
+    for profile in PROFILES
 }
-"""What an option without a list of values allows, in words."""
+"""The options each profile offers, in order."""
 
-
-def _check_target(value: Any) -> str | None:
-    if not _is_int(value) or value <= 0 or value % 5 or value > 1000:
-        return "must be " + _ALLOWED["target"]
-    return None
-
-
-def _check_match_games(value: Any) -> str | None:
-    if not _is_int(value) or not 1 <= value <= 9:
-        return "must be " + _ALLOWED["match_games"]
-    return None
-
-
-def _check_turn_seconds(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not _is_int(value) or not 5 <= value <= 86400:
-        return "must be " + _ALLOWED["turn_seconds"]
-    return None
+MOST_PLAYERS = max(profile.players[1] for profile in _PROFILES.values())
+"""The largest table any profile allows."""
 
 
 def allowed_values(name: str) -> str:
@@ -138,96 +232,17 @@ def allowed_values(name: str) -> str:
 
     :raises KeyError: for an option with a list of values (see :func:`option_specs`).
     """
-    return _ALLOWED[name]
-
-
-def _default_layout(players: int) -> str:
-    return {4: "pairs", 8: "pairs", 6: "triples"}.get(players, "individuals")
-
-
-_SPECS: dict[str, OptionSpec] = {
-    spec.name: spec
-    for spec in (
-        OptionSpec("layout", "sides: individuals, or partnerships of 2 or 3",
-                   ("individuals", "pairs", "triples"), _default_layout),
-        OptionSpec("bonus", "5 more for the trick with the deal's highest trump",
-                   (True, False), lambda n: True),
-        OptionSpec("target", "points that win a game", None, lambda n: 45, _check_target),
-        OptionSpec("finish", "trick: first to the target by trick chronology; deal_end: after "
-                   "the deal, counted first wins", ("trick", "deal_end"), lambda n: "trick"),
-        OptionSpec("jink", "announced: before the lead, a side may announce taking all five",
-                   ("none", "announced"), lambda n: "none"),
-        OptionSpec("follow", "on a plain lead: trump or follow, or must follow",
-                   ("trump_or_follow", "must_follow"), lambda n: "trump_or_follow"),
-        OptionSpec("diamond_ace", "the plain diamond ace: lowest, or just below the jack",
-                   ("low", "below_jack"), lambda n: "low"),
-        OptionSpec("deal_pattern", "cards per round of dealing", ("3-2", "2-3"),
-                   lambda n: "3-2"),
-        OptionSpec("joker", "a joker ranking directly below AH", ("none", "below_ah"),
-                   lambda n: "none"),
-        OptionSpec("decks", "two packs only with 7 or more players", (1, 2), lambda n: 1),
-        OptionSpec("robbing", "the ace of trumps may rob the turn-up", (True, False),
-                   lambda n: True),
-        OptionSpec("cap_at_target", "scores are shown capped at the target", (False, True),
-                   lambda n: False),
-        OptionSpec("spoil_five", "no score for a deal where no side takes three tricks",
-                   (False, True), lambda n: False),
-        OptionSpec("min_bid", "the lowest bid", (5, 15), lambda n: 5),
-        OptionSpec("match_games", "games a side must win to win the match", None,
-                   lambda n: 1, _check_match_games),
-        OptionSpec("turn_seconds", "seconds a seat has to act before the clock acts for it",
-                   None, lambda n: None, _check_turn_seconds),
-    )
-}
-
-_OPTIONS: dict[str, tuple[str, ...]] = {
-    "bruff": ("target", "match_games", "turn_seconds"),
-    "auction": ("target", "min_bid", "match_games", "turn_seconds"),
-    "classic": ("layout", "bonus", "target", "finish", "jink", "follow", "diamond_ace",
-                "deal_pattern", "joker", "decks", "robbing", "cap_at_target", "spoil_five",
-                "match_games", "turn_seconds"),
-}
-
-_PLAYERS: dict[str, tuple[int, int]] = {"bruff": (6, 6), "auction": (4, 4), "classic": (2, 10)}
-
-MOST_PLAYERS = max(high for _, high in _PLAYERS.values())
-"""The largest table any profile allows."""
-
-_PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {"auction": {"target": 120}}
-
-_WHY_ABSENT: dict[tuple[str, str], str] = {
-    ("auction", "joker"): "the auction is played with 52 cards and no joker",
-    ("bruff", "joker"): "bruff always has its joker between the trump jack and AH",
-    ("auction", "robbing"): "the auction has no turn-up to rob",
-    ("bruff", "min_bid"): "bruff has no auction",
-    ("classic", "min_bid"): "classic has no auction",
-    ("auction", "jink"): "the auction has no jink",
-}
-
-_OPTION_GETTERS: dict[str, Callable[[RuleSet], Any]] = {
-    "layout": lambda r: r.layout,
-    "bonus": lambda r: r.bonus,
-    "target": lambda r: r.target,
-    "finish": lambda r: r.finish,
-    "jink": lambda r: r.jink,
-    "follow": lambda r: r.follow,
-    "diamond_ace": lambda r: r.diamond_ace,
-    "deal_pattern": lambda r: "-".join(str(n) for n in r.deal_pattern),
-    "joker": lambda r: r.joker,
-    "decks": lambda r: r.decks,
-    "robbing": lambda r: r.robbing,
-    "cap_at_target": lambda r: r.cap_at_target,
-    "spoil_five": lambda r: r.spoil_five,
-    "min_bid": lambda r: r.min_bid,
-    "match_games": lambda r: r.match_games,
-    "turn_seconds": lambda r: r.turn_seconds,
-}
+    allowed = _OPTION[name].allowed
+    if allowed is None:
+        raise KeyError(name)
+    return allowed
 
 
 @functools.lru_cache(maxsize=256)
 def _options_of(rules: RuleSet) -> tuple[tuple[str, Any], ...]:
     """Returns the public options of *rules* (cached: every view shows them)."""
-    return tuple((name, _OPTION_GETTERS[name](rules)) for name in _OPTIONS[rules.profile])
+    return tuple((name, _OPTION[name].to_option(getattr(rules, name)))
+                 for name in _OPTIONS[rules.profile])
 
 
 @functools.lru_cache(maxsize=256)
@@ -251,7 +266,7 @@ def find_ruleset(name: str) -> str:
 
 def profile_players(profile: str) -> tuple[int, int]:
     """Returns the fewest and most players *profile* allows."""
-    return _PLAYERS[find_ruleset(profile)]
+    return _PROFILES[find_ruleset(profile)].players
 
 
 def option_specs(profile: str, players: int | None = None) -> dict[str, dict[str, Any]]:
@@ -264,12 +279,11 @@ def option_specs(profile: str, players: int | None = None) -> dict[str, dict[str
     count = players if players is not None else low
     described: dict[str, dict[str, Any]] = {}
     for name in _OPTIONS[profile]:
-        spec = _SPECS[name]
-        default = _PROFILE_DEFAULTS.get(profile, {}).get(name, spec.default(count))
+        option = _OPTION[name]
         described[name] = {
-            "description": spec.description,
-            "default": default,
-            "values": list(spec.values) if spec.values is not None else None,
+            "description": option.description,
+            "default": option.default_in(profile, count),
+            "values": list(option.values) if option.values is not None else None,
         }
     return described
 
@@ -282,7 +296,7 @@ def make_ruleset(
     :raises ProfileError: naming the profile, the option or the combination that is wrong.
     """
     find_ruleset(profile)
-    low, high = _PLAYERS[profile]
+    low, high = _PROFILES[profile].players
     count = low if players is None else players
     if not _is_int(count) or not low <= count <= high:
         allowed = f"exactly {low}" if low == high else f"{low} to {high}"
@@ -290,48 +304,36 @@ def make_ruleset(
     given = dict(options or {})
     for name in given:
         if name not in _OPTIONS[profile]:
-            why = _WHY_ABSENT.get((profile, name))
-            known = ", ".join(_OPTIONS[profile])
-            raise ProfileError(
-                f"unknown option {name!r} for profile {profile!r}"
-                + (f": {why}" if why else f" (options: {known})")
-            )
+            raise _unknown(profile, name)
     values: dict[str, Any] = {}
-    for name in _OPTIONS[profile]:
-        spec = _SPECS[name]
-        default = _PROFILE_DEFAULTS.get(profile, {}).get(name, spec.default(count))
-        value = given.get(name, default)
-        if spec.values is not None and not any(
-            value == allowed and type(value) is type(allowed) for allowed in spec.values
-        ):
-            listed = ", ".join(shown(v) for v in spec.values)
-            raise ProfileError(f"option {name!r} must be one of {listed}, got {shown(value)}")
-        problem = spec.check(value)
+    for option in OPTIONS:
+        if profile in option.fixed:
+            values[option.name] = option.fixed[profile]
+            continue
+        value = given.get(option.name, option.default_in(profile, count))
+        problem = option.problem(value)
         if problem:
-            raise ProfileError(f"option {name!r} {problem}, got {shown(value)}")
-        values[name] = value
-    return _build(profile, count, values)
+            raise ProfileError(f"option {option.name!r} {problem}, got {shown(value)}")
+        values[option.name] = value
+    _check_combination(count, values)
+    return RuleSet(profile=profile, players=count, auction=_PROFILES[profile].auction,
+                   **{option.name: option.to_rule(values[option.name]) for option in OPTIONS})
 
 
-def _build(profile: str, players: int, values: Mapping[str, Any]) -> RuleSet:
-    """Returns the RuleSet for checked option *values*, refusing bad combinations."""
-    if profile == "bruff":
-        return RuleSet(
-            profile=profile, players=players, layout="pairs", joker="above_ah", decks=1,
-            auction=False, robbing=True, target=values["target"], bonus=True, finish="trick",
-            jink="take_all", follow="trump_or_follow", diamond_ace="low", deal_pattern=(3, 2),
-            cap_at_target=False, spoil_five=False, min_bid=5,
-            match_games=values["match_games"], turn_seconds=values["turn_seconds"],
-        )
-    if profile == "auction":
-        return RuleSet(
-            profile=profile, players=players, layout="pairs", joker="none", decks=1,
-            auction=True, robbing=False, target=values["target"], bonus=True,
-            finish="deal_end", jink="none", follow="trump_or_follow", diamond_ace="low",
-            deal_pattern=(3, 2), cap_at_target=False, spoil_five=False,
-            min_bid=values["min_bid"], match_games=values["match_games"],
-            turn_seconds=values["turn_seconds"],
-        )
+def _unknown(profile: str, name: str) -> ProfileError:
+    """Returns the error for option *name*, which *profile* does not offer."""
+    option = _OPTION.get(name)
+    why = option.why_absent.get(profile) if option is not None else None
+    return ProfileError(
+        f"unknown option {name!r} for profile {profile!r}"
+        + (f": {why}" if why else f" (options: {', '.join(_OPTIONS[profile])})"))
+
+
+def _check_combination(players: int, values: Mapping[str, Any]) -> None:
+    """Refuses options that are each allowed but not together, or not at this table.
+
+    :raises ProfileError: naming the options and the table.
+    """
     layout = values["layout"]
     size = LAYOUT_SIZE[layout]
     if players % size or players // size < 2:
@@ -349,16 +351,6 @@ def _build(profile: str, players: int, values: Mapping[str, Any]) -> RuleSet:
         raise ProfileError(
             f"option 'decks' 2 needs 7 or more players, got {players}"
         )
-    first, second = (int(part) for part in values["deal_pattern"].split("-"))
-    return RuleSet(
-        profile=profile, players=players, layout=layout, joker=values["joker"],
-        decks=values["decks"], auction=False, robbing=values["robbing"],
-        target=values["target"], bonus=values["bonus"], finish=values["finish"],
-        jink=values["jink"], follow=values["follow"], diamond_ace=values["diamond_ace"],
-        deal_pattern=(first, second), cap_at_target=values["cap_at_target"],
-        spoil_five=values["spoil_five"], min_bid=5, match_games=values["match_games"],
-        turn_seconds=values["turn_seconds"],
-    )
 
 
 def parse_option_text(profile: str, name: str, text: str) -> Any:
@@ -368,11 +360,7 @@ def parse_option_text(profile: str, name: str, text: str) -> Any:
     """
     find_ruleset(profile)
     if name not in _OPTIONS[profile]:
-        why = _WHY_ABSENT.get((profile, name))
-        raise ProfileError(
-            f"unknown option {name!r} for profile {profile!r}"
-            + (f": {why}" if why else f" (options: {', '.join(_OPTIONS[profile])})")
-        )
+        raise _unknown(profile, name)
     lowered = text.strip().lower()
     if lowered in ("true", "false"):
         return lowered == "true"

@@ -11,12 +11,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.cards import ACE_OF_HEARTS, JOKER, STANDARD_DECK, Card, Rank, Suit, mask_of
 
-if TYPE_CHECKING:  # A rule set holds its rankings (engine.profiles imports this module).
-    from engine.profiles import RuleSet
+
+class Ranked(Protocol):
+    """What :func:`ranking` reads of a rule set (:class:`engine.profiles.RuleSet`, which is built
+    on this module): the number of its card orderings, from :func:`rankings_number`."""
+
+    @property
+    def rankings(self) -> int: ...
 
 _BLACK_TRUMP_TAIL = "2346789T"
 _RED_TRUMP_TAIL = "T9876432"
@@ -119,7 +124,7 @@ def ranking_for(trump: Suit, joker: str, diamond_ace: str) -> Ranking:
     )
 
 
-def ranking(trump: Suit, rules: RuleSet) -> Ranking:
+def ranking(trump: Suit, rules: Ranked) -> Ranking:
     """Returns the orderings in force for *trump* under *rules*."""
     return RANKINGS[rules.rankings][trump]
 

@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, card_sort_key
-from engine.rulings import RULE_IDS, side_name
+from engine.rule_ids import RULE_IDS
+from engine.sides import side_name
 
 TEXTS_VERSION = 2
 """The version of the ruling texts this code writes."""

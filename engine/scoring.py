@@ -10,6 +10,7 @@ give the same first side to reach the target.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from engine.cards import Rank
 from engine.profiles import RuleSet
@@ -20,6 +21,8 @@ from engine.state import DealResult, DealState, Fact, Side
 TRICKS_PER_DEAL = 5
 TRICK_POINTS = 5
 BONUS_POINTS = 5
+SPOIL_FIVE_TRICKS = 3
+"""Under spoil five, the tricks a side must take for the deal to score at all."""
 
 
 def tricks_won(deal: DealState, rules: RuleSet) -> list[int]:
@@ -202,6 +205,13 @@ def settle_chronology(
     return Settlement(result, (fact,))
 
 
+def nobody_took_three(won: Sequence[int], rules: RuleSet) -> bool:
+    """Whether spoil five is played and no side has taken three tricks (*won*, by side): at
+    the end of a deal it is spoiled and nobody scores; before the end it may still be, so the
+    deal cannot be settled early."""
+    return rules.spoil_five and max(won) < SPOIL_FIVE_TRICKS
+
+
 def settle_complete(deal: DealState, rules: RuleSet, version: int) -> Settlement:
     """Returns the settlement of a deal whose five tricks have all been played."""
     won = tricks_won(deal, rules)
@@ -210,7 +220,7 @@ def settle_complete(deal: DealState, rules: RuleSet, version: int) -> Settlement
     if rules.bonus and bonus_trick is None:
         facts.append(Fact("bonus_none", ruling("bonus.none"), version))
     winner: Side | None = None
-    spoiled = rules.spoil_five and max(won) < 3
+    spoiled = nobody_took_three(won, rules)
     if spoiled:
         facts.append(Fact("spoiled", ruling("spoil_five"), version))
         points = [0] * rules.sides

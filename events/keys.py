@@ -1,5 +1,10 @@
 """Every Redis key name the project uses, in one module.
 
+The names of the service's and the workers' own records (seat tokens, rate counters, API keys,
+heartbeats, projections) are here too, beside the event store's: one home per key name, and the
+whole keyspace and its hash tags readable in one place, which is what keeps a game's keys in
+one slot (``tests/events/test_keys.py`` holds it: no other module writes a key literal).
+
 Keys of one game carry its partition's hash tag (``f45:{p<NNN>}``, :func:`partition_tag`), so
 they sit in one Redis Cluster slot and one script may touch them all: its events, its command
 ids, its archive, its seat tokens and claim codes, its access log and its sealed histories.
@@ -70,8 +75,8 @@ def commitment_key(commitment: str) -> str:
     return f"f45:{{commit:{commitment}}}"
 
 
-# Seats (service.http.auth)
-# -------------------------------------------------------------------------
+# A game's service records: seat tokens and claim codes (service.application.tokens, claims),
+# checkpoints (service.application.signing), the access log (service.application.access_log) --
 
 
 def seats_key(game_id: str) -> str:
@@ -92,7 +97,8 @@ def access_key(game_id: str) -> str:
     return f"{partition_tag(game_id)}:access:{game_id}"
 
 
-# Workers: sealed histories, dispatch positions, projections, integrity -----------------------
+# Workers (workers.keys names them for the workers): sealed histories, dispatch positions,
+# projections, integrity, heartbeats (service.application.heartbeats) ------------------------
 
 
 def sealed_key(game_id: str, deal_number: int) -> str:
@@ -141,7 +147,8 @@ HEARTBEATS_KEY = "f45:{workers}:heartbeats"
 """Hash: ``worker:<runner>`` and ``dispatcher:<runner>`` -> JSON ``{"at": epoch seconds, ...}``."""
 
 
-# The service's own records: API keys, rate counters, kept histories --------------------------
+# The service's own records: API keys (service.http.apikeys), rate counters (service.http.limits),
+# checkpoint signing keys (service.application.signing), kept histories (service.http.uploads) -
 
 API_KEY_INDEX = "f45:{keys}:index"
 """Sorted set: API key id scored by its creation time (epoch seconds)."""

@@ -62,6 +62,9 @@ class Event:
     OPTIONAL: ClassVar[frozenset[str]] = frozenset()
     """Fields added after the type's schema was released: ``None`` by default, and left out
     of the data when ``None``, so every event stored before them keeps its exact bytes."""
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {}
+    """The data of one event of the type: each layer that writes, reads or says events is
+    tested on every type's example (tests/events/test_event_types.py)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -69,6 +72,8 @@ class GameCreated(Event):
     """A game was set up: its rules, its seats and the seed that draws the first dealer."""
 
     TYPE: ClassVar[str] = "game_created"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {
+        "profile": "bruff", "options": {"target": 45}, "seats": ["human"] * 6, "seed": "00" * 32}
     SCHEMA: ClassVar[int] = 2
     TOKEN: ClassVar[str | None] = "create"
     SAYS: ClassVar[str] = "game created: {profile}, seats {seats}"
@@ -102,6 +107,8 @@ class DeckShuffled(Event):
     """
 
     TYPE: ClassVar[str] = "deck_shuffled"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {
+        "deal": 1, "algorithm": "hmac-sha256-fy/1", "commitment": "ab" * 32, "seed": "cd" * 32}
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"seed"})
     TOKEN: ClassVar[str | None] = "shuffle"
     SAYS: ClassVar[str] = (
@@ -130,6 +137,7 @@ class DeckCut(Event):
     """The player right of the dealer cut the shuffled deck at *position*."""
 
     TYPE: ClassVar[str] = "deck_cut"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 4, "position": 17}
     ACTION: ClassVar[str | None] = "cut"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (
         ("position", "position"), ("nonce", "nonce"))
@@ -153,6 +161,7 @@ class DealContributed(Event):
     the deck depends on it, and it was made after the seed's commitment was public."""
 
     TYPE: ClassVar[str] = "deal_contributed"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"deal": 1, "seat": 2, "nonce": "5e" * 16}
     ACTION: ClassVar[str | None] = "contribute"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("nonce", "nonce"),)
     PHASE: ClassVar[str | None] = "cut"
@@ -169,6 +178,8 @@ class DealRecorded(Event):
     """A deal made at a real table, recorded card by card instead of from a seed (disputes)."""
 
     TYPE: ClassVar[str] = "deal_recorded"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {
+        "deal": 1, "hands": [["5S"]] * 6, "turn_up": "9S", "stock": ["2S"]}
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"hands", "stock"})
     SAYS: ClassVar[str] = "dealt at a real table and recorded; turn-up {turn_up}"
 
@@ -186,6 +197,7 @@ class JokerBuried(Event):
     """The dealer took a turned joker and put *card* face down beneath the stock."""
 
     TYPE: ClassVar[str] = "joker_buried"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 5, "card": "4D"}
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"card"})
     ACTION: ClassVar[str | None] = "bury"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("card", "card"),)
@@ -204,6 +216,7 @@ class TurnUpRobbed(Event):
     """*seat* set *discard* aside face down and took the turn-up."""
 
     TYPE: ClassVar[str] = "turn_up_robbed"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 2, "discard": "4D"}
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"discard"})
     ACTION: ClassVar[str | None] = "rob"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("discard", "discard"),)
@@ -222,6 +235,7 @@ class BidMade(Event):
     """*seat* bid *amount* in the auction."""
 
     TYPE: ClassVar[str] = "bid_made"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 1, "amount": 20}
     ACTION: ClassVar[str | None] = "bid"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("amount", "amount"),)
     PHASE: ClassVar[str | None] = "bidding"
@@ -237,6 +251,7 @@ class BidPassed(Event):
     """*seat* passed; a pass is final for the deal."""
 
     TYPE: ClassVar[str] = "bid_passed"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 2}
     ACTION: ClassVar[str | None] = "pass"
     PHASE: ClassVar[str | None] = "bidding"
     TOKEN: ClassVar[str | None] = "pass"
@@ -250,6 +265,7 @@ class BidHeld(Event):
     """The dealer held, taking over the current highest bid at its amount."""
 
     TYPE: ClassVar[str] = "bid_held"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 0}
     ACTION: ClassVar[str | None] = "hold"
     PHASE: ClassVar[str | None] = "bidding"
     TOKEN: ClassVar[str | None] = "hold"
@@ -263,6 +279,7 @@ class TrumpNamed(Event):
     """The winning bidder named the trump suit (one of ``S C D H``)."""
 
     TYPE: ClassVar[str] = "trump_named"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 1, "suit": "H"}
     ACTION: ClassVar[str | None] = "name_trump"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("suit", "suit"),)
     PHASE: ClassVar[str | None] = "trump"
@@ -278,6 +295,7 @@ class CardsDiscarded(Event):
     """*seat* discarded *cards* face down and drew as many from the stock (auction)."""
 
     TYPE: ClassVar[str] = "cards_discarded"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 3, "cards": ["4D", "7C"]}
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"cards"})
     ACTION: ClassVar[str | None] = "discard"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("cards", "cards"),)
@@ -296,6 +314,7 @@ class JinkAnnounced(Event):
     """*seat* announced a jink for its side before the opening lead (classic option)."""
 
     TYPE: ClassVar[str] = "jink_announced"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 0}
     ACTION: ClassVar[str | None] = "jink"
     PHASE: ClassVar[str | None] = "play"
     TOKEN: ClassVar[str | None] = "jink"
@@ -309,6 +328,7 @@ class CardPlayed(Event):
     """*seat* played *card* to the current trick."""
 
     TYPE: ClassVar[str] = "card_played"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 0, "card": "5S"}
     ACTION: ClassVar[str | None] = "play"
     ACTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = (("card", "card"),)
     PHASE: ClassVar[str | None] = "play"
@@ -324,6 +344,7 @@ class SeedRevealed(Event):
     """The deal is over and its shuffle seed is made public for anyone to check."""
 
     TYPE: ClassVar[str] = "seed_revealed"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"deal": 1, "seed": "cd" * 32}
     TOKEN: ClassVar[str | None] = "reveal"
     SAYS: ClassVar[str] = "seed of deal {deal} revealed: {seed:.16}..."
 
@@ -340,6 +361,7 @@ class GameAbandoned(Event):
     """
 
     TYPE: ClassVar[str] = "game_abandoned"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"idle_seconds": 90000, "after_seconds": 86400}
     SAYS: ClassVar[str] = (
         "game abandoned by the server after {idle_seconds} s without an action")
 
@@ -361,6 +383,9 @@ class BoardDealt(Event):
     """
 
     TYPE: ClassVar[str] = "board_dealt"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {
+        "deal": 1, "board": "dr-00000000000000000000/r1/b1", "boards": 2,
+        "algorithm": "hmac-sha256-fy/2", "commitment": "ab" * 32, "cut": 9, "seed": "cd" * 32}
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"seed"})
     SAYS: ClassVar[str] = (
         "board {board} dealt ({algorithm}, cut {cut}, {boards} boards); commitment "

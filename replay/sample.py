@@ -102,7 +102,7 @@ class GameDriver:
         """Applies *seat*'s *action* through :func:`decide`, with the server's steps that
         follow (a seed reveal, the next shuffle) unless *server_steps* is False.
 
-        :raises engine.errors.ActionRejectedError: when the rules refuse the action.
+        :raises engine.rejections.ActionRejectedError: when the rules refuse the action.
         """
         assert self.state is not None, "create the game first"
         events = decide(self.state, seat, action, entropy=digest(self.label, "shuffle",

@@ -1,14 +1,16 @@
 """The hand history as a value: the document two encodings share, and its visitor walk.
 
 A :class:`HandHistory` holds what a record needs (docs/hand-history.md): the format version, the
-embedded rules (profile, players, every option, and their digest), the seats with their sides, the
-view it was cut for, the events with their hash chain and head, and the derived results with their
-rulings. :mod:`replay.formats.jsonformat` and :mod:`replay.formats.text` encode it; both are
-lossless, so either can be converted to the other and back to the same canonical bytes.
+embedded rules (profile, players, every option, and their digest), the seats with their sides,
+the view it was cut for, the events with their hash chain and head, and the derived results
+with their rulings. :mod:`replay.formats.jsonformat` and :mod:`replay.formats.text` encode it; both
+are lossless,
+so either can be converted to the other and back to the same canonical bytes.
 
 Walking a history is python-chess's ``Game.accept(visitor)``: :meth:`HandHistory.accept` calls a
-:class:`~replay.formats.visitor.HandVisitor` in document order, and the same visitor interface is
-what the text reader calls, so a builder or an exporter works from either side.
+:class:`HandVisitor` (defined here, beside the walk that calls it) in document order, and the
+same visitor interface is what the text reader calls, so a builder
+(:class:`replay.formats.visitor.HandBuilder`) or an exporter works from either side.
 
 A history read from a hand-written text may be a *draft*: events without hashes or times, rules
 without a digest, no results. :func:`replay.formats.importing.complete_draft` seals a draft; only a
@@ -17,15 +19,13 @@ sealed history has a JSON form.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from replay.errors import HistoryFormatError
 from replay.formats.diagnostics import Diagnostic
-
-if TYPE_CHECKING:
-    from replay.formats.visitor import HandVisitor
 
 FORMAT = "fortyfive-hand-history"
 """The ``format`` field of every history."""
@@ -200,6 +200,81 @@ class Integrity:
             raise HistoryFormatError(f"event {event.version} is not sealed")
         return cls(event.version, event.actor, event.command_id, event.occurred_at,
                    event.hash, event.schema, event.prev_hash)
+
+
+HEADERS = ("format_version", "ruling_texts", "game_id", "rules", "seats", "view", "start", "head",
+           "checkpoint")
+"""The structured headers a history has, in the order visitors receive them."""
+
+RESULT_KINDS = ("game", "irregularity", "deal", "hands", "fact", "result")
+"""The kinds of derived result a visitor receives: the first two for the game, the rest for
+the deal being visited."""
+
+
+class HandVisitor(abc.ABC, Generic[T]):
+    """Base visitor: every method does nothing except :meth:`handle_error`, which raises.
+
+    Override what you need, and :meth:`result`. Readers call :meth:`locate` before a visit so a
+    visitor can tell where in the text it is.
+    """
+
+    def begin_hand(self) -> None:
+        """Called first."""
+
+    def locate(self, line: int, column: int) -> None:
+        """Called by the text reader with the position of what it visits next."""
+        del line, column  # Unused here.
+
+    def visit_header(self, name: str, value: Any) -> None:
+        """Called for each header in :data:`HEADERS` that the history has."""
+        del name, value  # Unused here.
+
+    def visit_tag(self, name: str, value: str) -> None:
+        """Called for a free metadata tag (``Event``, ``Site``, ``Date``...)."""
+        del name, value  # Unused here.
+
+    def visit_result(self, kind: str, value: Any) -> None:
+        """Called for a derived result; *kind* is one of :data:`RESULT_KINDS`."""
+        del kind, value  # Unused here.
+
+    def visit_deal(self, number: int) -> None:
+        """Called at the start of each deal."""
+        del number  # Unused here.
+
+    def visit_trick(self, number: int) -> None:
+        """Called by the text reader where a trick line starts (``3.``)."""
+        del number  # Unused here.
+
+    def visit_play(self, seat: int | None, card: str) -> None:
+        """Called for a card played; *seat* is ``None`` where the text leaves it to the engine
+        (a hand-written trick that does not say who led)."""
+        del seat, card  # Unused here.
+
+    def visit_event(self, type: str, data: Mapping[str, Any], redacted: Sequence[str]) -> None:
+        """Called for every event that is not a plain card play."""
+        del type, data, redacted  # Unused here.
+
+    def visit_comment(self, text: str) -> None:
+        """Called for a ``{...}`` or ``;`` comment in the text."""
+        del text  # Unused here.
+
+    def visit_integrity(self, records: Sequence[Integrity]) -> None:
+        """Called once with the chain fields of every event, in event order."""
+        del records  # Unused here.
+
+    def handle_error(self, diagnostic: Diagnostic) -> None:
+        """Called for a problem in the input; this base raises it.
+
+        :raises HistoryFormatError: always, in this base class.
+        """
+        raise HistoryFormatError(str(diagnostic))
+
+    def end_hand(self) -> None:
+        """Called last."""
+
+    @abc.abstractmethod
+    def result(self) -> T:
+        """Returns what the visitor made."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -16,9 +16,16 @@ from typing import Any
 
 from engine.errors import ProfileError
 from engine.profiles import profile_players
-from engine.rulings import side_name
+from engine.sides import side_name
 from events.codec import canonical_json
-from replay.formats.document import Integrity, RulesBlock, SeatInfo, StartBlock, ViewInfo
+from replay.formats.document import (
+    HandVisitor,
+    Integrity,
+    RulesBlock,
+    SeatInfo,
+    StartBlock,
+    ViewInfo,
+)
 from replay.formats.notation import (
     MAGIC,
     Context,
@@ -32,7 +39,7 @@ from replay.formats.notation import (
     render_recorded,
 )
 from replay.formats.notation_lines import render_integrity, render_result_line
-from replay.formats.visitor import HandVisitor, default_schema
+from replay.formats.visitor import default_schema
 
 _OWN_LINE = frozenset({"game_created", "deck_shuffled", "seed_revealed"})
 """Events long enough to stand on a line of their own."""

@@ -16,15 +16,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.actions import action_of, refusals
-from engine.errors import (
-    ActionRejectedError,
-    FortyFiveError,
-    GameOverError,
-    IllegalPlayError,
-    NotYourTurnError,
-)
+from engine.errors import FortyFiveError
+from engine.rejections import ActionRejectedError, GameOverError, IllegalPlayError, NotYourTurnError
 from engine.ruling_texts import TEXTS_VERSION
-from engine.rulings import Ruling, side_name
+from engine.rulings import Ruling
+from engine.sides import side_name
 from engine.state import GameState
 from events.types import CardPlayed, Event
 
@@ -36,7 +32,7 @@ IRREGULARITY_RULES: dict[str, str] = {
     "action.not_allowed": "The rules forbid this action now.",
     "sequence": "The event cannot follow the game so far; nothing after it can be replayed.",
 }
-"""Rule ids an irregularity may cite besides the engine's own (:data:`engine.rulings.RULE_IDS`),
+"""Rule ids an irregularity may cite besides the engine's own (:data:`engine.rule_ids.RULE_IDS`),
 for breaches no engine ruling names."""
 
 ENGINE_FAILURES = (FortyFiveError, ValueError, TypeError, KeyError, IndexError,

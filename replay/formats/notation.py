@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import InvalidCardError
-from engine.rulings import side_name, side_number
+from engine.sides import side_name, side_number
 from events.codec import SAFE_INTEGER_BOUND, CodecError, canonical_json
 from events.types import EVENT_TYPES
 from replay.formats.document import RulesBlock, SeatInfo, StartBlock, ViewInfo

@@ -1,6 +1,6 @@
 """Reading the text notation, leniently, as :func:`chess.pgn.read_game` reads PGN.
 
-:func:`read_hand` walks the text once and calls a :class:`~replay.formats.visitor.HandVisitor` (by
+:func:`read_hand` walks the text once and calls a :class:`~replay.formats.document.HandVisitor` (by
 default a :class:`~replay.formats.visitor.HandBuilder`) for each header, deal, trick, card, event,
 result and integrity record. A problem is passed to the visitor's ``handle_error`` with its
 line and column, and reading goes on with the next piece: nothing is invented to fill the gap.
@@ -24,7 +24,7 @@ from typing import Any, TextIO, TypeVar, overload
 from engine.errors import ProfileError
 from engine.profiles import profile_players
 from replay.formats.diagnostics import Diagnostic
-from replay.formats.document import HandHistory, Integrity, RulesBlock, ViewInfo
+from replay.formats.document import HandHistory, HandVisitor, Integrity, RulesBlock, ViewInfo
 from replay.formats.notation import (
     DEAL_TAGS,
     HEADER_TAGS,
@@ -42,7 +42,7 @@ from replay.formats.notation import (
     parse_recorded,
 )
 from replay.formats.notation_lines import parse_integrity, parse_result_line
-from replay.formats.visitor import HandBuilder, HandVisitor, default_schema
+from replay.formats.visitor import HandBuilder, default_schema
 
 T = TypeVar("T")
 

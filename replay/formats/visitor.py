@@ -1,9 +1,10 @@
-"""Visitors over a hand history, as :mod:`chess.pgn` visits games.
+"""The visitor that builds a hand history, as :mod:`chess.pgn`'s ``GameBuilder`` builds games.
 
 The text reader (:func:`replay.formats.text.read_hand`) and
-:meth:`replay.formats.document.HandHistory.accept` call the same methods in the same order, so one
-visitor serves both: :class:`HandBuilder` builds a :class:`~replay.formats.document.HandHistory`
-(from text, or as a copy), and :class:`replay.formats.export.TextExporter` writes the notation.
+:meth:`replay.formats.document.HandHistory.accept` call the methods of
+:class:`~replay.formats.document.HandVisitor` in the same order, so one visitor serves both:
+:class:`HandBuilder` builds a :class:`~replay.formats.document.HandHistory` (from text, or as a
+copy), and :class:`replay.formats.export.TextExporter` writes the notation.
 
 Values passed to visitors are structured (rules as a :class:`~replay.formats.document.RulesBlock`,
 results as JSON objects): the notation's encoding stays in :mod:`replay.formats.notation`.
@@ -11,16 +12,15 @@ results as JSON objects): the notation's encoding stays in :mod:`replay.formats.
 
 from __future__ import annotations
 
-import abc
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from events.chain import GENESIS_HASH
 from events.types import EVENT_TYPES
-from replay.errors import HistoryFormatError
 from replay.formats.diagnostics import Diagnostic
 from replay.formats.document import (
     HandHistory,
+    HandVisitor,
     HistoryEvent,
     Integrity,
     RulesBlock,
@@ -28,82 +28,6 @@ from replay.formats.document import (
     StartBlock,
     ViewInfo,
 )
-
-T = TypeVar("T")
-
-HEADERS = ("format_version", "ruling_texts", "game_id", "rules", "seats", "view", "start", "head",
-           "checkpoint")
-"""The structured headers a history has, in the order visitors receive them."""
-
-RESULT_KINDS = ("game", "irregularity", "deal", "hands", "fact", "result")
-"""The kinds of derived result a visitor receives: the first two for the game, the rest for
-the deal being visited."""
-
-
-class HandVisitor(abc.ABC, Generic[T]):
-    """Base visitor: every method does nothing except :meth:`handle_error`, which raises.
-
-    Override what you need, and :meth:`result`. Readers call :meth:`locate` before a visit so a
-    visitor can tell where in the text it is.
-    """
-
-    def begin_hand(self) -> None:
-        """Called first."""
-
-    def locate(self, line: int, column: int) -> None:
-        """Called by the text reader with the position of what it visits next."""
-        del line, column  # Unused here.
-
-    def visit_header(self, name: str, value: Any) -> None:
-        """Called for each header in :data:`HEADERS` that the history has."""
-        del name, value  # Unused here.
-
-    def visit_tag(self, name: str, value: str) -> None:
-        """Called for a free metadata tag (``Event``, ``Site``, ``Date``...)."""
-        del name, value  # Unused here.
-
-    def visit_result(self, kind: str, value: Any) -> None:
-        """Called for a derived result; *kind* is one of :data:`RESULT_KINDS`."""
-        del kind, value  # Unused here.
-
-    def visit_deal(self, number: int) -> None:
-        """Called at the start of each deal."""
-        del number  # Unused here.
-
-    def visit_trick(self, number: int) -> None:
-        """Called by the text reader where a trick line starts (``3.``)."""
-        del number  # Unused here.
-
-    def visit_play(self, seat: int | None, card: str) -> None:
-        """Called for a card played; *seat* is ``None`` where the text leaves it to the engine
-        (a hand-written trick that does not say who led)."""
-        del seat, card  # Unused here.
-
-    def visit_event(self, type: str, data: Mapping[str, Any], redacted: Sequence[str]) -> None:
-        """Called for every event that is not a plain card play."""
-        del type, data, redacted  # Unused here.
-
-    def visit_comment(self, text: str) -> None:
-        """Called for a ``{...}`` or ``;`` comment in the text."""
-        del text  # Unused here.
-
-    def visit_integrity(self, records: Sequence[Integrity]) -> None:
-        """Called once with the chain fields of every event, in event order."""
-        del records  # Unused here.
-
-    def handle_error(self, diagnostic: Diagnostic) -> None:
-        """Called for a problem in the input; this base raises it.
-
-        :raises HistoryFormatError: always, in this base class.
-        """
-        raise HistoryFormatError(str(diagnostic))
-
-    def end_hand(self) -> None:
-        """Called last."""
-
-    @abc.abstractmethod
-    def result(self) -> T:
-        """Returns what the visitor made."""
 
 
 class HandBuilder(HandVisitor[HandHistory]):

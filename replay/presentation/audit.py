@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.errors import FortyFiveError
 from engine.profiles import make_ruleset
-from engine.rulings import RULE_IDS
+from engine.rule_ids import RULE_IDS
 from engine.shuffle import ALGORITHM_2, commitment, deal_order, deck_order
 from events.envelope import RecordedEvent
 from replay.formats.build import build_history

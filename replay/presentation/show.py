@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.rulings import side_name
+from engine.sides import side_name
 from events.types import EVENT_TYPES
 from replay.formats.document import HandHistory, HistoryEvent, Section
 

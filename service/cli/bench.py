@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
+from bench import BenchUsageError
 from service.cli import UsageError, _Parser
 
 TARGETS = ("engine", "store", "http", "history", "stream", "grind", "sign", "drive")
@@ -74,7 +75,10 @@ def run(args: argparse.Namespace) -> int:
         )
     results: dict[str, Any] = {}
     for target, module, parsed in runs:
-        results[target] = module.run(parsed)
+        try:
+            results[target] = module.run(parsed)
+        except BenchUsageError as error:
+            raise UsageError(str(error)) from None
     shown: Mapping[str, Any] = results if args.target == "all" else results[args.target]
     if as_json:
         print(json.dumps(shown, indent=2))

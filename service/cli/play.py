@@ -20,7 +20,7 @@ from engine.bots import choose_action
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.profiles import PROFILES, parse_option_text, profile_players
-from engine.rulings import side_name
+from engine.sides import side_name
 from engine.state import GameState
 from replay.views import game_view
 from service.cli import UsageError

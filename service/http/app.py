@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask
 
-from service.http import lean_actions, limits
+from service.http import hooks, lean_actions, limits
 from service.http.config import load_config
-from service.http.errors import FortyFiveApi, as_problem, register_error_handlers
+from service.http.errors import FortyFiveApi, register_error_handlers
 from service.http.repository import EXTENSION, create_services
-from service.http.request_limits import register_request_checks
 from service.http.routes import drives as drives_api
 from service.http.routes import games, health, histories, web
 from service.http.routes import keys as keys_api
@@ -46,9 +45,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.extensions[API_EXTENSION] = api
     register_error_handlers(app)
-    register_request_checks(app)
     limits.init_app(app)
-    app.after_request(_harden)
+    hooks.register(app)
     # Outermost: plain actions are answered before Flask's request machinery runs.
     app.wsgi_app = lean_actions.ActionDispatch(  # type: ignore[method-assign]
         app, app.wsgi_app)
@@ -71,24 +69,3 @@ def get_api(app: Flask) -> FortyFiveApi:
     """Returns *app*'s API object (its ``spec`` is the OpenAPI document)."""
     api: FortyFiveApi = app.extensions[API_EXTENSION]
     return api
-
-
-def _harden(response: Response) -> Response:
-    """Adds the headers every response carries, makes every error a problem, and leaves an
-    answer without a body (a 204, a 304, the automatic answer to ``OPTIONS``) without a
-    ``Content-Type``: it has nothing to describe (Flask's default would say ``text/html``)."""
-    response = as_problem(response)
-    if _bodiless(response):
-        response.set_data(b"")
-        del response.headers["Content-Type"]
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
-
-
-def _bodiless(response: Response) -> bool:
-    """True for an answer that has no body: by its status, or an empty one of its own (a
-    streamed body, such as an event stream or a file, is never taken for empty)."""
-    if response.status_code in (204, 304):
-        return True
-    return not response.is_streamed and response.calculate_content_length() == 0

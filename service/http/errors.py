@@ -26,13 +26,8 @@ from gunicorn.http import errors as server_errors
 from redis.exceptions import RedisError
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 
-from engine.errors import (
-    ActionRejectedError,
-    EventSequenceError,
-    InvalidActionError,
-    InvalidCardError,
-    ProfileError,
-)
+from engine.errors import EventSequenceError, InvalidActionError, InvalidCardError, ProfileError
+from engine.rejections import ActionRejectedError
 from events.errors import (
     CommitmentReusedError,
     ConcurrencyError,
@@ -123,7 +118,7 @@ def problem(
 def problem_document(status: int, code: str, detail: str, **extensions: Any) -> dict[str, Any]:
     """Returns the body of a problem (extensions that are ``None`` are left out); also used
     outside any app, by the HTTP server's own error pages
-    (:mod:`service.processes.gunicorn_errors`)."""
+    (:mod:`service.http.gunicorn_errors`)."""
     return {
         "type": TYPE_PREFIX + code,
         "title": statuses.phrase(status),

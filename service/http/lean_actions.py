@@ -1,94 +1,56 @@
 """The lean path of the hot endpoint, ``POST /v1/games/<id>/actions``.
 
 Two layers. :class:`ActionDispatch` sits in front of the whole app (its ``wsgi_app``): a plain
-action whose request passes every check the app makes before a view
-(:mod:`service.http.request_limits`, and where rate limits are enforced the seat's count of
-:mod:`service.http.limits`) is answered there, without Flask's request machinery, by the endpoint's
-own body (:func:`service.http.routes.games.action_answer`), with the very status line, headers and
-body the app would send. Anything else goes to the app untouched (its body replayed, its count, if
-made, handed on so that it is not made twice), and so does an error the body raises: the endpoint
-raises it again at once, so that the app's own hooks and handlers answer it. A seat's view is
-answered there too (where rate limits are enforced, counted against the client's address as the app
-counts it, unless an API key or a trusted proxy is involved).
+action whose request passes every check the app's hooks make before a view (the one list of
+:mod:`service.http.hooks`: :mod:`service.http.request_limits`, and where rate limits are
+enforced the seat's count of :mod:`service.http.limits`) is answered there, without Flask's
+request machinery, by the endpoint's own body
+(:func:`service.http.routes.games.action_answer`), with the very status line, headers and body
+the app would send. Anything else goes to the app untouched (its body replayed, its count, if
+made, handed on so that it is not made twice), and so does an error the body raises: the
+endpoint raises it again at once, so that the app's own hooks and handlers answer it. A seat's
+view is answered there too (where rate limits are enforced, counted against the client's
+address as the app counts it, unless an API key or a trusted proxy is involved).
 
-Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per documented
-response) and webargs, which parses the body a second time and loads it through
+Inside the app, flask-smorest serves that endpoint through ten nested wrappers (one per
+documented response) and webargs, which parses the body a second time and loads it through
 :class:`service.http.schemas.requests.ActionSchema`. This path takes the body
-:mod:`service.http.request_limits` already parsed and, when it is an action the schema would load
-unchanged, calls the endpoint's body (:func:`service.http.routes.games.take_action`) directly.
-Anything else (a field the schema refuses, a value it would convert, an unknown field) goes the
-documented way, so every refusal is exactly the problem it was; the OpenAPI document is the
-blueprint's and does not change.
+:mod:`service.http.request_limits` already parsed and, when it is an action the schema would
+load unchanged (each field checked by its kind in :mod:`service.http.schemas.action_body`, the
+description the schema is made from), calls the endpoint's body
+(:func:`service.http.routes.games.take_action`) directly. Anything else (a field the schema
+refuses, a value it would convert, an unknown field) goes the documented way, so every refusal
+is exactly the problem it was; the OpenAPI document is the blueprint's and does not change.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, request
 
-from engine.actions import ACTION_FIELDS
 from events.store import StoreUnavailableError, check_game_id
-from service.http import apikeys, limits, request_limits
+from service.http import apikeys, hooks, limits, request_limits
 from service.http.repository import EXTENSION
 from service.http.request_limits import JSONBodyError, checked_json, load_json
 from service.http.routes import games
-from service.http.schemas.fields import CARD_PATTERN, SUIT_PATTERN
+from service.http.schemas.action_body import FIELD_CHECKS
 
 ENDPOINT = "games.Actions"
 """The endpoint this module serves leanly."""
 VIEW_ENDPOINT = "games.Game"
 """The endpoint whose seat views :class:`ActionDispatch` answers too."""
 
-_CARD = re.compile(CARD_PATTERN)
-_SUIT = re.compile(SUIT_PATTERN)
-_TYPES = frozenset(ACTION_FIELDS)
-_MAX_CARDS = 5
-_MAX_NUMBER = 1000
-
-
-def _is_card(value: object) -> bool:
-    return type(value) is str and _CARD.fullmatch(value) is not None
-
-
-def _is_cards(value: object) -> bool:
-    return type(value) is list and len(value) <= _MAX_CARDS and all(map(_is_card, value))
-
-
-def _is_number(value: object) -> bool:
-    return type(value) is int and 0 <= value <= _MAX_NUMBER
-
-
-def _is_suit(value: object) -> bool:
-    return type(value) is str and _SUIT.fullmatch(value) is not None
-
-
-def _is_type(value: object) -> bool:
-    return type(value) is str and value in _TYPES
-
-
-_CHECKS: dict[str, Callable[[object], bool]] = {
-    "type": _is_type,
-    "card": _is_card,
-    "discard": _is_card,
-    "cards": _is_cards,
-    "amount": _is_number,
-    "suit": _is_suit,
-    "position": _is_number,
-}
-"""Per field of :class:`service.http.schemas.requests.ActionSchema`: whether it loads a value as
-it is. Stricter than the schema (exact types, a match of the whole string), never looser."""
-
-
 def plain_action(body: object) -> dict[str, Any] | None:
     """Returns *body* as :class:`service.http.schemas.requests.ActionSchema` would load it, if it
-    surely loads unchanged; ``None`` when the schema has to judge it."""
+    surely loads unchanged (every field passes its check in
+    :data:`service.http.schemas.action_body.FIELD_CHECKS`); ``None`` when the schema has to
+    judge it."""
     if type(body) is not dict or "type" not in body:
         return None
     for name, value in body.items():
-        check = _CHECKS.get(name)
+        check = FIELD_CHECKS.get(name)
         if check is None or not check(value):
             return None
     return dict(body)
@@ -131,15 +93,6 @@ _PREFIX, _SUFFIX = "/v1/games/", "/actions"
 _JSON = "application/json"
 _CREATED, _OK = "201 CREATED", "200 OK"
 """The status lines of an action taken and of a view, as Werkzeug writes them."""
-_HOOKS_BEFORE = ("service.http.request_limits.check_head", "service.http.request_limits.check_body",
-                 "service.http.limits._count")
-_HOOKS_AFTER = ("service.http.limits._advertise", "service.http.app._harden")
-"""The app's own hooks the dispatch stands in for (by qualified name), in their order: with
-any other hook registered, the dispatch stays out of the way."""
-
-
-def _names(functions: Iterable[Callable[..., Any]]) -> tuple[str, ...]:
-    return tuple(f"{function.__module__}.{function.__qualname__}" for function in functions)
 
 
 class ActionDispatch:
@@ -185,19 +138,10 @@ class ActionDispatch:
     @property
     def enabled(self) -> bool:
         """Whether the dispatch answers for the app exactly as the app would: only the hooks
-        it stands in for are registered (checked at the first request, once every hook is)
-        and no host or server name is checked."""
+        it stands in for are registered (:func:`service.http.hooks.only_these`, checked at the
+        first request, once every hook is) and no host or server name is checked."""
         if self._hooks_known is None:
-            app = self._app
-            self._hooks_known = (
-                _names(app.before_request_funcs.get(None, ())) == _HOOKS_BEFORE
-                and _names(app.after_request_funcs.get(None, ())) == _HOOKS_AFTER
-                and not app.before_request_funcs.get("games")
-                and not app.after_request_funcs.get("games")
-                and not any(app.url_value_preprocessors.values())
-                and not any(app.teardown_request_funcs.values())
-                and not app.teardown_appcontext_funcs
-            )
+            self._hooks_known = hooks.only_these(self._app, ENDPOINT.split(".")[0])
         config = self._app.config
         return bool(
             self._hooks_known and not config.get("TRUSTED_HOSTS") and not config.get("SERVER_NAME")

@@ -152,13 +152,13 @@ def configured_limits(config: Mapping[str, Any]) -> dict[str, Limit]:
 
 
 def init_app(app: Flask) -> None:
-    """Counts every API request of *app* before its view runs, and advertises the count."""
+    """Reads *app*'s limits and trusted proxies; its hooks (:mod:`service.http.hooks`) count
+    every API request with :func:`count_current` and advertise the count with
+    :func:`advertise`."""
     app.extensions["fortyfive.limits"] = configured_limits(app.config)
     hops = int(app.config.get("TRUSTED_PROXIES") or 0)
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
-    app.before_request(_count)
-    app.after_request(_advertise)
 
 
 def request_class() -> str | None:
@@ -246,7 +246,7 @@ def count_request(app: Flask, limit_class: str, client: str) -> Count | None:
     return Count(limit_class, limit, max(0, limit.quota - count), reset, count > limit.quota)
 
 
-def _count() -> None:
+def count_current() -> None:
     """Counts the current request (unless it was counted in front of Flask); refuses it with
     429 when its client is over the quota."""
     limit_class = request_class()
@@ -289,7 +289,7 @@ def _increment(app: Flask, key: str, window: int) -> tuple[int, int]:
     return int(count), int(ttl)
 
 
-def _advertise(response: Response) -> Response:
+def advertise(response: Response) -> Response:
     """Adds ``RateLimit-Policy`` and ``RateLimit`` to a limited request's answer."""
     counted: Count | None = g.get("rate_limit")
     if counted is not None:

@@ -18,7 +18,7 @@ Every refusal is a 400-level problem with a stable code (:mod:`service.http.erro
   ``json_duplicate_key``) and no string holds a lone surrogate: I-JSON (RFC 7493), the JSON
   every part of the service, its hash chain included, can represent exactly.
 
-The HTTP server's own limits sit above these (:mod:`service.processes.gunicorn_errors`), so requests
+The HTTP server's own limits sit above these (:mod:`service.http.gunicorn_errors`), so requests
 between the two get these answers, and those beyond them the same status and code from the
 server itself.
 """
@@ -30,7 +30,7 @@ import math
 import re
 from typing import Any, NoReturn
 
-from flask import Flask, g, request
+from flask import g, request
 from flask_smorest import abort
 from werkzeug.exceptions import ClientDisconnected
 
@@ -75,12 +75,6 @@ class JSONBodyError(ValueError):
         super().__init__(detail)
         self.code = code
         self.detail = detail
-
-
-def register_request_checks(app: Flask) -> None:
-    """Makes *app* check every request's head, then every ``POST`` body, before its view."""
-    app.before_request(check_head)
-    app.before_request(check_body)
 
 
 def check_head() -> None:

@@ -11,6 +11,7 @@
 
 import { cardFace, el, factItem, fill, randomKey, sideName, tokens } from "./cards.js";
 import { readHistory } from "./history.js";
+import { EVENT_TYPES } from "./event-types.js";
 import { $, api, authHeaders, clearMessage, say, session, showProblem } from "./page.js";
 import { claimFromLink, joinGame, openLobby } from "./lobby.js";
 import { renderActions, updateDiscard } from "./actions.js";
@@ -24,11 +25,6 @@ import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
 import { dueContribution, withNonce } from "./contribute.js";
 
-const EVENT_TYPES = [
-  "game_created", "deck_shuffled", "deck_cut", "deal_contributed", "deal_recorded", "joker_buried",
-  "turn_up_robbed", "bid_made", "bid_passed", "bid_held", "trump_named", "cards_discarded",
-  "jink_announced", "card_played", "seed_revealed", "game_abandoned", "board_dealt", "message",
-];
 const PHASES = {
   cut: "the cut", joker: "a turned joker", bidding: "the auction", trump: "naming trumps",
   discard: "the exchange", play: "play", over: "game over", shuffle: "the shuffle",
@@ -179,7 +175,8 @@ function connect() {
     setLive("live");
     reload();
   });
-  for (const type of EVENT_TYPES) {
+  // Every event type of the registry, and "message" (an event the server sends unnamed).
+  for (const type of [...EVENT_TYPES, "message"]) {
     source.addEventListener(type, (message) => {
       noticeClock(message);
       reload();

@@ -2,6 +2,8 @@
 // `fortyfive history show` does: events grouped into deals, card plays into tricks, each
 // trick closed by its trick_won fact (or when every seat has played), facts by version.
 
+import { SAYS, SAYS_HIDDEN } from "./event-types.js";
+
 export const FORMAT = "fortyfive-hand-history";
 const DEAL_START = new Set(["deck_shuffled", "deal_recorded"]);
 
@@ -168,6 +170,35 @@ export function describeEvent(event) {
     case "game_abandoned":
       return `Game abandoned by the server after ${data.idle_seconds} s without an action`;
     default:
-      return `${event.type} ${JSON.stringify(data)}`;
+      return said(event);
   }
+}
+
+/** The event type's own sentence (`SAYS` in events/types.py) filled with *event*'s data, as
+ * `history show` fills it; the type and its data for a type or data it cannot say. */
+function said(event) {
+  const data = event.data || {};
+  const hiddenSays = SAYS_HIDDEN[event.type];
+  let template = SAYS[event.type];
+  if (hiddenSays && ((event.redacted && event.redacted.length)
+      || (template.includes("{seed:") && data.seed == null))) {
+    template = hiddenSays;
+  }
+  const values = {};
+  for (const [name, value] of Object.entries(data)) {
+    if (Array.isArray(value)) {
+      values[name] = value.join(" ") || "nothing";
+      values[`${name}_count`] = value.length;
+    } else {
+      values[name] = value === null ? "none" : value;
+    }
+  }
+  let unsaid = !template;
+  const line = (template || "").replace(/\{(\w+)(?::\.(\d+))?\}/g, (_, name, width) => {
+    if (!(name in values)) unsaid = true;
+    const text = String(values[name]);
+    return width ? text.slice(0, Number(width)) : text;
+  });
+  if (unsaid) return `${event.type} ${JSON.stringify(data)}`;
+  return line.charAt(0).toUpperCase() + line.slice(1);
 }

@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from engine.cards import Card, Suit, format_cards, parse_cards
-from engine.errors import IllegalPlayError
 from engine.legality import check_card, legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
-from engine.rulings import RULE_IDS, Ruling
+from engine.rejections import IllegalPlayError
+from engine.rule_ids import RULE_IDS
+from engine.rulings import Ruling
 
 
 def _legal(

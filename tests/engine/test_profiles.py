@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -9,7 +10,9 @@ import pytest
 from engine.cards import Suit
 from engine.errors import ProfileError
 from engine.profiles import (
+    OPTIONS,
     PROFILES,
+    RuleSet,
     find_ruleset,
     make_ruleset,
     option_specs,
@@ -344,3 +347,16 @@ def test_a_rule_set_names_its_rankings_without_holding_them() -> None:
     # The fold cache bounds its games by deep_size: tables that every game under the same
     # options shares must not count again in each game.
     assert deep_size(plain) < deep_size(ranking(Suit.H, plain)) / 4
+
+
+def test_each_option_is_described_once_and_is_a_rule_set_field_of_its_name() -> None:
+    # A new option is its RuleSet field, its entry in OPTIONS and the rule that reads it.
+    fields = {field.name for field in dataclasses.fields(RuleSet) if field.init}
+    assert fields == {option.name for option in OPTIONS} | {"profile", "players", "auction"}
+    for profile in PROFILES:
+        rules = make_ruleset(profile)
+        offered = [option.name for option in OPTIONS if profile not in option.fixed]
+        assert list(rules.options()) == offered == list(option_specs(profile))
+        for option in OPTIONS:
+            if profile in option.fixed:
+                assert getattr(rules, option.name) == option.to_rule(option.fixed[profile])

@@ -30,10 +30,10 @@ from engine.actions import (
     start_game_and_apply,
 )
 from engine.cards import Card
-from engine.errors import IllegalPlayError
 from engine.fold import apply_event, fold
 from engine.profiles import LAYOUT_SIZE
 from engine.ranking import Ranking, ranking
+from engine.rejections import IllegalPlayError
 from engine.shuffle import pack
 from engine.state import DealState, GameState
 from events.types import Event

@@ -11,8 +11,9 @@ from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
 from engine.ranking import ranking
+from engine.rule_ids import RULE_IDS
 from engine.ruling_texts import SENTENCES, TEXTS_VERSION, known_versions, sentence
-from engine.rulings import RULE_IDS, ruling
+from engine.rulings import ruling
 from engine.tricks import winner_ruling
 
 # Bruff, hearts trumps (9H turned), dealer 5, scores A 25, B 35, C 30. A takes trick 1 with KC;
@@ -159,8 +160,8 @@ def test_a_ruling_is_a_value_of_its_rule_and_facts() -> None:
 
 
 def test_every_rule_has_an_example_that_every_version_writes() -> None:
+    from engine.rule_ids import RULE_SECTIONS
     from engine.ruling_texts import EXAMPLES
-    from engine.rulings import RULE_SECTIONS
 
     assert set(EXAMPLES) == set(RULE_IDS) == set(RULE_SECTIONS)
     for version in known_versions():

@@ -14,7 +14,7 @@ import pytest
 from deals import Table, cards_in_play, recorded_game, shuffled_game
 
 from engine.cards import Suit, parse_cards
-from engine.errors import IllegalPlayError, NotYourTurnError, WrongPhaseError
+from engine.rejections import IllegalPlayError, NotYourTurnError, WrongPhaseError
 from engine.shuffle import pack
 from events.types import BidPassed, DeckShuffled, SeedRevealed
 

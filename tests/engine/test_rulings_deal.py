@@ -11,8 +11,8 @@ from deals import ENTROPY, Table, cards_in_play, plays, recorded_game, shuffled_
 
 from engine.actions import start_game
 from engine.cards import JOKER, Card, Suit, parse_cards
-from engine.errors import IllegalPlayError, NotYourTurnError
 from engine.fold import fold
+from engine.rejections import IllegalPlayError, NotYourTurnError
 from engine.shuffle import cut, deck_order, first_dealer, pack
 
 

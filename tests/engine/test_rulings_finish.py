@@ -11,8 +11,9 @@ from deals import Table, cards_in_play, recorded_game
 
 from engine.actions import legal_actions
 from engine.cards import parse_cards
-from engine.errors import GameOverError, IllegalPlayError, ProfileError
+from engine.errors import ProfileError
 from engine.profiles import make_ruleset
+from engine.rejections import GameOverError, IllegalPlayError
 from engine.shuffle import pack
 
 # Bruff, spades trumps (9S turned), dealer 5, sides 0, 1, 2, 0, 1, 2. Seat 0 leads KS and wins;

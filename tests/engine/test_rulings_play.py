@@ -11,11 +11,11 @@ import pytest
 from deals import ENTROPY, Table, plays, recorded_game, shuffled_game
 
 from engine.actions import decide, legal_actions
-from engine.errors import (
+from engine.errors import InvalidActionError
+from engine.rejections import (
     ActionRejectedError,
     GameOverError,
     IllegalPlayError,
-    InvalidActionError,
     NotYourTurnError,
     WrongPhaseError,
 )

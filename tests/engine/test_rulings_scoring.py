@@ -7,7 +7,7 @@ from collections import Counter
 
 from deals import FACT_RULES, Table, cards_in_play, recorded_game
 
-from engine.rulings import RULE_IDS
+from engine.rule_ids import RULE_IDS
 from engine.scoring import trick_points
 from engine.shuffle import pack
 

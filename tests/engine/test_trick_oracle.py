@@ -12,7 +12,7 @@ from engine.cards import Card, Suit, format_cards, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import RuleSet, make_ruleset, parse_option_text
 from engine.ranking import ranking
-from engine.rulings import RULE_IDS
+from engine.rule_ids import RULE_IDS
 from engine.shuffle import pack
 from engine.tricks import winner_ruling
 

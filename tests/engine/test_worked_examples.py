@@ -21,7 +21,7 @@ from collections import Counter
 import pytest
 from deals import Table, cards_in_play, plays, recorded_game
 
-from engine.errors import IllegalPlayError
+from engine.rejections import IllegalPlayError
 from engine.scoring import trick_points
 from engine.shuffle import pack
 

@@ -7,9 +7,9 @@ import pathlib
 
 import pytest
 
+from bench import BenchUsageError
 from bench import store as bench_store
 from events.redis_store import RedisEventStore
-from service.cli import UsageError
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -100,5 +100,5 @@ def test_before_takes_a_fortyfive_checkout_and_the_engine_fold(tmp_path: pathlib
     with pytest.raises(SystemExit):
         _args("--before", str(tmp_path))
     checkout = pathlib.Path(bench_store.__file__).resolve().parents[1]
-    with pytest.raises(UsageError, match="--before"):
+    with pytest.raises(BenchUsageError, match="--before"):
         bench_store.run(_args("--before", str(checkout), "--fold", "digest"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.rulings import RULE_IDS
+from engine.rule_ids import RULE_IDS
 from replay.formats.irregularities import IRREGULARITY_RULES
 from replay.presentation.reference import BEGIN, END, generated, updated
 from service.cli import main

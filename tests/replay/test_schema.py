@@ -11,7 +11,7 @@ import pytest
 from replay_helpers import golden_files
 
 from engine import state as engine_state
-from engine.rulings import RULE_IDS
+from engine.rule_ids import RULE_IDS
 from replay.formats.irregularities import IRREGULARITY_RULES
 from replay.formats.jsonformat import schema, validate
 

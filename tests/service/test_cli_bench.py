@@ -114,6 +114,16 @@ def test_bench_refuses_bad_options_in_one_line(
     assert err.count("\n") == 1 and message in err
 
 
+def test_a_benchmark_refusing_its_options_is_a_usage_error_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    checkout = pathlib.Path(__file__).resolve().parents[2]
+    status, out, err = _run(capsys, "store", "--before", str(checkout), "--fold", "digest")
+    assert (status, out) == (2, "")
+    assert err == ("fortyfive bench store: --before loads the game with the engine's fold; "
+                   "leave out --fold digest\n")
+
+
 def test_a_missing_bench_module_is_named_in_one_line(
     capsys: pytest.CaptureFixture[str], fakes: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

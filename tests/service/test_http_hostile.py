@@ -21,6 +21,7 @@ from werkzeug.test import TestResponse
 
 from service.http import statuses
 from service.http.app import create_app
+from service.http.gunicorn_errors import ProblemErrors, gunicorn_limits, problem_worker_class
 from service.http.request_limits import (
     MAX_HEADER_FIELD_BYTES,
     MAX_HEADER_FIELDS,
@@ -29,7 +30,6 @@ from service.http.request_limits import (
     JSONBodyError,
     load_json,
 )
-from service.processes.gunicorn_errors import ProblemErrors, gunicorn_limits, problem_worker_class
 
 GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
 POSTS = ("/v1/games", "/v1/games/{game}/actions", "/v1/rules/legal", "/v1/rules/winner",

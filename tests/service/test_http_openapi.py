@@ -175,18 +175,36 @@ def _leaves_out_authorization(case: Any) -> bool:
     return isinstance(parameter, str) and parameter.lower() == "authorization"
 
 
-def _documented_statuses() -> dict[tuple[str, ...], set[str]]:
+def _documented_rows() -> dict[tuple[str, ...], tuple[set[str], str]]:
     """Returns docs/api.md's table of endpoints: the operations of each row (``"POST
-    /v1/games"``) and the statuses it lists."""
+    /v1/games"``), the statuses it lists and the module of ``service/http/routes/`` it names."""
     text = (OPENAPI.parent / "docs" / "api.md").read_text("utf-8")
-    rows: dict[tuple[str, ...], set[str]] = {}
+    rows: dict[tuple[str, ...], tuple[set[str], str]] = {}
     for line in text.split("\n\n| method and path |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]:
-        where, success, other = line.strip("|").split("|")
+        where, success, other, module = line.strip("|").split("|")
         operations = tuple(
             f"{method} {_path_of(path)}"
             for method, path in re.findall(r"`(\w+) ([^`]+)`", where))
-        rows[operations] = set(re.findall(r"\b[1-5]\d\d\b", success + other))
+        rows[operations] = (set(re.findall(r"\b[1-5]\d\d\b", success + other)),
+                            module.strip().strip("`"))
     return rows
+
+
+def _documented_statuses() -> dict[tuple[str, ...], set[str]]:
+    """Returns the statuses of each row of docs/api.md's table of endpoints."""
+    return {operations: statuses for operations, (statuses, _) in _documented_rows().items()}
+
+
+def test_the_docs_name_the_module_behind_each_route(app: Flask) -> None:
+    urls = app.url_map.bind("localhost")
+    for operations, (_, module) in _documented_rows().items():
+        for operation in operations:
+            method, path = operation.split(" ")
+            endpoint, _ = urls.match(re.sub(r"\{\w+\}", "x", path.replace("{seat}", "0")),
+                                     method=method)
+            blueprint = app.blueprints[endpoint.split(".")[0]]
+            assert blueprint.import_name == f"service.http.routes.{module.removesuffix('.py')}", (
+                operation)
 
 
 def test_the_status_table_of_the_docs_is_the_documents() -> None:

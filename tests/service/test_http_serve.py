@@ -16,7 +16,7 @@ from serve_helpers import alive, create_game, serving, wait_until
 from serve_helpers import call as _call
 
 from service.cli import main
-from service.cli.serve import gunicorn_options, host_port
+from service.http.server import gunicorn_options, host_port
 from service.processes.embedded_redis import EmbeddedRedis
 from service.processes.free_ports import free_ports
 

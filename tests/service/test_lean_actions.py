@@ -16,11 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from werkzeug.test import Client, EnvironBuilder, run_wsgi_app
 
+from engine.actions import ACTION_FIELDS
 from events.keys import rate_key
 from service.application import access_log
 from service.http import lean_actions, limits
 from service.http.app import create_app
 from service.http.routes import games
+from service.http.schemas.action_body import ACTION_BODY
 from service.http.schemas.requests import ActionSchema
 
 _VALUES = st.one_of(
@@ -28,9 +30,10 @@ _VALUES = st.one_of(
     st.sampled_from(["5S", "5s", "10H", "JK", "jk", "TD", "1S", "5S\n", " 5S", "S", "h", "X",
                      "play", "cut", "bid", "pass", "jink", "name_trump", ""]),
     st.lists(st.sampled_from(["5S", "AH", "5S\n", "ZZ", 3]), max_size=7),
+    st.sampled_from(["9f2c4e1a7b3d5f60e8c2a4b6d8f01357", "9F2C", " 9f2c"]),
 )
 _NAMES = st.sampled_from(["type", "card", "discard", "cards", "amount", "suit", "position",
-                          "other"])
+                          "nonce", "other"])
 
 
 @given(st.dictionaries(_NAMES, _VALUES, max_size=4) | _VALUES)
@@ -43,10 +46,19 @@ def test_a_plain_action_is_exactly_what_the_schema_loads(body: Any) -> None:
     assert all(type(plain[name]) is type(value) for name, value in body.items())
 
 
+def test_one_description_names_every_field_the_engine_reads() -> None:
+    described = [field.name for field in ACTION_BODY]
+    assert list(ActionSchema().fields) == described
+    assert set(described) == {"type"} | {
+        name for names in ACTION_FIELDS.values() for name in names}
+    assert set(lean_actions.FIELD_CHECKS) == set(described)
+
+
 @pytest.mark.parametrize("body", [
     {"type": "play", "card": "5S"}, {"type": "cut", "position": 7},
     {"type": "bid", "amount": 20}, {"type": "discard", "cards": ["5S", "AH"]},
     {"type": "name_trump", "suit": "h"}, {"type": "pass"},
+    {"type": "contribute", "nonce": "9f2c4e1a7b3d5f60e8c2a4b6d8f01357"},
 ])
 def test_the_actions_clients_post_take_the_lean_path(body: dict[str, Any]) -> None:
     assert lean_actions.plain_action(body) == body

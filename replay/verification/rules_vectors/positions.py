@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import Card, Suit, card_sort_key
-from engine.errors import IllegalPlayError
 from engine.legality import check_card
 from engine.query import HAND_SIZE, legal_query
 from engine.ranking import is_protected, ranking
-from engine.rulings import RULE_IDS
+from engine.rejections import IllegalPlayError
+from engine.rule_ids import RULE_IDS
 from engine.shuffle import pack
 from replay.verification.rules_vectors.draws import Draws
 from replay.verification.rules_vectors.tables import Table

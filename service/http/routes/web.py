@@ -10,9 +10,12 @@ and connections, and no framing. See docs/web-client.md.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
+
+from events.types import EVENT_TYPES
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 """The pages, scripts and style sheet: ``service/web/``, installed as the package data of
@@ -74,6 +77,34 @@ def drive(drive_id: str) -> Response:
 def viewer() -> Response:
     """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history)."""
     return _page("viewer.html")
+
+
+@bp.get("/web/event-types.js")
+def event_types() -> Response:
+    """Every event type and what ``history show`` says of it, as a JavaScript module made from
+    the one registry (:data:`events.types.EVENT_TYPES`): the table listens for each type, and
+    the history reader says a type it has no sentence of its own for with the type's
+    :attr:`~events.types.Event.SAYS`, so a new event type needs nothing in the web client."""
+    response = Response(EVENT_TYPES_MODULE, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _module() -> str:
+    """Returns the source of ``/web/event-types.js``."""
+    def constant(name: str, value: object) -> str:
+        return f"export const {name} = {json.dumps(value, indent=2)};\n"
+
+    return (
+        "// Made by service/http/routes/web.py from events.types.EVENT_TYPES.\n"
+        + constant("EVENT_TYPES", list(EVENT_TYPES))
+        + constant("SAYS", {name: kind.SAYS for name, kind in EVENT_TYPES.items()})
+        + constant("SAYS_HIDDEN", {name: kind.SAYS_HIDDEN for name, kind in EVENT_TYPES.items()
+                                   if kind.SAYS_HIDDEN}))
+
+
+EVENT_TYPES_MODULE = _module()
+"""The source of ``/web/event-types.js`` (made once: the registry does not change)."""
 
 
 def _page(name: str) -> Response:

@@ -5,8 +5,9 @@ The schemas themselves are split by what they carry: :mod:`service.http.schemas.
 client sends), :mod:`service.http.schemas.views` (a game as its viewer sees it, and its events),
 :mod:`service.http.schemas.histories` (hand histories, verification reports, audits) and
 :mod:`service.http.schemas.responses` (the other answers); the drives' are in
-:mod:`service.http.schemas.drives`. Together they make the OpenAPI document, each component named
-after its class.
+:mod:`service.http.schemas.drives`, and :mod:`service.http.schemas.action_body` describes an
+action body once for the schema and the lean path. Together they make the OpenAPI document,
+each component named after its class.
 
 Every schema refuses unknown fields (marshmallow's ``RAISE``), which the document states as
 ``additionalProperties: false``: a request with a field the API does not know is a 422, and a

@@ -12,32 +12,53 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.actions import ACTION_FIELDS
 from engine.profiles import PROFILES
+from service.http.schemas.action_body import (
+    ACTION_BODY,
+    ACTION_TYPES,
+    MAX_CARDS,
+    MAX_NUMBER,
+    BodyField,
+)
 from service.http.schemas.fields import MAX_VERSION, SUIT_PATTERN, card_field
 from service.http.sse import MIN_WAIT_SECONDS
 
 
-class ActionSchema(ma.Schema):
-    """An action a seat posts, e.g. ``{"type": "play", "card": "5S"}``.
+def action_field(field: BodyField) -> fields.Field[Any]:
+    """Returns the marshmallow field of *field* of an action body, by its kind (the limits are
+    :mod:`service.http.schemas.action_body`'s)."""
+    metadata = dict(field.metadata)
+    kind = field.kind
+    if kind == "type":
+        return fields.String(required=True, validate=validate.OneOf(ACTION_TYPES),
+                             metadata=metadata)
+    if kind == "card":
+        assert not metadata, "a card field says what card_field says"
+        return card_field()
+    if kind == "cards":
+        return fields.List(card_field(), validate=validate.Length(max=MAX_CARDS),
+                           metadata=metadata)
+    if kind == "number":
+        return fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_NUMBER),
+                              metadata=metadata)
+    if kind == "suit":
+        return fields.String(validate=validate.Regexp(SUIT_PATTERN), metadata=metadata)
+    assert kind == "text", f"no marshmallow field for the kind {kind!r}"
+    return fields.String(metadata=metadata)
+
+
+ActionSchema: type[ma.Schema] = type("ActionSchema", (ma.Schema,), {
+    "__module__": __name__,
+    "__doc__": """An action a seat posts, e.g. ``{"type": "play", "card": "5S"}``.
 
     Which fields an action needs depends on its type: cut (position), bury (card), rob
     (discard), bid (amount), pass, hold, name_trump (suit), discard (cards), jink, play
     (card), contribute (nonce; any seat, while the deal waits for its cut). Every entry of a
     view's ``legal_actions`` can be posted back as it is; a cut may add a ``nonce``.
-    """
-
-    type = fields.String(required=True, validate=validate.OneOf(tuple(ACTION_FIELDS)))
-    card = card_field()
-    discard = card_field()
-    cards = fields.List(card_field(), validate=validate.Length(max=5))
-    amount = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
-    suit = fields.String(validate=validate.Regexp(SUIT_PATTERN), metadata={"example": "S"})
-    position = fields.Integer(strict=True, validate=validate.Range(min=0, max=1000))
-    nonce = fields.String(metadata={
-        "description": "A seat's contribution to an hmac-sha256-fy/2 deck: 32 to 128 "
-                       "lowercase hex digits from a strong random source (contribute, or cut)",
-        "example": "9f2c4e1a7b3d5f60e8c2a4b6d8f01357"})
+    Its fields are :data:`service.http.schemas.action_body.ACTION_BODY`.
+    """,
+    **{field.name: action_field(field) for field in ACTION_BODY},
+})
 
 
 class SeatRequestSchema(ma.Schema):
