@@ -55,3 +55,20 @@ def test_the_json_answer_carries_the_same_problem(
     assert main(["drive", "verify", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out) == {"ok": False, "problems": [
         'not a drive history: its format is "club-sheet", not "fortyfive-drive-history"']}
+
+
+UNTYPED = sorted((GOLDEN / "drives").glob("untyped-*.json"))
+"""Drive histories served before drive events were typed (envelopes without ``schema`` and
+``actor``): a progressive drive of two rounds and a duplicate drive of two boards, as
+``GET /v1/drives/{id}/history`` answered them. Stored events are never rewritten, so these
+must verify for as long as such drives are kept."""
+
+
+@pytest.mark.parametrize("path", UNTYPED, ids=lambda p: p.name)
+def test_a_drive_history_written_before_drive_events_were_typed_still_verifies(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert len(UNTYPED) == 2
+    assert verify_drive(json.loads(path.read_bytes())) == []
+    assert main(["drive", "verify", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("OK drive dr-")
