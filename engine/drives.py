@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal, TypeAlias
@@ -218,6 +219,7 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
             if not isinstance(event, DriveCreated):
                 raise DriveError(f"drive {drive_id!r} starts with {event.TYPE!r}, not "
                                  "drive_created")
+            _check_created(event)
             state = DriveState(
                 drive_id=drive_id, version=1, profile=event.profile,
                 options=dict(event.options), players=tuple(dict(p) for p in event.players),
@@ -230,6 +232,40 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
     if state is None:
         raise DriveError(f"no drive {drive_id!r}")
     return state
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _whole(value: object, low: int = 0) -> bool:
+    """True for an int (not a bool) of at least *low*."""
+    return type(value) is int and value >= low
+
+
+def _check_created(event: DriveCreated) -> None:
+    """Checks a drive's creation holds what a drive is made of: named players, each human or
+    bot, and a schedule of *rounds* rounds seating every player once a round at tables of
+    *table_size*.
+
+    :raises DriveError: naming what does not fit.
+    """
+    players = event.players
+    if not all(isinstance(p, Mapping) and isinstance(p.get("name"), str)
+               and p.get("type") in ("human", "bot") for p in players):
+        raise DriveError("every player of a drive is an object with a name and a type, human "
+                         "or bot")
+    size = event.table_size
+    if not _whole(size, 4) or size % 2 or not _whole(event.boards) or not _whole(event.rounds, 1):
+        raise DriveError(f"a drive of tables of {size!r}, {event.rounds!r} rounds and "
+                         f"{event.boards!r} boards is not one")
+    if len(event.schedule) != event.rounds:
+        raise DriveError(f"the schedule has {len(event.schedule)} rounds, not {event.rounds}")
+    everyone = list(range(len(players)))
+    for number, tables in enumerate(event.schedule, start=1):
+        if not all(isinstance(t, tuple) and len(t) == size for t in tables) or sorted(
+                p if _whole(p) else -1 for t in tables for p in t) != everyone:
+            raise DriveError(f"round {number} of the schedule does not seat every player once "
+                             f"at tables of {size}")
 
 
 def _format(value: str) -> Format:
@@ -265,16 +301,34 @@ def _round_started(event: RoundStarted, state: DriveState) -> DriveState:
     if len(event.games) != len(state.schedule[event.round - 1]):
         raise DriveError(f"round {event.round} starts {len(event.games)} games for "
                          f"{len(state.schedule[event.round - 1])} tables")
-    boards = tuple(Board(b["board"], b["deal"], b["commitment"], b["cut"])
-                   for b in event.boards)
+    if not all(isinstance(g, str) for g in event.games) or len(set(event.games)) != len(
+            event.games):
+        raise DriveError(f"round {event.round} starts games that are not distinct ids")
+    boards = tuple(Board(b.get("board", ""), b.get("deal", 0), b.get("commitment", ""),
+                         b.get("cut", 0))
+                   for b in event.boards if isinstance(b, Mapping))
+    if len(boards) != len(event.boards) or [b.deal for b in boards] != list(
+            range(1, len(boards) + 1)) or not all(
+            isinstance(b.board, str) and isinstance(b.commitment, str)
+            and _HEX64.fullmatch(b.commitment) and _whole(b.cut, 1) for b in boards):
+        raise DriveError(f"round {event.round} starts with boards that are not deals 1... "
+                         "each with an id, a commitment (64 hex digits) and a cut")
+    if len(boards) != (state.boards if state.format == "duplicate" else 0):
+        raise DriveError(f"round {event.round} starts {len(boards)} boards, not "
+                         f"{state.boards if state.format == 'duplicate' else 0}")
     return _next(state, played=(*played, RoundState(event.round, tuple(event.games), boards)))
 
 
 @_apply.register
 def _board_revealed(event: BoardRevealed, state: DriveState) -> DriveState:
     current = _round(state.played, event.round)
-    if not any(b.board == event.board and b.deal == event.deal for b in current.boards):
-        raise DriveError(f"board {event.board!r} is not a board of round {event.round}")
+    if not any(b.board == event.board and b.deal == event.deal and b.seed is None
+               for b in current.boards):
+        raise DriveError(f"board {event.board!r} is not a board of round {event.round} still "
+                         "to reveal")
+    if not isinstance(event.seed, str) or not _HEX64.fullmatch(event.seed):
+        raise DriveError(f"board {event.board!r} is revealed with a seed that is not 64 hex "
+                         "digits")
     boards = tuple(b if b.board != event.board else dataclasses.replace(b, seed=event.seed)
                    for b in current.boards)
     return _next(state, played=(*state.played[:-1], dataclasses.replace(current,
@@ -286,8 +340,11 @@ def _round_ended(event: RoundEnded, state: DriveState) -> DriveState:
     current = _round(state.played, event.round)
     heads = None
     if event.heads is not None:
-        heads = tuple(GameHead(h["game"], h["version"], h["head"]) for h in event.heads)
-        if tuple(h.game for h in heads) != current.games:
+        heads = tuple(GameHead(h.get("game", ""), h.get("version", 0), h.get("head", ""))
+                      for h in event.heads if isinstance(h, Mapping))
+        if tuple(h.game for h in heads) != current.games or not all(
+                _whole(h.version, 1) and isinstance(h.head, str) and _HEX64.fullmatch(h.head)
+                for h in heads):
             raise DriveError(f"round {event.round} ended with the heads of other games than "
                              "it started")
     ended = dataclasses.replace(current, ended=True, heads=heads)

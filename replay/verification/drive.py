@@ -85,7 +85,8 @@ def check_drive(document: Any, *, checkpoint: Any = None,
         envelopes = [DriveEnvelope.from_dict(raw) for raw in document["events"]]
         head = verify_drive_chain(envelopes, drive_id)
         drive = fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes))
-    except (KeyError, TypeError, CorruptStreamError, SchemaError, DriveError) as error:
+    except (KeyError, TypeError, ValueError, CorruptStreamError, SchemaError,
+            DriveError) as error:
         return DriveReport(drive_id, [f"drive events: {error}"], [])
     problems: list[str] = []
     notes: list[str] = []

@@ -98,7 +98,7 @@ def test_equal_players_share_a_place_and_are_listed_by_name() -> None:
 def test_matchpoints_score_one_per_table_beaten_and_a_half_per_tie() -> None:
     drive = _fold([_drive("duplicate", 12, 2), {"type": "round_started", "data": {
         "round": 1, "games": ["a", "b", "c"],
-        "boards": [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00", "cut": 1}
+        "boards": [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00" * 32, "cut": 1}
                    for n in (1, 2)]}}])
     results = {
         "a": TableResult("a", True, None, (0, 0), {1: (20, 10), 2: (15, 15)}),
@@ -115,7 +115,7 @@ def test_matchpoints_score_one_per_table_beaten_and_a_half_per_tie() -> None:
 
 
 def _duplicate_round(revealed: tuple[int, ...]) -> Any:
-    boards = [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00", "cut": 1} for n in (1, 2)]
+    boards = [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00" * 32, "cut": 1} for n in (1, 2)]
     events = [_drive("duplicate", 8, 2), {"type": "round_started", "data": {
         "round": 1, "games": ["a", "b"], "boards": boards}}]
     events += [{"type": "board_revealed", "data": {"round": 1, "board": f"d/r1/b{n}",
