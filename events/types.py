@@ -398,7 +398,6 @@ class DriveCreated(Event):
     """A drive was set up: its games' rules, its players, and the whole schedule."""
 
     TYPE: ClassVar[str] = "drive_created"
-    SAYS: ClassVar[str] = "drive created: {profile}, {format}, {rounds} round(s)"
 
     profile: str
     options: Mapping[str, Any]
@@ -421,7 +420,6 @@ class RoundStarted(Event):
     each board, published before any table deals it."""
 
     TYPE: ClassVar[str] = "round_started"
-    SAYS: ClassVar[str] = "round {round} started: {games_count} table(s)"
 
     round: int
     games: tuple[str, ...]
@@ -435,7 +433,6 @@ class BoardRevealed(Event):
     """Every table finished a duplicate board (or ended its game first): its seed is public."""
 
     TYPE: ClassVar[str] = "board_revealed"
-    SAYS: ClassVar[str] = "board {board} revealed: {seed:.16}..."
 
     round: int
     board: str
@@ -450,7 +447,6 @@ class RoundEnded(Event):
 
     TYPE: ClassVar[str] = "round_ended"
     SCHEMA: ClassVar[int] = 2
-    SAYS: ClassVar[str] = "round {round} ended"
 
     round: int
     heads: tuple[Mapping[str, Any], ...] | None
@@ -463,7 +459,6 @@ class DriveFinished(Event):
     """The drive's last round ended: its standings are final."""
 
     TYPE: ClassVar[str] = "drive_finished"
-    SAYS: ClassVar[str] = "drive finished"
 
 
 EVENT_TYPES: Mapping[str, type[Event]] = {
