@@ -104,9 +104,9 @@ class DriveHeadSchema(ma.Schema):
     version = fields.Integer(required=True, metadata={"description": "Its last event's"})
     hash = fields.String(required=True, metadata={"description": "The hash of its last event"})
     checkpoint = fields.Nested(DriveCheckpointSchema, required=True, metadata={
-        "description": "That head, signed (once finished, the checkpoint signed when the "
-                       "drive ended): keep it to check the drive's history later "
-                       "(fortyfive drive verify --checkpoint)"})
+        "description": "That head, signed (the checkpoint kept at a round's or the drive's "
+                       "end, when the head is one): keep it to check the drive's history "
+                       "later (fortyfive drive verify --checkpoint)"})
 
 
 class DriveRoundSchema(ma.Schema):
