@@ -4,6 +4,10 @@ Events record only what somebody decided or what chance produced (a shuffle seed
 card played). Trick winners, bonuses, scores and the winner are derived by the engine's fold
 and are never stored: that is what keeps a mid-deal finish reproducible.
 
+A drive's stream has types of its own (:data:`DRIVE_EVENT_TYPES`: its creation, each round's
+start and end, each board's reveal, its finish), folded by :func:`engine.drives.fold_drive`
+and listed in docs/api.md; tests/events/test_drive_event_types.py holds them to both.
+
 Cards travel as their canonical codes (``"5S"``, ``"TD"``, ``"JK"``) and suits as one letter,
 so this module imports nothing of the project. Every type has a stable ``TYPE`` name used on
 the wire and a ``SCHEMA`` number that goes up when its data changes shape (see
@@ -17,10 +21,6 @@ its sentence in ``fortyfive history show`` (``SAYS``: :mod:`replay.presentation.
 type
 fills these in, registers an apply function in :mod:`engine.fold`, and gets an entry in the web
 client's lists; tests/events/test_event_types.py fails while one is missing.
-
-A drive's stream has types of its own (:data:`DRIVE_EVENT_TYPES`: its creation, each round's
-start and end, each board's reveal, its finish), folded by :func:`engine.drives.fold_drive`
-and listed in docs/api.md; tests/events/test_drive_event_types.py holds them to both.
 """
 
 from __future__ import annotations
