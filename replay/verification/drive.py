@@ -108,10 +108,16 @@ def check_drive(document: Any, *, checkpoint: Any = None,
     outcomes: dict[str, Outcome] = {}
     for game, entry in listed.items():
         try:
-            outcomes[game] = _outcome(game, entry)
+            outcome = _outcome(game, entry)
         except (KeyError, TypeError, ValueError, FortyFiveError, CorruptStreamError,
                 SchemaError) as error:
             problems.append(f"game {game}: {error}")
+            continue
+        if _fits(outcome, drive.size // 2):
+            outcomes[game] = outcome
+        else:
+            problems.append(f"game {game}: its result is not one of {drive.size // 2} sides "
+                            "(whole points per side, a winning side or null)")
     stated = document.get("standings")
     if not isinstance(stated, Mapping) or stated.get("players") != derive(drive, outcomes):
         problems.append("the standings stated differ from the standings derived from the games")
@@ -150,7 +156,11 @@ def _check_checkpoint(what: str, checkpoint: Any, drive_id: str,
 def _listed(document: Mapping[str, Any], problems: list[str]) -> dict[str, Mapping[str, Any]]:
     """Returns the games the document lists, by id."""
     listed: dict[str, Mapping[str, Any]] = {}
-    for entry in document.get("games") or ():
+    games = document.get("games")
+    if not isinstance(games, list):
+        problems.append("the history lists no games: its games are a list")
+        return listed
+    for entry in games:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("game"), str):
             problems.append(f"a listed game is not an object with its id: {shown(entry)}")
             continue
@@ -172,15 +182,18 @@ def _board_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]]) 
               for board in played.boards}
     rounds = {game: played.number for played in drive.played for game in played.games}
     for game, entry in listed.items():
-        for raw in entry.get("events") or ():
+        events = entry.get("events")
+        for raw in events if isinstance(events, list) else ():
             if not isinstance(raw, Mapping) or raw.get("type") != "board_dealt":
                 continue
-            data = raw.get("data", {})
-            committed = boards.get((rounds.get(game, 0), data.get("deal")))
-            if committed is None or (data.get("board"), data.get("commitment"), data.get("cut"),
-                                     data.get("seed")) != (committed.board, committed.commitment,
-                                                           committed.cut, committed.seed):
-                problems.append(f"game {game}: deal {data.get('deal')} is not the board the "
+            data = raw.get("data")
+            deal = data.get("deal") if isinstance(data, Mapping) else None
+            committed = boards.get((rounds.get(game, 0), deal)) if type(deal) is int else None
+            if committed is None or not isinstance(data, Mapping) or (
+                    data.get("board"), data.get("commitment"), data.get("cut"),
+                    data.get("seed")) != (committed.board, committed.commitment, committed.cut,
+                                          committed.seed):
+                problems.append(f"game {game}: deal {shown(deal)} is not the board the "
                                 "drive committed to and revealed")
     return problems
 
@@ -210,6 +223,14 @@ def _pinned_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]],
                 problems.append(f"game {pinned.game}: its round ended, but the history does "
                                 "not carry its events, so its result cannot be derived")
     return problems
+
+
+def _fits(outcome: Outcome, sides: int) -> bool:
+    """True if *outcome* gives points to each of *sides* sides, and its winner is one."""
+    rows = [outcome.scores, *outcome.deals.values()]
+    return (all(len(row) == sides and all(type(v) is int for v in row) for row in rows)
+            and (outcome.winner is None or outcome.winner in range(sides))
+            and type(outcome.winner) is not bool)
 
 
 def _outcome(game: str, entry: Mapping[str, Any]) -> Outcome:
