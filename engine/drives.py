@@ -1,8 +1,9 @@
 """Drives: the schedule of an evening of several tables and rounds, and its standings.
 
-A drive is an aggregate of its own, event-sourced like a game: its events record the creation
-(profile, options, players, format, the whole schedule fixed up front), each round's start (its
-games, and in duplicate the commitment of every board) and end, each board's reveal and the
+A drive is an aggregate of its own, event-sourced like a game: its events
+(:data:`events.types.DRIVE_EVENT_TYPES`) record the creation (profile, options, players, format,
+the whole schedule fixed up front), each round's start (its games, and in duplicate the
+commitment of every board) and end (each game's head then), each board's reveal and the
 finish. This module is pure: it folds those events into a :class:`DriveState`, builds the
 schedule, and derives the standings from the results of the drive's games; standings are never
 stored, so anyone holding the history can derive them again.
@@ -23,12 +24,22 @@ round's partnerships then go to the tables so that few players stay where they j
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
 from engine.errors import FortyFiveError
 from engine.state import GameState
+from events.types import (
+    BoardRevealed,
+    DriveCreated,
+    DriveFinished,
+    Event,
+    RoundEnded,
+    RoundStarted,
+)
 
 Format: TypeAlias = Literal["progressive", "duplicate"]
 FORMATS: tuple[Format, ...] = ("progressive", "duplicate")
@@ -140,6 +151,15 @@ class Board:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class GameHead:
+    """A game as a drive pinned it: its version and the hash of its event there."""
+
+    game: str
+    version: int
+    head: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class RoundState:
     """One round of a drive as its events tell it."""
 
@@ -148,6 +168,9 @@ class RoundState:
     """The game of each table, table 1 first."""
     boards: tuple[Board, ...] = ()
     ended: bool = False
+    heads: tuple[GameHead, ...] | None = None
+    """Each game's version and head when the round ended (``None`` while it runs, and for a
+    round ended before drives recorded them)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -185,54 +208,161 @@ class DriveState:
         return self.played[-1] if self.played else None
 
 
-def fold_drive(drive_id: str, events: Iterable[Mapping[str, Any]]) -> DriveState:
-    """Returns the drive folded over *events* (each ``{"type", "data"}``, oldest first).
+def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
+    """Returns the drive folded over its typed *events*, oldest first.
 
     :raises DriveError: if the events are not a drive's, in a drive's order.
     """
     state: DriveState | None = None
     for event in events:
-        kind, data = event["type"], event["data"]
         if state is None:
-            if kind != "drive_created":
-                raise DriveError(f"drive {drive_id!r} starts with {kind!r}, not drive_created")
+            if not isinstance(event, DriveCreated):
+                raise DriveError(f"drive {drive_id!r} starts with {event.TYPE!r}, not "
+                                 "drive_created")
+            _check_created(event)
             state = DriveState(
-                drive_id=drive_id, version=1, profile=data["profile"],
-                options=dict(data["options"]),
-                players=tuple(dict(p) for p in data["players"]), format=data["format"],
-                rounds=data["rounds"], size=data["table_size"],
-                schedule=tuple(tuple(tuple(t) for t in r) for r in data["schedule"]),
-                boards=data.get("boards", 0),
+                drive_id=drive_id, version=1, profile=event.profile,
+                options=dict(event.options), players=tuple(dict(p) for p in event.players),
+                format=_format(event.format), rounds=event.rounds, size=event.table_size,
+                schedule=tuple(tuple(tuple(t) for t in r) for r in event.schedule),
+                boards=event.boards,
             )
             continue
-        state = _apply(state, kind, data)
+        state = _apply(event, state)
     if state is None:
         raise DriveError(f"no drive {drive_id!r}")
     return state
 
 
-def _apply(state: DriveState, kind: str, data: Mapping[str, Any]) -> DriveState:
-    played = list(state.played)
-    if kind == "round_started":
-        if data["round"] != len(played) + 1 or (played and not played[-1].ended):
-            raise DriveError(f"round {data['round']} starts out of order")
-        boards = tuple(Board(b["board"], b["deal"], b["commitment"], b["cut"])
-                       for b in data.get("boards", ()))
-        played.append(RoundState(data["round"], tuple(data["games"]), boards))
-    elif kind == "board_revealed":
-        current = _round(played, data["round"])
-        boards = tuple(b if b.board != data["board"] else dataclasses.replace(b, seed=data["seed"])
-                       for b in current.boards)
-        played[-1] = dataclasses.replace(current, boards=boards)
-    elif kind == "round_ended":
-        played[-1] = dataclasses.replace(_round(played, data["round"]), ended=True)
-    elif kind == "drive_finished":
-        if len(played) != state.rounds or not played[-1].ended:
-            raise DriveError("a drive finishes only after its last round")
-        return dataclasses.replace(state, version=state.version + 1, finished=True)
-    else:
-        raise DriveError(f"unknown drive event type {kind!r}")
-    return dataclasses.replace(state, version=state.version + 1, played=tuple(played))
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _whole(value: object, low: int = 0) -> bool:
+    """True for an int (not a bool) of at least *low*."""
+    return type(value) is int and value >= low
+
+
+def _check_created(event: DriveCreated) -> None:
+    """Checks a drive's creation holds what a drive is made of: named players, each human or
+    bot, and a schedule of *rounds* rounds seating every player once a round at tables of
+    *table_size*.
+
+    :raises DriveError: naming what does not fit.
+    """
+    players = event.players
+    if not all(isinstance(p, Mapping) and isinstance(p.get("name"), str)
+               and p.get("type") in ("human", "bot") for p in players):
+        raise DriveError("every player of a drive is an object with a name and a type, human "
+                         "or bot")
+    size = event.table_size
+    if not _whole(size, 4) or size % 2 or not _whole(event.boards) or not _whole(event.rounds, 1):
+        raise DriveError(f"a drive of tables of {size!r}, {event.rounds!r} rounds and "
+                         f"{event.boards!r} boards is not one")
+    if len(event.schedule) != event.rounds:
+        raise DriveError(f"the schedule has {len(event.schedule)} rounds, not {event.rounds}")
+    everyone = list(range(len(players)))
+    for number, tables in enumerate(event.schedule, start=1):
+        if not all(isinstance(t, tuple) and len(t) == size for t in tables) or sorted(
+                p if _whole(p) else -1 for t in tables for p in t) != everyone:
+            raise DriveError(f"round {number} of the schedule does not seat every player once "
+                             f"at tables of {size}")
+
+
+def _format(value: str) -> Format:
+    """Returns *value* as a format.
+
+    :raises DriveError: if it is none.
+    """
+    for known in FORMATS:
+        if value == known:
+            return known
+    raise DriveError(f"unknown drive format {value!r}")
+
+
+@functools.singledispatch
+def _apply(event: Event, state: DriveState) -> DriveState:
+    """Returns *state* after *event*: one registered function per drive event type."""
+    raise DriveError(f"{event.TYPE or type(event).__name__!r} is not an event a drive has "
+                     "after its creation")
+
+
+APPLIES = _apply.registry
+"""The apply function of each drive event type (tests/events/test_drive_event_types.py
+checks every type has one)."""
+
+
+@_apply.register
+def _round_started(event: RoundStarted, state: DriveState) -> DriveState:
+    played = state.played
+    if event.round != len(played) + 1 or (played and not played[-1].ended):
+        raise DriveError(f"round {event.round} starts out of order")
+    if event.round > state.rounds:
+        raise DriveError(f"round {event.round} of a drive of {state.rounds}")
+    if len(event.games) != len(state.schedule[event.round - 1]):
+        raise DriveError(f"round {event.round} starts {len(event.games)} games for "
+                         f"{len(state.schedule[event.round - 1])} tables")
+    if not all(isinstance(g, str) for g in event.games) or len(set(event.games)) != len(
+            event.games):
+        raise DriveError(f"round {event.round} starts games that are not distinct ids")
+    boards = tuple(Board(b.get("board", ""), b.get("deal", 0), b.get("commitment", ""),
+                         b.get("cut", 0))
+                   for b in event.boards if isinstance(b, Mapping))
+    if len(boards) != len(event.boards) or [b.deal for b in boards] != list(
+            range(1, len(boards) + 1)) or not all(
+            isinstance(b.board, str) and isinstance(b.commitment, str)
+            and _HEX64.fullmatch(b.commitment) and _whole(b.cut, 1) for b in boards):
+        raise DriveError(f"round {event.round} starts with boards that are not deals 1... "
+                         "each with an id, a commitment (64 hex digits) and a cut")
+    if len(boards) != (state.boards if state.format == "duplicate" else 0):
+        raise DriveError(f"round {event.round} starts {len(boards)} boards, not "
+                         f"{state.boards if state.format == 'duplicate' else 0}")
+    return _next(state, played=(*played, RoundState(event.round, tuple(event.games), boards)))
+
+
+@_apply.register
+def _board_revealed(event: BoardRevealed, state: DriveState) -> DriveState:
+    current = _round(state.played, event.round)
+    if not any(b.board == event.board and b.deal == event.deal and b.seed is None
+               for b in current.boards):
+        raise DriveError(f"board {event.board!r} is not a board of round {event.round} still "
+                         "to reveal")
+    if not isinstance(event.seed, str) or not _HEX64.fullmatch(event.seed):
+        raise DriveError(f"board {event.board!r} is revealed with a seed that is not 64 hex "
+                         "digits")
+    boards = tuple(b if b.board != event.board else dataclasses.replace(b, seed=event.seed)
+                   for b in current.boards)
+    return _next(state, played=(*state.played[:-1], dataclasses.replace(current,
+                                                                         boards=boards)))
+
+
+@_apply.register
+def _round_ended(event: RoundEnded, state: DriveState) -> DriveState:
+    current = _round(state.played, event.round)
+    heads = None
+    if event.heads is not None:
+        heads = tuple(GameHead(h.get("game", ""), h.get("version", 0), h.get("head", ""))
+                      for h in event.heads if isinstance(h, Mapping))
+        if tuple(h.game for h in heads) != current.games or not all(
+                _whole(h.version, 1) and isinstance(h.head, str) and _HEX64.fullmatch(h.head)
+                for h in heads):
+            raise DriveError(f"round {event.round} ended with the heads of other games than "
+                             "it started")
+    ended = dataclasses.replace(current, ended=True, heads=heads)
+    return _next(state, played=(*state.played[:-1], ended))
+
+
+@_apply.register
+def _drive_finished(event: DriveFinished, state: DriveState) -> DriveState:
+    if len(state.played) != state.rounds or not state.played[-1].ended:
+        raise DriveError("a drive finishes only after its last round")
+    return _next(state, finished=True)
+
+
+def _next(state: DriveState, **changes: Any) -> DriveState:
+    """Returns *state* one version on, with *changes*."""
+    if state.finished:
+        raise DriveError("nothing follows a drive's finish")
+    return dataclasses.replace(state, version=state.version + 1, **changes)
 
 
 def _round(played: Sequence[RoundState], number: int) -> RoundState:

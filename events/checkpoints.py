@@ -10,6 +10,10 @@ The signature (64 bytes, hex) covers ``b"fortyfive/checkpoint/1"`` followed by t
 JSON (:func:`events.codec.canonical_json`) of the five other fields. ``key_id`` is
 ``"ed25519:"`` and the first 16 hex digits of SHA-256 of the raw 32-byte public key.
 
+A drive's checkpoint is the same object naming its drive (``drive_id`` for ``game_id``, see
+:data:`SUBJECTS`), signed the same way: the signed message names what it vouches for, so a
+drive's checkpoint is never taken for a game's.
+
 >>> key = Ed25519PrivateKey.from_private_bytes(bytes(32))
 >>> key_id(public_bytes(key))
 'ed25519:139e3940e64b5491'
@@ -47,10 +51,13 @@ ALGORITHM = "ed25519"
 """The only signature algorithm checkpoints use."""
 
 SIGNED_FIELDS = ("game_id", "head", "key_id", "signed_at", "version")
-"""The fields the signature covers (every field but ``signature``)."""
+"""The fields the signature of a game's checkpoint covers (every field but ``signature``)."""
 
 FIELDS = ("game_id", "version", "head", "signed_at", "key_id", "signature")
-"""Every field of a checkpoint, in the order the documentation lists them."""
+"""Every field of a game's checkpoint, in the order the documentation lists them."""
+
+SUBJECTS = ("game_id", "drive_id")
+"""The field naming what a checkpoint vouches for: a game's stream, or a drive's."""
 
 _SIGNATURE = re.compile(r"[0-9a-f]{128}")
 _PUBLIC_KEY = re.compile(r"[0-9a-f]{64}")
@@ -79,32 +86,55 @@ def format_signed_at(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def fields_of(subject: str) -> tuple[str, ...]:
+    """Returns every field of a checkpoint naming its stream by *subject* (one of
+    :data:`SUBJECTS`), in the order the documentation lists them."""
+    return (subject, *FIELDS[1:])
+
+
+def subject_of(checkpoint: Mapping[str, Any]) -> str:
+    """Returns the field naming what *checkpoint* vouches for: ``drive_id`` when it has one,
+    else ``game_id``."""
+    return "drive_id" if "drive_id" in checkpoint else "game_id"
+
+
 def message(checkpoint: Mapping[str, Any]) -> bytes:
     """Returns the bytes the signature of *checkpoint* covers."""
-    return PREFIX + canonical_json({name: checkpoint[name] for name in SIGNED_FIELDS})
+    signed = (subject_of(checkpoint), *SIGNED_FIELDS[1:])
+    return PREFIX + canonical_json({name: checkpoint[name] for name in signed})
 
 
 def sign(key: Ed25519PrivateKey, game_id: str, version: int, head: str,
-         signed_at: str) -> dict[str, Any]:
-    """Returns the checkpoint of *game_id* at *version* with *head*, signed by *key*."""
-    body: dict[str, Any] = {"game_id": game_id, "version": version, "head": head,
+         signed_at: str, *, subject: str = "game_id") -> dict[str, Any]:
+    """Returns the checkpoint of stream *game_id* at *version* with *head*, signed by *key*;
+    *subject* names the stream: ``game_id`` (a game), or ``drive_id`` (a drive)."""
+    if subject not in SUBJECTS:
+        raise ValueError(f"a checkpoint vouches for one of {SUBJECTS}, not {subject!r}")
+    body: dict[str, Any] = {subject: game_id, "version": version, "head": head,
                             "signed_at": signed_at, "key_id": key_id(public_bytes(key))}
     return {**body, "signature": key.sign(message(body)).hex()}
 
 
-def check_form(checkpoint: Any) -> Mapping[str, Any]:
-    """Returns *checkpoint* if it has exactly the fields of a checkpoint, each of its form.
+def check_form(checkpoint: Any, subject: str = "game_id") -> Mapping[str, Any]:
+    """Returns *checkpoint* if it has exactly the fields of a checkpoint of a *subject*
+    (``game_id``: a game's; ``drive_id``: a drive's), each of its form.
 
     :raises CheckpointError: naming the first field that is missing or malformed.
     """
     if not isinstance(checkpoint, Mapping):
         raise CheckpointError("a checkpoint is a JSON object")
-    extra = sorted(set(checkpoint) - set(FIELDS))
+    names = fields_of(subject)
+    other = next((name for name in SUBJECTS if name != subject and name in checkpoint), None)
+    if other is not None:
+        raise CheckpointError(f"a checkpoint of a {other.removesuffix('_id')} "
+                              f"({other} {checkpoint[other]!r}), not of a "
+                              f"{subject.removesuffix('_id')}")
+    extra = sorted(set(checkpoint) - set(names))
     if extra:
         raise CheckpointError(f"unexpected checkpoint fields {extra}")
     forms: dict[str, Any] = {"head": HASH_FORM, "signature": _SIGNATURE, "signed_at": _SIGNED_AT,
                              "key_id": _KEY_ID}
-    for name in FIELDS:
+    for name in names:
         value = checkpoint.get(name)
         if name == "version":
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -116,14 +146,14 @@ def check_form(checkpoint: Any) -> Mapping[str, Any]:
     return checkpoint
 
 
-def check(checkpoint: Any, keys: Mapping[str, bytes]) -> None:
-    """Checks *checkpoint* is well formed and signed by one of *keys* (key id -> raw public
-    key).
+def check(checkpoint: Any, keys: Mapping[str, bytes], subject: str = "game_id") -> None:
+    """Checks *checkpoint* is a well formed checkpoint of a *subject* (see
+    :func:`check_form`) signed by one of *keys* (key id -> raw public key).
 
     :raises CheckpointError: if it is malformed, its key is unknown, or the signature does not
         match.
     """
-    checked = check_form(checkpoint)
+    checked = check_form(checkpoint, subject)
     kid = checked["key_id"]
     if kid not in keys:
         raise CheckpointError(f"the checkpoint is signed with key {kid}, which is not among "

@@ -1,12 +1,12 @@
 """The drive store: one append-only, hash-chained stream per drive, on Redis Streams.
 
-A drive's events are plain ``{"type", "data"}`` records (their fold is
-:func:`engine.drives.fold_drive`), sealed in envelopes that chain like a game's: ``version``
-(1-based, gapless), ``prev_hash`` and ``hash`` (SHA-256 of the canonical JSON of the envelope
-without ``hash``). The append reuses the game store's compare-and-append script
-(``events/append.lua``) on the drive's own keys, so an append writes the drive's event and an
-entry in its partition's feed in one atomic step: the workers advance a drive from the feed,
-as they do every game. The game store runs that script
+A drive's events are typed events (:data:`events.types.DRIVE_EVENT_TYPES`; their fold is
+:func:`engine.drives.fold_drive`), sealed by :mod:`events.chain` in envelopes that chain like a
+game's (:class:`events.envelope.DriveEnvelope`) and read back through the drive upcasters
+(:func:`events.upcasting.decode_drive`). The append reuses the game store's compare-and-append
+script (``events/append.lua``) on the drive's own keys, so an append writes the drive's event
+and an entry in its partition's feed in one atomic step: the workers advance a drive from the
+feed, as they do every game. The game store runs that script
 (:meth:`RedisEventStore.append_script`), so a drive's append waits for the replicas exactly as
 a game's does. The drive's secrets (digests of the players' tokens, the seeds of boards not yet
 revealed) live in a hash beside the stream, never in the stream itself.
@@ -14,26 +14,23 @@ revealed) live in a hash beside the stream, never in the stream itself.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from events.chain import GENESIS_HASH
+from events.chain import seal_drive_events, verify_drive
 from events.codec import canonical_json, parse_json
-from events.envelope import format_timestamp
+from events.envelope import SERVER, DriveEnvelope, format_timestamp
 from events.errors import ConcurrencyError, CorruptStreamError, StoreError
 from events.keys import drive_command_key, drive_key, drive_secrets_key, feed_key
 from events.redis_store import RedisEventStore
 from events.store import partition_of
+from events.types import Event
 
 DRIVE_ID = re.compile(r"dr-[0-9a-f]{20}")
 """A drive id: ``dr-`` and 20 hex digits (never a game id: those are made by the store's
 callers without the prefix, see :func:`is_drive_id`)."""
-
-DriveEvent = Mapping[str, Any]
-"""``{"type": str, "data": {...}}``."""
 
 
 def is_drive_id(value: str) -> bool:
@@ -43,34 +40,6 @@ def is_drive_id(value: str) -> bool:
     (True, False)
     """
     return DRIVE_ID.fullmatch(value) is not None
-
-
-def envelope_hash(envelope: Mapping[str, Any]) -> str:
-    """Returns the hash of a drive envelope: SHA-256 of the canonical JSON of every field but
-    ``hash``."""
-    body = {k: v for k, v in envelope.items() if k != "hash"}
-    return hashlib.sha256(canonical_json(body)).hexdigest()
-
-
-def verify_chain(drive_id: str, envelopes: Sequence[Mapping[str, Any]]) -> str:
-    """Checks *envelopes* are versions 1.. of *drive_id*, each hash right and linked to the one
-    before; returns the head hash.
-
-    :raises CorruptStreamError: at the first envelope that breaks the chain.
-    """
-    prev = GENESIS_HASH
-    for version, envelope in enumerate(envelopes, start=1):
-        if envelope.get("drive_id") != drive_id or envelope.get("version") != version:
-            raise CorruptStreamError(
-                f"drive {drive_id!r}: event {version} is {envelope.get('drive_id')!r} "
-                f"version {envelope.get('version')!r}")
-        if envelope.get("prev_hash") != prev:
-            raise CorruptStreamError(f"drive {drive_id!r}: chain broken at version {version}")
-        if envelope_hash(envelope) != envelope.get("hash"):
-            raise CorruptStreamError(f"drive {drive_id!r}: event {version} does not match its "
-                                     "hash")
-        prev = str(envelope["hash"])
-    return prev
 
 
 class DriveStore:
@@ -83,25 +52,32 @@ class DriveStore:
         self._redis: Any = store.client
         self._clock = clock or (lambda: datetime.now(UTC))
 
-    def read(self, drive_id: str) -> list[dict[str, Any]]:
+    @property
+    def client(self) -> Any:
+        """The Redis client of the store (for what is kept beside a drive: its checkpoints)."""
+        return self._redis
+
+    def read(self, drive_id: str) -> list[DriveEnvelope]:
         """Returns the envelopes of *drive_id*, oldest first, with their chain verified (an
         empty list for an unknown drive).
 
         :raises CorruptStreamError: if the stored chain is broken.
         """
         entries = self._redis.xrange(drive_key(drive_id), "-", "+")
-        envelopes = [parse_json(_field(fields, "body")) for _, fields in entries]
-        verify_chain(drive_id, envelopes)
+        envelopes = [DriveEnvelope.from_dict(parse_json(_field(fields, "body")))
+                     for _, fields in entries]
+        verify_drive(envelopes, drive_id)
         return envelopes
 
     def append(
         self,
         drive_id: str,
         expected_version: int,
-        events: Sequence[DriveEvent],
+        events: Sequence[Event],
         *,
         head: str,
         command_id: str | None = None,
+        actor: str = SERVER,
     ) -> int:
         """Appends *events* at versions ``expected_version + 1...`` after the envelope whose
         hash is *head* (the genesis hash for a new drive); returns the drive's version after.
@@ -113,19 +89,13 @@ class DriveStore:
         :raises StoreUnavailableError: if the store cannot be reached.
         :raises StoreError: for any other refusal of the store.
         """
-        occurred_at = format_timestamp(self._clock())
-        args: list[str | int] = [drive_id, expected_version, head,
-                                 command_id or ""]
-        prev = head
-        for offset, event in enumerate(events, start=1):
-            envelope: dict[str, Any] = {
-                "drive_id": drive_id, "version": expected_version + offset,
-                "type": event["type"], "data": dict(event["data"]),
-                "command_id": command_id, "occurred_at": occurred_at, "prev_hash": prev,
-            }
-            envelope["hash"] = envelope_hash(envelope)
-            prev = envelope["hash"]
-            args += [canonical_json(envelope).decode("utf-8"), envelope["hash"], event["type"]]
+        sealed = seal_drive_events(drive_id, expected_version, head, events,
+                                   command_id=command_id, actor=actor,
+                                   occurred_at=format_timestamp(self._clock()))
+        args: list[str | int] = [drive_id, expected_version, head, command_id or ""]
+        for envelope, _body in sealed:
+            args += [canonical_json(envelope.to_dict()).decode("utf-8"), envelope.hash,
+                     envelope.type]
         keys = [drive_key(drive_id), drive_command_key(drive_id),
                 feed_key(partition_of(drive_id))]
         reply = self._store.append_script("drive", drive_id, keys, args)

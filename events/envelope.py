@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from events.errors import CorruptStreamError
 from events.types import Event, Seat, positional_constructor
@@ -43,6 +43,9 @@ class Envelope:
     Build new envelopes with :func:`events.chain.seal`, which computes the hash.
     """
 
+    STREAM: ClassVar[str] = "game"
+    """What its stream is, for messages (a :class:`DriveEnvelope`'s is ``drive``)."""
+
     game_id: str
     version: int
     """1-based and gapless within the game; the stream entry id is ``0-<version>``."""
@@ -61,6 +64,11 @@ class Envelope:
     """The hash of the previous envelope (64 zeros for version 1)."""
     hash: str
     """Hex SHA-256 of the canonical JSON of every other field."""
+
+    @property
+    def stream_id(self) -> str:
+        """The id of its stream: its game's."""
+        return self.game_id
 
     def body(self) -> dict[str, Any]:
         """Returns the fields covered by the hash, as a JSON-ready dict."""
@@ -114,6 +122,76 @@ class Envelope:
                 return cls(body["game_id"], version, body["type"], schema, body["data"], actor,
                            command_id, body["occurred_at"], body["prev_hash"], hash)
         return cls.from_dict({**body, "hash": hash})
+
+
+DRIVE_BODY_FIELDS = ("drive_id", *BODY_FIELDS[1:])
+"""The fields of a drive's envelope covered by its hash: a game's, named for the drive."""
+UNTYPED_DRIVE_FIELDS = tuple(name for name in DRIVE_BODY_FIELDS if name not in ("schema", "actor"))
+"""The fields of a drive envelope written before drive events were typed: no ``schema`` (its
+data is schema 1 of its type) and no ``actor`` (the server wrote every such event)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveEnvelope:
+    """One stored event of a drive: as :class:`Envelope`, with ``drive_id`` for ``game_id``.
+
+    The hash covers the fields as they were stored: an envelope written before drive events
+    were typed (:attr:`untyped`) has neither ``schema`` nor ``actor``, and keeps its hash.
+    Build new ones with :func:`events.chain.seal_drive_events`.
+    """
+
+    STREAM: ClassVar[str] = "drive"
+
+    drive_id: str
+    version: int
+    type: str
+    schema: int
+    data: Mapping[str, Any]
+    actor: str
+    command_id: str | None
+    occurred_at: str
+    prev_hash: str
+    hash: str
+    untyped: bool = False
+    """Stored without ``schema`` and ``actor`` (schema 1, the server): read, never written."""
+
+    @property
+    def stream_id(self) -> str:
+        """The id of its stream: its drive's."""
+        return self.drive_id
+
+    def body(self) -> dict[str, Any]:
+        """Returns the fields covered by the hash (as stored), as a JSON-ready dict."""
+        names = UNTYPED_DRIVE_FIELDS if self.untyped else DRIVE_BODY_FIELDS
+        return {name: getattr(self, name) for name in names}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the envelope as stored, ``hash`` included, as a JSON-ready dict."""
+        return {**self.body(), "hash": self.hash}
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> DriveEnvelope:
+        """Returns the drive envelope held by *raw* (as made by :meth:`to_dict`), in either
+        form; the hash is not checked here (:func:`events.chain.verify_drive` does that).
+
+        :raises CorruptStreamError: if a field is missing, unexpected or of the wrong type.
+        """
+        if not isinstance(raw, Mapping):
+            raise CorruptStreamError(f"invalid drive envelope: {type(raw).__name__}, not an "
+                                     "object")
+        untyped = "schema" not in raw and "actor" not in raw
+        names = (*(UNTYPED_DRIVE_FIELDS if untyped else DRIVE_BODY_FIELDS), "hash")
+        missing = [name for name in names if name not in raw]
+        extra = sorted(set(raw) - set(names))
+        if missing or extra:
+            raise CorruptStreamError(
+                f"invalid drive envelope: missing fields {missing}, unexpected fields {extra}")
+        values = {name: raw[name] for name in names}
+        if untyped:
+            values.update(schema=1, actor=SERVER)
+        envelope = cls(**values, untyped=untyped)
+        _check_drive_types(envelope)
+        return envelope
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -197,3 +275,24 @@ def _check_types(envelope: Envelope) -> None:
             f"invalid envelope in game {envelope.game_id!r}: version {envelope.version}, "
             f"schema {envelope.schema}"
         )
+
+
+def _check_drive_types(envelope: DriveEnvelope) -> None:
+    """Checks each field of a drive *envelope* has its JSON type.
+
+    :raises CorruptStreamError: naming the first field that does not.
+    """
+    expected: dict[str, type | tuple[type, ...]] = {
+        "drive_id": str, "version": int, "type": str, "schema": int, "data": dict,
+        "actor": str, "command_id": (str, type(None)), "occurred_at": str, "prev_hash": str,
+        "hash": str,
+    }
+    for name, kind in expected.items():
+        value = getattr(envelope, name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise CorruptStreamError(
+                f"invalid envelope field {name}={value!r} in drive {envelope.drive_id!r}")
+    if envelope.version < 1 or envelope.schema < 1:
+        raise CorruptStreamError(
+            f"invalid envelope in drive {envelope.drive_id!r}: version {envelope.version}, "
+            f"schema {envelope.schema}")

@@ -202,6 +202,13 @@ def drive_command_key(drive_id: str) -> str:
     return f"{partition_tag(drive_id)}:drivecmd:{drive_id}"
 
 
+def drive_checkpoints_key(drive_id: str) -> str:
+    """Returns the key of the hash of *drive_id*'s checkpoints, signed when a round ends and
+    when the drive ends: ``round:<n>`` and ``finished`` -> the checkpoint's canonical JSON
+    (:mod:`service.application.signing`)."""
+    return f"{partition_tag(drive_id)}:drivecheckpoints:{drive_id}"
+
+
 def drive_secrets_key(drive_id: str) -> str:
     """Returns the key of the hash of *drive_id*'s secrets: ``token:<player>`` -> digest of the
     player's token, ``seed:<board>`` -> a board's seed until its reveal."""

@@ -4,6 +4,10 @@ Events record only what somebody decided or what chance produced (a shuffle seed
 card played). Trick winners, bonuses, scores and the winner are derived by the engine's fold
 and are never stored: that is what keeps a mid-deal finish reproducible.
 
+A drive's stream has types of its own (:data:`DRIVE_EVENT_TYPES`: its creation, each round's
+start and end, each board's reveal, its finish), folded by :func:`engine.drives.fold_drive`
+and listed in docs/api.md; tests/events/test_drive_event_types.py holds them to both.
+
 Cards travel as their canonical codes (``"5S"``, ``"TD"``, ``"JK"``) and suits as one letter,
 so this module imports nothing of the project. Every type has a stable ``TYPE`` name used on
 the wire and a ``SCHEMA`` number that goes up when its data changes shape (see
@@ -407,6 +411,79 @@ class BoardDealt(Event):
     """Hex seed (32 bytes); private until revealed."""
 
 
+# Drive events -----------------------------------------------------------------------------------
+# A drive (an evening of several tables and rounds, engine.drives) is a stream of its own,
+# sealed by events.chain like a game's; its events are folded by engine.drives.fold_drive.
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveCreated(Event):
+    """A drive was set up: its games' rules, its players, and the whole schedule."""
+
+    TYPE: ClassVar[str] = "drive_created"
+
+    profile: str
+    options: Mapping[str, Any]
+    """Every option of the profile, defaults filled in: the rules of every game."""
+    players: tuple[Mapping[str, str], ...]
+    """Each ``{"name", "type"}`` (``human`` or ``bot``), in the order the creator gave them."""
+    format: str
+    """``progressive`` or ``duplicate``."""
+    rounds: int
+    table_size: int
+    schedule: tuple[tuple[tuple[int, ...], ...], ...]
+    """Per round, per table, the players (indices into :attr:`players`) in seat order."""
+    boards: int
+    """Boards (deals) per round in duplicate; 0 in progressive."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """A round began: the game of each table and, in duplicate, the commitment and cut of
+    each board, published before any table deals it."""
+
+    TYPE: ClassVar[str] = "round_started"
+
+    round: int
+    games: tuple[str, ...]
+    """The game of each table, table 1 first."""
+    boards: tuple[Mapping[str, Any], ...]
+    """Each ``{"board", "deal", "commitment", "cut"}``; empty in progressive."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardRevealed(Event):
+    """Every table finished a duplicate board (or ended its game first): its seed is public."""
+
+    TYPE: ClassVar[str] = "board_revealed"
+
+    round: int
+    board: str
+    deal: int
+    seed: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """Every game of the round is over; *heads* pins each game as it ended, so the drive's
+    chain (and a checkpoint of it) covers every result."""
+
+    TYPE: ClassVar[str] = "round_ended"
+    SCHEMA: ClassVar[int] = 2
+
+    round: int
+    heads: tuple[Mapping[str, Any], ...] | None
+    """Each game's ``{"game", "version", "head"}`` when the round ended, table 1 first;
+    ``None`` for a round ended at schema 1, which did not record them."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveFinished(Event):
+    """The drive's last round ended: its standings are final."""
+
+    TYPE: ClassVar[str] = "drive_finished"
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -429,7 +506,14 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         BoardDealt,
     )
 }
-"""Every event type by its wire name."""
+"""Every event type of a game's stream by its wire name."""
+
+DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (DriveCreated, RoundStarted, BoardRevealed, RoundEnded, DriveFinished)
+}
+"""Every event type of a drive's stream by its wire name (no name is also a game's)."""
+assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES), "a type name belongs to one stream"
 
 
 class UnknownEventTypeError(ValueError):
@@ -459,18 +543,20 @@ def compact_data(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
             if value is not None or name not in optional}
 
 
-def event_from_data(type_name: str, data: Mapping[str, Any]) -> Event:
-    """Returns the event of type *type_name* built from current-schema *data*.
+def event_from_data(type_name: str, data: Mapping[str, Any],
+                    types: Mapping[str, type[Event]] = EVENT_TYPES) -> Event:
+    """Returns the event of type *type_name* built from current-schema *data*; *types* are
+    the types of its stream (a game's by default, :data:`DRIVE_EVENT_TYPES` for a drive's).
 
     :raises UnknownEventTypeError: if *type_name* is not a known type.
     :raises EventDataError: if *data* lacks a field or has one the type does not define.
     """
     try:
-        cls = EVENT_TYPES[type_name]
+        cls = types[type_name]
     except KeyError:
-        known = ", ".join(sorted(EVENT_TYPES))
+        known = ", ".join(sorted(types))
         raise UnknownEventTypeError(
-            f"unknown event type {type_name!r}: register it in events.types.EVENT_TYPES "
+            f"unknown event type {type_name!r}: register it in events.types "
             f"(known: {known})"
         ) from None
     fields_of = _FIELD_NAMES.get(cls)

@@ -148,11 +148,17 @@ def checkpoint_vectors() -> dict[str, Any]:
         {"why": "unknown key id", "checkpoint": checkpoints.sign(
             other, base["game_id"], base["version"], base["head"], base["signed_at"])},
     ]
+    drive = checkpoints.sign(key, "dr-" + "0123456789" * 2, 6, "cd" * 32,
+                             "2026-01-02T03:04:05Z", subject="drive_id")
+    drive_vectors = [{"checkpoint": drive, "message_hex": checkpoints.message(drive).hex(),
+                      "message_text": checkpoints.message(drive).decode("utf-8")}]
     return {
         "description": "docs/verification.md section 8: a TEST Ed25519 key (never the "
                        "service's), its id, checkpoints with the exact bytes signed "
                        "(b'fortyfive/checkpoint/1' + canonical JSON of the five fields other "
-                       "than signature) and their signatures, and checkpoints that must fail.",
+                       "than signature) and their signatures, and checkpoints that must fail; "
+                       "drive_vectors: a drive's checkpoint (drive_id for game_id), signed "
+                       "the same way.",
         "private_key_seed_hex": TEST_KEY_SEED.hex(),
         "public_key_hex": public.hex(),
         "key_id": checkpoints.key_id(public),
@@ -162,6 +168,7 @@ def checkpoint_vectors() -> dict[str, Any]:
             "retired_at": None}]},
         "vectors": vectors,
         "must_fail": failing,
+        "drive_vectors": drive_vectors,
     }
 
 

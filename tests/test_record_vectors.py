@@ -110,3 +110,24 @@ def test_checkpoint_vectors_that_must_fail_do(index: int) -> None:
     case = vectors["must_fail"][index]
     with pytest.raises(checkpoints.CheckpointError):
         checkpoints.check(case["checkpoint"], checkpoints.read_keys(vectors["keys_document"]))
+
+
+def test_a_drive_checkpoint_vector_signs_its_drive_and_is_no_games() -> None:
+    vectors = _load("checkpoint.json")
+    keys = checkpoints.read_keys(vectors["keys_document"])
+    key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(vectors["private_key_seed_hex"]))
+    (item,) = vectors["drive_vectors"]
+    checkpoint = item["checkpoint"]
+    fields = {name: checkpoint[name] for name in ("drive_id", "head", "key_id", "signed_at",
+                                                   "version")}
+    assert b"fortyfive/checkpoint/1" + canonical_json(fields) == bytes.fromhex(
+        item["message_hex"]) == item["message_text"].encode("utf-8")
+    assert checkpoints.sign(key, checkpoint["drive_id"], checkpoint["version"],
+                            checkpoint["head"], checkpoint["signed_at"],
+                            subject="drive_id") == checkpoint
+    checkpoints.check(checkpoint, keys, "drive_id")
+    with pytest.raises(checkpoints.CheckpointError, match="a checkpoint of a drive"):
+        checkpoints.check(checkpoint, keys)
+    as_game = {"game_id" if k == "drive_id" else k: v for k, v in checkpoint.items()}
+    with pytest.raises(checkpoints.CheckpointError, match="signature does not match"):
+        checkpoints.check(as_game, keys)

@@ -18,14 +18,14 @@ log = logging.getLogger(__name__)
 
 
 def advance_drive(drive_id: str) -> list[str]:
-    """Advances *drive_id* (starts a round, reveals a board, ends a round or the drive);
-    returns what it did.
+    """Advances *drive_id* (starts a round, reveals a board, ends a round or the drive, and
+    signs a checkpoint of each end); returns what it did.
 
     :raises events.store.StoreError: from the store (the job is retried).
     """
     store = context.store()
     done = drives.advance(store, context.games(), DriveStore(store),
-                          TokenRegistry(store.client), drive_id)
+                          TokenRegistry(store.client), drive_id, signer=context.signing())
     if done:
         log.info("drive %s: %s", drive_id, "; ".join(done))
     return done

@@ -1,34 +1,38 @@
 """Offline verification of a drive's history (``fortyfive drive verify``).
 
-It trusts nothing in the document that it can derive: the drive's chain and fold, every
-listed game's chain and result (re-folded from its events where the document holds them),
-every revealed board against its commitment, every board a game was dealt against the board
-the drive committed to (so every table of a round had the same cards), and the standings,
-derived again and compared with the ones the document states.
+It trusts nothing in the document that it can derive: the drive's chain (sealed as a game's,
+:func:`events.chain.verify_drive`) and fold, every checkpoint against that chain (one given
+by the user, and the one the document carries; their signatures given the keys), every game
+of an ended round against the head the drive pinned it at, every listed game's chain and
+result (re-folded from its events), every revealed board against its commitment, every board
+a game was dealt against the board the drive committed to (so every table of a round had the
+same cards), and the standings, derived again on a path of their own
+(:mod:`replay.verification.drive_standings`) and compared with the ones the document states.
+
+A checkpoint pins the drive's events up to its version (the players' names, the schedule,
+every round's games and boards, and from each round's end each game's head, so each result):
+rewriting any of them, even with every hash recomputed, fails against a checkpoint kept from
+the service.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.drives import (
-    DriveError,
-    TableResult,
-    fold_drive,
-    public_results,
-    standings,
-    table_result,
-)
+from engine.drives import DriveError, DriveState, fold_drive
 from engine.errors import FortyFiveError, shown
 from engine.fold import fold
+from events import checkpoints
 from events.chain import verify as verify_game_chain
-from events.drive_store import verify_chain
-from events.envelope import Envelope
+from events.chain import verify_drive as verify_drive_chain
+from events.envelope import DriveEnvelope, Envelope
 from events.errors import CorruptStreamError, SchemaError
-from events.upcasting import decode
+from events.upcasting import decode, decode_drive
 from replay.formats.document import FORMAT as HAND_HISTORY_FORMAT
+from replay.verification.drive_standings import Outcome, derive
 
 FORMAT = "fortyfive-drive-history"
 """The ``format`` of a drive's history (``GET /v1/drives/{id}/history``)."""
@@ -36,33 +40,138 @@ VERSION = 1
 """Its ``version``: the one this module verifies."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveReport:
+    """What verifying a drive's history found."""
+
+    drive_id: str | None
+    problems: list[str]
+    """Every mismatch: the history does not verify when there is one."""
+    notes: list[str]
+    """What was checked against what (checkpoints, keys) and what could not be."""
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing failed."""
+        return not self.problems
+
+
 def verify_drive(document: Any) -> list[str]:
     """Returns every problem found in a drive history *document*, a JSON value (none: it
-    verifies)."""
+    verifies), checking the checkpoint it carries against its chain but not its signature
+    (see :func:`check_drive`)."""
+    return check_drive(document).problems
+
+
+def check_drive(document: Any, *, checkpoint: Any = None,
+                keys: Mapping[str, bytes] | None = None) -> DriveReport:
+    """Verifies a drive history *document* (a JSON value); *checkpoint* is one the user kept
+    (the drive's history must reach it with the same hash), *keys* the service's published
+    keys (key id -> raw public key), against which every checkpoint's signature is checked."""
     if not isinstance(document, Mapping):
-        return ["not a drive history: a drive history is a JSON object"]
+        return DriveReport(None, ["not a drive history: a drive history is a JSON object"], [])
     kind = document.get("format")
     if kind != FORMAT:
         hint = (" (a game's hand history: check it with `fortyfive history verify`)"
                 if kind == HAND_HISTORY_FORMAT else "")
-        return [f"not a drive history: its format is {shown(kind)}, not {shown(FORMAT)}{hint}"]
+        return DriveReport(None, [f"not a drive history: its format is {shown(kind)}, not "
+                                  f"{shown(FORMAT)}{hint}"], [])
     version = document.get("version")
     if type(version) is not int or version != VERSION:
-        return [f"drive history version {shown(version)}: this verifier reads version "
-                f"{VERSION}"]
-    problems: list[str] = []
+        return DriveReport(None, [f"drive history version {shown(version)}: this verifier "
+                                  f"reads version {VERSION}"], [])
     drive_id = str(document.get("drive_id"))
     try:
-        head = verify_chain(drive_id, document["events"])
-        drive = fold_drive(drive_id, document["events"])
-    except (KeyError, TypeError, CorruptStreamError, DriveError) as error:
-        return [f"drive events: {error}"]
+        envelopes = [DriveEnvelope.from_dict(raw) for raw in document["events"]]
+        head = verify_drive_chain(envelopes, drive_id)
+        drive = fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes))
+    except (KeyError, TypeError, ValueError, CorruptStreamError, SchemaError,
+            DriveError) as error:
+        return DriveReport(drive_id, [f"drive events: {error}"], [])
+    problems: list[str] = []
+    notes: list[str] = []
     if head != document.get("head"):
         problems.append(f"drive head {document.get('head')!r} is not the chain's {head!r}")
-    listed = {entry["game"]: entry for entry in document.get("games", [])}
+    for what, found in (("the checkpoint given", checkpoint),
+                        ("the checkpoint the history carries", document.get("checkpoint"))):
+        if found is not None:
+            _check_checkpoint(what, found, drive_id, envelopes, keys, problems, notes)
+    if checkpoint is None:
+        notes.append("no checkpoint given: the history is checked against itself only "
+                     "(give --checkpoint and --keys to tell a rewritten one)")
+    listed = _listed(document, problems)
     wanted = [game for played in drive.played for game in played.games]
     if sorted(listed) != sorted(wanted):
         problems.append("the games listed are not the games the drive's rounds started")
+    problems += _board_problems(drive, listed)
+    problems += _pinned_problems(drive, listed, notes)
+    outcomes: dict[str, Outcome] = {}
+    for game, entry in listed.items():
+        try:
+            outcome = _outcome(game, entry)
+        except (KeyError, TypeError, ValueError, FortyFiveError, CorruptStreamError,
+                SchemaError) as error:
+            problems.append(f"game {game}: {error}")
+            continue
+        if _fits(outcome, drive.size // 2):
+            outcomes[game] = outcome
+        else:
+            problems.append(f"game {game}: its result is not one of {drive.size // 2} sides "
+                            "(whole points per side, a winning side or null)")
+    stated = document.get("standings")
+    if not isinstance(stated, Mapping) or stated.get("players") != derive(drive, outcomes):
+        problems.append("the standings stated differ from the standings derived from the games")
+    return DriveReport(drive_id, problems, notes)
+
+
+def _check_checkpoint(what: str, checkpoint: Any, drive_id: str,
+                      envelopes: Sequence[DriveEnvelope], keys: Mapping[str, bytes] | None,
+                      problems: list[str], notes: list[str]) -> None:
+    """Checks *checkpoint* is a drive's, signed by one of *keys* (when given), of this drive,
+    and that the drive's chain reaches its version with its head there."""
+    try:
+        if keys is None:
+            checkpoints.check_form(checkpoint, "drive_id")
+        else:
+            checkpoints.check(checkpoint, keys, "drive_id")
+    except checkpoints.CheckpointError as error:
+        problems.append(f"{what}: {error}")
+        return
+    at, pinned = checkpoint["version"], checkpoint["head"]
+    if checkpoint["drive_id"] != drive_id:
+        problems.append(f"{what} is of drive {checkpoint['drive_id']!r}, not of {drive_id!r}")
+    elif at > len(envelopes):
+        problems.append(f"{what} is at version {at}, but the drive's history stops at "
+                        f"version {len(envelopes)}: it was cut short")
+    elif envelopes[at - 1].hash != pinned:
+        problems.append(f"{what} pins version {at} at {pinned[:12]}..., but the history has "
+                        f"{envelopes[at - 1].hash[:12]}... there: it was rewritten since")
+    else:
+        signed = (f"its signature checked with {checkpoint['key_id']}" if keys is not None
+                  else "its signature not checked (no keys given)")
+        notes.append(f"{what} (version {at}, signed at {checkpoint['signed_at']}) matches the "
+                     f"history; {signed}")
+
+
+def _listed(document: Mapping[str, Any], problems: list[str]) -> dict[str, Mapping[str, Any]]:
+    """Returns the games the document lists, by id."""
+    listed: dict[str, Mapping[str, Any]] = {}
+    games = document.get("games")
+    if not isinstance(games, list):
+        problems.append("the history lists no games: its games are a list")
+        return listed
+    for entry in games:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("game"), str):
+            problems.append(f"a listed game is not an object with its id: {shown(entry)}")
+            continue
+        listed[entry["game"]] = entry
+    return listed
+
+
+def _board_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Returns the boards revealed with a seed other than committed, and the games dealt a
+    board other than the drive committed to and revealed."""
+    problems = []
     for played in drive.played:
         for board in played.boards:
             if board.seed is not None and hashlib.sha256(
@@ -73,44 +182,70 @@ def verify_drive(document: Any) -> list[str]:
               for board in played.boards}
     rounds = {game: played.number for played in drive.played for game in played.games}
     for game, entry in listed.items():
-        for raw in entry.get("events") or ():
+        events = entry.get("events")
+        for raw in events if isinstance(events, list) else ():
             if not isinstance(raw, Mapping) or raw.get("type") != "board_dealt":
                 continue
-            data = raw.get("data", {})
-            committed = boards.get((rounds.get(game, 0), data.get("deal")))
-            if committed is None or (data.get("board"), data.get("commitment"), data.get("cut"),
-                                     data.get("seed")) != (committed.board, committed.commitment,
-                                                           committed.cut, committed.seed):
-                problems.append(f"game {game}: deal {data.get('deal')} is not the board the "
+            data = raw.get("data")
+            deal = data.get("deal") if isinstance(data, Mapping) else None
+            committed = boards.get((rounds.get(game, 0), deal)) if type(deal) is int else None
+            if committed is None or not isinstance(data, Mapping) or (
+                    data.get("board"), data.get("commitment"), data.get("cut"),
+                    data.get("seed")) != (committed.board, committed.commitment, committed.cut,
+                                          committed.seed):
+                problems.append(f"game {game}: deal {shown(deal)} is not the board the "
                                 "drive committed to and revealed")
-    results: dict[str, TableResult] = {}
-    for game, entry in listed.items():
-        try:
-            result = _result(game, entry)
-        except (KeyError, TypeError, ValueError, FortyFiveError, CorruptStreamError,
-                SchemaError) as error:
-            problems.append(f"game {game}: {error}")
-            continue
-        results[game] = result
-    derived = standings(drive, public_results(drive, results))  # As the service states them.
-    stated = document.get("standings", {}).get("players")
-    if stated != derived:
-        problems.append("the standings stated differ from the standings derived from the games")
     return problems
 
 
-def _result(game: str, entry: Mapping[str, Any]) -> TableResult:
-    """Returns the result of a listed game: re-folded from its events when present (their
+def _pinned_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]],
+                     notes: list[str]) -> list[str]:
+    """Returns the games of ended rounds that the history lists otherwise than the drive
+    pinned them (its version and head when the round ended), or without their events."""
+    problems = []
+    for played in drive.played:
+        if not played.ended:
+            continue
+        if played.heads is None:
+            notes.append(f"round {played.number} ended before drives pinned their games' "
+                         "heads: its results rest on the games' own chains")
+            continue
+        for pinned in played.heads:
+            entry = listed.get(pinned.game)
+            if entry is None:
+                continue  # Named above: the games listed differ.
+            if (entry.get("version"), entry.get("head")) != (pinned.version, pinned.head):
+                problems.append(
+                    f"game {pinned.game}: round {played.number} ended with it at version "
+                    f"{pinned.version} ({pinned.head[:12]}...), but the history lists version "
+                    f"{shown(entry.get('version'))} ({str(entry.get('head'))[:12]}...)")
+            elif entry.get("events") is None:
+                problems.append(f"game {pinned.game}: its round ended, but the history does "
+                                "not carry its events, so its result cannot be derived")
+    return problems
+
+
+def _fits(outcome: Outcome, sides: int) -> bool:
+    """True if *outcome* gives points to each of *sides* sides, and its winner is one."""
+    rows = [outcome.scores, *outcome.deals.values()]
+    return (all(len(row) == sides and all(type(v) is int for v in row) for row in rows)
+            and (outcome.winner is None or outcome.winner in range(sides))
+            and type(outcome.winner) is not bool)
+
+
+def _outcome(game: str, entry: Mapping[str, Any]) -> Outcome:
+    """Returns the outcome of a listed game: re-folded from its events when present (their
     chain must end at the listed head, and the listed result must agree), else as listed."""
-    stated = TableResult.from_dict(entry["result"])
+    stated = Outcome.listed(entry["result"])
     events = entry.get("events")
     if events is None:
         return stated
     envelopes = [Envelope.from_dict(raw) for raw in events]
     head = verify_game_chain(envelopes, game_id=game)
-    if head != entry.get("head"):
-        raise ValueError(f"chain head {head[:12]}... is not the listed head")
-    derived = table_result(game, fold(decode(envelope) for envelope in envelopes))
+    if head != entry.get("head") or len(envelopes) != entry.get("version"):
+        raise ValueError(f"chain head {head[:12]}... at version {len(envelopes)} is not the "
+                         "listed head")
+    derived = Outcome.of_game(fold(decode(envelope) for envelope in envelopes))
     if derived != stated:
         raise ValueError("the listed result differs from the result of its events")
     return derived

@@ -1,4 +1,5 @@
-"""A drive's history document: its events, every game it lists, and its standings.
+"""A drive's history document: its events, every game it lists, its standings, and a signed
+checkpoint of its head.
 
 Each game is listed with its version, head hash and result; a game that is over comes with its
 events too (its envelopes as stored, seeds included: nothing of it is secret once it is over), so
@@ -13,17 +14,19 @@ from typing import Any
 from engine.drives import table_result
 from events.drive_store import DriveStore
 from replay.verification.drive import FORMAT, VERSION
-from service.application import commands, drives
+from service.application import commands, drives, signing
 
 
-def build(store: Any, cache: commands.GameCache, drive_store: DriveStore,
-          drive_id: str) -> dict[str, Any]:
-    """Returns the history document of *drive_id*.
+def build(store: Any, cache: commands.GameCache, drive_store: DriveStore, drive_id: str,
+          signer: signing.Publisher | signing.Signer | None = None) -> dict[str, Any]:
+    """Returns the history document of *drive_id*, carrying a checkpoint of its head signed by
+    *signer* (``null`` without one).
 
     :raises service.application.drives.DriveNotFoundError: if there is no such drive.
     :raises events.store.StoreError: from the store.
     """
-    drive, head = drives.load(drive_store, drive_id)
+    drive, envelopes = drives.load_envelopes(drive_store, drive_id)
+    head = envelopes[-1].hash
     games: list[dict[str, Any]] = []
     results = {}
     for played in drive.played:
@@ -42,8 +45,10 @@ def build(store: Any, cache: commands.GameCache, drive_store: DriveStore,
             if result.over:
                 entry["events"] = [r.envelope.to_dict() for r in recorded]
             games.append(entry)
+    checkpoint = None if signer is None else drives.head_checkpoint(
+        drive_store, signer, drive_id, len(envelopes), head)
     return {
         "format": FORMAT, "version": VERSION, "drive_id": drive_id, "head": head,
-        "events": drive_store.read(drive_id), "games": games,
-        "standings": drives.standings_view(drive, results),
+        "checkpoint": checkpoint, "events": [envelope.to_dict() for envelope in envelopes],
+        "games": games, "standings": drives.standings_view(drive, results),
     }

@@ -7,7 +7,8 @@ round's games, reveals a duplicate board once every table has finished that deal
 round, then the drive, when every game is over. Each step is idempotent: games have ids fixed
 by the drive (``<drive>.<round>.<table>``), appends carry the version they were decided on and
 a command id, and secrets are kept with set-if-absent, so two advances racing or a retry change
-nothing twice.
+nothing twice. When a round has ended, and when the drive has, :func:`advance` signs a
+checkpoint of the drive there (as a worker signs a game's at each deal's end) and keeps it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from engine.drives import (
     TIE_RULE,
     DriveError,
     DriveState,
+    RoundState,
     TableResult,
     check_players,
     fold_drive,
@@ -42,10 +44,21 @@ from engine.profiles import make_ruleset
 from engine.state import GameState
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
-from events.envelope import SERVER
+from events.envelope import SERVER, DriveEnvelope
 from events.errors import ConcurrencyError
-from events.types import BoardDealt, Event, SeedRevealed
-from service.application import commands
+from events.fold_cache import Folded
+from events.types import (
+    BoardDealt,
+    BoardRevealed,
+    DriveCreated,
+    DriveFinished,
+    Event,
+    RoundEnded,
+    RoundStarted,
+    SeedRevealed,
+)
+from events.upcasting import decode_drive
+from service.application import commands, signing
 from service.application.tokens import Role, TokenRegistry, new_token, token_digest
 
 MAX_PLAYERS = 400
@@ -95,12 +108,21 @@ def load(drives: DriveStore, drive_id: str) -> tuple[DriveState, str]:
 
     :raises DriveNotFoundError: if there is no such drive.
     """
+    drive, envelopes = load_envelopes(drives, drive_id)
+    return drive, envelopes[-1].hash
+
+
+def load_envelopes(drives: DriveStore, drive_id: str) -> tuple[DriveState, list[DriveEnvelope]]:
+    """Returns the drive folded and its envelopes, as stored.
+
+    :raises DriveNotFoundError: if there is no such drive.
+    """
     if not is_drive_id(drive_id):
         raise DriveNotFoundError(drive_id)
     envelopes = drives.read(drive_id)
     if not envelopes:
         raise DriveNotFoundError(drive_id)
-    return fold_drive(drive_id, envelopes), str(envelopes[-1]["hash"])
+    return fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes)), envelopes
 
 
 def _name_key(name: str) -> str:
@@ -166,14 +188,12 @@ def create_drive(
     drive_id = new_drive_id()
     tokens = {i: new_token() for i, p in enumerate(roster) if p["type"] == "human"}
     drives.keep_secrets(drive_id, {f"token:{i}": token_digest(t) for i, t in tokens.items()})
-    created = {
-        "profile": profile, "options": rules.options(), "players": roster, "format": format,
-        "rounds": rounds, "table_size": size,
-        "schedule": [[list(t) for t in r] for r in movement(len(roster), size, rounds)],
-        "boards": boards if format == "duplicate" else 0,
-    }
-    drives.append(drive_id, 0, [{"type": "drive_created", "data": created}], head=GENESIS_HASH,
-                  command_id="create")
+    created = DriveCreated(
+        profile=profile, options=rules.options(), players=tuple(roster), format=format,
+        rounds=rounds, table_size=size, schedule=movement(len(roster), size, rounds),
+        boards=boards if format == "duplicate" else 0,
+    )
+    drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
     return drive_id, tokens
 
 
@@ -187,8 +207,11 @@ def advance(
     tokens: TokenRegistry,
     drive_id: str,
     entropy: commands.Entropy = commands.fresh_entropy,
+    signer: signing.Publisher | signing.Signer | None = None,
 ) -> list[str]:
     """Does whatever *drive_id* is due for now; returns what it did (for logs and tests).
+    With a *signer*, it also signs and keeps the checkpoint of every round end and of the
+    drive's end that has none yet (:func:`keep_checkpoints`).
 
     :raises DriveNotFoundError: if there is no such drive.
     :raises events.store.StoreError: from the store.
@@ -198,48 +221,100 @@ def advance(
         drive, head = load(drives, drive_id)
         step = _next_step(store, cache, drives, tokens, drive, entropy)
         if step is None:
-            return done
+            break
         try:
             drives.append(drive_id, drive.version, [step], head=head,
-                          command_id=f"{step['type']}:{_step_key(step)}")
+                          command_id=f"{step.TYPE}:{_step_key(step)}")
         except ConcurrencyError:
             continue  # Another advance moved it on: look again.
-        done.append(f"{step['type']} {_step_key(step)}")
+        done.append(f"{step.TYPE} {_step_key(step)}")
+    if signer is not None:
+        done += [f"checkpoint {moment}" for moment in keep_checkpoints(drives, drive_id, signer)]
     return done
 
 
-def _step_key(step: Mapping[str, Any]) -> str:
-    data = step["data"]
-    return str(data.get("board") or data.get("round") or "drive")
+def keep_checkpoints(drives: DriveStore, drive_id: str,
+                     signer: signing.Publisher | signing.Signer) -> list[str]:
+    """Signs and keeps a checkpoint of the drive at each round's end and at its finish (the
+    version of that event, its hash the head) that has none kept yet; returns their moments
+    (``round:<n>``, ``finished``)."""
+    kept = signing.drive_checkpoints(drives.client, drive_id)
+    signed: list[str] = []
+    drive, envelopes = load_envelopes(drives, drive_id)
+    if len(kept) >= sum(played.ended for played in drive.played) + drive.finished:
+        return signed  # Every end is signed already.
+    for envelope in envelopes:
+        event = decode_drive(envelope)
+        if isinstance(event, RoundEnded):
+            moment = f"round:{event.round}"
+        elif isinstance(event, DriveFinished):
+            moment = "finished"
+        else:
+            continue
+        if moment in kept:
+            continue
+        checkpoint = signer.checkpoint(drive_id, envelope.version, envelope.hash,
+                                       subject="drive_id")
+        signing.store_drive_checkpoint(drives.client, checkpoint, moment)
+        signed.append(moment)
+    return signed
+
+
+def head_checkpoint(drives: DriveStore, signer: signing.Publisher | signing.Signer,
+                    drive_id: str, version: int, head: str) -> dict[str, Any]:
+    """Returns the checkpoint of *drive_id* at *version* with *head*: the one kept there (a
+    round's or the drive's end), else that head signed now."""
+    for kept in signing.drive_checkpoints(drives.client, drive_id).values():
+        if (kept["version"], kept["head"]) == (version, head):
+            return kept
+    return signer.checkpoint(drive_id, version, head, subject="drive_id")
+
+
+def _step_key(step: Event) -> str:
+    if isinstance(step, BoardRevealed):
+        return step.board
+    if isinstance(step, RoundStarted | RoundEnded):
+        return str(step.round)
+    return "drive"
 
 
 def _next_step(
     store: Any, cache: commands.GameCache, drives: DriveStore, tokens: TokenRegistry,
     drive: DriveState, entropy: commands.Entropy,
-) -> dict[str, Any] | None:
+) -> Event | None:
     """Returns the next drive event due (after making the games it needs), or ``None``."""
     current = drive.current
     if drive.finished:
         return None
     if current is None or current.ended:
         if len(drive.played) == drive.rounds:
-            return {"type": "drive_finished", "data": {}}
+            return DriveFinished()
         number = len(drive.played) + 1
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
-        return {"type": "round_started",
-                "data": {"round": number, "games": games, "boards": boards}}
-    states = [commands.load(cache, game).state for game in current.games]
+        return RoundStarted(number, tuple(games), tuple(boards))
+    folded = [commands.load(cache, game) for game in current.games]
     if drive.format == "duplicate":
+        states = [game.state for game in folded]
         revealed = _reveal_due(drives, drive, states)
         if revealed is not None:
             return revealed
         for _board in range(2 * drive.boards + 1):
             if not _deal_boards(store, cache, drives, drive, states):
                 break
-            states = [commands.load(cache, game).state for game in current.games]
-    if all(state.phase == "over" for state in states):
-        return {"type": "round_ended", "data": {"round": current.number}}
+            folded = [commands.load(cache, game) for game in current.games]
+            states = [game.state for game in folded]
+    if all(game.state.phase == "over" for game in folded):
+        return _round_ended(current, folded)
     return None
+
+
+def _round_ended(current: RoundState,
+                 folded: Sequence[Folded[GameState]]) -> RoundEnded:
+    """Returns the end of round *current*, pinning each of its games (*folded*, all over) at
+    its head: the drive's chain then covers every result of the round."""
+    return RoundEnded(current.number, tuple(
+        {"game": game, "version": f.version, "head": f.head_hash}
+        for game, f in zip(current.games, folded, strict=True)))
 
 
 def _start_round(
@@ -340,7 +415,7 @@ def _board_cut(drive: DriveState, seed_hex: str) -> int:
 
 def _reveal_due(
     drives: DriveStore, drive: DriveState, states: Sequence[GameState]
-) -> dict[str, Any] | None:
+) -> BoardRevealed | None:
     """Returns the reveal of the first board every table has finished (or will never play:
     its game ended first), if one is still hidden."""
     current = drive.current
@@ -353,9 +428,7 @@ def _reveal_due(
                    and state.deal.phase == "over")
                for state in states):
             seed = drives.secrets(drive.drive_id)[f"seed:{board.board}"]
-            return {"type": "board_revealed",
-                    "data": {"round": current.number, "board": board.board, "deal": board.deal,
-                             "seed": seed}}
+            return BoardRevealed(current.number, board.board, board.deal, seed)
         break
     return None
 
@@ -369,10 +442,14 @@ def results_of(cache: commands.GameCache, drive: DriveState) -> dict[str, TableR
             for played in drive.played for game in played.games}
 
 
-def drive_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
-    """Returns the public view of a drive: status, players, the schedule, and every round
-    started with its tables (game, players in seat order, status, scores), each table's
-    result as :func:`engine.drives.public_results` lets anyone see it."""
+def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: str,
+               checkpoint: Mapping[str, Any] | None = None,
+               kept: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Returns the public view of a drive: status, players, the schedule, every round started
+    with its tables (game, players in seat order, status, scores), each table's result as
+    :func:`engine.drives.public_results` lets anyone see it, and the checkpoint *kept* at its
+    end (by moment, :func:`keep_checkpoints`); and the drive's ``head``: its version, the
+    hash *head* of its last event, and *checkpoint*, that head signed."""
     results = public_results(drive, results)
     names = [p["name"] for p in drive.players]
     rounds = []
@@ -391,7 +468,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[st
             })
         rounds.append({
             "number": played.number, "status": "finished" if played.ended else "running",
-            "tables": tables,
+            "checkpoint": (kept or {}).get(f"round:{played.number}"), "tables": tables,
             "boards": [{"board": b.board, "deal": b.deal, "commitment": b.commitment,
                         "cut": b.cut, "seed": b.seed} for b in played.boards],
         })
@@ -403,6 +480,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[st
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,
         "rounds": rounds,
+        "head": {"version": drive.version, "hash": head, "checkpoint": checkpoint},
     }
 
 

@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from events import checkpoints
 from events.codec import canonical_json
-from events.keys import SIGNING_KEYS_KEY, checkpoints_key
+from events.keys import SIGNING_KEYS_KEY, checkpoints_key, drive_checkpoints_key
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,8 @@ DATA_DIR_KEY = "signing-key.pem"
 """The name of the key file ``fortyfive serve`` keeps in its data directory."""
 
 CACHE_SIZE = 4096
-"""Checkpoints kept per process, one per (game, version, head): a view of a game that has not
-moved on is answered without signing again."""
+"""Checkpoints kept per process, one per (game or drive, version, head): a view of a game that
+has not moved on is answered without signing again."""
 
 PUBLISH_SCRIPT = """
 -- KEYS[1] signing keys hash  ARGV[1] key id  ARGV[2] JSON record  ARGV[3] now.
@@ -122,21 +122,23 @@ class Signer:
         self.clock = clock
         self.signed = 0
         """How many checkpoints this signer signed (cache hits excluded)."""
-        self._cache: collections.OrderedDict[tuple[str, int, str], dict[str, Any]] = (
+        self._cache: collections.OrderedDict[tuple[str, str, int, str], dict[str, Any]] = (
             collections.OrderedDict())
         self._lock = threading.Lock()
 
-    def checkpoint(self, game_id: str, version: int, head: str) -> dict[str, Any]:
+    def checkpoint(self, game_id: str, version: int, head: str, *,
+                   subject: str = "game_id") -> dict[str, Any]:
         """Returns the checkpoint of *game_id* at *version* with *head*: the one signed for it
-        before, if this process still has it."""
-        wanted = (game_id, version, head)
+        before, if this process still has it. Every checkpoint the service signs, a game's or
+        (*subject* ``drive_id``) a drive's, is signed here."""
+        wanted = (subject, game_id, version, head)
         with self._lock:
             found = self._cache.get(wanted)
             if found is not None:
                 self._cache.move_to_end(wanted)
                 return found
         signed = checkpoints.sign(self.key, game_id, version, head,
-                                  checkpoints.format_signed_at(self.clock()))
+                                  checkpoints.format_signed_at(self.clock()), subject=subject)
         with self._lock:
             self.signed += 1
             self._cache[wanted] = signed
@@ -212,10 +214,11 @@ class Publisher:
             publish(self.client, self.signer)
             self._done = True
 
-    def checkpoint(self, game_id: str, version: int, head: str) -> dict[str, Any]:
+    def checkpoint(self, game_id: str, version: int, head: str, *,
+                   subject: str = "game_id") -> dict[str, Any]:
         """Returns the signed checkpoint (see :meth:`Signer.checkpoint`), the key published."""
         self.ensure()
-        return self.signer.checkpoint(game_id, version, head)
+        return self.signer.checkpoint(game_id, version, head, subject=subject)
 
 
 def store_deal_end(client: Any, checkpoint: dict[str, Any], deal: int) -> None:
@@ -246,3 +249,17 @@ def latest_deal_end(client: Any, game_id: str, *, upto: int | None = None) -> di
         if found["version"] <= upto and (best is None or found["version"] > best["version"]):
             best = found
     return best
+
+
+def store_drive_checkpoint(client: Any, checkpoint: dict[str, Any], moment: str) -> None:
+    """Keeps a drive's *checkpoint*, signed at *moment* (``round:<n>`` when round *n* ended,
+    ``finished`` when the drive did); the first kept for a moment stays."""
+    client.hsetnx(drive_checkpoints_key(checkpoint["drive_id"]), moment,
+                  canonical_json(checkpoint))
+
+
+def drive_checkpoints(client: Any, drive_id: str) -> dict[str, dict[str, Any]]:
+    """Returns the checkpoints kept of *drive_id*, by moment (see
+    :func:`store_drive_checkpoint`)."""
+    return {(name.decode() if isinstance(name, bytes) else name): dict(json.loads(raw))
+            for name, raw in client.hgetall(drive_checkpoints_key(drive_id)).items()}

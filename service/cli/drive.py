@@ -1,8 +1,14 @@
-"""``fortyfive drive verify FILE``: check a drive's history offline.
+"""``fortyfive drive verify FILE [--checkpoint CP.json --keys KEYS.json]``: check a drive's
+history offline.
 
 FILE is the document ``GET /v1/drives/{id}/history`` serves (``-`` reads standard input).
 Exit 0 when the drive's chain, its games and its standings all check out, 1 on any mismatch
-(each printed), 2 for a usage error.
+(each printed), 2 for a usage error. With ``--checkpoint`` (a drive checkpoint kept from the
+service, or a drive view or history carrying one) and ``--keys`` (the answer of
+``GET /v1/keys``) it also exits 1 when the checkpoint's signature is bad or the history does
+not reach its version with the same hash there (cut short or rewritten since); the
+checkpoint the history carries is checked against its chain too, and its signature given the
+keys.
 """
 
 from __future__ import annotations
@@ -12,8 +18,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from replay.verification.drive import verify_drive
+from replay.verification.drive import check_drive
 from service.cli import UsageError
+from service.cli.checkpoint_files import add_arguments, checkpoint_arguments
+
+COMMAND = "fortyfive drive verify"
 
 
 def register(subparsers: Any) -> None:
@@ -23,32 +32,40 @@ def register(subparsers: Any) -> None:
     commands = parser.add_subparsers(dest="drive_command", required=True, metavar="{verify}")
     verify = commands.add_parser(
         "verify", help="re-derive a drive's standings from its history and compare",
-        description="Checks the drive's hash chain, every listed game's chain and result, "
-        "every revealed board, and derives the standings again. Exit 0 when all holds, 1 "
+        description="Checks the drive's hash chain, every listed game's chain and result "
+        "against the head its round pinned, every revealed board, derives the standings "
+        "again, and checks the history against a signed checkpoint. Exit 0 when all holds, 1 "
         "otherwise.")
     verify.add_argument("file", help="the drive history (JSON; - for stdin)")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
+    add_arguments(verify, "a drive view or history")
     verify.set_defaults(func=run_verify)
 
 
 def run_verify(args: Any) -> int:
-    """Runs ``drive verify``; returns 0 if the history verifies, else 1."""
+    """Runs ``drive verify``; returns 0 if the history verifies, else 1.
+
+    :raises UsageError: if a file cannot be read, or a checkpoint is given without keys.
+    """
+    checkpoint, keys = checkpoint_arguments(args, COMMAND)
     try:
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
     except OSError as error:
-        raise UsageError(f"fortyfive drive verify: cannot read {args.file}: "
-                         f"{error.strerror}") from None
+        raise UsageError(f"{COMMAND}: cannot read {args.file}: {error.strerror}") from None
     try:
         document = json.loads(raw)
     except json.JSONDecodeError as error:
         print(f"{args.file}: not JSON: {error}", file=sys.stderr)
         return 1
-    problems = verify_drive(document)
+    report = check_drive(document, checkpoint=checkpoint, keys=keys)
     if args.json:
-        print(json.dumps({"ok": not problems, "problems": problems}))
-    elif problems:
-        for problem in problems:
-            print(f"FAIL {problem}")
-    else:
-        print(f"OK drive {document.get('drive_id')}: chain, games and standings verify")
-    return 1 if problems else 0
+        print(json.dumps({"ok": report.ok, "problems": report.problems,
+                          **({"notes": report.notes} if report.notes else {})}))
+        return 0 if report.ok else 1
+    for problem in report.problems:
+        print(f"FAIL {problem}")
+    if report.ok:
+        print(f"OK drive {report.drive_id}: chain, games and standings verify")
+    for note in report.notes:
+        print(f"note: {note}")
+    return 0 if report.ok else 1

@@ -25,7 +25,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from events import checkpoints
 from events.chain import HASH_FORM
 from replay.formats.diagnostics import has_errors
 from replay.formats.export import export_text
@@ -34,6 +33,7 @@ from replay.formats.jsonformat import dumps
 from replay.presentation.show import render
 from replay.verification.verify import verify
 from service.cli import UsageError
+from service.cli.checkpoint_files import add_arguments, checkpoint_arguments
 
 
 def register(subparsers: Any) -> None:
@@ -56,12 +56,7 @@ def register(subparsers: Any) -> None:
                                help="also fail when this view leaves anything unchecked")
     verify_parser.add_argument("--head", metavar="HASH", type=_head_hash,
                                help="the head hash the history must end on (from the server)")
-    verify_parser.add_argument(
-        "--checkpoint", metavar="CP.json",
-        help="a signed checkpoint the history must reach (or a game view carrying one)")
-    verify_parser.add_argument(
-        "--keys", metavar="KEYS.json",
-        help="the service's public keys (the answer of GET /v1/keys)")
+    add_arguments(verify_parser, "a game view")
     verify_parser.set_defaults(func=run_verify)
     show = commands.add_parser(
         "show", help="print a history trick by trick with the rulings",
@@ -114,7 +109,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
     :raises UsageError: if the file cannot be opened.
     """
-    checkpoint, keys = _checkpoint_arguments(args)
+    checkpoint, keys = checkpoint_arguments(args, "fortyfive history verify")
     result = _read(args.file)
     report = verify(result.history, expected_head=args.head, checkpoint=checkpoint,
                     keys=keys) if (
@@ -135,49 +130,6 @@ def run_verify(args: argparse.Namespace) -> int:
         if report is not None and report.ok and not ok:
             print("FAILED: --complete, and this view leaves events unchecked")
     return 0 if ok else 1
-
-
-def _load_json(path: str, what: str) -> Any:
-    """Returns the JSON value in the file at *path*.
-
-    :raises UsageError: if it cannot be read or is not JSON.
-    """
-    try:
-        return json.loads(Path(path).read_bytes())
-    except OSError as error:
-        raise UsageError(f"fortyfive history verify: cannot read {what} {path}: "
-                         f"{error.strerror}") from None
-    except ValueError as error:
-        raise UsageError(f"fortyfive history verify: {what} {path} is not JSON: "
-                         f"{error}") from None
-
-
-def _checkpoint_arguments(
-    args: argparse.Namespace,
-) -> tuple[dict[str, Any] | None, dict[str, bytes] | None]:
-    """Returns the checkpoint and the keys named by ``--checkpoint`` and ``--keys``.
-
-    :raises UsageError: if a file cannot be read, or a checkpoint is given without keys.
-    """
-    if args.checkpoint is not None and args.keys is None:
-        raise UsageError("fortyfive history verify: --checkpoint needs --keys (the answer of "
-                         "GET /v1/keys) to check its signature")
-    keys = None
-    if args.keys is not None:
-        try:
-            keys = checkpoints.read_keys(_load_json(args.keys, "the keys"))
-        except checkpoints.CheckpointError as error:
-            raise UsageError(f"fortyfive history verify: {args.keys}: {error}") from None
-    checkpoint = None
-    if args.checkpoint is not None:
-        value = _load_json(args.checkpoint, "the checkpoint")
-        if isinstance(value, dict) and "signature" not in value and isinstance(
-                value.get("checkpoint"), dict):
-            value = value["checkpoint"]  # A game view, or a history, that carries one.
-        if not isinstance(value, dict):
-            raise UsageError(f"fortyfive history verify: {args.checkpoint} holds no checkpoint")
-        checkpoint = value
-    return checkpoint, keys
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from events.keys import drive_key, game_key
 from events.redis_store import RedisEventStore
 from events.replication import NotReplicatedError
 from events.store import StoreUnavailableError
-from events.types import BidMade
+from events.types import BidMade, RoundStarted
 from service.processes.embedded_cluster import EmbeddedCluster
 from service.processes.embedded_redis import EmbeddedRedis
 
@@ -60,8 +60,8 @@ def _hung(cluster: EmbeddedCluster, replica: EmbeddedRedis) -> Iterator[None]:
         os.kill(pid, signal.SIGCONT)
 
 
-def _drive_event(number: int) -> dict[str, object]:
-    return {"type": "drive_created", "data": {"n": number}}
+def _drive_event(number: int) -> RoundStarted:
+    return RoundStarted(number, (f"g{number}",), ())
 
 
 def test_a_drive_append_is_acknowledged_once_the_replica_has_it(
@@ -93,7 +93,7 @@ def test_a_drive_append_no_replica_confirmed_is_unavailable_as_a_game_append_is(
                                   replica_timeout_ms=200) as store:
         drives = DriveStore(store)
         drives.append(drive_id, 0, [_drive_event(1)], head=GENESIS_HASH, command_id="d1")
-        head = str(drives.read(drive_id)[0]["hash"])
+        head = drives.read(drive_id)[0].hash
         (replica,) = redis_cluster.replicas_of(redis_cluster.master_of(drive_key(drive_id)))
         with _hung(redis_cluster, replica), pytest.raises(
             NotReplicatedError, match=f"the append to drive '{drive_id}' was written but 0 of 1 "

@@ -24,7 +24,7 @@ from engine.drives import (
 from engine.fold import fold
 from engine.profiles import make_ruleset
 from engine.shuffle import ShuffleError, deal_key
-from events.types import GameAbandoned
+from events.types import DRIVE_EVENT_TYPES, GameAbandoned, event_from_data
 
 
 @pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 4), (12, 6), (16, 4), (40, 4)])
@@ -62,17 +62,26 @@ def _drive(format: str = "progressive", players: int = 8, boards: int = 0) -> di
         "schedule": [[list(t) for t in r] for r in movement(players, 4, 1)], "boards": boards}}
 
 
+def _fold(events: list[dict[str, Any]]) -> Any:
+    """Folds drive events written as ``{"type", "data"}`` (a round without boards has
+    none)."""
+    typed = [event_from_data(e["type"], {"boards": [], **e["data"]}
+                             if e["type"] == "round_started" else e["data"], DRIVE_EVENT_TYPES)
+             for e in events]
+    return fold_drive("d", typed)
+
+
 def test_the_fold_refuses_events_out_of_order() -> None:
     with pytest.raises(DriveError, match="starts with 'round_ended'"):
-        fold_drive("d", [{"type": "round_ended", "data": {"round": 1}}])
+        _fold([{"type": "round_ended", "data": {"round": 1, "heads": None}}])
     with pytest.raises(DriveError, match="only after its last round"):
-        fold_drive("d", [_drive(), {"type": "drive_finished", "data": {}}])
+        _fold([_drive(), {"type": "drive_finished", "data": {}}])
     with pytest.raises(DriveError, match="round 2 starts out of order"):
-        fold_drive("d", [_drive(), {"type": "round_started", "data": {"round": 2, "games": []}}])
+        _fold([_drive(), {"type": "round_started", "data": {"round": 2, "games": []}}])
 
 
 def test_equal_players_share_a_place_and_are_listed_by_name() -> None:
-    drive = fold_drive("d", [_drive(), {"type": "round_started",
+    drive = _fold([_drive(), {"type": "round_started",
                                          "data": {"round": 1, "games": ["g1", "g2"]}}])
     results = {"g1": TableResult("g1", True, 0, (45, 20), {}),
                "g2": TableResult("g2", True, 1, (30, 45), {})}
@@ -87,9 +96,9 @@ def test_equal_players_share_a_place_and_are_listed_by_name() -> None:
 
 
 def test_matchpoints_score_one_per_table_beaten_and_a_half_per_tie() -> None:
-    drive = fold_drive("d", [_drive("duplicate", 12, 2), {"type": "round_started", "data": {
+    drive = _fold([_drive("duplicate", 12, 2), {"type": "round_started", "data": {
         "round": 1, "games": ["a", "b", "c"],
-        "boards": [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00", "cut": 1}
+        "boards": [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00" * 32, "cut": 1}
                    for n in (1, 2)]}}])
     results = {
         "a": TableResult("a", True, None, (0, 0), {1: (20, 10), 2: (15, 15)}),
@@ -106,13 +115,13 @@ def test_matchpoints_score_one_per_table_beaten_and_a_half_per_tie() -> None:
 
 
 def _duplicate_round(revealed: tuple[int, ...]) -> Any:
-    boards = [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00", "cut": 1} for n in (1, 2)]
+    boards = [{"board": f"d/r1/b{n}", "deal": n, "commitment": "00" * 32, "cut": 1} for n in (1, 2)]
     events = [_drive("duplicate", 8, 2), {"type": "round_started", "data": {
         "round": 1, "games": ["a", "b"], "boards": boards}}]
     events += [{"type": "board_revealed", "data": {"round": 1, "board": f"d/r1/b{n}",
                                                    "deal": n, "seed": "11" * 32}}
                for n in revealed]
-    return fold_drive("d", events)
+    return _fold(events)
 
 
 def test_no_table_shows_what_it_made_on_a_board_another_table_is_still_playing() -> None:
@@ -129,7 +138,7 @@ def test_no_table_shows_what_it_made_on_a_board_another_table_is_still_playing()
     assert one["a"] == TableResult("a", False, None, (20, 0), {1: (20, 0)})
     # Every board revealed: the results as they are.
     assert public_results(_duplicate_round((1, 2)), results) == results
-    progressive = fold_drive("d", [_drive(), {"type": "round_started",
+    progressive = _fold([_drive(), {"type": "round_started",
                                               "data": {"round": 1, "games": ["a", "b"]}}])
     assert public_results(progressive, results) == results
 

@@ -14,7 +14,7 @@ from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
 from replay.formats.build import build_history, replay_log
 from replay.verification.verify import verify
-from service.application import drives
+from service.application import drives, signing
 from workers import context
 from workers.dispatcher import Dispatcher
 
@@ -56,6 +56,14 @@ def test_a_progressive_drive_of_eight_bots_plays_itself_to_the_end(
     assert won == expected and sum(won.values()) == 3 * 2 * 2
     assert [row["place"] for row in table][0] == 1
     assert sorted(table, key=lambda r: (-r["points"], -r["games_won"])) == table
+    # Each round's end and the drive's end were signed once, at that event, and kept.
+    kept = signing.drive_checkpoints(store.client, drive_id)
+    ends = {("finished" if e.type == "drive_finished" else f"round:{e.data['round']}"):
+            (e.version, e.hash) for e in DriveStore(store).read(drive_id)
+            if e.type in ("round_ended", "drive_finished")}
+    assert {moment: (c["version"], c["head"]) for moment, c in kept.items()} == ends
+    assert len(ends) == 4 and all(c["drive_id"] == drive_id for c in kept.values())
+    assert drives.keep_checkpoints(DriveStore(store), drive_id, context.signing()) == []
 
 
 def test_a_drive_game_is_a_drive_game_by_its_id() -> None:

@@ -14,7 +14,7 @@ from flask_smorest import Blueprint, abort
 from engine.drives import DriveError, DriveState
 from events.codec import canonical_json
 from events.drive_store import DriveStore
-from service.application import drive_history, drives
+from service.application import drive_history, drives, signing
 from service.http.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
 from service.http.errors import problems
 from service.http.repository import services
@@ -34,11 +34,15 @@ def _drives() -> DriveStore:
 
 
 def _load(drive_id: str) -> DriveState:
+    return _load_head(drive_id)[0]
+
+
+def _load_head(drive_id: str) -> tuple[DriveState, str]:
     try:
-        drive, _ = drives.load(_drives(), drive_id)
+        loaded = drives.load(_drives(), drive_id)
     except drives.DriveNotFoundError:
         abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
-    return drive
+    return loaded
 
 
 @blp.route("")
@@ -82,10 +86,17 @@ class Drive(MethodView):
     @blp.response(200, DriveViewSchema)
     @problems(blp, 404, 429, 503)
     def get(self, drive_id: str) -> Any:
-        """The drive: status (running, finished), players, schedule, and each round started
-        with its tables (game id, players in seat order, status, scores)."""
-        drive = _load(drive_id)
-        return drives.drive_view(drive, drives.results_of(services().cache, drive))
+        """The drive: status (running, finished), players, schedule, each round started
+        with its tables (game id, players in seat order, status, scores) and the checkpoint
+        signed when it ended, and ``head``: the drive's version, the hash of its last event,
+        and that head signed (docs/verification.md section 8)."""
+        drive, head = _load_head(drive_id)
+        svc = services()
+        return drives.drive_view(
+            drive, drives.results_of(svc.cache, drive), head=head,
+            checkpoint=drives.head_checkpoint(_drives(), svc.signing, drive_id, drive.version,
+                                              head),
+            kept=signing.drive_checkpoints(svc.store.client, drive_id))
 
 
 @blp.route("/<drive_id>/standings")
@@ -103,7 +114,8 @@ class Standings(MethodView):
 
 @blp.route("/<drive_id>/history")
 class History(MethodView):
-    """A drive's history: its events, every game's result and head, and its standings."""
+    """A drive's history: its events, every game's result and head, its standings, and a
+    signed checkpoint of its head."""
 
     @blp.response(200, description="The drive history document (JSON)")
     @problems(blp, 404, 409, 429, 503)
@@ -117,5 +129,5 @@ class History(MethodView):
                   "history, which holds every table's cards, is served once it is finished",
                   code="drive_in_progress")
         svc = services()
-        document = drive_history.build(svc.store, svc.cache, _drives(), drive_id)
+        document = drive_history.build(svc.store, svc.cache, _drives(), drive_id, svc.signing)
         return Response(canonical_json(document), 200, mimetype="application/json")

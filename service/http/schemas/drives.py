@@ -83,9 +83,38 @@ class DriveBoardSchema(ma.Schema):
                                                                     "finished the deal"})
 
 
+class DriveCheckpointSchema(ma.Schema):
+    """A drive's signed checkpoint: the service vouches that *drive_id* had *head* at
+    *version* (docs/verification.md section 8: a game's checkpoint naming a drive)."""
+
+    drive_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    head = fields.String(required=True, metadata={"description": "Hex SHA-256 of the drive's "
+                                                  "event at version"})
+    signed_at = fields.String(required=True, metadata={"example": "2026-01-02T03:04:05Z"})
+    key_id = fields.String(required=True, metadata={"description": "A key of GET /v1/keys"})
+    signature = fields.String(required=True, metadata={
+        "description": "Hex Ed25519 signature (64 bytes) over b'fortyfive/checkpoint/1' and "
+                       "the canonical JSON of the other five fields"})
+
+
+class DriveHeadSchema(ma.Schema):
+    """Where the drive's chain stands, signed."""
+
+    version = fields.Integer(required=True, metadata={"description": "Its last event's"})
+    hash = fields.String(required=True, metadata={"description": "The hash of its last event"})
+    checkpoint = fields.Nested(DriveCheckpointSchema, required=True, metadata={
+        "description": "That head, signed (the checkpoint kept at a round's or the drive's "
+                       "end, when the head is one): keep it to check the drive's history "
+                       "later (fortyfive drive verify --checkpoint)"})
+
+
 class DriveRoundSchema(ma.Schema):
     number = fields.Integer()
     status = fields.String(metadata={"description": "running or finished"})
+    checkpoint = fields.Nested(DriveCheckpointSchema, allow_none=True, metadata={
+        "description": "Signed when the round ended (it pins each table's game); null "
+                       "while it runs"})
     tables = fields.List(fields.Nested(DriveTableSchema))
     boards = fields.List(fields.Nested(DriveBoardSchema))
 
@@ -106,6 +135,7 @@ class DriveViewSchema(ma.Schema):
         "description": "Per round, per table, the players' names in seat order"})
     current_round = fields.Integer(allow_none=True)
     rounds = fields.List(fields.Nested(DriveRoundSchema))
+    head = fields.Nested(DriveHeadSchema)
 
 
 class StandingSchema(ma.Schema):

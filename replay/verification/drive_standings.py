@@ -1,0 +1,149 @@
+"""A drive's standings, derived for ``drive verify`` on a path of their own.
+
+The service ranks players with :func:`engine.drives.standings` over
+:func:`engine.drives.public_results`; a verifier calling those would agree with any mistake
+they make. This module derives the same standings from the rules as docs/api.md states them
+("Drives"), sharing only what says what the records mean: the game fold
+(:func:`engine.fold.fold`, the rules that score each game, which the verifier re-runs on the
+game's events) and the drive's fold (:func:`engine.drives.fold_drive`: its players, schedule,
+rounds, their games and boards). What a game gave each side, which of it anyone may see in
+duplicate, the points, the matchpoints, the games won and the ranking with its ties are
+computed here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from engine.drives import DriveState
+from engine.state import GameState
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one game of a drive gave: enough to rank its players."""
+
+    over: bool
+    winner: int | None
+    """The winning side (``None``: none yet, or none at all)."""
+    scores: tuple[int, ...]
+    """Each side's points."""
+    deals: Mapping[int, tuple[int, ...]]
+    """Each side's points in each deal played out, by deal number."""
+
+    @classmethod
+    def of_game(cls, state: GameState) -> Outcome:
+        """Returns the outcome of a game folded to *state*: a deal counts once its result is
+        known (one abandoned half-way has none)."""
+        deals = list(state.past_deals)
+        if state.deal is not None and state.deal.phase == "over":
+            deals.append(state.deal)
+        points = {deal.number: tuple(deal.result.points) for deal in deals
+                  if deal.result is not None}
+        return cls(state.phase == "over", state.winner, tuple(state.scores), points)
+
+    @classmethod
+    def listed(cls, result: Mapping[str, Any]) -> Outcome:
+        """Returns the outcome a drive history lists for a game (its ``result`` object).
+
+        :raises KeyError, TypeError, ValueError: if it is not such an object.
+        """
+        deals = result["deals"]
+        if not isinstance(deals, Mapping):
+            raise TypeError("a result's deals are an object")
+        return cls(bool(result["over"]), result["winner"], tuple(result["scores"]),
+                   {int(number): tuple(points) for number, points in deals.items()})
+
+
+def shown(drive: DriveState, outcomes: Mapping[str, Outcome]) -> dict[str, Outcome]:
+    """Returns the outcomes as the standings count them (docs/api.md): in duplicate, a table's
+    deals only on boards revealed, its scores their sum, and its end and winner only once
+    every board of its round is revealed; in progressive, as they are."""
+    if drive.format != "duplicate":
+        return dict(outcomes)
+    counted: dict[str, Outcome] = {}
+    for played in drive.played:
+        revealed = {board.deal for board in played.boards if board.seed is not None}
+        whole = all(board.seed is not None for board in played.boards)
+        for game in played.games:
+            if game not in outcomes:
+                continue
+            outcome = outcomes[game]
+            if whole:
+                counted[game] = outcome
+                continue
+            deals = {n: p for n, p in outcome.deals.items() if n in revealed}
+            sums = [0] * len(outcome.scores)
+            for points in deals.values():
+                for side, value in enumerate(points):
+                    sums[side] += value
+            counted[game] = Outcome(False, None, tuple(sums), deals)
+    return counted
+
+
+def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str, Any]]:
+    """Returns the players ranked as a drive's standings list them: ``name``, ``type``,
+    ``player``, ``games_won``, ``points`` and ``place``, best first.
+
+    *outcomes* are every game's (a game missing counts nothing); they are counted as
+    :func:`shown` lets them be. Seat *s* plays for side *s* mod the number of sides. A side
+    that wins its game wins it for each of its players. Progressive: a player's points are
+    their side's points in each game. Duplicate: on each board, a side scores 1 for every other
+    table of the round that played the board and whose same side made fewer points, 1/2 for
+    each that made as many. Ranked by points, then games won; equal on both share the place
+    and are listed by name.
+    """
+    counted = shown(drive, outcomes)
+    sides = drive.size // 2
+    count = len(drive.players)
+    wins = [0] * count
+    points = [Fraction(0)] * count
+    for played in drive.played:
+        seating = drive.schedule[played.number - 1]
+        for game, table in zip(played.games, seating, strict=True):
+            outcome = counted.get(game)
+            if outcome is None:
+                continue
+            for seat, player in enumerate(table):
+                if outcome.winner == seat % sides:
+                    wins[player] += 1
+                if drive.format == "progressive":
+                    points[player] += outcome.scores[seat % sides]
+        if drive.format == "duplicate":
+            for player, earned in _matchpoints(drive, played.games, seating, counted).items():
+                points[player] += earned
+    ranked = sorted(range(count), key=lambda p: (-points[p], -wins[p],
+                                                  drive.players[p]["name"], p))
+    rows: list[dict[str, Any]] = []
+    place = 0
+    for position, player in enumerate(ranked):
+        before = ranked[position - 1] if position else None
+        if before is None or (points[before], wins[before]) != (points[player], wins[player]):
+            place = position + 1
+        value = points[player]
+        rows.append({"name": drive.players[player]["name"],
+                     "type": drive.players[player]["type"], "player": player,
+                     "games_won": wins[player], "place": place,
+                     "points": int(value) if value.denominator == 1 else float(value)})
+    return rows
+
+
+def _matchpoints(drive: DriveState, games: tuple[str, ...], seating: tuple[tuple[int, ...], ...],
+                 counted: Mapping[str, Outcome]) -> dict[int, Fraction]:
+    """Returns each player's matchpoints over the boards of one round."""
+    sides = drive.size // 2
+    earned: dict[int, Fraction] = {}
+    for deal in range(1, drive.boards + 1):
+        scored = [(index, counted[game].deals[deal]) for index, game in enumerate(games)
+                  if game in counted and deal in counted[game].deals]
+        for index, made in scored:
+            for seat, player in enumerate(seating[index]):
+                side = seat % sides
+                beaten = sum(Fraction(1) if made[side] > theirs[side] else
+                             Fraction(1, 2) if made[side] == theirs[side] else Fraction(0)
+                             for other, theirs in scored if other != index)
+                earned[player] = earned.get(player, Fraction(0)) + beaten
+    return earned

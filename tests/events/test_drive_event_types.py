@@ -1,0 +1,150 @@
+"""Every drive event type is a typed event like a game's: registered with a schema, folded by
+the drive's fold, emitted by the command path, upcast from every released schema, and listed
+in docs/api.md. A new drive event type fails here until each place has it."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import drives
+from events.chain import GENESIS_HASH, seal_drive_events, verify_drive
+from events.envelope import DriveEnvelope
+from events.errors import CorruptStreamError, SchemaError
+from events.types import (
+    DRIVE_EVENT_TYPES,
+    EVENT_TYPES,
+    DriveCreated,
+    event_from_data,
+    event_to_data,
+)
+from events.upcasting import DRIVE_UPCASTERS, decode, decode_drive
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SAMPLES: dict[str, dict[str, Any]] = {
+    "drive_created": {"profile": "classic", "options": {"target": 45},
+                      "players": [{"name": f"P{n}", "type": "bot"} for n in range(8)],
+                      "format": "duplicate", "rounds": 1, "table_size": 4,
+                      "schedule": [[[0, 1, 2, 3], [4, 5, 6, 7]]], "boards": 1},
+    "round_started": {"round": 1, "games": ["g1", "g2"],
+                      "boards": [{"board": "d/r1/b1", "deal": 1, "commitment": "ab" * 32,
+                                  "cut": 9}]},
+    "board_revealed": {"round": 1, "board": "d/r1/b1", "deal": 1, "seed": "cd" * 32},
+    "round_ended": {"round": 1, "heads": [{"game": "g1", "version": 40, "head": "01" * 32},
+                                          {"game": "g2", "version": 38, "head": "02" * 32}]},
+    "drive_finished": {},
+}
+"""One event of each type, in a drive's order."""
+
+RELEASED: dict[tuple[str, int], dict[str, Any]] = {
+    ("round_ended", 1): {"round": 1},
+}
+"""Data of each older released schema (the golden drive histories hold them as stored)."""
+
+TYPES = sorted(DRIVE_EVENT_TYPES)
+
+
+def test_every_drive_event_type_has_a_sample_and_no_name_is_also_a_games() -> None:
+    assert list(SAMPLES) == list(DRIVE_EVENT_TYPES)
+    assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES)
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_the_drive_fold_applies_every_type(name: str) -> None:
+    cls = DRIVE_EVENT_TYPES[name]
+    assert cls is DriveCreated or cls in drives.APPLIES, f"register an apply function for {name}"
+
+
+def test_the_samples_fold_into_a_finished_drive() -> None:
+    events = [event_from_data(name, data, DRIVE_EVENT_TYPES) for name, data in SAMPLES.items()]
+    drive = drives.fold_drive("d", events)
+    assert drive.finished and drive.version == len(SAMPLES)
+    assert drive.played[0].heads == (drives.GameHead("g1", 40, "01" * 32),
+                                     drives.GameHead("g2", 38, "02" * 32))
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_the_command_path_emits_every_type(name: str) -> None:
+    source = (ROOT / "service" / "application" / "drives.py").read_text()
+    assert f"{DRIVE_EVENT_TYPES[name].__name__}(" in source, "service/application/drives.py"
+
+
+@pytest.mark.parametrize("name", TYPES)
+def test_every_type_is_sealed_by_the_chain_and_read_back_as_itself(name: str) -> None:
+    event = event_from_data(name, SAMPLES[name], DRIVE_EVENT_TYPES)
+    assert event_to_data(event) == SAMPLES[name]
+    sealed = seal_drive_events("dr-" + "0" * 20, 0, GENESIS_HASH, [event], command_id=None,
+                               occurred_at="2026-01-02T03:04:05.000000Z")
+    envelope, _ = sealed[0]
+    stored = DriveEnvelope.from_dict(envelope.to_dict())
+    assert stored == envelope and stored.schema == event.SCHEMA and stored.actor == "server"
+    assert verify_drive([stored], "dr-" + "0" * 20) == envelope.hash
+    assert decode_drive(stored) == event
+
+
+def test_every_older_schema_upcasts_to_the_current_type() -> None:
+    for name, cls in DRIVE_EVENT_TYPES.items():
+        for schema in range(1, cls.SCHEMA):
+            assert (name, schema) in RELEASED, f"a sample of {name} schema {schema}"
+    for (name, schema), data in RELEASED.items():
+        current = DRIVE_UPCASTERS.upcast(name, schema, data)
+        assert event_from_data(name, current, DRIVE_EVENT_TYPES) is not None
+    assert DRIVE_UPCASTERS.upcast("round_ended", 1, {"round": 3}) == {"round": 3, "heads": None}
+
+
+def test_a_drive_envelope_stored_before_typing_keeps_its_hash_and_reads_as_schema_1() -> None:
+    import hashlib
+
+    from events.codec import canonical_json
+
+    body = {"drive_id": "dr-" + "0" * 20, "version": 1, "type": "round_ended",
+            "data": {"round": 1}, "command_id": None, "occurred_at": "2026-01-02T03:04:05Z",
+            "prev_hash": GENESIS_HASH}
+    raw = {**body, "hash": hashlib.sha256(canonical_json(body)).hexdigest()}
+    envelope = DriveEnvelope.from_dict(raw)
+    assert envelope.untyped and (envelope.schema, envelope.actor) == (1, "server")
+    assert envelope.to_dict() == raw
+    assert verify_drive([envelope], body["drive_id"]) == raw["hash"]
+    assert decode_drive(envelope) == event_from_data("round_ended", {"round": 1, "heads": None},
+                                                     DRIVE_EVENT_TYPES)
+    with pytest.raises(CorruptStreamError, match="does not match its content"):
+        verify_drive([DriveEnvelope.from_dict({**raw, "data": {"round": 2}})], body["drive_id"])
+    with pytest.raises(CorruptStreamError, match="missing fields \\['actor'\\]"):
+        DriveEnvelope.from_dict({**raw, "schema": 1})
+
+
+def test_a_game_event_in_a_drive_and_a_drive_event_in_a_game_are_refused() -> None:
+    sealed, _ = seal_drive_events("dr-" + "0" * 20, 0, GENESIS_HASH,
+                                  [event_from_data("drive_finished", {}, DRIVE_EVENT_TYPES)],
+                                  command_id=None, occurred_at="t")[0]
+    with pytest.raises(SchemaError, match="unknown event type 'drive_finished'"):
+        decode(sealed)  # type: ignore[arg-type]
+    game_type = dataclasses.replace(sealed, type="seed_revealed")
+    with pytest.raises(SchemaError, match="unknown event type 'seed_revealed'"):
+        decode_drive(game_type)
+
+
+def _documented() -> dict[str, tuple[int, list[str]]]:
+    """Returns docs/api.md's table of drive event types: per type its schema and its data
+    fields in order."""
+    text = (ROOT / "docs" / "api.md").read_text("utf-8")
+    table = text.split("\n| type | schema | data |\n", 1)[1]
+    rows = {}
+    for line in table.split("\n\n", 1)[0].splitlines()[1:]:
+        kind, schema, data = (cell.strip() for cell in line.strip("|").split("|"))
+        fields = re.findall(r"`([a-z_]+)`", re.sub(r" \([^)]*\)", "", data))
+        rows[kind.strip("`")] = (int(schema), fields)
+    return rows
+
+
+def test_the_docs_table_of_drive_event_types_is_the_codes() -> None:
+    documented = _documented()
+    assert list(documented) == list(DRIVE_EVENT_TYPES)
+    for name, cls in DRIVE_EVENT_TYPES.items():
+        fields = [field.name for field in dataclasses.fields(cls)]
+        assert documented[name] == (cls.SCHEMA, fields), name
