@@ -17,7 +17,7 @@ from replay.formats.jsonformat import schema, validate
 
 
 def test_the_schema_is_package_data_and_a_valid_draft_2020_12_schema() -> None:
-    text = resources.files("replay").joinpath("hand-history.schema.json").read_text()
+    text = resources.files("replay.formats").joinpath("hand-history.schema.json").read_text()
     loaded = json.loads(text)
     assert loaded["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     jsonschema.Draft202012Validator.check_schema(loaded)
