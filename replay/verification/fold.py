@@ -20,6 +20,7 @@ from events.upcasting import upcast
 from replay.formats.derive import apply_start
 from replay.formats.document import DEAL_START_TYPES, HistoryEvent
 from replay.verification.state import Run
+from replay.views import game_over
 
 CODES = ("data", "fold", "irregular")
 """``data``: an event's data cannot be read as its type; ``fold``: the engine cannot apply an
@@ -37,6 +38,19 @@ def decode(run: Run, event: HistoryEvent, data: dict[str, Any] | None,
     except (StoreError, UnknownEventTypeError, EventDataError) as error:
         run.problem("data", f"{event.type}: {error}", event.version, where + "/data")
         return None
+
+
+def foldable(event: HistoryEvent) -> dict[str, Any] | None:
+    """Returns what the fold needs of *event* when the view hides part of it and its hash
+    could not be rebuilt, or None when the fold cannot go on without the hidden part.
+
+    The one such event is a ``game_created`` that hides only its contribution secret: the fold
+    never reads the secret (the cuts it fixes are in their own events), so the game folds on,
+    while event 1's hash stays unchecked.
+    """
+    if event.type == "game_created" and event.redacted == ("contribution_secret",):
+        return dict(event.data)
+    return None
 
 
 def apply(run: Run, event: HistoryEvent, data: dict[str, Any] | None, decoded: Event | None,
@@ -91,6 +105,31 @@ def apply(run: Run, event: HistoryEvent, data: dict[str, Any] | None, decoded: E
             run.problem("start", f"the start block does not fit the table: {error}",
                         None, "/start")
             run.blocked = (1, None, "the start block does not fit the table")
+
+
+def ended_over(run: Run) -> bool | None:
+    """Says whether the game is over at the history's last event: True or False where the
+    history shows it, None where this view cannot tell.
+
+    Where the fold went to the end, its state says. Where it stopped at a deal whose seed the
+    history does not reveal, the game was not over: a game ends won with its last seed
+    revealed, or abandoned (``game_abandoned``, the last event).
+    """
+    history = run.history
+    last = history.events[-1]
+    if last.type == "game_abandoned":
+        return True
+    state = run.replayer.state
+    if run.blocked is None:
+        return state is not None and game_over(state)
+    version, deal, _ = run.blocked
+    stopped = next((event for event in history.events if event.version == version), None)
+    revealed = {event.data.get("deal") for event in history.events
+                if event.type == "seed_revealed"}
+    if stopped is not None and stopped.type in ("deck_shuffled", "board_dealt") and (
+            deal not in revealed):
+        return False
+    return None
 
 
 def server_dealt(run: Run) -> bool:

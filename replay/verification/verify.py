@@ -23,6 +23,9 @@ run (each a module of this package that owns its problem codes):
    - **fold** (:mod:`~replay.verification.fold`): the engine applies the event (re-deriving
      each deck from its seed and cut), judging who made it;
 
+   then **view** once more: event 1 shows the contribution secret exactly when the game is over
+   (so that every view of a finished game authenticates its rules, seats and commitments);
+
 5. **chain** again: the head is the last event's hash;
 6. **results** (:mod:`~replay.verification.results`): every derived result (each fact with its
    ruling, each deal's hands, result and the game's standing) equals what the history says:
@@ -85,6 +88,7 @@ def verify(history: HandHistory, *, expected_head: str | None = None,
         rules.check(run)
         view.check_block(run)
         _walk(run)
+        view.check_secret(run)
         chain.check_head(run)
         results.check(run)
         run.contributions, found = contributions.check(history)
@@ -121,6 +125,8 @@ def _walk(run: Run) -> None:
         if data is not None:
             seeds.check(run, event, data, commitments, where)
         view.check_event(run, event, decoded, where)
+        if data is None and (known := fold.foldable(event)) is not None:
+            data, decoded = known, fold.decode(run, event, known, where)
         fold.apply(run, event, data, decoded, where)
         expected_version, expected_prev = event.version + 1, event.hash
     chain.note_withheld(run)

@@ -14,6 +14,7 @@ from events.types import Event
 from replay.formats.diagnostics import pointer
 from replay.formats.document import DEAL_START_TYPES, HistoryEvent
 from replay.formats.notation import same
+from replay.verification.fold import ended_over
 from replay.verification.state import Run, is_viewer
 from replay.views import event_view
 
@@ -71,7 +72,10 @@ def check_event(run: Run, event: HistoryEvent, decoded: Event | None, where: str
         return
     if not is_viewer(viewer, run.rules):
         return
-    view: dict[str, Any] = event_view(decoded, viewer)
+    # Whether the game is over is known at the end of the fold: here a game_created that
+    # shows its contribution secret is taken as of a game over, and check_secret says
+    # whether it was.
+    view: dict[str, Any] = event_view(decoded, viewer, over=True)
     hidden = tuple(view.pop("redacted", ()))
     expected = view if hidden else event.data
     if hidden != event.redacted or not same(expected, event.data):
@@ -79,6 +83,31 @@ def check_event(run: Run, event: HistoryEvent, decoded: Event | None, where: str
         shown = f"hides {', '.join(hidden)}" if hidden else "hides nothing"
         run.problem("view", f"{event.type}: this is not what {who} sees of it (the view "
                     f"{shown})", event.version, where)
+
+
+def check_secret(run: Run) -> None:
+    """Checks that event 1 shows the game's contribution secret exactly when the game is over
+    at the history's last event (:func:`replay.views.event_view`), where the fold got there.
+
+    A finished game's history that hides it was written before every view showed it: it is
+    not contradicted, but event 1 (the rules, the seats and the commitments) is then not
+    authenticated, and the report says so.
+    """
+    history = run.history
+    first = history.events[0]
+    over = ended_over(run)
+    if first.type != "game_created" or over is None or history.view.viewer == "auditor":
+        return
+    if "contribution_secret" in first.redacted and over:
+        run.notes.append(
+            "the game is over, but this history hides event 1's contribution secret, so event "
+            "1 (the rules, the seats and the game's commitments) is not authenticated: "
+            "histories written before every view showed it once the game is over do; fetch "
+            "the history again to check it")
+    elif isinstance(first.data.get("contribution_secret"), str) and not over:
+        run.problem("view", "game_created shows the contribution secret, but the game is not "
+                    f"over at event {history.events[-1].version}: every view but the "
+                    "auditor's hides it while the game goes on", 1, "/events/0/data")
 
 
 def _parts(where: str) -> list[str | int]:

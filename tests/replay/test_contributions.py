@@ -4,9 +4,9 @@ against the game's committed contribution secret (replay/verification/contributi
 from __future__ import annotations
 
 import dataclasses
-import random
 
-from engine.bots import choose_action
+from replay_helpers import MIXED_SEATS, mixed_game
+
 from events.chain import GENESIS_HASH, seal_events
 from events.envelope import RecordedEvent
 from events.types import DeckCut
@@ -14,28 +14,11 @@ from replay.formats.build import build_history
 from replay.sample import GameDriver
 from replay.verification.verify import verify
 
-SEATS = ["human", "bot", "bot", "human", "bot", "bot"]
+SEATS = MIXED_SEATS
 
 
 def _game(deals: int = 3) -> GameDriver:
-    """A bruff game dealt by /2 in which seat 0's client sends a nonce every deal it does not
-    cut; every seat plays the bot policy."""
-    driver = GameDriver("g-contrib", "contributions").start("bruff", SEATS, fy2=True)
-    chance = random.Random(7)
-    while True:
-        state = driver.state
-        assert state is not None
-        if state.phase == "over" or (state.deal is not None and state.deal.number > deals):
-            return driver
-        deal = state.deal
-        if state.phase == "cut" and deal is not None and state.turn != 0 and not deal.nonces:
-            driver.act(0, {"type": "contribute", "nonce": f"{deal.number:02x}" * 20})
-            continue
-        seat = state.turn
-        assert seat is not None
-        action = choose_action(state, seat, chance)
-        assert action is not None
-        driver.act(seat, action)
+    return mixed_game(deals)
 
 
 def test_each_deal_says_what_its_fairness_rests_on() -> None:

@@ -1,0 +1,230 @@
+"""The forgeries of issue 23, each tried in several variants against a finished game of people
+and bots dealt by /2: a seat's or a spectator's history must fail every variant that a
+verifier can catch from the history alone, and say plainly what it could not check.
+
+Each forgery starts from a genuine history as the service hands it out (with its carried
+checkpoint, signed by a test key) and changes it as a forger would: by editing the document,
+by re-hashing the chain from the changed event on, or by re-sealing the whole game with every
+result rebuilt (a forger who knows everything the view shows).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from replay_helpers import MIXED_SEATS, mixed_game
+
+from engine.profiles import make_ruleset
+from events import checkpoints
+from events.chain import GENESIS_HASH, seal
+from events.envelope import RecordedEvent
+from events.upcasting import decode
+from replay.formats.build import build_history
+from replay.formats.jsonformat import dumps, read_json
+from replay.sample import GameDriver
+from replay.verification.reconstruct import stored_hash
+from replay.verification.report import Report
+from replay.verification.verify import verify
+
+KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+KEYS = {checkpoints.key_id(checkpoints.public_bytes(KEY)): checkpoints.public_bytes(KEY)}
+SIGNED_AT = "2026-01-02T03:04:05Z"
+BOTS = [seat for seat, kind in enumerate(MIXED_SEATS) if kind == "bot"]
+
+Doc = dict[str, Any]
+
+
+@functools.cache
+def _finished() -> GameDriver:
+    driver = mixed_game(deals=100)
+    assert driver.state is not None and driver.state.phase == "over"
+    return driver
+
+
+def _doc(viewer: object, recorded: list[RecordedEvent] | None = None) -> Doc:
+    """The history of the finished game for *viewer* as the service hands it out, carrying the
+    checkpoint of its genuine last event (whatever *recorded* it is cut from)."""
+    genuine = _finished().recorded
+    history = build_history("g-contrib", recorded or genuine, viewer)
+    doc: Doc = json.loads(dumps(history))
+    truth = build_history("g-contrib", genuine, "auditor")
+    assert truth.head is not None
+    doc["checkpoint"] = checkpoints.sign(KEY, "g-contrib", truth.events[-1].version, truth.head,
+                                         SIGNED_AT)
+    return doc
+
+
+def _verify(doc: Doc, **kwargs: Any) -> Report:
+    history, diagnostics = read_json(json.dumps(doc))
+    assert history is not None, diagnostics
+    return verify(history, **kwargs)
+
+
+def _resealed(change: Callable[[str, dict[str, Any]], dict[str, Any]]) -> list[RecordedEvent]:
+    """The game's events with each event's data passed through *change(type, data)* and the
+    chain re-hashed throughout: the forger knows every secret."""
+    prev, out = GENESIS_HASH, []
+    for item in _finished().recorded:
+        old = item.envelope
+        envelope, _ = seal(game_id=old.game_id, version=old.version, event_type=old.type,
+                           schema=old.schema, data=change(old.type, copy.deepcopy(dict(old.data))),
+                           actor=old.actor, command_id=old.command_id,
+                           occurred_at=old.occurred_at, prev_hash=prev)
+        out.append(RecordedEvent(envelope, decode(envelope)))
+        prev = envelope.hash
+    return out
+
+
+def _relabel(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    if kind == "game_created":
+        data["seats"] = ["human"] * len(data["seats"])
+    return data
+
+
+def _retarget(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    if kind == "game_created":
+        data["options"] = {**data["options"], "target": 25}
+    return data
+
+
+def _rehash_from(doc: Doc, first: int) -> None:
+    """Recomputes the hashes of *doc*'s events from position *first* on, from the data each
+    shows (a forger's edit of a view), and the head."""
+    history, _ = read_json(json.dumps(doc))
+    assert history is not None
+    prev = doc["events"][first - 1]["hash"] if first else GENESIS_HASH
+    for index in range(first, len(doc["events"])):
+        event = doc["events"][index]
+        event["prev_hash"] = prev
+        item = dataclasses.replace(history.events[index], prev_hash=prev)
+        event["hash"] = prev = stored_hash("g-contrib", item, event["data"])
+    doc["head"] = prev
+
+
+def _relabelled_document(doc: Doc) -> Doc:
+    doc["events"][0]["data"]["seats"] = ["human"] * len(MIXED_SEATS)
+    for seat in doc["seats"]:
+        seat["type"] = "human"
+    return doc
+
+
+def _retargeted_document(doc: Doc) -> Doc:
+    """Target 25 in event 1 and the rules block (digest recomputed), and the winner the other
+    side."""
+    doc["events"][0]["data"]["options"]["target"] = 25
+    doc["rules"]["options"]["target"] = 25
+    rules = make_ruleset(doc["rules"]["profile"], doc["rules"]["options"],
+                         doc["rules"]["players"])
+    doc["rules"]["digest"] = rules.digest()
+    return _winner_only(doc)
+
+
+VIEWERS = (3, 0, "spectator")
+
+
+def test_genuine_seat_and_spectator_histories_of_a_finished_game_pass_complete() -> None:
+    for viewer in VIEWERS:
+        doc = _doc(viewer)
+        assert "contribution_secret" not in doc["events"][0].get("redacted", ())
+        report = _verify(doc, keys=KEYS)
+        assert report.ok and report.complete, (viewer, report.format())
+        assert report.checked["results"] > 0
+
+
+RELABELLED: dict[str, Callable[[object], Doc]] = {
+    "edited": lambda viewer: _relabelled_document(_doc(viewer)),
+    "edited, event 1 re-hashed": lambda viewer: _rehashed(_relabelled_document(_doc(viewer)),
+                                                          1),
+    "edited, chain re-hashed": lambda viewer: _rehashed(_relabelled_document(_doc(viewer)), 0),
+    "re-sealed throughout": lambda viewer: _doc(viewer, _resealed(_relabel)),
+}
+
+
+def _rehashed(doc: Doc, through: int) -> Doc:
+    """Re-hashes event 1 only (*through* 1) or the whole chain (0)."""
+    if through == 1:
+        head = doc["head"]
+        _rehash_from(doc, 0)
+        kept = doc["events"][1]["prev_hash"]
+        doc["head"] = head
+        doc["events"][1]["prev_hash"] = kept  # Only event 1's own hash is made to fit.
+        _restore_after_first(doc)
+        return doc
+    _rehash_from(doc, 0)
+    return doc
+
+
+def _restore_after_first(doc: Doc) -> None:
+    genuine = _doc(doc["view"]["viewer"])
+    for index in range(1, len(doc["events"])):
+        doc["events"][index]["hash"] = genuine["events"][index]["hash"]
+        doc["events"][index]["prev_hash"] = genuine["events"][index]["prev_hash"]
+    doc["head"] = genuine["head"]
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+@pytest.mark.parametrize("variant", sorted(RELABELLED))
+def test_bots_relabelled_as_people_fail(viewer: object, variant: str) -> None:
+    doc = RELABELLED[variant](viewer)
+    assert all(seat["type"] == "human" for seat in doc["seats"])
+    report = _verify(doc)
+    assert not report.ok, (variant, report.format())
+    with_keys = _verify(doc, keys=KEYS)
+    assert not with_keys.ok
+
+
+RETARGETED: dict[str, Callable[[object], Doc]] = {
+    "edited": lambda viewer: _retargeted_document(_doc(viewer)),
+    "winner only": lambda viewer: _winner_only(_doc(viewer)),
+    "edited, chain re-hashed": lambda viewer: _rehashed(_retargeted_document(_doc(viewer)), 0),
+    "re-sealed throughout": lambda viewer: _doc(viewer, _resealed(_retarget)),
+}
+
+
+def _winner_only(doc: Doc) -> Doc:
+    """The game won by the next side instead."""
+    game = doc["results"]["game"]
+    game["winner"] = (game["winner"] + 1) % len(game["scores"])
+    return doc
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+@pytest.mark.parametrize("variant", sorted(RETARGETED))
+def test_target_and_winner_changed_fail(viewer: object, variant: str) -> None:
+    doc = RETARGETED[variant](viewer)
+    report = _verify(doc)
+    assert not report.ok, (variant, report.format())
+    assert not _verify(doc, keys=KEYS).ok
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_relabelled_with_the_secret_hidden_again_is_not_complete(viewer: object) -> None:
+    """A forger who hides the secret again makes event 1 unauthenticated: not contradicted,
+    but never complete, and the report says why (as it does for a history written before
+    every view showed the secret)."""
+    doc = _relabelled_document(_doc(viewer))
+    first = doc["events"][0]
+    first["data"]["contribution_secret"] = None
+    first["redacted"] = ["contribution_secret"]
+    report = _verify(doc, keys=KEYS)
+    assert report.ok and not report.complete
+    assert any("event 1 (the rules, the seats and the game's commitments) is not "
+               "authenticated" in note for note in report.notes), report.format()
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_resealed_without_its_checkpoint_fails_against_the_kept_one(viewer: object) -> None:
+    doc = _doc(viewer, _resealed(_relabel))
+    kept = doc.pop("checkpoint")
+    assert _verify(doc).ok  # Nothing in the history itself can tell: a trust root must.
+    report = _verify(doc, checkpoint=kept, keys=KEYS)
+    assert not report.ok
+    assert [problem.code for problem in report.problems] == ["checkpoint"]
+    assert "rewritten" in report.problems[0].message
