@@ -239,6 +239,10 @@ class HandHistory:
     checkpoint: Mapping[str, Any] | None = None
     """The latest checkpoint the service signed for this history's game that its viewer may
     have (docs/verification.md section 8); outside the hash chain, checked against it."""
+    checkpoint_key: Mapping[str, Any] | None = None
+    """The public key that signed :attr:`checkpoint`, as ``GET /v1/keys`` lists it, so that its
+    signature can be checked offline (against a key the history itself carries: a trust root
+    given by the user, such as ``--keys``, outranks it)."""
     errors: tuple[Diagnostic, ...] = dataclasses.field(default=(), compare=False)
     """Problems a lenient reader met while reading this history."""
     positions: Mapping[str, tuple[int, int]] = dataclasses.field(
@@ -291,6 +295,8 @@ class HandHistory:
             body["tags"] = dict(self.tags)
         if self.checkpoint is not None:
             body["checkpoint"] = dict(self.checkpoint)
+        if self.checkpoint_key is not None:
+            body["checkpoint_key"] = dict(self.checkpoint_key)
         return body
 
     @classmethod
@@ -359,6 +365,8 @@ class HandHistory:
             visitor.visit_header("head", self.head)
         if self.checkpoint is not None:
             visitor.visit_header("checkpoint", self.checkpoint)
+        if self.checkpoint_key is not None:
+            visitor.visit_header("checkpoint_key", self.checkpoint_key)
         for name in sorted(self.tags):
             visitor.visit_tag(name, self.tags[name])
         if self.results is not None:
@@ -482,6 +490,7 @@ def _from_dict(raw: Mapping[str, Any]) -> HandHistory:
         format_version=_str(raw["format_version"], "format_version"),
         ruling_texts=None if texts is None else _int(texts, "ruling_texts"),
         checkpoint=raw.get("checkpoint"),
+        checkpoint_key=raw.get("checkpoint_key"),
     )
 
 

@@ -33,7 +33,7 @@ from replay.formats.document import (
 T = TypeVar("T")
 
 HEADERS = ("format_version", "ruling_texts", "game_id", "rules", "seats", "view", "start", "head",
-           "checkpoint")
+           "checkpoint", "checkpoint_key")
 """The structured headers a history has, in the order visitors receive them."""
 
 RESULT_KINDS = ("game", "irregularity", "deal", "hands", "fact", "result")
@@ -232,6 +232,7 @@ class HandBuilder(HandVisitor[HandHistory]):
             format_version=headers.get("format_version", "1.0"),
             ruling_texts=headers.get("ruling_texts"),
             checkpoint=headers.get("checkpoint"),
+            checkpoint_key=headers.get("checkpoint_key"),
             errors=tuple(self.errors),
             positions=dict(self._positions),
         )

@@ -1,9 +1,15 @@
 """Verifying a signed checkpoint against a hand history (docs/verification.md section 8).
 
 A checkpoint is the service's signed statement that the game had a given hash at a given
-event. It must have the checkpoint's form, verify with one of the keys given (unless none are),
+event. It must have the checkpoint's form and a signature that verifies with the key it names,
 be of this game, and the history must reach its version with the same hash there: which
 catches a history cut short, or rewritten since.
+
+A signature present is a signature checked. The key comes from the keys the caller gives
+(``--keys``, the answer of ``GET /v1/keys``: a trust root the user chose) or else, for the
+checkpoint a history carries, from the key the history carries with it (``checkpoint_key``),
+which proves the checkpoint unchanged since that key signed it but not that the key is the
+service's. Each checkpoint's :class:`~replay.verification.findings.Signature` says which.
 """
 
 from __future__ import annotations
@@ -12,27 +18,50 @@ from collections.abc import Mapping
 from typing import Any
 
 from events import checkpoints
+from replay.verification.findings import Signature
 from replay.verification.state import Run
 
 CODES = ("checkpoint",)
-"""``checkpoint``: a checkpoint does not verify, or the history does not reach it with the same
-hash."""
+"""``checkpoint``: a checkpoint does not verify with the key it names, or the history does not
+reach it with the same hash."""
 
 
 def check(run: Run, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | None,
-          what: str, where: str | None) -> None:
-    """Checks *checkpoint* is signed by one of *keys* (unless None) and that the history has
-    the checkpoint's hash at its version."""
+          what: str, where: str | None, *, carried_key: Any = None) -> None:
+    """Checks *checkpoint*'s signature with *keys* (the caller's trust root) or, when none are
+    given, with *carried_key* (the key the history carries, a ``GET /v1/keys`` entry), and that
+    the history has the checkpoint's hash at its version."""
     try:
-        if keys is None:
-            checkpoints.check_form(checkpoint)
-        else:
-            checkpoints.check(checkpoint, keys)
+        checkpoints.check_form(checkpoint)
     except checkpoints.CheckpointError as error:
         run.problem("checkpoint", f"{what}: {error}", None, where)
         return
+    kid = checkpoint["key_id"]
     if keys is not None:
+        trust = "keys_given"
+        against: Mapping[str, bytes] | None = keys
+    elif carried_key is not None:
+        trust = "history_key"
+        try:
+            against = checkpoints.read_keys({"keys": [carried_key]})
+        except checkpoints.CheckpointError as error:
+            run.problem("checkpoint", f"{what}: the key the history carries is not valid: "
+                        f"{error}", None, "/checkpoint_key")
+            return
+        if kid not in against:
+            run.problem("checkpoint", f"{what} is signed with key {kid}, but the key the "
+                        f"history carries is {', '.join(against)}", None, where)
+            return
+    else:
+        trust, against = "none", None
+    if against is not None:
+        try:
+            checkpoints.check(checkpoint, against)
+        except checkpoints.CheckpointError as error:
+            run.problem("checkpoint", f"{what}: {error}", None, where)
+            return
         run.checked["checkpoints"] = run.checked.get("checkpoints", 0) + 1
+    run.signatures.append(Signature(what, kid, trust))
     history = run.history
     version, head = checkpoint["version"], checkpoint["head"]
     if checkpoint["game_id"] != history.game_id:
@@ -61,7 +90,8 @@ def check(run: Run, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | N
         run.problem("checkpoint", f"{what} says event {version} has hash {head[:16]}..., the "
                     f"history has {stored[:16]}...: it was rewritten", version, where)
     else:
-        run.notes.append(
-            f"{what} (signed at {checkpoint['signed_at']} with {checkpoint['key_id']}"
-            + (", signature verified" if keys is not None else ", signature not checked: no "
-               "keys given") + f") matches event {version}")
+        said = {"keys_given": "signature verified with the keys given",
+                "history_key": "signature verified with the key the history carries",
+                "none": "signature not checked: no keys given"}[trust]
+        run.notes.append(f"{what} (signed at {checkpoint['signed_at']} with {kid}, {said}) "
+                         f"matches event {version}")

@@ -15,6 +15,7 @@ from replay.verification import (
     chain,
     checkpoint,
     contributions,
+    extent,
     fold,
     form,
     results,
@@ -23,14 +24,14 @@ from replay.verification import (
     view,
 )
 from replay.verification.contributions import DealContributions
-from replay.verification.findings import Finding, Unchecked
+from replay.verification.findings import Finding, Prefix, Signature, Unchecked
 from replay.verification.state import Run
 
 __all__ = ["PROBLEM_CODES", "Problem", "Report", "Unchecked"]
 
 PROBLEM_CODES: tuple[str, ...] = (
     *form.CODES, *rules.CODES, *view.CODES, *chain.CODES, *seeds.CODES, *fold.CODES,
-    *results.CODES, *contributions.CODES, *checkpoint.CODES,
+    *results.CODES, *contributions.CODES, *checkpoint.CODES, *extent.CODES,
 )
 """Every code a problem may have, gathered from the checks that own them (each declares its
 ``CODES``): stable, and each explained in docs/verification.md, section 9."""
@@ -88,6 +89,11 @@ class Report:
     irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     contributions: list[DealContributions] = dataclasses.field(default_factory=list)
     """Per deal, what its deck's fairness rests on (:mod:`replay.verification.contributions`)."""
+    signatures: list[Signature] = dataclasses.field(default_factory=list)
+    """How each checkpoint's signature was checked, and against which trust root."""
+    prefix: Prefix | None = None
+    """Set when the history stops before the game's end (a game not over at its last
+    event)."""
 
     @classmethod
     def of(cls, run: Run) -> Report:
@@ -100,7 +106,8 @@ class Report:
                    problems=[Problem.of(finding) for finding in run.problems],
                    unchecked=list(run.unchecked), notes=list(run.notes),
                    checked=dict(run.checked), irregularities=list(run.irregularities),
-                   contributions=list(run.contributions))
+                   contributions=list(run.contributions), signatures=list(run.signatures),
+                   prefix=run.prefix)
 
     @property
     def ok(self) -> bool:
@@ -123,12 +130,15 @@ class Report:
             "notes": list(self.notes),
             "irregularities": list(self.irregularities),
             "contributions": [deal.to_dict() for deal in self.contributions],
+            "signatures": [signature.to_dict() for signature in self.signatures],
+            "prefix": None if self.prefix is None else self.prefix.to_dict(),
         }
 
     def format(self) -> str:
         """Returns the report as lines a person reads."""
         viewer = f"seat {self.viewer}" if isinstance(self.viewer, int) else self.viewer
-        lines = [f"history {self.game_id}: {viewer}'s view, {_count(self.events, 'event')}, "
+        lines = [f"PREFIX: {self.prefix}"] if self.prefix is not None else []
+        lines += [f"history {self.game_id}: {viewer}'s view, {_count(self.events, 'event')}, "
                  f"head {(self.head or '?')[:16]}"]
         counts = self.checked
         verdict = "OK" if self.ok else "FAILED"
@@ -141,6 +151,7 @@ class Report:
         )
         lines += [f"  problem: {problem}" for problem in self.problems]
         lines += [f"  unchecked: {item}" for item in self.unchecked]
+        lines += [f"  signature: {signature}" for signature in self.signatures]
         lines += [f"  note: {note}" for note in self.notes]
         lines += [f"  deal: {deal.sentence()}" for deal in self.contributions]
         lines += [f"  irregularity: event {item['version']}: {item['text']} [{item['rule']}]"

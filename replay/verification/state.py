@@ -15,7 +15,7 @@ from engine.profiles import RuleSet
 from replay.formats.derive import Replayer
 from replay.formats.document import HandHistory
 from replay.verification.contributions import DealContributions
-from replay.verification.findings import Finding, Unchecked
+from replay.verification.findings import Finding, Prefix, Signature, Unchecked
 
 
 @dataclasses.dataclass
@@ -43,6 +43,8 @@ class Run:
     })
     irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     contributions: list[DealContributions] = dataclasses.field(default_factory=list)
+    signatures: list[Signature] = dataclasses.field(default_factory=list)
+    prefix: Prefix | None = None
 
     def problem(self, code: str, message: str, version: int | None = None,
                 pointer: str | None = None) -> None:

@@ -35,7 +35,10 @@ run (each a module of this package that owns its problem codes):
    fairness rests on; the bots' and the clock's cuts are the committed ones;
 8. **chain**: the head the caller expects, if any;
 9. **checkpoint** (:mod:`~replay.verification.checkpoint`): the checkpoint the history
-   carries, and one kept elsewhere.
+   carries (its signature checked with the keys given, or else the key it carries), and one
+   kept elsewhere;
+10. **extent** (:mod:`~replay.verification.extent`): whether the history stops before the
+    game's end, and how much a later checkpoint shows is missing: the report says it first.
 
 The checks share one :class:`~replay.verification.state.Run`; :mod:`replay.verification.report`
 turns what they found into the :class:`~replay.verification.report.Report`.
@@ -56,6 +59,7 @@ from replay.formats.document import HandHistory
 from replay.verification import (
     chain,
     contributions,
+    extent,
     fold,
     form,
     results,
@@ -81,10 +85,12 @@ def verify(history: HandHistory, *, expected_head: str | None = None,
     signature must verify with one of *keys* (key id -> raw Ed25519 public key), and the
     history must reach its version with the same hash there, which catches a history cut
     short or rewritten since. The checkpoint the history carries, if any, must hold against
-    its events too (and its signature, when *keys* are given).
+    its events too, and its signature verify with *keys* or, when none are given, with the
+    key the history carries (the report says which).
     """
     run = Run(history)
-    if form.check(run):
+    readable = form.check(run)
+    if readable:
         rules.check(run)
         view.check_block(run)
         _walk(run)
@@ -97,10 +103,12 @@ def verify(history: HandHistory, *, expected_head: str | None = None,
         chain.check_expected_head(run, expected_head)
     if history.checkpoint is not None:
         checkpoints.check(run, history.checkpoint, keys, "the checkpoint the history carries",
-                          "/checkpoint")
+                          "/checkpoint", carried_key=history.checkpoint_key)
     if checkpoint is not None:
         checkpoints.check(run, checkpoint, keys if keys is not None else {},
                           "the kept checkpoint", None)
+    if readable:
+        extent.check(run, (history.checkpoint, checkpoint))
     return Report.of(run)
 
 

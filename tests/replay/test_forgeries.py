@@ -228,3 +228,68 @@ def test_resealed_without_its_checkpoint_fails_against_the_kept_one(viewer: obje
     assert not report.ok
     assert [problem.code for problem in report.problems] == ["checkpoint"]
     assert "rewritten" in report.problems[0].message
+
+
+def _prefix(viewer: object, as_of: int) -> Doc:
+    """The history up to *as_of* as ``?at=`` serves it: carrying the checkpoint of its own
+    last event (when the view shows that hash)."""
+    history = build_history("g-contrib", _finished().recorded, viewer, as_of=as_of)
+    doc: Doc = json.loads(dumps(history))
+    if history.head is not None:
+        doc["checkpoint"] = checkpoints.sign(KEY, "g-contrib", as_of, history.head, SIGNED_AT)
+    return doc
+
+
+def _final_checkpoint() -> dict[str, Any]:
+    return _doc("auditor")["checkpoint"]
+
+
+def _cut_points() -> dict[str, int]:
+    """Where a prefix may stop: mid-deal, right after a deal's reveal (the fold complete), just
+    before the game's own last event."""
+    events = _finished().recorded
+    reveals = [item.version for item in events if item.envelope.type == "seed_revealed"]
+    return {"mid-deal": reveals[1] + 20, "after a reveal": reveals[2],
+            "one event short": len(events) - 1}
+
+
+@pytest.mark.parametrize("viewer", (3, "spectator", "auditor"))
+@pytest.mark.parametrize("where", sorted(_cut_points()))
+def test_a_prefix_says_first_that_it_is_one(viewer: object, where: str) -> None:
+    at = _cut_points()[where]
+    report = _verify(_prefix(viewer, at))
+    first = report.format().splitlines()[0]
+    assert first == f"PREFIX: this history stops at event {at} of a game that was not over"
+    assert report.prefix is not None and report.to_dict()["prefix"]["last"] == at
+
+
+@pytest.mark.parametrize("viewer", (3, "spectator", "auditor"))
+def test_a_prefix_with_the_final_checkpoint_fails_and_says_how_much_is_missing(
+        viewer: object) -> None:
+    at = _cut_points()["after a reveal"]
+    total = len(_finished().recorded)
+    carried = _prefix(viewer, at)
+    carried["checkpoint"] = _final_checkpoint()
+    kept = _prefix(viewer, at)
+    for report in (_verify(carried), _verify(kept, checkpoint=_final_checkpoint(), keys=KEYS)):
+        assert not report.ok
+        assert report.problems[-1].code == "checkpoint" and "cut short" in (
+            report.problems[-1].message)
+        assert report.format().splitlines()[0] == (
+            f"PREFIX: this history stops at event {at} of a game that was not over; a "
+            f"checkpoint vouches for event {total}, so at least {total - at} events of the "
+            "game are missing from it")
+
+
+def test_the_whole_game_is_not_called_a_prefix() -> None:
+    for viewer in (3, "spectator", "auditor"):
+        report = _verify(_doc(viewer))
+        assert report.prefix is None and not report.format().startswith("PREFIX")
+
+
+def test_a_prefix_claiming_the_game_is_over_fails() -> None:
+    doc = _prefix(3, _cut_points()["after a reveal"])
+    doc["results"]["game"]["phase"] = "over"
+    report = _verify(doc)
+    assert not report.ok and "result" in {problem.code for problem in report.problems}
+    assert report.prefix is not None
