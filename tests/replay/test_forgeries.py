@@ -293,3 +293,81 @@ def test_a_prefix_claiming_the_game_is_over_fails() -> None:
     report = _verify(doc)
     assert not report.ok and "result" in {problem.code for problem in report.problems}
     assert report.prefix is not None
+
+
+FORGER = Ed25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
+
+
+def _key_record(key: Ed25519PrivateKey) -> dict[str, Any]:
+    public = checkpoints.public_bytes(key)
+    return {"key_id": checkpoints.key_id(public), "algorithm": "ed25519",
+            "public_key": public.hex(), "created_at": "2026-01-01T00:00:00Z", "retired_at": None}
+
+
+def _signed_doc(viewer: object) -> Doc:
+    """The finished game's history as the service hands it out: its checkpoint and the key
+    that signed it."""
+    return {**_doc(viewer), "checkpoint_key": _key_record(KEY)}
+
+
+def _other_games_checkpoint() -> dict[str, Any]:
+    return checkpoints.sign(KEY, "g-another", 40, "ab" * 32, SIGNED_AT)
+
+
+def _foreign_signature(doc: Doc) -> Doc:
+    doc["checkpoint"]["signature"] = _other_games_checkpoint()["signature"]
+    return doc
+
+
+def _foreign_checkpoint(doc: Doc) -> Doc:
+    doc["checkpoint"] = _other_games_checkpoint()
+    return doc
+
+
+def _foreign_signature_key_dropped(doc: Doc) -> Doc:
+    del doc["checkpoint_key"]
+    return _foreign_signature(doc)
+
+
+def _foreign_signature_other_key_carried(doc: Doc) -> Doc:
+    doc["checkpoint_key"] = _key_record(FORGER)
+    return _foreign_signature(doc)
+
+
+def _resigned_by_the_forger(doc: Doc) -> Doc:
+    """The forger signs this history's own head with a key of its own, and carries that key."""
+    checkpoint = doc["checkpoint"]
+    doc["checkpoint"] = checkpoints.sign(FORGER, checkpoint["game_id"], checkpoint["version"],
+                                         checkpoint["head"], SIGNED_AT)
+    doc["checkpoint_key"] = _key_record(FORGER)
+    return doc
+
+
+SIGNATURES: dict[str, tuple[Callable[[Doc], Doc], bool]] = {
+    # variant: (the forgery, whether it fails without --keys)
+    "another game's signature": (_foreign_signature, True),
+    "another game's whole checkpoint": (_foreign_checkpoint, True),
+    "another game's signature, another key carried": (_foreign_signature_other_key_carried,
+                                                      True),
+    "another game's signature, the key dropped": (_foreign_signature_key_dropped, False),
+    "re-signed by a key of the forger's": (_resigned_by_the_forger, False),
+}
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+@pytest.mark.parametrize("variant", sorted(SIGNATURES))
+def test_another_games_signature_fails(viewer: object, variant: str) -> None:
+    """Every variant fails against the keys the user gives; without them, every one whose
+    history still carries a key fails, and the two that cannot (no key, or the forger's own)
+    say plainly that no trust root vouched for the signer."""
+    forge, fails_alone = SIGNATURES[variant]
+    assert _verify(_signed_doc(viewer)).ok
+    doc = forge(_signed_doc(viewer))
+    alone = _verify(doc)
+    assert alone.ok is not fails_alone, (variant, alone.format())
+    if not fails_alone:
+        assert [s.trust for s in alone.signatures] in (["none"], ["history_key"])
+        assert ("signature NOT checked" in alone.format()
+                or "no trust root you gave vouches for it" in alone.format())
+    with_keys = _verify(doc, keys=KEYS)
+    assert not with_keys.ok and {p.code for p in with_keys.problems} == {"checkpoint"}
