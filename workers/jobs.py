@@ -1,10 +1,9 @@
 """The RQ jobs: top-level functions taking ids and numbers, safe to run twice.
 
-Each job reloads the game from the store and does nothing when the game has moved on from
-the version it was planned for. Seats act through :func:`service.application.commands.act`, the
-command
-path HTTP clients use, with the version decided on and a command id derived from the game and
-that version: a job that runs again, or two copies racing, append nothing twice.
+Each job reloads the game from the store and does nothing when the game has moved on from the
+version it was planned for. Seats act through :func:`service.application.commands.act`, the command
+path HTTP clients use, with the version decided on and a command id derived from the game and that
+version: a job that runs again, or two copies racing, append nothing twice.
 
 Bots draw chance from ``random.Random`` seeded with the game id and the version they act at,
 so a re-run makes the same choice.
@@ -122,9 +121,8 @@ def seal_deal(game_id: str, deal_number: int, version: int) -> bool:
     :mod:`replay.formats.jsonformat`), cut from the events up to *version*; returns False if it was
     sealed already or the deal is not over at *version*.
 
-    It signs the checkpoint of the deal's last event: the history carries it, and it is kept
-    as the deal's end (:func:`service.application.signing.store_deal_end`), what a seat's view
-    falls back
+    It signs the checkpoint of the deal's last event: the history carries it, and it is kept as the
+    deal's end (:func:`service.application.signing.store_deal_end`), what a seat's view falls back
     on while the next deal hides a card.
 
     The key is written only if absent (``SET NX``): a sealed history never changes.

@@ -1,16 +1,14 @@
 """The hand history as a value: the document two encodings share, and its visitor walk.
 
 A :class:`HandHistory` holds what a record needs (docs/hand-history.md): the format version, the
-embedded rules (profile, players, every option, and their digest), the seats with their sides,
-the view it was cut for, the events with their hash chain and head, and the derived results
-with their rulings. :mod:`replay.formats.jsonformat` and :mod:`replay.formats.text` encode it; both
-are lossless,
-so either can be converted to the other and back to the same canonical bytes.
+embedded rules (profile, players, every option, and their digest), the seats with their sides, the
+view it was cut for, the events with their hash chain and head, and the derived results with their
+rulings. :mod:`replay.formats.jsonformat` and :mod:`replay.formats.text` encode it; both are
+lossless, so either can be converted to the other and back to the same canonical bytes.
 
 Walking a history is python-chess's ``Game.accept(visitor)``: :meth:`HandHistory.accept` calls a
 :class:`~replay.formats.visitor.HandVisitor` in document order, and the same visitor interface is
-what the
-text reader calls, so a builder or an exporter works from either side.
+what the text reader calls, so a builder or an exporter works from either side.
 
 A history read from a hand-written text may be a *draft*: events without hashes or times, rules
 without a digest, no results. :func:`replay.formats.importing.complete_draft` seals a draft; only a

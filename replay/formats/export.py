@@ -1,12 +1,11 @@
 """Writing the text notation: ``hand.accept(TextExporter())``, as python-chess's
 ``game.accept(StringExporter())``.
 
-The output is the notation's export form: fixed tag order, one deal per section, one trick per
-line with its leader written, derived results on ``=`` lines next to what they concern, and the
-chain fields of every event in the closing ``%integrity`` section. Each piece is written in its
-compact form only when :mod:`replay.formats.notation` reads it back as exactly the same value;
-otherwise
-its JSON escape is used, so the text always converts back to the same canonical JSON.
+The output is the notation's export form: fixed tag order, one deal per section, one trick per line
+with its leader written, derived results on ``=`` lines next to what they concern, and the chain
+fields of every event in the closing ``%integrity`` section. Each piece is written in its compact
+form only when :mod:`replay.formats.notation` reads it back as exactly the same value; otherwise its
+JSON escape is used, so the text always converts back to the same canonical JSON.
 """
 
 from __future__ import annotations

@@ -6,8 +6,7 @@ falls back to a JSON escape (``%event``, ``=json``, a JSON tag value). That is w
 JSON -> text -> JSON give the same bytes for any history, tampered ones included.
 
 The grammar is in docs/hand-history.md; :mod:`replay.formats.text` reads it,
-:mod:`replay.formats.export`
-writes it.
+:mod:`replay.formats.export` writes it.
 """
 
 from __future__ import annotations

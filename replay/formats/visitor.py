@@ -1,10 +1,9 @@
 """Visitors over a hand history, as :mod:`chess.pgn` visits games.
 
 The text reader (:func:`replay.formats.text.read_hand`) and
-:meth:`replay.formats.document.HandHistory.accept`
-call the same methods in the same order, so one visitor serves both: :class:`HandBuilder`
-builds a :class:`~replay.formats.document.HandHistory` (from text, or as a copy), and
-:class:`replay.formats.export.TextExporter` writes the notation.
+:meth:`replay.formats.document.HandHistory.accept` call the same methods in the same order, so one
+visitor serves both: :class:`HandBuilder` builds a :class:`~replay.formats.document.HandHistory`
+(from text, or as a copy), and :class:`replay.formats.export.TextExporter` writes the notation.
 
 Values passed to visitors are structured (rules as a :class:`~replay.formats.document.RulesBlock`,
 results as JSON objects): the notation's encoding stays in :mod:`replay.formats.notation`.

@@ -1,11 +1,10 @@
 """Re-folding a hand history with the engine, and judging who made each event.
 
 Each event is read from its full data and applied by the engine
-(:class:`replay.formats.derive.Replayer`
-with its legality checks); from the first event the engine cannot apply or this view does not
-fully know, the fold stops and the rest is listed as unchecked. In a server-dealt game every
-event must also be made by whom the rules say, where they call for it: an irregularity there
-is a problem, while a deal recorded at a table only reports it.
+(:class:`replay.formats.derive.Replayer` with its legality checks); from the first event the engine
+cannot apply or this view does not fully know, the fold stops and the rest is listed as unchecked.
+In a server-dealt game every event must also be made by whom the rules say, where they call for it:
+an irregularity there is a problem, while a deal recorded at a table only reports it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """Verifying a hand history's derived results against what the engine derives again.
 
-Each deal's facts with their rulings, hands and result, the game's standing and the
-irregularities must equal what :func:`replay.formats.derive.derive_results` derives from the
-re-folded
-events: rule ids always, sentences as the history's version of the ruling texts writes them.
-Each difference is reported with the event it concerns (the first :data:`MAX_DIFFERENCES`).
+Each deal's facts with their rulings, hands and result, the game's standing and the irregularities
+must equal what :func:`replay.formats.derive.derive_results` derives from the re-folded events: rule
+ids always, sentences as the history's version of the ruling texts writes them. Each difference is
+reported with the event it concerns (the first :data:`MAX_DIFFERENCES`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The answers of the hand-history endpoints (service/http/routes/histories.py) as marshmallow
 schemas.
 
-A hand history in its JSON encoding, the report of verifying one
-(:mod:`replay.verification.verify`: its
-problems, what it left unchecked, irregularities and each deal's contributions), what a
+A hand history in its JSON encoding, the report of verifying one (:mod:`replay.verification.verify`:
+its problems, what it left unchecked, irregularities and each deal's contributions), what a
 submitted history was found to be, a replay at one event, and the full audit of a game.
 """
 
