@@ -90,6 +90,17 @@ class SignatureCheckSchema(ma.Schema):
                        "for it); none: not checked"})
 
 
+class PrefixSchema(ma.Schema):
+    """Where a history that stops before the game's end stops, and how much a later checkpoint
+    shows missing."""
+
+    last = fields.Integer(required=True, metadata={"description": "The history's last event"})
+    vouched = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The latest later event a checkpoint vouches for"})
+    missing = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "At least this many events of the game are missing"})
+
+
 class VerificationSchema(ma.Schema):
     """The verification report of a history."""
 
@@ -107,6 +118,8 @@ class VerificationSchema(ma.Schema):
     irregularities = fields.List(fields.Nested(IrregularitySchema), required=True)
     contributions = fields.List(fields.Nested(DealContributionsSchema), required=True)
     signatures = fields.List(fields.Nested(SignatureCheckSchema), required=True)
+    prefix = fields.Nested(PrefixSchema, required=True, allow_none=True, metadata={
+        "description": "Set when the history stops before the game's end"})
 
 
 class SubmissionResultSchema(ma.Schema):
