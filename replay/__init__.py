@@ -8,8 +8,9 @@
 - :mod:`replay.formats.jsonformat` (canonical JSON + JSON Schema) and :mod:`replay.formats.text` /
   :mod:`replay.formats.export` (the text notation, through :mod:`replay.formats.visitor` and
   :mod:`replay.formats.notation`): the two lossless encodings.
-- :mod:`replay.verification.verify` (with :mod:`replay.verification.reconstruct`): chain, head,
-  seeds and results; its checks live in :mod:`replay.verification`, its report in
+- :mod:`replay.verification.verify`: verification as a pipeline of named checks (form, rules,
+  view, chain, seeds, fold, results, contributions, checkpoint, extent), each a module of
+  ``replay.verification`` owning its problem codes; its report in
   :mod:`replay.verification.report`.
 - :mod:`replay.formats.importing`: lenient reading of either encoding, and real-table records.
 - :mod:`replay.presentation.show`, :mod:`replay.presentation.audit`: a history for people, and the

@@ -199,12 +199,20 @@ def game_view(state: GameState, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
+def game_over(state: GameState) -> bool:
+    """True once *state* is a game that is over (won with its last seed revealed, its boards
+    all played, or abandoned): nothing it has yet to deal needs its secrets kept."""
+    return state.phase == "over"
+
+
+def event_view(event: Event, viewer: Viewer, *, over: bool = False) -> dict[str, Any]:
     """Returns the data of *event* as *viewer* may see it, with hidden fields set to ``None``
-    and named in ``redacted``.
+    and named in ``redacted``; *over* says the game is over where the view is taken
+    (:func:`game_over` of the state there).
 
     A seat sees the face-down cards it put down itself. The seed of a shuffle stays hidden
-    from everyone but auditors; its reveal is a separate, public event.
+    from everyone but auditors; its reveal is a separate, public event. The contribution
+    secret of ``game_created`` is hidden while the game goes on and shown once it is over.
     """
     data = event_to_data(event)
     if viewer == "auditor":
@@ -213,7 +221,8 @@ def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     if isinstance(event, DeckShuffled | BoardDealt):
         hidden.append("seed")
     elif isinstance(event, GameCreated) and event.contribution_secret is not None:
-        hidden.append("contribution_secret")  # It fixes the bots' cuts of every deal.
+        if not over:
+            hidden.append("contribution_secret")  # It fixes the bots' cuts of every deal.
     elif isinstance(event, JokerBuried | TurnUpRobbed | CardsDiscarded):
         if event.seat != viewer:
             hidden.extend(event.PRIVATE)

@@ -142,7 +142,8 @@ def seal_deal(game_id: str, deal_number: int, version: int) -> bool:
     assert last.hash is not None, "an auditor's history withholds no hash"
     checkpoint = context.signing().checkpoint(game_id, last.version, last.hash)
     signing.store_deal_end(store.client, checkpoint, deal_number)
-    history = dataclasses.replace(history, checkpoint=checkpoint)
+    history = dataclasses.replace(history, checkpoint=checkpoint, checkpoint_key=signing.key_record(
+        store.client, checkpoint["key_id"]))
     return bool(store.client.set(key, jsonformat.dumps(history), nx=True))
 
 

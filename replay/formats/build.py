@@ -28,7 +28,7 @@ from replay.formats.document import (
     ViewInfo,
 )
 from replay.formats.irregularities import Irregularity
-from replay.views import check_viewer, event_view
+from replay.views import check_viewer, event_view, game_over
 
 FACE_DOWN_TYPES = frozenset({"joker_buried", "turn_up_robbed", "cards_discarded"})
 """Events that put a card face down: only the player who did it (and auditors) see it."""
@@ -127,8 +127,9 @@ def build_history(
     if state.deal is not None and state.deal.phase == "over":
         over.add(state.deal.number)
     withheld = _withheld_from(chosen, view_of, over)
+    ended = game_over(state)
     events = tuple(
-        _event(item, view_of, hash_shown=withheld is None or position < withheld,
+        _event(item, view_of, ended, hash_shown=withheld is None or position < withheld,
                prev_shown=withheld is None or position <= withheld)
         for position, item in enumerate(chosen)
     )
@@ -195,13 +196,14 @@ def _withheld_from(chosen: Sequence[RecordedEvent], viewer: Viewer,
     return None
 
 
-def _event(item: RecordedEvent, viewer: Viewer, *, hash_shown: bool = True,
+def _event(item: RecordedEvent, viewer: Viewer, over: bool, *, hash_shown: bool = True,
            prev_shown: bool = True) -> HistoryEvent:
-    """Returns one stored event as *viewer* may see it: as written, unless the view hides a
-    field, in which case the view's data and the names of the hidden fields; and with its
-    chain fields unless they are withheld (see :func:`_withheld_from`)."""
+    """Returns one stored event as *viewer* may see it in a history that ends *over* (the game
+    over at its last event): as written, unless the view hides a field, in which case the
+    view's data and the names of the hidden fields; and with its chain fields unless they are
+    withheld (see :func:`_withheld_from`)."""
     envelope = item.envelope
-    view: dict[str, Any] = event_view(item.event, viewer)
+    view: dict[str, Any] = event_view(item.event, viewer, over=over)
     redacted: tuple[str, ...] = ()
     data: Mapping[str, Any] = envelope.data
     if "redacted" in view:

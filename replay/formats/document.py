@@ -1,11 +1,10 @@
 """The hand history as a value: the document two encodings share, and its visitor walk.
 
 A :class:`HandHistory` holds what a record needs (docs/hand-history.md): the format version, the
-embedded rules (profile, players, every option, and their digest), the seats with their sides,
-the view it was cut for, the events with their hash chain and head, and the derived results
-with their rulings. :mod:`replay.formats.jsonformat` and :mod:`replay.formats.text` encode it; both
-are lossless,
-so either can be converted to the other and back to the same canonical bytes.
+embedded rules (profile, players, every option, and their digest), the seats with their sides, the
+view it was cut for, the events with their hash chain and head, and the derived results with their
+rulings. :mod:`replay.formats.jsonformat` and :mod:`replay.formats.text` encode it; both are
+lossless, so either can be converted to the other and back to the same canonical bytes.
 
 Walking a history is python-chess's ``Game.accept(visitor)``: :meth:`HandHistory.accept` calls a
 :class:`HandVisitor` (defined here, beside the walk that calls it) in document order, and the
@@ -203,7 +202,7 @@ class Integrity:
 
 
 HEADERS = ("format_version", "ruling_texts", "game_id", "rules", "seats", "view", "start", "head",
-           "checkpoint")
+           "checkpoint", "checkpoint_key")
 """The structured headers a history has, in the order visitors receive them."""
 
 RESULT_KINDS = ("game", "irregularity", "deal", "hands", "fact", "result")
@@ -312,6 +311,10 @@ class HandHistory:
     checkpoint: Mapping[str, Any] | None = None
     """The latest checkpoint the service signed for this history's game that its viewer may
     have (docs/verification.md section 8); outside the hash chain, checked against it."""
+    checkpoint_key: Mapping[str, Any] | None = None
+    """The public key that signed :attr:`checkpoint`, as ``GET /v1/keys`` lists it, so that its
+    signature can be checked offline (against a key the history itself carries: a trust root
+    given by the user, such as ``--keys``, outranks it)."""
     errors: tuple[Diagnostic, ...] = dataclasses.field(default=(), compare=False)
     """Problems a lenient reader met while reading this history."""
     positions: Mapping[str, tuple[int, int]] = dataclasses.field(
@@ -364,6 +367,8 @@ class HandHistory:
             body["tags"] = dict(self.tags)
         if self.checkpoint is not None:
             body["checkpoint"] = dict(self.checkpoint)
+        if self.checkpoint_key is not None:
+            body["checkpoint_key"] = dict(self.checkpoint_key)
         return body
 
     @classmethod
@@ -432,6 +437,8 @@ class HandHistory:
             visitor.visit_header("head", self.head)
         if self.checkpoint is not None:
             visitor.visit_header("checkpoint", self.checkpoint)
+        if self.checkpoint_key is not None:
+            visitor.visit_header("checkpoint_key", self.checkpoint_key)
         for name in sorted(self.tags):
             visitor.visit_tag(name, self.tags[name])
         if self.results is not None:
@@ -555,6 +562,7 @@ def _from_dict(raw: Mapping[str, Any]) -> HandHistory:
         format_version=_str(raw["format_version"], "format_version"),
         ruling_texts=None if texts is None else _int(texts, "ruling_texts"),
         checkpoint=raw.get("checkpoint"),
+        checkpoint_key=raw.get("checkpoint_key"),
     )
 
 

@@ -200,6 +200,9 @@ class TextExporter(HandVisitor[str]):
             tags.append(("Head", headers["head"]))
         if "checkpoint" in headers:
             tags.append(("Checkpoint", canonical_json(headers["checkpoint"]).decode("utf-8")))
+        if "checkpoint_key" in headers:
+            tags.append(("CheckpointKey",
+                         canonical_json(headers["checkpoint_key"]).decode("utf-8")))
         return tags
 
     def _all_items(self) -> list[Item]:

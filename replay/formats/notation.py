@@ -267,7 +267,7 @@ def decode_nullable_text(text: str) -> str | None:
 # Header tags ---------------------------------------------------------------------------------
 
 HEADER_TAGS = ("Game", "RulingTexts", "Profile", "Players", "Options", "RulesDigest", "Seats",
-               "View", "AsOf", "ViewDeal", "Start", "Head", "Checkpoint")
+               "View", "AsOf", "ViewDeal", "Start", "Head", "Checkpoint", "CheckpointKey")
 """Tags that carry the history's own fields, in export order."""
 DEAL_TAGS = ("Deal", "Hands", "TurnUp", "Stock")
 """Tags that open a deal or record its hands as dealt at a table."""

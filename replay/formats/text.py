@@ -346,6 +346,10 @@ class _Reader:
         if checkpoint is not None:
             place("Checkpoint")
             visitor.visit_header("checkpoint", checkpoint)
+        checkpoint_key = decode("CheckpointKey", _json_object)
+        if checkpoint_key is not None:
+            place("CheckpointKey")
+            visitor.visit_header("checkpoint_key", checkpoint_key)
 
     def rules_header(self, decode: Callable[[str, Callable[[str], Any]], Any]) -> None:
         values = self.headers

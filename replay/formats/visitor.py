@@ -155,6 +155,7 @@ class HandBuilder(HandVisitor[HandHistory]):
             format_version=headers.get("format_version", "1.0"),
             ruling_texts=headers.get("ruling_texts"),
             checkpoint=headers.get("checkpoint"),
+            checkpoint_key=headers.get("checkpoint_key"),
             errors=tuple(self.errors),
             positions=dict(self._positions),
         )

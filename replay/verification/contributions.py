@@ -23,6 +23,12 @@ from engine.errors import FortyFiveError
 from engine.profiles import RuleSet, make_ruleset
 from engine.shuffle import ALGORITHM_2, committed_cut, pack
 from replay.formats.document import HandHistory, HistoryEvent
+from replay.verification.findings import Finding
+
+CODES = ("contribution",)
+"""``contribution``: a bot's or the turn clock's cut is not the one the game's contribution
+secret commits it to, the secret does not match its commitment, or a seed commitment is used
+for two deals."""
 
 Fairness = Literal["person_nonce", "person_cut", "server_only", "recorded", "pending"]
 
@@ -99,6 +105,13 @@ def contributions(history: HandHistory) -> tuple[list[DealContributions], list[t
             seen.setdefault(commitment, (deal, opening.version))
         found.append(_deal(opening, section, seats, secret, rules, problems))
     return found, problems
+
+
+def check(history: HandHistory) -> tuple[list[DealContributions], list[Finding]]:
+    """Says per deal whether a person contributed, and checks the committed cuts: returns what
+    :func:`contributions` finds, its problems as findings."""
+    found, problems = contributions(history)
+    return found, [Finding("contribution", message, version) for message, version in problems]
 
 
 def _secret(created: Mapping[str, Any], problems: list[tuple[str, int]]) -> str | None:

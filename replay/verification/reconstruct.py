@@ -92,8 +92,8 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
     if event.type == "game_created":
         return Reconstruction("impossible", None, (
             "the secret the bots' and the turn clock's cuts come from is hidden from this view "
-            "(its commitment is public); the auditor's history carries it, and anyone may "
-            "fetch that once the game is over"))
+            "while the game goes on (its commitment is public); every view shows it once the "
+            "game is over"))
     if event.type == "deal_recorded":
         return Reconstruction("impossible", None, (
             "the hands recorded at the table are hidden from this view, and no seed reveals "

@@ -2,7 +2,8 @@
 
 These are the values :func:`replay.verification.verify.verify` returns and ``fortyfive history
 verify`` prints (``--json`` gives :meth:`Report.to_dict`). They are kept apart from the checks that
-fill them in, so that a caller reading a report needs nothing of how it was made.
+fill them in, so that a caller reading a report needs nothing of how it was made; the one thing
+taken from the checks is the list of problem codes, which each check declares for itself.
 """
 
 from __future__ import annotations
@@ -10,13 +11,30 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from replay.verification import (
+    chain,
+    checkpoint,
+    contributions,
+    extent,
+    fold,
+    form,
+    results,
+    rules,
+    seeds,
+    view,
+)
 from replay.verification.contributions import DealContributions
+from replay.verification.findings import Finding, Prefix, Signature, Unchecked
+from replay.verification.state import Run
 
-PROBLEM_CODES = ("format", "rules", "seats", "view", "start", "version", "chain", "hash",
-                 "head", "seed", "data", "fold", "result", "contribution", "checkpoint",
-                 "irregular")
-"""Every code a problem may have: stable, and each explained in docs/verification.md,
-section 9."""
+__all__ = ["PROBLEM_CODES", "Problem", "Report", "Unchecked"]
+
+PROBLEM_CODES: tuple[str, ...] = (
+    *form.CODES, *rules.CODES, *view.CODES, *chain.CODES, *seeds.CODES, *fold.CODES,
+    *results.CODES, *contributions.CODES, *checkpoint.CODES, *extent.CODES,
+)
+"""Every code a problem may have, gathered from the checks that own them (each declares its
+``CODES``): stable, and each explained in docs/verification.md, section 9."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -35,6 +53,14 @@ class Problem:
         if self.code not in PROBLEM_CODES:
             raise ValueError(f"unknown problem code {self.code!r}")
 
+    @classmethod
+    def of(cls, finding: Finding) -> Problem:
+        """Returns the problem a check recorded.
+
+        :raises ValueError: if its code is not one of :data:`PROBLEM_CODES`.
+        """
+        return cls(finding.code, finding.message, finding.version, finding.pointer)
+
     def to_dict(self) -> dict[str, Any]:
         """Returns the JSON form."""
         return {"code": self.code, "message": self.message, "version": self.version,
@@ -43,25 +69,6 @@ class Problem:
     def __str__(self) -> str:
         where = f"event {self.version}: " if self.version is not None else ""
         return f"{where}{self.message} [{self.code}]"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Unchecked:
-    """Events this view cannot check, and why."""
-
-    first: int
-    last: int
-    what: str
-    why: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """Returns the JSON form."""
-        return {"first": self.first, "last": self.last, "what": self.what, "why": self.why}
-
-    def __str__(self) -> str:
-        span = f"event {self.first}" if self.first == self.last else (
-            f"events {self.first}-{self.last}")
-        return f"{span}: {self.what} not checked: {self.why}"
 
 
 @dataclasses.dataclass
@@ -82,6 +89,25 @@ class Report:
     irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     contributions: list[DealContributions] = dataclasses.field(default_factory=list)
     """Per deal, what its deck's fairness rests on (:mod:`replay.verification.contributions`)."""
+    signatures: list[Signature] = dataclasses.field(default_factory=list)
+    """How each checkpoint's signature was checked, and against which trust root."""
+    prefix: Prefix | None = None
+    """Set when the history stops before the game's end (a game not over at its last
+    event)."""
+
+    @classmethod
+    def of(cls, run: Run) -> Report:
+        """Returns the report of what the checks of *run* found.
+
+        :raises ValueError: for a problem whose code no check declares.
+        """
+        history = run.history
+        return cls(history.game_id, history.view.viewer, len(history.events), history.head,
+                   problems=[Problem.of(finding) for finding in run.problems],
+                   unchecked=list(run.unchecked), notes=list(run.notes),
+                   checked=dict(run.checked), irregularities=list(run.irregularities),
+                   contributions=list(run.contributions), signatures=list(run.signatures),
+                   prefix=run.prefix)
 
     @property
     def ok(self) -> bool:
@@ -104,12 +130,15 @@ class Report:
             "notes": list(self.notes),
             "irregularities": list(self.irregularities),
             "contributions": [deal.to_dict() for deal in self.contributions],
+            "signatures": [signature.to_dict() for signature in self.signatures],
+            "prefix": None if self.prefix is None else self.prefix.to_dict(),
         }
 
     def format(self) -> str:
         """Returns the report as lines a person reads."""
         viewer = f"seat {self.viewer}" if isinstance(self.viewer, int) else self.viewer
-        lines = [f"history {self.game_id}: {viewer}'s view, {_count(self.events, 'event')}, "
+        lines = [f"PREFIX: {self.prefix}"] if self.prefix is not None else []
+        lines += [f"history {self.game_id}: {viewer}'s view, {_count(self.events, 'event')}, "
                  f"head {(self.head or '?')[:16]}"]
         counts = self.checked
         verdict = "OK" if self.ok else "FAILED"
@@ -122,6 +151,7 @@ class Report:
         )
         lines += [f"  problem: {problem}" for problem in self.problems]
         lines += [f"  unchecked: {item}" for item in self.unchecked]
+        lines += [f"  signature: {signature}" for signature in self.signatures]
         lines += [f"  note: {note}" for note in self.notes]
         lines += [f"  deal: {deal.sentence()}" for deal in self.contributions]
         lines += [f"  irregularity: event {item['version']}: {item['text']} [{item['rule']}]"

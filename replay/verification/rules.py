@@ -15,73 +15,78 @@ from events.errors import StoreError
 from events.upcasting import upcast
 from replay.formats.diagnostics import pointer
 from replay.formats.notation import same
-from replay.verification.state import VerifierState
+from replay.verification.state import Run
+
+CODES = ("rules", "seats")
+"""``rules``: the rules block is not a valid profile, misses an option, differs from event 1, or
+its digest does not match; ``seats``: the seats listed differ from event 1's, or a side is
+wrong. (Event 1 that is not a readable ``game_created`` is reported as ``data``, the fold's
+code for an event that cannot be read.)"""
 
 
-class RuleChecks(VerifierState):
-    """The checks of the embedded rules and seats."""
-
-    def check_rules(self) -> None:
-        history = self.history
-        block = history.rules
-        assert block is not None and block.players is not None
-        try:
-            rules = make_ruleset(block.profile, block.options, block.players)
-        except ProfileError as error:
-            self.problem("rules", f"the embedded rules are not valid: {error}", pointer="/rules")
+def check(run: Run) -> None:
+    """Rebuilds the rules (kept in ``run.rules`` for the later checks) and checks them and the
+    seats against the document and event 1."""
+    history = run.history
+    block = history.rules
+    assert block is not None and block.players is not None
+    try:
+        rules = make_ruleset(block.profile, block.options, block.players)
+    except ProfileError as error:
+        run.problem("rules", f"the embedded rules are not valid: {error}", pointer="/rules")
+        return
+    run.rules = rules
+    full = rules.options()
+    for name in sorted(set(full) | set(block.options)):
+        if name not in block.options:
+            run.problem("rules", f"option {name!r} is missing from the embedded rules "
+                        "(a history lists every option)", pointer="/rules/options")
+        elif not same(block.options[name], full.get(name)):
+            run.problem("rules", f"option {name!r} is {block.options[name]!r}, not a value "
+                        "the profile keeps as given", pointer=pointer(
+                             ["rules", "options", name]))
+    if block.digest != rules.digest():
+        run.problem("rules", f"the rules digest {str(block.digest)[:16]}... does not match "
+                    f"the embedded profile and options ({rules.digest()[:16]}...)",
+                    pointer="/rules/digest")
+    first = history.events[0]
+    if first.type != "game_created" or first.version != 1:
+        run.problem("data", "a history starts with event 1, game_created", first.version,
+                    "/events/0")
+        return
+    try:
+        created = upcast(first.type, first.schema, first.data)
+    except StoreError as error:
+        run.problem("data", f"game_created cannot be read: {error}", 1, "/events/0")
+        return
+    for name, kind in (("profile", str), ("options", Mapping), ("seats", list)):
+        if not isinstance(created.get(name), kind):
+            run.problem("data", f"game_created has no valid {name}", 1, "/events/0/data")
             return
-        self.rules = rules
-        full = rules.options()
-        for name in sorted(set(full) | set(block.options)):
-            if name not in block.options:
-                self.problem("rules", f"option {name!r} is missing from the embedded rules "
-                             "(a history lists every option)", pointer="/rules/options")
-            elif not same(block.options[name], full.get(name)):
-                self.problem("rules", f"option {name!r} is {block.options[name]!r}, not a value "
-                             "the profile keeps as given", pointer=pointer(
-                                 ["rules", "options", name]))
-        if block.digest != rules.digest():
-            self.problem("rules", f"the rules digest {str(block.digest)[:16]}... does not match "
-                         f"the embedded profile and options ({rules.digest()[:16]}...)",
-                         pointer="/rules/digest")
-        first = history.events[0]
-        if first.type != "game_created" or first.version != 1:
-            self.problem("data", "a history starts with event 1, game_created", first.version,
-                         "/events/0")
-            return
-        try:
-            created = upcast(first.type, first.schema, first.data)
-        except StoreError as error:
-            self.problem("data", f"game_created cannot be read: {error}", 1, "/events/0")
-            return
-        for name, kind in (("profile", str), ("options", Mapping), ("seats", list)):
-            if not isinstance(created.get(name), kind):
-                self.problem("data", f"game_created has no valid {name}", 1, "/events/0/data")
-                return
-        if created["profile"] != block.profile:
-            self.problem("rules", f"the embedded profile is {block.profile!r} but event 1 "
-                         f"(game_created) created a {created['profile']!r} game", 1,
-                         "/rules/profile")
-        for name in sorted(set(created["options"]) | set(block.options)):
-            mine, theirs = block.options.get(name), created["options"].get(name)
-            if not same(mine, theirs):
-                self.problem("rules", f"option {name!r} is {mine!r} in the embedded rules but "
-                             f"{theirs!r} in event 1 (game_created)", 1,
-                             pointer(["rules", "options", name]))
-        seats = created["seats"]
-        if len(seats) != block.players:
-            self.problem("rules", f"the rules say {block.players} players but event 1 seats "
-                         f"{len(seats)}", 1, "/rules/players")
-        if len(history.seats) != len(seats):
-            self.problem("seats", f"{len(history.seats)} seats listed for a table of "
-                         f"{len(seats)}", None, "/seats")
-        for index, seat in enumerate(history.seats):
-            where = pointer(["seats", index])
-            if seat.seat != index:
-                self.problem("seats", f"seat {index} is listed as seat {seat.seat}", None, where)
-            elif index < len(seats) and seat.type != seats[index]:
-                self.problem("seats", f"seat {index} is listed as {seat.type!r} but event 1 "
-                             f"seats a {seats[index]!r}", 1, where)
-            if seat.side != rules.side_of(index):
-                self.problem("seats", f"seat {index} is listed on side {seat.side}, but plays "
-                             f"for side {rules.side_of(index)}", None, where)
+    if created["profile"] != block.profile:
+        run.problem("rules", f"the embedded profile is {block.profile!r} but event 1 "
+                    f"(game_created) created a {created['profile']!r} game", 1,
+                    "/rules/profile")
+    for name in sorted(set(created["options"]) | set(block.options)):
+        mine, theirs = block.options.get(name), created["options"].get(name)
+        if not same(mine, theirs):
+            run.problem("rules", f"option {name!r} is {mine!r} in the embedded rules but "
+                        f"{theirs!r} in event 1 (game_created)", 1,
+                        pointer(["rules", "options", name]))
+    seats = created["seats"]
+    if len(seats) != block.players:
+        run.problem("rules", f"the rules say {block.players} players but event 1 seats "
+                    f"{len(seats)}", 1, "/rules/players")
+    if len(history.seats) != len(seats):
+        run.problem("seats", f"{len(history.seats)} seats listed for a table of "
+                    f"{len(seats)}", None, "/seats")
+    for index, seat in enumerate(history.seats):
+        where = pointer(["seats", index])
+        if seat.seat != index:
+            run.problem("seats", f"seat {index} is listed as seat {seat.seat}", None, where)
+        elif index < len(seats) and seat.type != seats[index]:
+            run.problem("seats", f"seat {index} is listed as {seat.type!r} but event 1 "
+                        f"seats a {seats[index]!r}", 1, where)
+        if seat.side != rules.side_of(index):
+            run.problem("seats", f"seat {index} is listed on side {seat.side}, but plays "
+                        f"for side {rules.side_of(index)}", None, where)

@@ -1,40 +1,55 @@
-"""What the checks of one verification share: the history, the report they add to, the rules
+"""What the checks of one verification share: the history, what they found so far, the rules
 rebuilt from it, the engine's replay and where the fold stopped.
 
-:func:`replay.verification.verify.verify` checks a history with one object whose class gathers the
-checks of the ``replay.verify_*`` modules (rules, view, chain, seeds, fold, results); each of them
-subclasses :class:`VerifierState`, so that the state they read and write is declared once, here.
+:func:`replay.verification.verify.verify` makes one :class:`Run` and passes it to each check of
+its pipeline in turn; a check reads what the checks before it left here (the rules, the
+replayed state) and records its findings.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from engine.profiles import RuleSet
 from replay.formats.derive import Replayer
 from replay.formats.document import HandHistory
-from replay.verification.report import Problem, Report
+from replay.verification.contributions import DealContributions
+from replay.verification.findings import Finding, Prefix, Signature, Unchecked
 
 
-class VerifierState:
-    """The state of one verification, and how a check records a problem."""
+@dataclasses.dataclass
+class Run:
+    """The state of one verification, and how a check records what it finds."""
 
-    def __init__(self, history: HandHistory) -> None:
-        self.history = history
-        self.report = Report(history.game_id, history.view.viewer, len(history.events),
-                             history.head)
-        self.rules: RuleSet | None = None
-        # Every action is judged against the rules: an irregularity fails a server-dealt
-        # deal, and is only reported in a deal recorded at a table
-        # (:meth:`replay.verification.fold.FoldChecks.judge`).
-        self.replayer = Replayer(legality=True)
-        self.dealt_by: str | None = None
-        """How the deal being folded was dealt: ``server`` (deck_shuffled) or ``table``
-        (deal_recorded); ``None`` before the first deal."""
-        self.blocked: tuple[int, int | None, str] | None = None
-        """(version, deal, why) of the event from which the fold could not go on."""
+    history: HandHistory
+    rules: RuleSet | None = None
+    """The rules rebuilt from the history (by the rules check); ``None`` when not valid."""
+    replayer: Replayer = dataclasses.field(default_factory=lambda: Replayer(legality=True))
+    """The engine's replay. Every action is judged against the rules: an irregularity fails a
+    server-dealt deal, and is only reported in a deal recorded at a table
+    (:func:`replay.verification.fold.judge`)."""
+    dealt_by: str | None = None
+    """How the deal being folded was dealt: ``server`` (deck_shuffled) or ``table``
+    (deal_recorded); ``None`` before the first deal."""
+    blocked: tuple[int, int | None, str] | None = None
+    """(version, deal, why) of the event from which the fold could not go on."""
+    problems: list[Finding] = dataclasses.field(default_factory=list)
+    unchecked: list[Unchecked] = dataclasses.field(default_factory=list)
+    notes: list[str] = dataclasses.field(default_factory=list)
+    checked: dict[str, int] = dataclasses.field(default_factory=lambda: {
+        "hashes_recomputed": 0, "hashes_rebuilt": 0, "events_folded": 0, "seeds": 0,
+        "results": 0,
+    })
+    irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    contributions: list[DealContributions] = dataclasses.field(default_factory=list)
+    signatures: list[Signature] = dataclasses.field(default_factory=list)
+    prefix: Prefix | None = None
 
     def problem(self, code: str, message: str, version: int | None = None,
                 pointer: str | None = None) -> None:
-        self.report.problems.append(Problem(code, message, version, pointer))
+        """Records a problem; *code* is one the recording check declares."""
+        self.problems.append(Finding(code, message, version, pointer))
 
 
 def is_viewer(viewer: object, rules: RuleSet | None) -> bool:

@@ -1,29 +1,51 @@
-"""Verifying a hand history: the chain, the head, the seeds, and every derived result.
+"""Verifying a hand history: a pipeline of named checks, run in order by :func:`verify`.
 
-:func:`verify` trusts nothing in the document but its events:
+:func:`verify` trusts nothing in the document but its events. Its checks, in the order they
+run (each a module of this package that owns its problem codes):
 
-1. the embedded rules are rebuilt from the profile and options, and must match their digest and
-   the game's first event;
-2. the events must be versions 1, 2, 3... (a one-deal history skips to its start block), each
-   linked by ``prev_hash`` to the one before, each hash recomputed from its content; a redacted
-   event is rebuilt where the history allows (:mod:`replay.verification.reconstruct`), and otherwise
-   named with the reason its hash cannot be recomputed by this viewer;
-3. each shuffle's seed, where known, must match its commitment, and each reveal the commitment
-   of its deal;
-4. the events are folded again with the engine, and every derived result (each fact with its
-   ruling, each deal's hands, result and the game's standing) must equal what the history says:
+1. **form** (:mod:`~replay.verification.form`): a sealed history of format 1.x in ruling texts
+   this version knows; otherwise nothing else runs;
+2. **rules** (:mod:`~replay.verification.rules`): the embedded rules are rebuilt from the
+   profile and options, and must match their digest and the game's first event; the seats must
+   be its seats;
+3. **view** (:mod:`~replay.verification.view`): the view block fits the table and the events;
+4. then, event by event:
+
+   - **chain** (:mod:`~replay.verification.chain`): versions 1, 2, 3... (a one-deal history
+     skips to its start block), each linked by ``prev_hash`` to the one before, each hash
+     recomputed from its content; a redacted event is rebuilt where the history allows
+     (:mod:`~replay.verification.reconstruct`), and otherwise named with the reason its hash
+     cannot be recomputed by this viewer;
+   - **seeds** (:mod:`~replay.verification.seeds`): each shuffle's seed, where known, matches
+     its commitment and names a deck algorithm this version re-derives, and each reveal the
+     commitment of its deal;
+   - **view** again: the event shows what the viewer sees of it, no more, no less;
+   - **fold** (:mod:`~replay.verification.fold`): the engine applies the event (re-deriving
+     each deck from its seed and cut), judging who made it;
+
+   then **view** once more: event 1 shows the contribution secret exactly when the game is over
+   (so that every view of a finished game authenticates its rules, seats and commitments);
+
+5. **chain** again: the head is the last event's hash;
+6. **results** (:mod:`~replay.verification.results`): every derived result (each fact with its
+   ruling, each deal's hands, result and the game's standing) equals what the history says:
    rule ids always, and sentences as the ruling texts of the history's version
-   (``ruling_texts``; 1 for format 1.0) write them.
+   (``ruling_texts``; 1 for format 1.0) write them;
+7. **contributions** (:mod:`~replay.verification.contributions`): per deal, what its deck's
+   fairness rests on; the bots' and the clock's cuts are the committed ones;
+8. **chain**: the head the caller expects, if any;
+9. **checkpoint** (:mod:`~replay.verification.checkpoint`): the checkpoint the history
+   carries (its signature checked with the keys given, or else the key it carries), and one
+   kept elsewhere;
+10. **extent** (:mod:`~replay.verification.extent`): whether the history stops before the
+    game's end, and how much a later checkpoint shows is missing: the report says it first.
+
+The checks share one :class:`~replay.verification.state.Run`; :mod:`replay.verification.report`
+turns what they found into the :class:`~replay.verification.report.Report`.
 
 A tampered history is reported by the event (version) and what differs. What a view cannot check
 is listed separately: a history is *ok* when nothing it holds is contradicted, and *complete*
 when nothing was left unchecked (an auditor's history of a finished game always is).
-
-This module runs the steps in order; their checks live in their own modules:
-:mod:`replay.verification.rules` (1), :mod:`replay.verification.view` (what the viewer may see),
-:mod:`replay.verification.chain` (2, and signed checkpoints), :mod:`replay.verification.seeds` (3),
-:mod:`replay.verification.fold` and :mod:`replay.verification.results` (4), sharing the state of
-:mod:`replay.verification.state`; :mod:`replay.verification.report` holds the report.
 """
 
 from __future__ import annotations
@@ -31,18 +53,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ruling_texts import known_versions
 from events.chain import GENESIS_HASH
 from replay.formats.diagnostics import pointer
 from replay.formats.document import HandHistory
-from replay.verification.chain import ChainChecks
-from replay.verification.contributions import contributions
-from replay.verification.fold import FoldChecks
-from replay.verification.report import Report, Unchecked
-from replay.verification.results import ResultChecks
-from replay.verification.rules import RuleChecks
-from replay.verification.seeds import SeedChecks
-from replay.verification.view import ViewChecks
+from replay.verification import (
+    chain,
+    contributions,
+    extent,
+    fold,
+    form,
+    results,
+    rules,
+    seeds,
+    view,
+)
+from replay.verification import checkpoint as checkpoints
+from replay.verification.findings import Unchecked
+from replay.verification.report import Report
+from replay.verification.state import Run
 
 
 def verify(history: HandHistory, *, expected_head: str | None = None,
@@ -57,92 +85,59 @@ def verify(history: HandHistory, *, expected_head: str | None = None,
     signature must verify with one of *keys* (key id -> raw Ed25519 public key), and the
     history must reach its version with the same hash there, which catches a history cut
     short or rewritten since. The checkpoint the history carries, if any, must hold against
-    its events too (and its signature, when *keys* are given).
+    its events too, and its signature verify with *keys* or, when none are given, with the
+    key the history carries (the report says which).
     """
-    checker = _Verifier(history)
-    checker.run()
-    if expected_head is not None and history.head != expected_head:
-        checker.problem("head", f"the history ends on head {str(history.head)[:16]}..., not "
-                        f"on the expected {expected_head[:16]}...", pointer="/head")
+    run = Run(history)
+    readable = form.check(run)
+    if readable:
+        rules.check(run)
+        view.check_block(run)
+        _walk(run)
+        view.check_secret(run)
+        chain.check_head(run)
+        results.check(run)
+        run.contributions, found = contributions.check(history)
+        run.problems.extend(found)
+    if expected_head is not None:
+        chain.check_expected_head(run, expected_head)
     if history.checkpoint is not None:
-        checker.check_checkpoint(history.checkpoint, keys, "the checkpoint the history "
-                                 "carries", "/checkpoint")
+        checkpoints.check(run, history.checkpoint, keys, "the checkpoint the history carries",
+                          "/checkpoint", carried_key=history.checkpoint_key)
     if checkpoint is not None:
-        checker.check_checkpoint(checkpoint, keys if keys is not None else {},
-                                 "the kept checkpoint", None)
-    return checker.report
+        checkpoints.check(run, checkpoint, keys if keys is not None else {},
+                          "the kept checkpoint", None)
+    if readable:
+        extent.check(run, (history.checkpoint, checkpoint))
+    return Report.of(run)
 
 
-class _Verifier(RuleChecks, ViewChecks, ChainChecks, SeedChecks, FoldChecks, ResultChecks):
-    """Runs the checks of the ``replay.verify_*`` modules over one history, in order."""
-
-    def run(self) -> None:
-        history = self.history
-        if not history.sealed:
-            self.problem("format", "this history is a draft (no hashes or results): import "
-                         "it first")
-            return
-        if history.format_version.split(".")[0] != "1":
-            self.problem("format", f"format version {history.format_version} is not 1.x",
-                         pointer="/format_version")
-            return
-        if history.texts_version not in known_versions():
-            self.problem("format", f"the history's sentences are in ruling texts version "
-                         f"{history.texts_version}, which this version does not know (it knows "
-                         f"{', '.join(map(str, known_versions()))}): update fortyfive",
-                         pointer="/ruling_texts")
-            return
-        self.check_rules()
-        self.check_view()
-        self.walk()
-        last = history.events[-1]
-        if history.head is None and last.withheld:
-            pass  # Withheld with the last hash; listed as unchecked.
-        elif history.head != last.hash:
-            self.problem("head", f"the head {str(history.head)[:16]}... is not the hash of the "
-                         f"last event ({str(last.hash)[:16]}...)", last.version, "/head")
-        self.check_results()
-        self.check_contributions()
-
-    def check_contributions(self) -> None:
-        """Says per deal whether a person contributed, and checks the committed cuts."""
-        found, problems = contributions(self.history)
-        self.report.contributions = found
-        for message, version in problems:
-            self.problem("contribution", message, version)
-
-    def walk(self) -> None:
-        history = self.history
-        game_id = history.game_id
-        assert game_id is not None
-        revealed = self.revealed_seeds()
-        commitments: dict[int, tuple[str, int]] = {}
-        expected_version: int = 1
-        expected_prev: str | None = GENESIS_HASH
-        for index, event in enumerate(history.events):
-            where = pointer(["events", index])
-            if index == 1 and history.start is not None:
-                start = history.start
-                expected_version, expected_prev = start.version + 1, start.hash
-                if start.version == 1 and start.hash != history.events[0].hash:
-                    self.problem("start", "the start block links to a hash that is not event "
-                                 "1's", 1, "/start/hash")
-            self.check_link(event, index, expected_version, expected_prev, where)
-            data = self.check_hash(game_id, event, revealed, where)
-            decoded = self.decode(event, data, where)
-            if data is not None:
-                self.check_seed(event, data, commitments, where)
-            self.check_view_of(event, decoded, where)
-            self.fold(event, data, decoded, where)
-            expected_version, expected_prev = event.version + 1, event.hash
-        withheld = [event.version for event in history.events if event.withheld]
-        if withheld:
-            self.report.unchecked.append(Unchecked(
-                withheld[0], withheld[-1], "the hashes and chain links",
-                "this view does not get them: from another seat's face-down card on, a hash "
-                "would give the card away until its deal is revealed (an auditor's history "
-                "has them all)"))
-        if self.blocked is not None:
-            version, _, why = self.blocked
-            self.report.unchecked.append(Unchecked(
-                version, history.events[-1].version, "re-folding", why))
+def _walk(run: Run) -> None:
+    """Runs the per-event checks over the history's events, oldest first: the chain link and
+    hash, the seed, the view and the fold."""
+    history = run.history
+    game_id = history.game_id
+    assert game_id is not None, "a sealed history has a game id"
+    revealed = chain.revealed_seeds(history)
+    commitments: dict[int, tuple[str, int]] = {}
+    expected_version: int = 1
+    expected_prev: str | None = GENESIS_HASH
+    for index, event in enumerate(history.events):
+        where = pointer(["events", index])
+        if index == 1 and history.start is not None:
+            expected_version, expected_prev = history.start.version + 1, history.start.hash
+            chain.check_start(run)
+        chain.check_link(run, event, index, expected_version, expected_prev, where)
+        data = chain.check_hash(run, game_id, event, revealed, where)
+        decoded = fold.decode(run, event, data, where)
+        if data is not None:
+            seeds.check(run, event, data, commitments, where)
+        view.check_event(run, event, decoded, where)
+        if data is None and (known := fold.foldable(event)) is not None:
+            data, decoded = known, fold.decode(run, event, known, where)
+        fold.apply(run, event, data, decoded, where)
+        expected_version, expected_prev = event.version + 1, event.hash
+    chain.note_withheld(run)
+    if run.blocked is not None:
+        version, _, why = run.blocked
+        run.unchecked.append(Unchecked(version, history.events[-1].version, "re-folding", why))

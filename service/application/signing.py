@@ -188,6 +188,13 @@ def published_keys(client: Any) -> list[dict[str, Any]]:
     return sorted(records, key=lambda record: (record["created_at"], record["key_id"]))
 
 
+def key_record(client: Any, key_id: str) -> dict[str, Any] | None:
+    """Returns the published key *key_id* as ``GET /v1/keys`` lists it, or None when it is not
+    published: what a history carries beside its checkpoint (``checkpoint_key``)."""
+    raw = client.hget(SIGNING_KEYS_KEY, key_id)
+    return None if raw is None else dict(json.loads(raw))
+
+
 class Publisher:
     """Signs with the key at *path* (see :func:`signer_for`; loaded at first use), publishing
     it in the store at *client* once, before its first checkpoint is used."""

@@ -10,11 +10,14 @@
 FILE is a history in either encoding (``-`` reads standard input); a hand-written text record
 of a real-table deal is imported first. ``verify`` exits 0 when everything the history holds
 checks out, 1 otherwise (naming each event that does not), and 2 for a usage error; with
-``--complete`` it also exits 1 when the view left anything unchecked. With ``--checkpoint`` (a
-checkpoint kept from the service, or a game view that carries one) and ``--keys`` (the answer
-of ``GET /v1/keys``) it also exits 1 when the checkpoint's signature is bad or the history does
-not reach its version with the same hash there (cut short or rewritten since). ``show`` and
-``convert`` exit 1, printing the positioned problems on stderr, when the file cannot be read.
+``--complete`` it also exits 1 when the view left anything unchecked. The signature of the
+checkpoint a history carries is always checked: with ``--keys`` (the answer of ``GET
+/v1/keys``, a trust root the user gives), else with the key the history carries, and the report
+says which. With ``--checkpoint`` (a checkpoint kept from the service, or a game view that
+carries one) and ``--keys`` it also exits 1 when that checkpoint's signature is bad or the
+history does not reach its version with the same hash there (cut short or rewritten since).
+The report says first when the history stops before the game's end. ``show`` and ``convert``
+exit 1, printing the positioned problems on stderr, when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -120,11 +123,14 @@ def run_verify(args: argparse.Namespace) -> int:
             "ok": ok,
             "diagnostics": [diagnostic.to_dict() for diagnostic in result.diagnostics],
             "verification": report.to_dict() if report is not None else None,
+            "trust_root": args.keys,
         }, indent=2))
     else:
         _print_diagnostics(result)
         if report is not None:
             print(report.format())
+            if args.keys is not None:
+                print(f"  trust root: the keys in {args.keys}")
         else:
             print("FAILED: the file could not be read as a history (see above)")
         if report is not None and report.ok and not ok:

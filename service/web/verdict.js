@@ -3,7 +3,7 @@
 // seeds, decks, checkpoint signature), judged together. Any failure fails the history.
 
 import { el, fill, readProblem } from "./cards.js";
-import { verifyHistory } from "./verify.js";
+import { prefixOf, verifyHistory } from "./verify.js";
 
 const VERDICTS = {
   checking: { symbol: "\u2026", title: "Checking this history\u2026" },
@@ -29,6 +29,7 @@ export async function fetchKeys() {
 export async function serverCheck(doc) {
   const history = { ...doc };
   delete history.checkpoint;
+  delete history.checkpoint_key;
   const outcome = { failures: [], unchecked: [], counts: null };
   const add = (list, where, what) => list.push({ where, what, text: `${where}: ${what}` });
   let response;
@@ -91,20 +92,22 @@ function describeProblem(problem, doc) {
   return { where, what: problem.message };
 }
 
-/** The verdict on both outcomes: "verified", "failed" or "partly". */
-export function judge(server, browser) {
+/** The verdict on both outcomes: "verified", "failed" or "partly"; *prefix* is what to say
+ * first when the history stops before the game's end (prefixOf), or null. */
+export function judge(server, browser, prefix = null) {
   const failures = [...browser.failures.map((item) => ({ ...item, by: "browser" })),
     ...server.failures.map((item) => ({ ...item, by: "server" }))];
   const unchecked = [...browser.unchecked.map((item) => ({ ...item, by: "browser" })),
     ...server.unchecked.map((item) => ({ ...item, by: "server" }))];
   const verdict = failures.length ? "failed" : unchecked.length ? "partly" : "verified";
-  return { verdict, failures, unchecked, browser: browser.counts, server: server.counts };
+  return { verdict, failures, unchecked, browser: browser.counts, server: server.counts, prefix };
 }
 
 /** Checks *doc* both ways and shows the verdict in *container*; *current* says whether the
  * history is still the one shown (a later one may have replaced it). */
 export async function checkAndShow(container, doc, current) {
-  renderVerdict(container, { verdict: "checking", failures: [], unchecked: [] });
+  const prefix = prefixOf(doc);
+  renderVerdict(container, { verdict: "checking", failures: [], unchecked: [], prefix });
   const [server, browser] = await Promise.all([
     serverCheck(doc),
     fetchKeys().then((keys) => verifyHistory(doc, keys)).catch((error) => ({
@@ -112,7 +115,7 @@ export async function checkAndShow(container, doc, current) {
       unchecked: [{ where: "the browser's check", what: `not made: ${error.message}`, text: `the browser's check: not made: ${error.message}` }],
     })),
   ]);
-  if (current()) renderVerdict(container, judge(server, browser));
+  if (current()) renderVerdict(container, judge(server, browser, prefix));
 }
 
 /** "a, b and c" of the non-empty *parts*. */
@@ -142,7 +145,7 @@ function countsText(result) {
       plural(browser.rebuilt, "hidden event rebuilt and its hash matched", "hidden events rebuilt and their hashes matched"),
       plural(browser.seeds, "seed matched its commitment", "seeds matched their commitments"),
       plural(browser.deals, "deal re-dealt from its seed", "deals re-dealt from their seeds"),
-      checkpoint ? `the checkpoint of event ${checkpoint.version} signed by ${checkpoint.key_id}` : null,
+      checkpoint ? `the checkpoint of event ${checkpoint.version} signed by ${checkpoint.key_id} (${checkpoint.trust === "service" ? "a key this service publishes at GET /v1/keys" : "a key only the history itself carries"})` : null,
     ]) || "nothing"}.`);
   }
   const server = result.server;
@@ -165,7 +168,8 @@ export function renderVerdict(container, result) {
   const item = (finding) => el("li", { "data-by": finding.by },
     el("strong", { text: `${finding.where}: ` }), finding.what,
     el("span", { class: "by", text: finding.by === "server" ? " (server check)" : " (checked in this browser)" }));
-  const parts = [el("h2", { id: "verdict-title" }, el("span", { class: "verdict-symbol", "aria-hidden": "true", text: symbol }), ` ${title}`)];
+  const parts = result.prefix ? [el("p", { class: "prefix", id: "verdict-prefix", text: result.prefix })] : [];
+  parts.push(el("h2", { id: "verdict-title" }, el("span", { class: "verdict-symbol", "aria-hidden": "true", text: symbol }), ` ${title}`));
   if (result.failures.length) {
     parts.push(el("h3", { text: "What differs" }), el("ul", { class: "failures" }, result.failures.map(item)));
   }

@@ -542,29 +542,49 @@ function checkHead(doc, outcome) {
   }
 }
 
-/** Checks the history's checkpoint against *keys* (GET /v1/keys's list, or null if absent). */
+/** The key to check *checkpoint* with, and who vouches for it: the keys the service serving
+ * this page publishes (GET /v1/keys) first, else the key the history carries (checkpoint_key),
+ * which proves the checkpoint unchanged since that key signed it, not that the key is the
+ * service's. Null when neither has it. */
+function keyFor(checkpoint, keys, carried) {
+  const published = Array.isArray(keys) ? keys.find((item) => item.key_id === checkpoint.key_id) : null;
+  if (published) return { key: published, trust: "service" };
+  if (carried && typeof carried === "object") return { key: carried, trust: "history" };
+  return null;
+}
+
+/** Checks the history's checkpoint: its signature (a signature present is a signature
+ * checked) with the service's published *keys* (GET /v1/keys's list, or null if absent) or
+ * else the key the history carries, then the head it signs against the history's. */
 async function checkCheckpoint(doc, hashes, keys, outcome) {
   const checkpoint = doc.checkpoint;
   if (!checkpoint) {
     outcome.skip("checkpoint", "no checkpoint: this history carries no signed checkpoint");
     return;
   }
-  if (!Array.isArray(keys)) {
-    outcome.skip("checkpoint", "no checkpoint keys: the service publishes none (GET /v1/keys did not answer), so the signature is not checked");
+  const found = keyFor(checkpoint, keys, doc.checkpoint_key);
+  if (!found) {
+    outcome.skip("checkpoint", Array.isArray(keys)
+      ? `signed with key ${checkpoint.key_id}, which this service does not publish and the history does not carry, so the signature is not checked`
+      : "no checkpoint keys: the service publishes none (GET /v1/keys did not answer) and the history carries no key, so the signature is not checked");
     return;
   }
-  const key = keys.find((item) => item.key_id === checkpoint.key_id);
-  if (!key) {
-    outcome.skip("checkpoint", `signed with key ${checkpoint.key_id}, which this service does not publish`);
+  const { key, trust } = found;
+  const whose = trust === "service" ? "published" : "carried";
+  if (key.key_id !== checkpoint.key_id) {
+    outcome.fail("checkpoint", `it is signed with key ${checkpoint.key_id}, but the key the history carries is ${key.key_id}`);
     return;
   }
   if (key.algorithm !== "ed25519" || await keyIdOf(fromHex(key.public_key) || new Uint8Array(0)) !== key.key_id) {
-    outcome.fail("checkpoint", `the published key ${key.key_id} does not match its id`);
+    outcome.fail("checkpoint", `the ${whose} key ${key.key_id} does not match its id`);
     return;
   }
   if (!await checkpointSignatureValid(checkpoint, key.public_key)) {
-    outcome.fail("checkpoint", `signature differs: it does not verify with key ${key.key_id}`);
+    outcome.fail("checkpoint", `signature differs: it does not verify with the ${whose} key ${key.key_id}`);
     return;
+  }
+  if (trust === "history") {
+    outcome.skip("checkpoint", `the signature verifies with key ${key.key_id}, but only the history itself vouches for that key: ${Array.isArray(keys) ? "this service does not publish it" : "the service's keys could not be fetched (GET /v1/keys did not answer)"}, so no trust root vouches for the signer`);
   }
   if (checkpoint.game_id !== doc.game_id) {
     outcome.fail("checkpoint", `it signs game ${checkpoint.game_id}, not ${doc.game_id}`);
@@ -572,7 +592,7 @@ async function checkCheckpoint(doc, hashes, keys, outcome) {
   }
   const last = doc.events[doc.events.length - 1].version;
   if (checkpoint.version > last) {
-    outcome.skip("checkpoint", `it signs event ${checkpoint.version}, after this history's last event ${last} (a history up to an earlier event, or one cut short)`);
+    outcome.fail("checkpoint", `it signs event ${checkpoint.version}, but this history stops at event ${last}: it was cut short, ${counted(checkpoint.version - last, "event", "events")} missing`);
     return;
   }
   if (!hashes.has(checkpoint.version)) {
@@ -583,7 +603,29 @@ async function checkCheckpoint(doc, hashes, keys, outcome) {
     outcome.fail("checkpoint", `event ${checkpoint.version} has a different hash in the file than the signed head`);
     return;
   }
-  outcome.counts.checkpoint = { version: checkpoint.version, key_id: checkpoint.key_id };
+  outcome.counts.checkpoint = { version: checkpoint.version, key_id: checkpoint.key_id, trust };
+}
+
+/** "1 event", "2 events". */
+function counted(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** What the viewer says first when history *doc* stops before the game's end: null for a
+ * whole game, or a one-deal history (a part of its game by design). The game's phase is the
+ * history's own result, which the server's check re-folds. */
+export function prefixOf(doc) {
+  if (!doc || !doc.view || doc.view.deal !== null && doc.view.deal !== undefined) return null;
+  const events = doc.events || [];
+  if (!events.length) return null;
+  const last = events[events.length - 1].version;
+  const phase = ((doc.results || {}).game || {}).phase;
+  const checkpoint = doc.checkpoint;
+  const vouched = checkpoint && checkpoint.game_id === doc.game_id && Number.isInteger(checkpoint.version) && checkpoint.version > last ? checkpoint.version : null;
+  if (phase === "over" && vouched === null) return null;
+  const said = `This history stops at event ${last} of a game that was not over`;
+  if (vouched === null) return `${said}.`;
+  return `${said}: its checkpoint vouches for event ${vouched}, so at least ${counted(vouched - last, "event", "events")} of the game ${vouched - last === 1 ? "is" : "are"} missing.`;
 }
 
 /** Verifies history *doc* in the browser; *keys* is GET /v1/keys's `keys`, or null.

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
+from engine.bots import choose_action
 from events.envelope import Envelope, RecordedEvent
 from events.upcasting import decode
 from replay.formats.document import HandHistory
@@ -78,3 +80,30 @@ def sample_game(label: str, profile: str = "bruff", players: int | None = None) 
     driver = GameDriver(f"g-{label}", label).start(profile, seats)
     driver.play(seeded_choice(label))
     return driver
+
+
+MIXED_SEATS = ("human", "bot", "bot", "human", "bot", "bot")
+"""The seats of :func:`mixed_game`: people at 0 and 3, bots elsewhere."""
+
+
+def mixed_game(deals: int = 3) -> GameDriver:
+    """A bruff game of people and bots dealt by /2, played by the bot policy at every seat,
+    in which seat 0's client sends a nonce every deal it does not cut; it stops once deal
+    *deals* is over (and its next is shuffled), or at the game's end."""
+    driver = GameDriver("g-contrib", "contributions").start("bruff", list(MIXED_SEATS),
+                                                              fy2=True)
+    chance = random.Random(7)
+    while True:
+        state = driver.state
+        assert state is not None
+        if state.phase == "over" or (state.deal is not None and state.deal.number > deals):
+            return driver
+        deal = state.deal
+        if state.phase == "cut" and deal is not None and state.turn != 0 and not deal.nonces:
+            driver.act(0, {"type": "contribute", "nonce": f"{deal.number:02x}" * 20})
+            continue
+        seat = state.turn
+        assert seat is not None
+        action = choose_action(state, seat, chance)
+        assert action is not None
+        driver.act(seat, action)

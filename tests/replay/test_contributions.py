@@ -4,38 +4,22 @@ against the game's committed contribution secret (replay/verification/contributi
 from __future__ import annotations
 
 import dataclasses
-import random
 
-from engine.bots import choose_action
-from events.chain import GENESIS_HASH, seal_events
+from replay_helpers import MIXED_SEATS, mixed_game
+
+from events.chain import GENESIS_HASH, seal, seal_events
 from events.envelope import RecordedEvent
-from events.types import DeckCut
+from events.types import DealContributed, DeckCut
+from events.upcasting import decode
 from replay.formats.build import build_history
 from replay.sample import GameDriver
 from replay.verification.verify import verify
 
-SEATS = ["human", "bot", "bot", "human", "bot", "bot"]
+SEATS = MIXED_SEATS
 
 
 def _game(deals: int = 3) -> GameDriver:
-    """A bruff game dealt by /2 in which seat 0's client sends a nonce every deal it does not
-    cut; every seat plays the bot policy."""
-    driver = GameDriver("g-contrib", "contributions").start("bruff", SEATS, fy2=True)
-    chance = random.Random(7)
-    while True:
-        state = driver.state
-        assert state is not None
-        if state.phase == "over" or (state.deal is not None and state.deal.number > deals):
-            return driver
-        deal = state.deal
-        if state.phase == "cut" and deal is not None and state.turn != 0 and not deal.nonces:
-            driver.act(0, {"type": "contribute", "nonce": f"{deal.number:02x}" * 20})
-            continue
-        seat = state.turn
-        assert seat is not None
-        action = choose_action(state, seat, chance)
-        assert action is not None
-        driver.act(seat, action)
+    return mixed_game(deals)
 
 
 def test_each_deal_says_what_its_fairness_rests_on() -> None:
@@ -91,3 +75,50 @@ def test_a_forged_bot_cut_fails_verification_even_rehashed() -> None:
     assert not report.ok
     assert [p.code for p in report.problems] == ["contribution"], report.format()
     assert "committed contribution secret gives" in report.problems[0].message
+
+
+def _with_contribution(position: int, data: dict[str, object], actor: object,
+                       replace: bool) -> list[RecordedEvent]:
+    """The events of a one-deal game with a ``deal_contributed`` of *data* and *actor* put in
+    at *position* (or put in place of the event there), the chain re-sealed throughout."""
+    driver = _game(deals=1)
+    items = [(r.envelope.type, dict(r.envelope.data), r.envelope.actor, r.envelope)
+             for r in driver.recorded]
+    model = next(item for item in items if item[0] == "deal_contributed")
+    added = ("deal_contributed", data, actor, model[3])
+    items = items[:position] + [added] + items[position + (1 if replace else 0):]
+    prev, out = GENESIS_HASH, []
+    for version, (kind, body, who, old) in enumerate(items, start=1):
+        envelope, _ = seal(game_id=old.game_id, version=version, event_type=kind,
+                           schema=old.schema, data=body, actor=who, command_id=old.command_id,
+                           occurred_at=old.occurred_at, prev_hash=prev)
+        out.append(RecordedEvent(envelope, decode(envelope)))
+        prev = envelope.hash
+    return out
+
+
+def test_the_nonce_rules_are_verifier_failures_not_only_server_refusals() -> None:
+    """docs/verification.md section 6: each nonce the service would refuse fails verification
+    of a history that holds it anyway, at its event, even with the chain re-sealed."""
+    driver = _game(deals=1)
+    kinds = [r.envelope.type for r in driver.recorded]
+    given, cut = kinds.index("deal_contributed"), kinds.index("deck_cut")
+    nonce = driver.recorded[given].event
+    assert isinstance(nonce, DealContributed) and nonce.seat == 0
+    cases = {
+        "a second nonce of one seat": (given + 1, {"deal": 1, "seat": 0, "nonce": "ab" * 16},
+                                       0, False, "irregular", "one nonce per seat"),
+        "a nonce given before": (given + 1, {"deal": 1, "seat": 3, "nonce": nonce.nonce}, 3,
+                                 False, "irregular", "was already contributed"),
+        "a nonce after the cut": (cut + 1, {"deal": 1, "seat": 3, "nonce": "cd" * 16}, 3, False,
+                                  "irregular", "cannot contribute now"),
+        "a nonce made by another seat": (given, {"deal": 1, "seat": 0, "nonce": nonce.nonce}, 1,
+                                         True, "irregular", "recorded as made by seat 1"),
+        "a malformed nonce": (given, {"deal": 1, "seat": 0, "nonce": "abc"}, 0, True, "fold",
+                              "invalid nonce"),
+    }
+    for name, (position, data, actor, replace, code, said) in cases.items():
+        forged = _with_contribution(position, data, actor, replace)
+        report = verify(build_history(driver.game_id, forged, "auditor"))
+        first = report.problems[0]
+        assert (first.code, said in first.message) == (code, True), (name, report.format())

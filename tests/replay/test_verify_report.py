@@ -33,5 +33,6 @@ def test_every_problem_code_is_explained_in_the_docs_and_no_other() -> None:
     section = text.split("## 9. What fails verification", 1)[1].split("\n## ", 1)[0]
     documented = re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE)
     assert sorted(documented) == sorted(PROBLEM_CODES)
+    assert len(set(PROBLEM_CODES)) == len(PROBLEM_CODES), "each code has one owning check"
     with pytest.raises(ValueError, match="unknown problem code 'hashes'"):
         Problem("hashes", "a typo")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from replay_helpers import golden, recorded, sample_game
+from replay_helpers import golden, mixed_game, recorded, sample_game
 
 from events.chain import envelope_hash
 from events.envelope import Envelope
+from events.types import GameCreated
 from replay.formats.build import build_history, replay_log
 from replay.verification.reconstruct import stored_hash
 from replay.verification.verify import verify
@@ -92,3 +93,44 @@ def test_the_hashes_come_back_once_the_deal_is_revealed() -> None:
     view = build_history(str(history.game_id), replay, 0)
     assert all(event.hash is not None for event in view.events)
     assert view.head == history.head
+
+
+def test_the_contribution_secret_is_hidden_until_the_game_is_over_then_shown_to_all() -> None:
+    """Noninterference for the secret: while the game goes on, a different secret changes no
+    byte of what a seat or a spectator is shown of any event (only the hashes, which cover
+    it); once the game is over every view shows it, and event 1's hash is checked."""
+    driver = mixed_game(deals=100)
+    events = driver.recorded
+    created = events[0].event
+    assert isinstance(created, GameCreated) and created.contribution_secret is not None
+    other = dataclasses.replace(created, contribution_secret="ab" * 32)
+    over = [index for index, item in enumerate(events) if index and replay_log(
+        events[:index + 1]).states[-1].phase == "over"]
+    assert over == [len(events) - 1]
+    for viewer in (0, 3, "spectator"):
+        assert event_view(created, viewer) == event_view(other, viewer)
+        assert event_view(created, viewer)["redacted"] == ["contribution_secret"]
+        shown = event_view(created, viewer, over=True)
+        assert shown["contribution_secret"] == created.contribution_secret
+        assert "redacted" not in shown
+        for as_of in (2, len(events) - 1):
+            history = build_history(driver.game_id, events, viewer, as_of=as_of)
+            assert history.events[0].redacted == ("contribution_secret",)
+        finished = build_history(driver.game_id, events, viewer)
+        assert finished.events[0].redacted == ()
+        report = verify(finished)
+        assert report.ok and report.complete, report.format()
+
+
+def test_a_history_that_shows_the_secret_of_a_game_not_over_fails() -> None:
+    driver = mixed_game(deals=1)
+    history = build_history(driver.game_id, driver.recorded, 3)
+    first = history.events[0]
+    created = driver.recorded[0].event
+    assert isinstance(created, GameCreated)
+    shown = dataclasses.replace(first, data={**first.data,
+                                             "contribution_secret": created.contribution_secret},
+                                redacted=())
+    report = verify(dataclasses.replace(history, events=(shown, *history.events[1:])))
+    assert [problem.code for problem in report.problems] == ["view"]
+    assert "the game is not over" in report.problems[0].message

@@ -3,6 +3,7 @@ short or rewritten since, and a checkpoint that is not the service's."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -87,9 +88,17 @@ def test_a_history_with_its_last_deal_cut_off_fails(
     shorter, diagnostics = read_json(cut)
     assert shorter is not None and not diagnostics
     assert main(["history", "verify", _write(tmp_path, "alone.json", cut)]) == 0
-    capsys.readouterr()
+    alone = capsys.readouterr().out
+    last = shorter.events[-1].version
+    assert alone.splitlines()[0] == (
+        f"PREFIX: this history stops at event {last} of a game that was not over")
     status, out = _verify(capsys, tmp_path, cut, _checkpoint(), _keys_doc(KEY))
     assert status == 1 and "cut short" in out
+    total = golden(GAME).events[-1].version
+    assert out.splitlines()[0] == (
+        f"PREFIX: this history stops at event {last} of a game that was not over; a "
+        f"checkpoint vouches for event {total}, so at least {total - last} events of the game "
+        "are missing from it")
 
 
 def test_a_rewritten_and_rehashed_history_fails(
@@ -146,3 +155,24 @@ def test_a_checkpoint_needs_keys(capsys: pytest.CaptureFixture[str], tmp_path: P
     status = main(["history", "verify", _write(tmp_path, "h.json", dumps(golden(GAME))),
                    "--checkpoint", _write(tmp_path, "cp.json", _checkpoint())])
     assert status == 2 and "--checkpoint needs --keys" in capsys.readouterr().err
+
+
+def test_a_history_carrying_another_games_signature_fails_without_keys(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    history = golden(GAME)
+    other = checkpoints.sign(KEY, "g-another-game", 3, "cd" * 32, "2026-01-02T03:04:05Z")
+    key = _keys_doc(KEY)["keys"][0]
+    genuine = dataclasses.replace(history, checkpoint=_checkpoint(), checkpoint_key=key)
+    path = _write(tmp_path, "genuine.json", dumps(genuine))
+    assert main(["history", "verify", path]) == 0
+    out = capsys.readouterr().out
+    assert "which the history carries itself: no trust root you gave vouches for it" in out
+    forged = dataclasses.replace(genuine, checkpoint={
+        **_checkpoint(), "signature": other["signature"]})
+    assert main(["history", "verify", _write(tmp_path, "forged.json", dumps(forged))]) == 1
+    assert "the signature does not match the checkpoint" in capsys.readouterr().out
+    status, out = _verify(capsys, tmp_path, dumps(genuine), _checkpoint(), _keys_doc(KEY))
+    assert status == 0
+    assert "from the keys you gave (your trust root)" in out
+    assert f"trust root: the keys in {tmp_path / 'keys.json'}" in out

@@ -3,12 +3,15 @@ checkpoint never gives a hidden card away."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from flask.testing import FlaskClient
 from http_table import Table, bearer
 
 from events import checkpoints
+from replay.formats.jsonformat import read_json
+from replay.verification.verify import verify
 from service.http.schemas.responses import SigningKeysSchema
 
 
@@ -100,3 +103,33 @@ def test_a_history_carries_a_checkpoint_that_it_reaches(client: FlaskClient) -> 
             checkpoint = answer.get_json()["checkpoint"]
             checkpoints.check(checkpoint, keys)
             assert checkpoint["head"] == answer.get_json()["head"]
+
+
+def test_a_finished_games_seat_history_proves_itself_with_the_key_it_carries(
+        client: FlaskClient) -> None:
+    """Once the game is over every view shows the contribution secret and carries the key of
+    its checkpoint: a seat's or a spectator's history verifies completely on its own, and says
+    that the key came with it; ``?at=`` serves a prefix that says it is one."""
+    table = Table.create(client, "classic", options={"target": 5})
+    table.play_out(random.Random(2))
+    published = {key["key_id"]: key for key in client.get("/v1/keys").get_json()["keys"]}
+    for token in (table.tokens[1], None):
+        body = client.get(f"{table.path}/history", headers=bearer(token)).get_json()
+        created = body["events"][0]
+        assert created["type"] == "game_created" and "redacted" not in created
+        assert isinstance(created["data"]["contribution_secret"], str)
+        assert body["checkpoint_key"] == published[body["checkpoint"]["key_id"]]
+        history, diagnostics = read_json(json.dumps(body))
+        assert history is not None, diagnostics
+        report = verify(history)
+        assert report.ok and report.complete, report.format()
+        assert [signature.trust for signature in report.signatures] == ["history_key"]
+        assert [s.trust for s in verify(history, keys=_keys(client)).signatures] == [
+            "keys_given"]
+        at = body["events"][-1]["version"] - 3
+        cut = client.get(f"{table.path}/history", headers=bearer(token),
+                         query_string={"at": at}).get_json()
+        history, _ = read_json(json.dumps(cut))
+        assert history is not None
+        assert verify(history).format().splitlines()[0] == (
+            f"PREFIX: this history stops at event {at} of a game that was not over")

@@ -420,3 +420,49 @@ def test_a_deal_in_progress_is_partly_checked_saying_why(
     assert verdict.get_attribute("data-verdict") == "partly", verdict.text
     assert "deal 1: seed not yet revealed" in verdict.text, verdict.text
     assert "What differs" not in verdict.text
+
+
+# Prefixes and carried keys (issue 23) ----------------------------------------------------------
+
+
+def test_a_prefix_says_so_at_the_top_and_how_much_a_later_checkpoint_shows_missing(
+    live: LiveServer, browser: Any, classic_game: GameDriver, auditor_doc: dict[str, Any],
+    published_keys: None, tmp_path: Path,
+) -> None:
+    total = auditor_doc["events"][-1]["version"]
+    at = total - 7
+    prefix = json.loads(dumps(build_history("g-web-verdict", classic_game.recorded, "auditor",
+                                            as_of=at)))
+    prefix["checkpoint"] = checkpoint_of(prefix)
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "prefix", prefix))
+    said = f"This history stops at event {at} of a game that was not over."
+    assert verdict.text.splitlines()[0] == said, verdict.text
+    assert verdict.get_attribute("data-verdict") == "verified", verdict.text
+    prefix["checkpoint"] = auditor_doc["checkpoint"]
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "prefix-final", prefix))
+    assert verdict.text.splitlines()[0] == (
+        f"This history stops at event {at} of a game that was not over: its checkpoint vouches "
+        f"for event {total}, so at least 7 events of the game are missing."), verdict.text
+    assert verdict.get_attribute("data-verdict") == "failed"
+    assert f"but this history stops at event {at}: it was cut short, 7 events missing" in (
+        verdict.text)
+    whole = open_file(browser, f"{live.url}/viewer", write(tmp_path, "whole", auditor_doc))
+    assert "stops at event" not in whole.text
+
+
+def test_a_carried_key_is_checked_and_said_to_be_only_the_historys(
+    live: LiveServer, browser: Any, auditor_doc: dict[str, Any], tmp_path: Path,
+) -> None:
+    """Without the service's keys (GET /v1/keys answers none here) the signature is checked
+    with the key the history carries: another game's signature fails, and a good one is
+    only as good as that key, which the verdict says."""
+    doc = {**auditor_doc, "checkpoint_key": KEYS["keys"][0]}
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "carried", doc))
+    assert verdict.get_attribute("data-verdict") == "partly", verdict.text
+    assert "only the history itself vouches for that key" in verdict.text, verdict.text
+    other = checkpoint_of({**auditor_doc, "game_id": "g-another"})
+    forged = {**doc, "checkpoint": {**doc["checkpoint"], "signature": other["signature"]}}
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "foreign", forged))
+    assert verdict.get_attribute("data-verdict") == "failed"
+    assert f"signature differs: it does not verify with the carried key {KEY_ID}" in (
+        verdict.text), verdict.text

@@ -45,7 +45,7 @@ from replay.presentation.audit import explain
 from replay.verification.verify import verify
 from replay.views import game_view
 from service.application import access_log
-from service.application.signing import latest_deal_end
+from service.application.signing import key_record, latest_deal_end
 from service.http import uploads
 from service.http.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
 from service.http.errors import problems
@@ -115,7 +115,7 @@ class GameHistory(MethodView):
                                     as_of=at, tags=_access_tags(game_id, state))
         except HistoryRangeError as error:
             abort(404, message=str(error), code="deal_not_found")
-        history = dataclasses.replace(history, checkpoint=_checkpoint_of(history))
+        history = _signed(history)
         return _history_response(history, query["format"], version, served=True)
 
 
@@ -159,7 +159,7 @@ class GameAudit(MethodView):
         request_viewer(game_id, state, "auditor", version=version)
         record = load_record(game_id)
         history = build_history(game_id, record.events, "auditor")
-        history = dataclasses.replace(history, checkpoint=_checkpoint_of(history))
+        history = _signed(history)
         audit = explain(history)
         tokens = services().tokens
         audit["access"] = {"auditor": tokens.seating(game_id).auditor,
@@ -238,6 +238,15 @@ class KeptHistory(MethodView):
                   code="history_not_found")
         assert result.history is not None
         return _history_response(result.history, query["format"], None)
+
+
+def _signed(history: HandHistory) -> HandHistory:
+    """Returns *history* carrying the latest checkpoint its viewer may have, and the public
+    key that signed it (so that the signature can be checked offline)."""
+    checkpoint = _checkpoint_of(history)
+    key = None if checkpoint is None else key_record(services().store.client,
+                                                      checkpoint["key_id"])
+    return dataclasses.replace(history, checkpoint=checkpoint, checkpoint_key=key)
 
 
 def _checkpoint_of(history: HandHistory) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.http.schemas.fields import seat_field
+from service.http.schemas.responses import SigningKeySchema
 from service.http.schemas.views import CheckpointSchema, EventSchema, GameViewSchema
 
 
@@ -76,6 +77,30 @@ class DealContributionsSchema(ma.Schema):
                        "server_only: only as fair as the server; pending: not cut yet"})
 
 
+class SignatureCheckSchema(ma.Schema):
+    """How a checkpoint's signature was checked, and against which trust root."""
+
+    checkpoint = fields.String(required=True, metadata={
+        "description": "Which checkpoint: the one the history carries, or the kept one"})
+    key_id = fields.String(required=True)
+    trust = fields.String(required=True, validate=validate.OneOf(
+        ("keys_given", "history_key", "none")), metadata={
+        "description": "keys_given: verified with the keys the caller gave; history_key: "
+                       "verified with the key the history carries (no trust root vouches "
+                       "for it); none: not checked"})
+
+
+class PrefixSchema(ma.Schema):
+    """Where a history that stops before the game's end stops, and how much a later checkpoint
+    shows missing."""
+
+    last = fields.Integer(required=True, metadata={"description": "The history's last event"})
+    vouched = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The latest later event a checkpoint vouches for"})
+    missing = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "At least this many events of the game are missing"})
+
+
 class VerificationSchema(ma.Schema):
     """The verification report of a history."""
 
@@ -92,6 +117,9 @@ class VerificationSchema(ma.Schema):
     notes = fields.List(fields.String(), required=True)
     irregularities = fields.List(fields.Nested(IrregularitySchema), required=True)
     contributions = fields.List(fields.Nested(DealContributionsSchema), required=True)
+    signatures = fields.List(fields.Nested(SignatureCheckSchema), required=True)
+    prefix = fields.Nested(PrefixSchema, required=True, allow_none=True, metadata={
+        "description": "Set when the history stops before the game's end"})
 
 
 class SubmissionResultSchema(ma.Schema):
@@ -150,6 +178,8 @@ class HandHistorySchema(ma.Schema):
     results = fields.Dict(required=True)
     checkpoint = fields.Nested(CheckpointSchema, allow_none=True, metadata={
         "description": "The latest signed checkpoint this view may have"})
+    checkpoint_key = fields.Nested(SigningKeySchema, metadata={
+        "description": "The public key that signed the checkpoint, as GET /v1/keys lists it"})
     tags = fields.Dict(keys=fields.String(), values=fields.String())
 
 
