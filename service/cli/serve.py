@@ -1,7 +1,8 @@
 """``fortyfive serve`` (the API under gunicorn) and ``fortyfive openapi`` (the published document).
 
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
-redis-server with its data under ``--data-dir``), starts the RQ worker under a supervisor
+redis-server with its data under ``--data-dir``, which a keeper process starts again whenever
+it dies: :mod:`service.processes.redis_keeper`), starts the RQ worker under a supervisor
 that restarts it when it dies (:mod:`service.processes.supervisor`) unless ``--no-worker``, and runs
 gunicorn with gevent workers: each request is a greenlet, so a long-lived event stream costs
 a socket and a little memory, never a thread the API needs (``--max-streams`` bounds them per
@@ -17,7 +18,6 @@ not run it.
 from __future__ import annotations
 
 import argparse
-import atexit
 import importlib.util
 import ipaddress
 import os
@@ -136,10 +136,12 @@ def api_factory(
     runs_worker: bool = False,
     public: bool = False,
     max_streams: int = DefaultConfig.STREAM_MAX,
+    embedded_dir: Path | None = None,
 ) -> Callable[[], Any]:
     """Returns a factory of the API app on *redis_url* holding at most *max_streams* live
     streams per process, with the debugger forced off; with *runs_worker*, ``/readyz`` is
-    degraded while the worker's heartbeats are stale.
+    degraded while the worker's heartbeats are stale; with *embedded_dir* (the data of the
+    redis-server serve keeps running), ``/readyz`` reports what its keeper recorded.
 
     *public* is the default of ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS``; their
     environment variables, when set, override it (see :mod:`service.http.config`)."""
@@ -148,7 +150,8 @@ def api_factory(
         from service.http.app import create_app
 
         app = create_app({**app_settings(public, max_streams), "REDIS_URL": redis_url,
-                          "READY_NEEDS_WORKERS": runs_worker})
+                          "READY_NEEDS_WORKERS": runs_worker,
+                          "EMBEDDED_REDIS_DIR": str(embedded_dir) if embedded_dir else None})
         app.debug = False
         return app
 
@@ -229,7 +232,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from service.application.environment import RETENTION_SETTINGS, env_flag, env_seconds
     from service.application.store_settings import CLUSTER_ENV, RQ_URL_ENV, rq_url, store_settings
     from service.http.app import check_config
-    from service.processes.embedded_redis import EmbeddedRedis
+    from service.processes.redis_keeper import KeptRedis
 
     if args.redis_cluster:
         # In the environment, so that gunicorn's workers and the RQ worker see it too.
@@ -264,10 +267,9 @@ def run_serve(args: argparse.Namespace) -> int:
     master = os.getpid()
     embedded = None
     if not url:
-        embedded = EmbeddedRedis(Path(args.data_dir) / "redis").start()
-        # Stopped below by this process only: gunicorn's workers are forks of it and would
-        # otherwise run its exit handlers too.
-        atexit.unregister(embedded.stop)
+        # Kept running by a keeper process, which starts it again whenever it dies; stopped
+        # below by this process only (gunicorn's workers are forks of it).
+        embedded = KeptRedis(Path(args.data_dir) / "redis").start()
         url = embedded.url
     where = (
         f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
@@ -284,7 +286,8 @@ def run_serve(args: argparse.Namespace) -> int:
             worker_class=args.worker_class, max_streams=max_streams,
         )
         factory = api_factory(
-            url, runs_worker=worker is not None, public=public, max_streams=max_streams
+            url, runs_worker=worker is not None, public=public, max_streams=max_streams,
+            embedded_dir=embedded.data_dir if embedded is not None else None,
         )
         address = host_port(args.host, args.port)
         options["when_ready"] = lambda server: print(

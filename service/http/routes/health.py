@@ -7,7 +7,9 @@ that cannot play them. It also reports the workers' heartbeats
 (:mod:`service.application.heartbeats`):
 the RQ worker's age and the dispatcher's age and lag. A process that runs its own worker
 (``READY_NEEDS_WORKERS``) answers 503 with ``status: degraded`` and the stale components in
-``stale`` while either is stale.
+``stale`` while either is stale. Under ``fortyfive serve``'s own redis-server
+(``EMBEDDED_REDIS_DIR``) both answers, and the 503 while the store is down, carry
+``embedded_redis``: what its keeper recorded (:mod:`service.application.keeper_status`).
 """
 
 # flask-smorest ships no type hints, so its decorators would make every view "untyped".
@@ -15,6 +17,7 @@ the RQ worker's age and the dispatcher's age and lag. A process that runs its ow
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -24,10 +27,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from events.store import StoreUnavailableError
-from service.application import heartbeats
-from service.http.errors import PROBLEM_JSON, ProblemSchema
+from service.application import heartbeats, keeper_status
+from service.http.errors import PROBLEM_JSON, STORE_UNAVAILABLE, ProblemSchema, problem
 from service.http.repository import services
 from service.http.schemas.responses import ReadySchema, StatusSchema
+
+logger = logging.getLogger(__name__)
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
 
@@ -62,11 +67,20 @@ class Ready(MethodView):
     def get(self) -> Any:
         """The process is up, the event store answers and the workers beat."""
         store = services().store
-        latency = store.ping()
+        embedded_dir = current_app.config["EMBEDDED_REDIS_DIR"]
+        embedded = keeper_status.shown(embedded_dir) if embedded_dir else None
         try:
-            beats = heartbeats.latest(store.client)
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
-            raise StoreUnavailableError(f"store unavailable: {error}") from error
+            latency = store.ping()
+            try:
+                beats = heartbeats.latest(store.client)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+                raise StoreUnavailableError(f"store unavailable: {error}") from error
+        except StoreUnavailableError as error:
+            if embedded is None:
+                raise
+            logger.warning("%s", error)
+            return problem(503, "store_unavailable", STORE_UNAVAILABLE,
+                           headers={"Retry-After": "1"}, embedded_redis=embedded)
         ready = heartbeats.readiness(
             beats,
             now=time.time(),
@@ -74,6 +88,8 @@ class Ready(MethodView):
             workers_required=current_app.config["READY_NEEDS_WORKERS"],
         )
         body = {**ready, "latency_ms": round(latency * 1000, 3)}
+        if embedded is not None:
+            body["embedded_redis"] = embedded
         if ready["status"] == "degraded":
             return body, 503, {"Retry-After": "5"}
         return body
