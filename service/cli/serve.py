@@ -194,8 +194,8 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--no-worker", action="store_true", help="do not start the RQ worker")
     serve.add_argument(
         "--redis-cluster", action="store_true",
-        help="REDIS_URL is a seed node of a Redis Cluster (the worker's queue then needs "
-        "RQ_REDIS_URL, a single Redis); default: REDIS_CLUSTER",
+        help="REDIS_URL names seed nodes of a Redis Cluster, separated by commas (the "
+        "worker's queue then needs RQ_REDIS_URL, a single Redis); default: REDIS_CLUSTER",
     )
     serve.add_argument(
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
@@ -246,12 +246,12 @@ def run_serve(args: argparse.Namespace) -> int:
         if not args.no_worker:
             for name in RETENTION_SETTINGS:
                 env_seconds(name, 0)
-        if url:
-            check_url(url)
         store = store_settings()
+        if url:
+            check_url(url, cluster=store.cluster)
         if store.cluster and not url:
             raise ValueError(
-                f"{CLUSTER_ENV} is set but REDIS_URL is not: set it to a seed node of the "
+                f"{CLUSTER_ENV} is set but REDIS_URL is not: set it to the seed nodes of the "
                 "cluster (the embedded store is a single server)")
         if not args.no_worker and (store.cluster or os.environ.get(RQ_URL_ENV)):
             check_url(rq_url(url or "", store))  # The queue of the worker started here.
@@ -273,7 +273,7 @@ def run_serve(args: argparse.Namespace) -> int:
         url = embedded.url
     where = (
         f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
-        else "in the Redis Cluster at REDIS_URL (a seed node)" if store.cluster
+        else "in the Redis Cluster at REDIS_URL (its seed nodes)" if store.cluster
         else "in the Redis at REDIS_URL"
     )
     worker = None if args.no_worker else start_worker(url, verbose=args.verbose)
