@@ -75,11 +75,14 @@ class RedisKeeper:
         self._stopping = False
         self._server: EmbeddedRedis | None = None
         self._started = 0.0
-        previous = read_status(data_dir) if port is not None else None
+        self._due = 0.0
+        """When to start the server again, on the monotonic clock, while it is down."""
+        previous = (read_status(data_dir) if port is not None else None) or {}
         self.status: dict[str, Any] = {
             "keeper_pid": os.getpid(), "port": port, "state": "starting", "pid": None,
-            "since": _now(), "restarts": int((previous or {}).get("restarts", 0)),
-            "last_exit": (previous or {}).get("last_exit"), "error": None,
+            "since": _now(), "restarts": int(previous.get("restarts", 0)),
+            "last_exit": _stopped_with_keeper(previous) or previous.get("last_exit"),
+            "error": None,
         }
 
     def stop(self, *_: Any) -> None:
@@ -88,7 +91,7 @@ class RedisKeeper:
 
     def run(self) -> int:
         """Keeps the server running until :meth:`stop`; returns 0, or 1 when a first start
-        failed (the error is in the status file and on stderr)."""
+        failed (the error is in the status file, where :class:`KeptRedis` reads it)."""
         try:
             if not self._start() and self._port is None:
                 return 1
@@ -123,9 +126,6 @@ class RedisKeeper:
         if self._server is None and time.monotonic() >= self._due and not self._stopping:
             self._start()
 
-    _due = 0.0
-    """When to start the server again, on the monotonic clock, while it is down."""
-
     def _start(self) -> bool:
         """Starts the server; returns whether it answers. A failure is recorded and, after a
         first start, retried after the backoff's delay."""
@@ -157,6 +157,20 @@ class RedisKeeper:
             changes["since"] = _now()
         self.status.update(changes)
         write_status(self.data_dir, self.status)
+
+
+def _stopped_with_keeper(previous: dict[str, Any]) -> dict[str, Any] | None:
+    """How the server of a keeper that died ended, from that keeper's last *previous* status:
+    it had a server up, which got SIGTERM when the keeper died (``None`` if it had none)."""
+    if previous.get("state") != "up" or not previous.get("pid"):
+        return None
+    try:
+        since = datetime.fromisoformat(str(previous["since"]).replace("Z", "+00:00"))
+        ran = max(0.0, (datetime.now(UTC) - since).total_seconds())
+    except (KeyError, ValueError):
+        ran = 0.0
+    return {"pid": previous["pid"], "how": "was stopped when its keeper died", "at": _now(),
+            "ran_s": round(ran, 1), "restart_in_s": 0.0}
 
 
 def start(data_dir: Path, port: int | None = None) -> subprocess.Popen[bytes]:
@@ -237,7 +251,4 @@ def main(argv: Sequence[str]) -> int:
     keeper = RedisKeeper(Path(spec["data_dir"]), spec["port"], parent_pid=spec["parent"])
     signal.signal(signal.SIGTERM, keeper.stop)
     signal.signal(signal.SIGINT, keeper.stop)
-    status = keeper.run()
-    if status:
-        print(f"fortyfive: {keeper.status['error']}", file=sys.stderr, flush=True)
-    return status
+    return keeper.run()  # A first start's failure is in the status file: serve says it.

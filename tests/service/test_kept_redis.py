@@ -123,6 +123,8 @@ def test_a_killed_keeper_is_replaced_and_its_server_with_it(tmp_path: Path) -> N
             "a new keeper and server")
         wait_until(lambda: _readyz(served)[0] == 200, "readiness again")
         assert after["port"] == before["port"] and after["restarts"] == 1
+        assert after["last_exit"]["pid"] == before["pid"]
+        assert after["last_exit"]["how"] == "was stopped when its keeper died"
         assert set(acked) <= _command_ids(served, game)
         assert f"the embedded redis-server's keeper (pid {before['keeper_pid']}) is gone" \
             in served.log_text()
