@@ -4,7 +4,7 @@
 ``waitpid(-1)`` and would take the server's exit status. It starts a keeper (:func:`main`, in
 a session of its own, as the worker's supervisor is), which starts the redis-server
 (:class:`~service.processes.embedded_redis.EmbeddedRedis`) and, whenever it dies, logs one
-line (how it ended, how long it ran), waits the delay :data:`BACKOFF` gives and starts it
+line (how it ended, how long it ran), waits the delay :func:`backoff` gives and starts it
 again on the same port, data directory and append-only file: with ``appendfsync always``
 every acknowledged append is in that file, so nothing acknowledged is lost, and the clients
 reconnect to the same address. A server that fails to start again is retried the same way.
@@ -41,7 +41,9 @@ from service.processes.supervisor import POLL_SECONDS, KeptProcess, describe_exi
 log = logging.getLogger(__name__)
 
 STARTUP_SECONDS = 60.0
-"""The longest ``serve`` waits for the first start (the server loads its whole AOF first)."""
+"""The longest ``serve`` waits for the keeper to report its first start, a margin over the
+keeper's own limit (:class:`EmbeddedRedis` gives up when the server has not answered within
+10 s; a server still loading its AOF answers, and the store is unavailable until it is done)."""
 
 
 def backoff() -> Backoff:
