@@ -327,3 +327,19 @@ def test_an_access_log_written_as_a_list_is_read_and_extended_as_a_stream(
     (page,) = _log_pages(client, table, 10)
     assert [entry["n"] for entry in page["entries"]] == [1, 2, 3]
     assert page["entries"][0] == {"n": 1, **old}
+
+
+def test_a_pass_after_one_that_archived_the_game_but_stopped_moves_its_access_log(
+    client: FlaskClient, api_store: RedisEventStore
+) -> None:
+    table = Table.create(client, "classic", options={"target": 15})
+    _read_live(client, table, 2)
+    _finish(table)
+    before = _log_pages(client, table, 10)
+    # An earlier pass archived the game and stopped before it moved the log.
+    assert api_store.archive(table.id, table.view().get_json()["version"])
+    assert api_store.client.exists(access_key(table.id)) == 1
+    api_store.client.zadd(keys.OVER_KEY, {table.id: 0})
+    retention.run(api_store, new_cache(api_store), retention.Policy(None, 0), now=time.time())
+    assert api_store.client.exists(access_key(table.id)) == 0
+    assert _log_pages(client, table, 10) == before
