@@ -17,7 +17,6 @@ the RQ worker's age and the dispatcher's age and lag. A process that runs its ow
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any
 
@@ -28,11 +27,9 @@ from flask_smorest import Blueprint
 
 from events.store import StoreUnavailableError
 from service.application import heartbeats, keeper_status
-from service.http.errors import PROBLEM_JSON, STORE_UNAVAILABLE, ProblemSchema, problem
+from service.http.errors import PROBLEM_JSON, ProblemSchema, unavailable
 from service.http.repository import services
 from service.http.schemas.responses import ReadySchema, StatusSchema
-
-logger = logging.getLogger(__name__)
 
 blp = Blueprint("health", __name__, description="Liveness and readiness")
 
@@ -76,11 +73,7 @@ class Ready(MethodView):
             except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
                 raise StoreUnavailableError(f"store unavailable: {error}") from error
         except StoreUnavailableError as error:
-            if embedded is None:
-                raise
-            logger.warning("%s", error)
-            return problem(503, "store_unavailable", STORE_UNAVAILABLE,
-                           headers={"Retry-After": "1"}, embedded_redis=embedded)
+            return unavailable(error, embedded_redis=embedded)
         ready = heartbeats.readiness(
             beats,
             now=time.time(),
