@@ -7,7 +7,9 @@ checkpoint of the game's last event, docs/verification.md section 8; a store arc
 a signer writes ``{game_id, version, head, signature: null}``), ``format``
 (:data:`ARCHIVE_FORMAT`) and ``events``: zlib of the canonical JSON array of the game's
 envelopes, oldest first, each with its ``hash``. :func:`unpack` turns them back into stream
-entries, which the store then verifies exactly as it verifies the stream's.
+entries, which the store then verifies exactly as it verifies the stream's. Once the game is
+archived, the service moves the game's access log into the tombstone too (field
+``access_log``, :func:`service.application.access_log.archive`).
 """
 
 from __future__ import annotations

@@ -54,9 +54,22 @@ def error_message(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
+def seed_urls(url: str) -> list[str]:
+    """Returns the addresses *url* names: one URL, or several separated by commas (the seed
+    nodes of a Redis Cluster, any one of which is enough to find the others).
+
+    >>> seed_urls("redis://a:7000, redis://b:7000")
+    ['redis://a:7000', 'redis://b:7000']
+    """
+    return [part.strip() for part in url.split(",") if part.strip()]
+
+
 def url_address(url: str) -> str:
     """Returns ``scheme://host:port`` of *url* (``unix://path`` of a socket), without
-    credentials or query."""
+    credentials or query; of several seed nodes, each, separated by commas."""
+    seeds = seed_urls(url)
+    if len(seeds) > 1:
+        return ",".join(url_address(seed) for seed in seeds)
     try:
         parts = urllib.parse.urlsplit(url)
         scheme = parts.scheme or "redis"
@@ -79,15 +92,38 @@ def shown_url(url: str) -> str:
     return f"{scheme}{separator}{authority.rpartition('@')[2]}{slash}{path}"
 
 
-def check_url(url: str) -> None:
-    """Checks that redis-py can use *url*.
+def check_url(url: str, *, cluster: bool = False) -> None:
+    """Checks that redis-py can use *url*: one URL, or on a Redis Cluster (*cluster*) several
+    seed nodes separated by commas (:func:`seed_urls`).
 
     :raises ValueError: naming *url* (:func:`shown_url`) and what is wrong with it.
     """
-    try:
-        redis.connection.parse_url(url)
-    except ValueError as error:
-        raise ValueError(f"invalid Redis URL {shown_url(url)!r}: {error_message(error)}") from None
+    seeds = seed_urls(url)
+    if not seeds:
+        raise ValueError(f"invalid Redis URL {url!r}: it names no address")
+    if len(seeds) > 1 and not cluster:
+        raise ValueError(
+            f"invalid Redis URL {','.join(map(shown_url, seeds))!r}: several addresses are the "
+            "seed nodes of a Redis Cluster; set REDIS_CLUSTER=true (or --redis-cluster) for "
+            "one, or name a single Redis")
+    for seed in seeds:
+        try:
+            redis.connection.parse_url(seed)
+        except ValueError as error:
+            raise ValueError(
+                f"invalid Redis URL {shown_url(seed)!r}: {error_message(error)}") from None
+
+
+def cluster_nodes(url: str) -> list[tuple[str, int]]:
+    """Returns ``(host, port)`` of each seed node *url* names (:func:`seed_urls`).
+
+    :raises ValueError: for a URL redis-py cannot use.
+    """
+    nodes = []
+    for seed in seed_urls(url):
+        options = redis.connection.parse_url(seed)
+        nodes.append((str(options.get("host", "localhost")), int(options.get("port", 6379))))
+    return nodes
 
 
 def client_address(client: Any) -> str:

@@ -76,8 +76,10 @@ from events.redis_clients import (
     UNAVAILABLE,
     check_url,
     client_address,
+    cluster_nodes,
     error_message,
     is_unavailable,
+    seed_urls,
     socket_timeout,
     url_address,
 )
@@ -180,7 +182,8 @@ class RedisEventStore:
 
         Connection errors and timeouts are retried *retries* times with a short backoff:
         that is safe, since a repeated append script returns its first result. Set
-        *cluster* for a Redis Cluster. The client keeps at most *max_connections* (per
+        *cluster* for a Redis Cluster: *url* may then name several seed nodes, separated by
+        commas, tried in turn until one answers. The client keeps at most *max_connections* (per
         node); a call finding them all in use waits for one, up to *socket_timeout* (so a
         burst of a thousand concurrent requests queues instead of failing). *replicas* and
         *replica_timeout_ms*: see :class:`RedisEventStore`.
@@ -195,14 +198,19 @@ class RedisEventStore:
             "retry": Retry(ExponentialBackoff(cap=0.25, base=0.02), retries),
         }
         try:
-            check_url(url)
+            check_url(url, cluster=cluster)
         except ValueError as error:  # Nothing to reach: the URL says nowhere to go.
             raise StoreUnavailableError(str(error)) from None
         try:
             client: Client
             if cluster:
+                # Every seed node (the first URL's credentials and options apply to all): the
+                # client tries them in turn until one answers, so one dead node is no matter.
+                seeds = [redis.cluster.ClusterNode(host, port) for host, port in
+                         cluster_nodes(url)]
                 client = redis.cluster.RedisCluster.from_url(
-                    url, max_connections=max_connections, **options
+                    seed_urls(url)[0], startup_nodes=seeds, max_connections=max_connections,
+                    **options
                 )
             else:
                 pool = redis.BlockingConnectionPool.from_url(

@@ -10,7 +10,8 @@ One pass (:func:`run`), scheduled hourly as the ``retain`` job and run by hand w
    drive is advanced instead (:func:`abandon_idle`).
 2. **Archive.** Every game over for longer than ``ARCHIVE_AFTER`` seconds (default 7 days;
    0: never) has its stream replaced by its tombstone and compressed events
-   (:meth:`events.redis_store.RedisEventStore.archive`); its command ids and sealed deal
+   (:meth:`events.redis_store.RedisEventStore.archive`); its access log moves into the
+   tombstone (:func:`service.application.access_log.archive`); its command ids and sealed deal
    histories (derived, and rebuilt from the events on request) are deleted. Its seat tokens
    stay, so a seat's token still reads its view.
 3. **Trim the feeds** below the oldest position any dispatcher stored (:func:`trim_feeds`).
@@ -35,7 +36,7 @@ from events.drive_store import DriveStore
 from events.fold_cache import Folded
 from events.keys import access_key, seats_key
 from events.redis_store import RedisEventStore, archive_key, command_key, feed_key, game_key
-from service.application import commands, drives
+from service.application import access_log, commands, drives
 from service.application.environment import env_seconds
 from service.application.tokens import TokenRegistry
 from workers import keys
@@ -212,7 +213,10 @@ def archive_finished(
             continue
         sealed = [keys.sealed_key(game_id, number) for number in finished_deals(folded.state)]
         before = memory(client, _game_keys(game_id, sealed)) if measure else None
-        if store.archive(game_id, folded.version, sign):
+        archived = store.archive(game_id, folded.version, sign)
+        # Also after an earlier pass that archived the game and stopped before this.
+        access_log.archive(TokenRegistry(client), game_id)
+        if archived:
             if sealed:
                 client.delete(*sealed)
             after_bytes = memory(client, _game_keys(game_id, sealed)) if measure else None

@@ -1,11 +1,12 @@
-"""How the processes reach the event store: one Redis, or a Redis Cluster through a seed node.
+"""How the processes reach the event store: one Redis, or a Redis Cluster through seed nodes.
 
 The environment says it once for every process (``fortyfive serve``'s gunicorn workers, its
 supervised worker, ``fortyfive worker``); ``--redis-cluster`` sets ``REDIS_CLUSTER`` for them.
 
-- ``REDIS_CLUSTER`` (true/false, default false): ``REDIS_URL`` is a seed node of a Redis
-  Cluster. The queue (RQ, which does not support Cluster) then needs a Redis of its own:
-  ``RQ_REDIS_URL`` is required wherever workers run.
+- ``REDIS_CLUSTER`` (true/false, default false): ``REDIS_URL`` names seed nodes of a Redis
+  Cluster, one or several separated by commas, tried in turn
+  (:func:`events.redis_clients.seed_urls`). The queue (RQ, which does not support Cluster)
+  then needs a Redis of its own: ``RQ_REDIS_URL`` is required wherever workers run.
 - ``REDIS_WAIT_REPLICAS`` (default 1 on a cluster, else 0): replicas of a game's master that
   must have an append before it is acknowledged (``WAIT``; :mod:`events.replication`).
 - ``REDIS_WAIT_TIMEOUT_MS`` (default 1000): the longest an append waits for them; after it the

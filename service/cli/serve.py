@@ -1,7 +1,8 @@
 """``fortyfive serve`` (the API under gunicorn) and ``fortyfive openapi`` (the published document).
 
 ``serve`` is the composition root: it picks the store (``REDIS_URL``, else a private
-redis-server with its data under ``--data-dir``), starts the RQ worker under a supervisor
+redis-server with its data under ``--data-dir``, which a keeper process starts again whenever
+it dies: :mod:`service.processes.redis_keeper`), starts the RQ worker under a supervisor
 that restarts it when it dies (:mod:`service.processes.supervisor`) unless ``--no-worker``, and runs
 gunicorn with gevent workers: each request is a greenlet, so a long-lived event stream costs
 a socket and a little memory, never a thread the API needs (``--max-streams`` bounds them per
@@ -17,7 +18,6 @@ not run it.
 from __future__ import annotations
 
 import argparse
-import atexit
 import importlib.util
 import ipaddress
 import os
@@ -65,10 +65,12 @@ def api_factory(
     runs_worker: bool = False,
     public: bool = False,
     max_streams: int = DefaultConfig.STREAM_MAX,
+    embedded_dir: Path | None = None,
 ) -> Callable[[], Any]:
     """Returns a factory of the API app on *redis_url* holding at most *max_streams* live
     streams per process, with the debugger forced off; with *runs_worker*, ``/readyz`` is
-    degraded while the worker's heartbeats are stale.
+    degraded while the worker's heartbeats are stale; with *embedded_dir* (the data of the
+    redis-server serve keeps running), ``/readyz`` reports what its keeper recorded.
 
     *public* is the default of ``REQUIRE_API_KEY`` and ``ENFORCE_RATE_LIMITS``; their
     environment variables, when set, override it (see :mod:`service.http.config`)."""
@@ -77,7 +79,8 @@ def api_factory(
         from service.http.app import create_app
 
         app = create_app({**app_settings(public, max_streams), "REDIS_URL": redis_url,
-                          "READY_NEEDS_WORKERS": runs_worker})
+                          "READY_NEEDS_WORKERS": runs_worker,
+                          "EMBEDDED_REDIS_DIR": str(embedded_dir) if embedded_dir else None})
         app.debug = False
         return app
 
@@ -120,8 +123,8 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--no-worker", action="store_true", help="do not start the RQ worker")
     serve.add_argument(
         "--redis-cluster", action="store_true",
-        help="REDIS_URL is a seed node of a Redis Cluster (the worker's queue then needs "
-        "RQ_REDIS_URL, a single Redis); default: REDIS_CLUSTER",
+        help="REDIS_URL names seed nodes of a Redis Cluster, separated by commas (the "
+        "worker's queue then needs RQ_REDIS_URL, a single Redis); default: REDIS_CLUSTER",
     )
     serve.add_argument(
         "--data-dir", default="var", help="the embedded Redis keeps its data in DATA_DIR/redis"
@@ -158,7 +161,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from service.application.environment import RETENTION_SETTINGS, env_flag, env_seconds
     from service.application.store_settings import CLUSTER_ENV, RQ_URL_ENV, rq_url, store_settings
     from service.http.app import check_config
-    from service.processes.embedded_redis import EmbeddedRedis
+    from service.processes.redis_keeper import KeptRedis
 
     if args.redis_cluster:
         # In the environment, so that gunicorn's workers and the RQ worker see it too.
@@ -172,12 +175,12 @@ def run_serve(args: argparse.Namespace) -> int:
         if not args.no_worker:
             for name in RETENTION_SETTINGS:
                 env_seconds(name, 0)
-        if url:
-            check_url(url)
         store = store_settings()
+        if url:
+            check_url(url, cluster=store.cluster)
         if store.cluster and not url:
             raise ValueError(
-                f"{CLUSTER_ENV} is set but REDIS_URL is not: set it to a seed node of the "
+                f"{CLUSTER_ENV} is set but REDIS_URL is not: set it to the seed nodes of the "
                 "cluster (the embedded store is a single server)")
         if not args.no_worker and (store.cluster or os.environ.get(RQ_URL_ENV)):
             check_url(rq_url(url or "", store))  # The queue of the worker started here.
@@ -193,14 +196,13 @@ def run_serve(args: argparse.Namespace) -> int:
     master = os.getpid()
     embedded = None
     if not url:
-        embedded = EmbeddedRedis(Path(args.data_dir) / "redis").start()
-        # Stopped below by this process only: gunicorn's workers are forks of it and would
-        # otherwise run its exit handlers too.
-        atexit.unregister(embedded.stop)
+        # Kept running by a keeper process, which starts it again whenever it dies; stopped
+        # below by this process only (gunicorn's workers are forks of it).
+        embedded = KeptRedis(Path(args.data_dir) / "redis").start()
         url = embedded.url
     where = (
         f"in {embedded.data_dir} (embedded redis-server at {url})" if embedded
-        else "in the Redis Cluster at REDIS_URL (a seed node)" if store.cluster
+        else "in the Redis Cluster at REDIS_URL (its seed nodes)" if store.cluster
         else "in the Redis at REDIS_URL"
     )
     worker = None if args.no_worker else start_worker(url, verbose=args.verbose)
@@ -213,7 +215,8 @@ def run_serve(args: argparse.Namespace) -> int:
             worker_class=args.worker_class, max_streams=max_streams,
         )
         factory = api_factory(
-            url, runs_worker=worker is not None, public=public, max_streams=max_streams
+            url, runs_worker=worker is not None, public=public, max_streams=max_streams,
+            embedded_dir=embedded.data_dir if embedded is not None else None,
         )
         address = host_port(args.host, args.port)
         options["when_ready"] = lambda server: print(

@@ -3,7 +3,8 @@
 Runs bots, turn clocks, deal sealing, projections and chain sweeps for the store at
 ``--redis-url`` (default ``REDIS_URL``), with the queue at ``--rq-redis-url`` (default
 ``RQ_REDIS_URL``, else the store's). With ``--redis-cluster`` (or ``REDIS_CLUSTER=true``) the
-store is a Redis Cluster reached through a seed node, and the queue's own Redis is required.
+store is a Redis Cluster reached through its seed nodes (``REDIS_URL`` may name several,
+separated by commas), and the queue's own Redis is required.
 Several workers share the feeds' partitions (see :mod:`workers.dispatcher`). It rides out
 Redis outages by itself; unlike ``serve``'s worker it has no supervisor, so run it under a
 process manager that restarts it. See docs/workers.md and docs/deployment.md.
@@ -37,7 +38,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--redis-cluster", action="store_true",
-        help="the store is a Redis Cluster (REDIS_URL a seed node; needs --rq-redis-url or "
+        help="the store is a Redis Cluster (REDIS_URL its seed nodes, separated by commas; "
+        "needs --rq-redis-url or "
         "RQ_REDIS_URL); default: REDIS_CLUSTER",
     )
     parser.add_argument(
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = store_settings()
         queue_url = rq_url(url, settings, args.rq_redis_url)
-        check_url(url)
+        check_url(url, cluster=settings.cluster)
         check_url(queue_url)
     except ValueError as error:
         raise UsageError(f"fortyfive worker: {error}") from None

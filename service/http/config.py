@@ -40,6 +40,9 @@ environment, then the mapping it is given. Besides Flask's and flask-smorest's o
   stale (``fortyfive serve`` sets it when it runs its own worker; default false).
 - ``READY_STALE_SECONDS``: the age past which a heartbeat, or the dispatcher's lag, is stale
   (default 30; the environment's ``READY_STALE_SECONDS`` overrides it).
+- ``EMBEDDED_REDIS_DIR``: the data directory of the redis-server ``fortyfive serve`` keeps
+  running (:mod:`service.processes.redis_keeper`), whose keeper's status ``/readyz`` reports
+  (default ``None``: the store is not serve's own).
 """
 
 from __future__ import annotations
@@ -128,6 +131,7 @@ class DefaultConfig:
     EVENTS_PAGE_MAX = 1000
     READY_NEEDS_WORKERS = False
     READY_STALE_SECONDS = 30.0
+    EMBEDDED_REDIS_DIR: str | None = None
     REQUIRE_API_KEY = False
     ENFORCE_RATE_LIMITS = False
     RATE_LIMITS: dict[str, str] = {}

@@ -129,6 +129,14 @@ def problem_document(status: int, code: str, detail: str, **extensions: Any) -> 
     }
 
 
+def unavailable(error: Exception, **extensions: Any) -> Response:
+    """Returns the 503 ``store_unavailable`` answer to *error*, with *extensions*; the error's
+    message (the store's address, the errno) goes to the log, for the operator only."""
+    logger.warning("%s", error)
+    return problem(503, "store_unavailable", STORE_UNAVAILABLE, headers={"Retry-After": "1"},
+                   **extensions)
+
+
 def status_code(status: int) -> str:
     """Returns the code of a problem that only its *status* describes (``http_<status>``
     when this API gives that status no name)."""
@@ -374,9 +382,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(StoreUnavailableError)
     def _unavailable(error: Exception) -> Response:
-        # The message names the store's address and the errno: for the operator only.
-        logger.warning("%s", error)
-        return problem(503, "store_unavailable", STORE_UNAVAILABLE, headers={"Retry-After": "1"})
+        return unavailable(error)
 
     @app.errorhandler(CorruptStreamError)
     @app.errorhandler(SchemaError)

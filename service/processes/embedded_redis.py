@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import importlib
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -82,12 +84,15 @@ class EmbeddedRedis:
         extra_args: Sequence[str] = (),
         startup_timeout: float = 10.0,
         cluster: bool = False,
+        die_with_parent: bool = False,
     ) -> None:
         """Prepares a server keeping its data in *data_dir* and listening on *port* (a free
         one, chosen at the first start, when ``None``). *extra_args* go on its command line
         after the defaults, e.g. ``("--maxmemory", "64mb")``. With *cluster* the server is a
         Redis Cluster node (config in ``nodes.conf`` of *data_dir*) owning no slots yet, and a
-        free port is one whose bus port, +10000, is free and valid too.
+        free port is one whose bus port, +10000, is free and valid too. With
+        *die_with_parent* the server gets SIGTERM when the process that started it dies
+        (Linux; elsewhere it outlives it): a keeper started again must find the data free.
 
         :raises ValueError: if *appendfsync* is not ``always`` or ``everysec``, or *port* is
             too high for a cluster node's bus port.
@@ -107,6 +112,7 @@ class EmbeddedRedis:
         self._extra_args = tuple(extra_args)
         self.cluster = cluster
         self._startup_timeout = startup_timeout
+        self._die_with_parent = die_with_parent
         self._process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
         self._log_offset = 0
@@ -135,6 +141,13 @@ class EmbeddedRedis:
     def running(self) -> bool:
         """True while the server process is alive."""
         return self._process is not None and self._process.poll() is None
+
+    @property
+    def returncode(self) -> int | None:
+        """How the last server process ended (:attr:`subprocess.Popen.returncode`: negative
+        for a signal), ``None`` while it runs or before it started. Exact only in the process
+        that started it, as long as nothing else reaps its children."""
+        return self._process.poll() if self._process is not None else None
 
     @property
     def log_path(self) -> Path:
@@ -277,6 +290,7 @@ class EmbeddedRedis:
                 # Not in the caller's process group: a terminal's Ctrl+C must not stop the
                 # store before the processes that use it (the caller stops it last).
                 start_new_session=True,
+                preexec_fn=_term_with_parent if self._die_with_parent else None,
             )
         except OSError as error:
             self._log.close()
@@ -332,6 +346,18 @@ class EmbeddedRedis:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+def _term_with_parent() -> None:
+    """Asks Linux to send SIGTERM to this (forked, not yet executed) process when its parent
+    dies (``prctl(PR_SET_PDEATHSIG)``); does nothing elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 @contextlib.contextmanager

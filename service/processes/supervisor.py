@@ -206,24 +206,29 @@ def stop_process(process: subprocess.Popen[bytes], timeout: float = 10.0) -> Non
             process.wait()
 
 
-class KeptSupervisor:
-    """A supervisor process for *children* (:func:`start`), started again (after a
-    :class:`Backoff` delay, with one line on stderr) whenever it dies, until :meth:`stop`.
+class KeptProcess:
+    """A process (*first*, made by *launch*) started again by *launch*, after a
+    :class:`Backoff` delay and with one line on stderr, whenever it dies, until :meth:`stop`.
+    *gone* names it in the line that says it died, *started* in the line that says what
+    replaced it.
 
     A thread of this process watches it with :meth:`subprocess.Popen.poll`, which also sees
     a death when another part of the process reaped the child: gunicorn's master reaps every
     child with ``waitpid(-1)``, and so takes its exit status (hence "is gone", not how).
     """
 
-    def __init__(self, children: Sequence[ChildSpec]) -> None:
-        self._children = tuple(children)
+    def __init__(self, first: subprocess.Popen[bytes],
+                 launch: Callable[[], subprocess.Popen[bytes]], *, gone: str,
+                 started: str) -> None:
+        self._launch = launch
+        self._gone, self._new = gone, started
         self._backoff = Backoff()
         self._stopping = threading.Event()
         self._lock = threading.Lock()
-        self.process = start(self._children)
+        self.process = first
         self._started = time.monotonic()
         self._thread = threading.Thread(target=self._watch, daemon=True,
-                                        name="fortyfive-supervisor-watch")
+                                        name="fortyfive-keep-watch")
         self._thread.start()
 
     def _watch(self) -> None:
@@ -233,23 +238,32 @@ class KeptSupervisor:
                     continue
                 gone = self.process.pid
                 delay = self._backoff.next_delay(time.monotonic() - self._started)
-            print(f"fortyfive: the worker's supervisor (pid {gone}) is gone; starting a new "
-                  f"one in {delay:.1f} s", file=sys.stderr, flush=True)
+            print(f"fortyfive: {self._gone} (pid {gone}) is gone; starting a new one in "
+                  f"{delay:.1f} s", file=sys.stderr, flush=True)
             if self._stopping.wait(delay):
                 return
             with self._lock:
                 if self._stopping.is_set():
                     return
-                self.process = start(self._children)
+                self.process = self._launch()
                 self._started = time.monotonic()
-            print(f"fortyfive: started a new supervisor of the worker (pid "
-                  f"{self.process.pid})", file=sys.stderr, flush=True)
+            print(f"fortyfive: started {self._new} (pid {self.process.pid})",
+                  file=sys.stderr, flush=True)
 
     def stop(self, timeout: float = GRACE_SECONDS + 5) -> None:
-        """Stops watching, then stops the supervisor (and so its children)."""
+        """Stops watching, then stops the process (SIGTERM, SIGKILL after *timeout*)."""
         self._stopping.set()
         self._thread.join()
         stop_process(self.process, timeout)
+
+
+class KeptSupervisor(KeptProcess):
+    """A supervisor process for *children* (:func:`start`), kept running (:class:`KeptProcess`)."""
+
+    def __init__(self, children: Sequence[ChildSpec]) -> None:
+        kept = tuple(children)
+        super().__init__(start(kept), lambda: start(kept), gone="the worker's supervisor",
+                         started="a new supervisor of the worker")
 
 
 def main(argv: Sequence[str]) -> int:

@@ -64,3 +64,15 @@ def test_an_invalid_store_url_is_named_as_given_without_its_password(
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"fortyfive {' '.join(command)}: invalid Redis URL {named}: "), err
     assert "s3cret" not in err and "localhost:6379" not in err
+
+
+@pytest.mark.parametrize("command", [["archive"], ["keys", "list"]])
+def test_several_addresses_without_a_cluster_are_refused_in_one_line(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("REDIS_CLUSTER", raising=False)
+    seeds = "redis://127.0.0.1:7000,redis://:secret@127.0.0.1:7001"
+    assert main([*command, "--redis-url", seeds]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "set REDIS_CLUSTER=true" in err, err
+    assert "secret" not in err, "credentials are never shown"

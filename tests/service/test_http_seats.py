@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import threading
+import time
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from http_table import VIEW_SCHEMA, Table, bearer, read_stream
 
-from events.keys import access_key, seats_key
+from events.keys import access_key, archive_key, seats_key
 from events.redis_store import RedisEventStore
+from service.application import access_log
+from service.application.commands import new_cache
 from service.application.tokens import token_digest
+from workers import keys, retention
 
 CLAIMABLE = {"profile": "classic", "seats": [
     {"type": "human"}, {"type": "human", "claimable": True}]}
@@ -193,7 +199,7 @@ def test_every_auditor_read_of_a_live_deal_is_logged(
     client.get(table.path, headers=bearer(table.tokens[0]))
     client.get(table.path)
     client.get(table.path, headers=auditor, query_string={"view": "spectator"})
-    assert api_store.client.llen(access_key(table.id)) == 6
+    assert api_store.client.xlen(access_key(table.id)) == 6
     before_end = client.get(f"{table.path}/access-log", headers=bearer(table.tokens[0]))
     assert before_end.status_code == 409
     assert before_end.get_json()["code"] == "game_in_progress"
@@ -203,6 +209,8 @@ def test_every_auditor_read_of_a_live_deal_is_logged(
     assert response.status_code == 200, response.get_json()
     log = response.get_json()
     assert log["game_id"] == table.id and log["auditor"] is True
+    assert (log["reads"], log["kept"], log["next_after"]) == (6, 6, None)
+    assert [entry["n"] for entry in log["entries"]] == [1, 2, 3, 4, 5, 6]
     assert [entry["route"] for entry in log["entries"]] == [
         "/v1/games/<game_id>", "/v1/games/<game_id>/events", "/v1/games/<game_id>/history",
         "/v1/games/<game_id>/replay", "/v1/games/<game_id>/audit",
@@ -248,3 +256,90 @@ def test_an_auditor_read_changes_nothing_a_seat_or_spectator_receives(client: Fl
     for path in (table.path, f"{table.path}/events", f"{table.path}/history"):
         assert client.get(path, headers=bearer(table.auditor)).status_code == 200
     assert answers() == before  # Not an event: the version, and every If-Match, stand.
+
+
+def _read_live(client: FlaskClient, table: Table, times: int) -> None:
+    for _ in range(times):
+        assert client.get(table.path, headers=bearer(table.auditor)).status_code == 200
+
+
+def _log_pages(client: FlaskClient, table: Table, limit: int) -> list[dict[str, Any]]:
+    """Every page of the access log, read with a seat's token *limit* entries at a time."""
+    pages, after = [], 0
+    while after is not None:
+        response = client.get(f"{table.path}/access-log", headers=bearer(table.tokens[0]),
+                              query_string={"after": after, "limit": limit})
+        assert response.status_code == 200, response.get_json()
+        pages.append(response.get_json())
+        after = pages[-1]["next_after"]
+    return pages
+
+
+def test_the_access_log_keeps_the_newest_entries_counts_every_read_and_pages(
+    client: FlaskClient, api_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(access_log, "KEPT", 3)
+    table = Table.create(client, "classic", options={"target": 15})
+    _read_live(client, table, 5)
+    assert api_store.client.xlen(access_key(table.id)) == 3, "the bound holds while it grows"
+    _finish(table)
+    pages = _log_pages(client, table, 2)
+    assert [[entry["n"] for entry in page["entries"]] for page in pages] == [[3, 4], [5]]
+    assert [page["next_after"] for page in pages] == [4, None]
+    assert all((page["reads"], page["kept"]) == (5, 3) for page in pages)
+    history = client.get(f"{table.path}/history", headers=bearer(table.tokens[0])).get_json()
+    assert history["tags"]["AuditorLiveReads"] == "5", "every read counted, the dropped too"
+    past_the_end = client.get(f"{table.path}/access-log", headers=bearer(table.tokens[0]),
+                              query_string={"after": 5}).get_json()
+    assert past_the_end["entries"] == [] and past_the_end["next_after"] is None
+    refused = client.get(f"{table.path}/access-log", headers=bearer(table.tokens[0]),
+                         query_string={"limit": 0})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_request"
+
+
+def test_an_archived_game_keeps_its_access_log_in_its_tombstone(
+    client: FlaskClient, api_store: RedisEventStore
+) -> None:
+    table = Table.create(client, "classic", options={"target": 15})
+    _read_live(client, table, 4)
+    _finish(table)
+    before = _log_pages(client, table, 3)
+    api_store.client.zadd(keys.OVER_KEY, {table.id: 0})  # What the project job records.
+    done = retention.run(api_store, new_cache(api_store), retention.Policy(None, 0),
+                         now=time.time())
+    assert [item.game_id for item in done.archived] == [table.id]
+    assert api_store.client.exists(access_key(table.id)) == 0, "moved, not copied"
+    assert api_store.client.hexists(archive_key(table.id), access_log.ARCHIVE_FIELD)
+    assert _log_pages(client, table, 3) == before
+    history = client.get(f"{table.path}/history", headers=bearer(table.tokens[0])).get_json()
+    assert history["tags"]["AuditorLiveReads"] == "4"
+
+
+def test_an_access_log_written_as_a_list_is_read_and_extended_as_a_stream(
+    client: FlaskClient, api_store: RedisEventStore
+) -> None:
+    table = Table.create(client, "classic", options={"target": 15})
+    old = {"at": "2026-01-01T00:00:00.000000Z", "who": "auditor", "method": "GET",
+           "route": "/v1/games/<game_id>", "path": table.path, "version": 2, "deal": 1}
+    api_store.client.rpush(access_key(table.id), json.dumps(old), json.dumps(old))
+    _read_live(client, table, 1)
+    _finish(table)
+    (page,) = _log_pages(client, table, 10)
+    assert [entry["n"] for entry in page["entries"]] == [1, 2, 3]
+    assert page["entries"][0] == {"n": 1, **old}
+
+
+def test_a_pass_after_one_that_archived_the_game_but_stopped_moves_its_access_log(
+    client: FlaskClient, api_store: RedisEventStore
+) -> None:
+    table = Table.create(client, "classic", options={"target": 15})
+    _read_live(client, table, 2)
+    _finish(table)
+    before = _log_pages(client, table, 10)
+    # An earlier pass archived the game and stopped before it moved the log.
+    assert api_store.archive(table.id, table.view().get_json()["version"])
+    assert api_store.client.exists(access_key(table.id)) == 1
+    api_store.client.zadd(keys.OVER_KEY, {table.id: 0})
+    retention.run(api_store, new_cache(api_store), retention.Policy(None, 0), now=time.time())
+    assert api_store.client.exists(access_key(table.id)) == 0
+    assert _log_pages(client, table, 10) == before

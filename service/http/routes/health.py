@@ -6,6 +6,9 @@ it cannot be reached, so a load balancer stops sending games to a process that c
 also reports the workers' heartbeats (:mod:`service.application.heartbeats`): the RQ worker's age
 and the dispatcher's age and lag. A process that runs its own worker (``READY_NEEDS_WORKERS``)
 answers 503 with ``status: degraded`` and the stale components in ``stale`` while either is stale.
+Under ``fortyfive serve``'s own redis-server (``EMBEDDED_REDIS_DIR``) both answers, and the 503
+while the store is down, carry ``embedded_redis``: what its keeper recorded
+(:mod:`service.application.keeper_status`).
 """
 
 # flask-smorest ships no type hints, so its decorators would make every view "untyped".
@@ -22,8 +25,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from events.store import StoreUnavailableError
-from service.application import heartbeats
-from service.http.errors import PROBLEM_JSON, ProblemSchema
+from service.application import heartbeats, keeper_status
+from service.http.errors import PROBLEM_JSON, ProblemSchema, unavailable
 from service.http.repository import services
 from service.http.schemas.responses import ReadySchema, StatusSchema
 
@@ -60,11 +63,16 @@ class Ready(MethodView):
     def get(self) -> Any:
         """The process is up, the event store answers and the workers beat."""
         store = services().store
-        latency = store.ping()
+        embedded_dir = current_app.config["EMBEDDED_REDIS_DIR"]
+        embedded = keeper_status.shown(embedded_dir) if embedded_dir else None
         try:
-            beats = heartbeats.latest(store.client)
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
-            raise StoreUnavailableError(f"store unavailable: {error}") from error
+            latency = store.ping()
+            try:
+                beats = heartbeats.latest(store.client)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+                raise StoreUnavailableError(f"store unavailable: {error}") from error
+        except StoreUnavailableError as error:
+            return unavailable(error, embedded_redis=embedded)
         ready = heartbeats.readiness(
             beats,
             now=time.time(),
@@ -72,6 +80,8 @@ class Ready(MethodView):
             workers_required=current_app.config["READY_NEEDS_WORKERS"],
         )
         body = {**ready, "latency_ms": round(latency * 1000, 3)}
+        if embedded is not None:
+            body["embedded_redis"] = embedded
         if ready["status"] == "degraded":
             return body, 503, {"Retry-After": "5"}
         return body

@@ -3,9 +3,10 @@
 - ``POST /v1/games/{id}/seats/{seat}/claim`` with ``{"code": ...}``: mints the seat's token for the
   holder of its invite, once (:mod:`service.application.claims`). A code that is not the seat's is a
   404 (``claim_not_found``); a second claim is a 410 (``seat_claimed``).
-- ``GET /v1/games/{id}/access-log``: every read of a live deal with the auditor token
-  (:mod:`service.application.access_log`), for a seat token, once the game is over (409
-  ``game_in_progress`` before; 403 ``seats_only`` for the auditor token; 401 without a token).
+- ``GET /v1/games/{id}/access-log``: the reads of a live deal with the auditor token
+  (:mod:`service.application.access_log`, the newest kept, every one counted), a page at a time
+  like ``/events`` (``after``, ``limit``, ``next_after``), for a seat token, once the game is over
+  (409 ``game_in_progress`` before; 403 ``seats_only`` for the auditor token; 401 without a token).
 """
 
 # flask-smorest ships no type hints, so its decorators would make every view "untyped".
@@ -22,7 +23,7 @@ from service.application import access_log, claims, commands
 from service.http.auth import SEAT_AUTH, require_seat
 from service.http.errors import problems
 from service.http.repository import load_game, request_caller, services
-from service.http.schemas.requests import SeatClaimSchema
+from service.http.schemas.requests import AccessLogQuerySchema, SeatClaimSchema
 from service.http.schemas.responses import AccessLogSchema, SeatClaimedSchema
 
 blp = Blueprint("seats", __name__, url_prefix="/v1/games",
@@ -61,11 +62,14 @@ class AccessLog(MethodView):
     """Who read a live deal's hidden information."""
 
     @blp.doc(security=SEAT_AUTH)
+    @blp.arguments(AccessLogQuerySchema(), location="query")
     @blp.response(200, AccessLogSchema)
-    @problems(blp, 401, 403, 404, 409, 429, 503)
-    def get(self, game_id: str) -> Any:
-        """Every read of a live deal with the auditor token (who, route, when, version, deal),
-        for the game's seats once the game is over."""
+    @problems(blp, 401, 403, 404, 409, 422, 429, 503)
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The reads of a live deal with the auditor token (who, route, when, version, deal),
+        numbered, a page at a time (``after`` a number), for the game's seats once the game
+        is over. The log keeps the newest entries (``kept`` of them) and counts every read
+        (``reads``)."""
         state, _ = load_game(game_id)
         caller = request_caller(game_id)
         if caller.role is not None and caller.seat is None:
@@ -77,8 +81,12 @@ class AccessLog(MethodView):
                   "every view shows meanwhile whether the game has an auditor",
                   code="game_in_progress")
         tokens = services().tokens
+        log = access_log.page(tokens, game_id, after=query["after"], limit=query["limit"])
         return {
             "game_id": game_id,
             "auditor": tokens.seating(game_id).auditor,
-            "entries": access_log.entries(tokens, game_id),
+            "reads": log.reads,
+            "kept": log.kept,
+            "entries": log.entries,
+            "next_after": log.next_after,
         }, 200, {"Cache-Control": "private, no-store"}

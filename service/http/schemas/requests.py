@@ -118,6 +118,14 @@ class EventsQuerySchema(ViewQuerySchema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
+class AccessLogQuerySchema(ma.Schema):
+    """A page of a game's access log."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
+                           metadata={"description": "The n of the last entry read"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
 class StreamQuerySchema(ViewQuerySchema):
     """Where a live stream starts, and how long it may stay idle."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.application import access_log
 from service.http.schemas.fields import CARD_METADATA
 
 
@@ -115,6 +116,8 @@ class SeatClaimedSchema(ma.Schema):
 class AccessEntrySchema(ma.Schema):
     """One read of a live deal's hidden information with the auditor token."""
 
+    n = fields.Integer(required=True, metadata={
+        "description": "The read's number: 1 for the first, one more for each"})
     at = fields.String(required=True, metadata={"description": "ISO-8601 UTC"})
     who = fields.String(required=True, metadata={"example": "auditor"})
     method = fields.String(required=True, metadata={"example": "GET"})
@@ -125,11 +128,18 @@ class AccessEntrySchema(ma.Schema):
 
 
 class AccessLogSchema(ma.Schema):
-    """Every auditor read of a live deal of a game, oldest first."""
+    """A page of the auditor's reads of a game's live deals, oldest first (docs/api.md)."""
 
     game_id = fields.String(required=True)
     auditor = fields.Boolean(required=True)
+    reads = fields.Integer(required=True, metadata={
+        "description": "Every read recorded (the last n), the dropped ones included"})
+    kept = fields.Integer(required=True, metadata={
+        "description": f"Entries the log holds: the newest, at most {access_log.KEPT}; older "
+        "reads are counted but dropped"})
     entries = fields.List(fields.Nested(AccessEntrySchema), required=True)
+    next_after = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Pass as ?after= for the next page; null at the end"})
 
 
 class GameSummarySchema(ma.Schema):
@@ -207,6 +217,34 @@ class DispatcherBeatSchema(WorkerBeatSchema):
     )
 
 
+class ExitSchema(ma.Schema):
+    """How the embedded redis-server last ended."""
+
+    pid = fields.Integer(required=True, allow_none=True)
+    how = fields.String(required=True, metadata={
+        "description": "e.g. was killed by SIGKILL, exited with status 1"})
+    at = fields.String(required=True, metadata={"description": "ISO-8601 UTC"})
+    ran_s = fields.Float(required=True, metadata={"description": "Seconds it had run"})
+    restart_in_s = fields.Float(required=True, metadata={
+        "description": "The delay before the keeper started it again"})
+
+
+class EmbeddedRedisSchema(ma.Schema):
+    """The redis-server that fortyfive serve runs and keeps running (docs/workers.md)."""
+
+    state = fields.String(required=True, metadata={
+        "enum": ["starting", "up", "down"],
+        "description": "down: it died or failed to start, and is started again"})
+    pid = fields.Integer(required=True, allow_none=True)
+    since = fields.String(required=True, metadata={
+        "description": "ISO-8601 UTC: when it entered this state"})
+    restarts = fields.Integer(required=True, metadata={
+        "description": "How many times it was started again after it died"})
+    last_exit = fields.Nested(ExitSchema, required=True, allow_none=True)
+    error = fields.String(required=True, allow_none=True, metadata={
+        "description": "Why its last start failed, while it is down"})
+
+
 class ReadySchema(ma.Schema):
     """Readiness: the store answers, and the workers' heartbeats are fresh (see docs/api.md)."""
 
@@ -225,3 +263,6 @@ class ReadySchema(ma.Schema):
     )
     worker = fields.Nested(WorkerBeatSchema, required=True)
     dispatcher = fields.Nested(DispatcherBeatSchema, required=True)
+    embedded_redis = fields.Nested(EmbeddedRedisSchema, metadata={
+        "description": "Only under fortyfive serve's own redis-server: what its keeper "
+        "recorded (also in the 503 problem while the store is down)"})
