@@ -60,7 +60,7 @@ def run_monitor(args: argparse.Namespace) -> int:
     :raises UsageError: if the log cannot be reached or a file cannot be used.
     """
     state_path = Path(args.state)
-    previous = _read_state(state_path, args.url)
+    previous = _read_state(state_path)
     client = log_client.LogClient(args.url)
     latest: dict[str, Any] | None = None
     try:
@@ -104,10 +104,12 @@ def _read_keys(path: str) -> dict[str, bytes]:
         raise UsageError(f"fortyfive log monitor: {path} is not a key list: {error}") from None
 
 
-def _read_state(path: Path, url: str) -> dict[str, Any] | None:
+def _read_state(path: Path) -> dict[str, Any] | None:
     """Returns the tree head kept in the state file *path* (``None`` if there is none yet).
+    The file names the address it was fetched from, for the reader; a log that moved keeps
+    its heads, and another log at that address fails the consistency check.
 
-    :raises UsageError: if it cannot be read, is not a state file, or watches another log.
+    :raises UsageError: if it cannot be read or is not a monitor's state file.
     """
     try:
         raw = path.read_bytes()
@@ -124,9 +126,6 @@ def _read_state(path: Path, url: str) -> dict[str, Any] | None:
     except (ValueError, tree_heads.TreeHeadError) as error:
         raise UsageError(f"fortyfive log monitor: {path} is not a monitor's state: "
                          f"{error}") from None
-    if state.get("url") != url.rstrip("/"):
-        raise UsageError(f"fortyfive log monitor: {path} watches the log of "
-                         f"{state.get('url')}, not {url.rstrip('/')}")
     return head
 
 

@@ -123,7 +123,7 @@ def test_the_monitor_refuses_a_state_it_cannot_use(
     state = _write(tmp_path / "monitor.json", {"format": "something else"})
     assert main(["log", "monitor", url, "--state", str(state)]) == 2
     assert "is not a monitor's state" in capsys.readouterr().err
-    assert main(["log", "monitor", url, "--state", str(tmp_path / "new.json")]) == 0
     assert main(["log", "monitor", "http://127.0.0.1:9", "--state",
                  str(tmp_path / "new.json")]) == 2
-    assert "watches the log of" in capsys.readouterr().err
+    assert "cannot reach http://127.0.0.1:9" in capsys.readouterr().err
+    assert not (tmp_path / "new.json").exists()
