@@ -66,6 +66,30 @@ redis.call('SET', KEYS[5], size)
 return {'OK', tostring(size)}
 """
 
+BATCH_SCRIPT = """
+-- KEYS: size, entries, leaves, subjects, mark, then the key of each run of nodes written.
+-- ARGV: the size the nodes were computed for, the number n of leaves, n times (subject
+--       digest, leaf hash, leaf), then (offset, hashes) of each run, in the order of the keys.
+local size = tonumber(redis.call('GET', KEYS[1]) or '0')
+if size ~= tonumber(ARGV[1]) then return {'STALE', tostring(size)} end
+local n = tonumber(ARGV[2])
+for i = 0, n - 1 do
+  if redis.call('HEXISTS', KEYS[4], ARGV[3 + 3 * i]) == 1 then return {'DUPLICATE'} end
+end
+for i = 0, n - 1 do
+  redis.call('HSET', KEYS[2], size + i, ARGV[5 + 3 * i])
+  redis.call('HSET', KEYS[3], ARGV[4 + 3 * i], size + i)
+  redis.call('HSET', KEYS[4], ARGV[3 + 3 * i], size + i)
+end
+local base = 3 + 3 * n
+for k = 6, #KEYS do
+  redis.call('SETRANGE', KEYS[k], tonumber(ARGV[base + 2 * (k - 6)]), ARGV[base + 2 * (k - 6) + 1])
+end
+redis.call('SET', KEYS[1], size + n)
+redis.call('SET', KEYS[5], size + n - 1)
+return {'OK', tostring(size)}
+"""
+
 KEEP_HEAD_SCRIPT = """
 -- KEYS[1] latest head  ARGV[1] head JSON  ARGV[2] its tree size.
 -- Keeps the head unless the one kept is of a larger tree; returns the one kept after.
@@ -146,6 +170,62 @@ class TransparencyLog:
             stored = reply[2] if outcome == "DUPLICATE" else leaf
             return Appended(index, stored if isinstance(stored, bytes) else stored.encode(),
                             outcome == "OK")
+
+    def append_batch(self, items: Sequence[tuple[bytes, bytes]]) -> int:
+        """Appends the leaves of *items* (``(leaf, subject)`` pairs), in order, in one script;
+        returns the index of the first. When a subject is logged already (or twice in
+        *items*), appends them one by one instead (:meth:`append`), so none is logged twice.
+
+        :raises StoreUnavailableError: as :meth:`append`.
+        """
+        if not items:
+            return self.size()
+        if len({subject for _, subject in items}) < len(items):
+            return self._one_by_one(items)
+        hashed = [merkle.leaf_hash(leaf) for leaf, _ in items]
+        size = self._size_hint
+        while True:
+            known = merkle.subtrees(0, size) if size else []
+            nodes = dict(zip(known, self._nodes(known), strict=True))
+            made: dict[merkle.Node, bytes] = {}
+            for offset, value in enumerate(hashed):
+                grown = merkle.appended_nodes(size + offset, value, nodes)
+                nodes.update(grown)
+                made.update(grown)
+            keys = [self.key(part) for part in ("size", "entries", "leaves", "subjects", "mark")]
+            args: list[Any] = [size, len(items)]
+            for (leaf, subject), value in zip(items, hashed, strict=True):
+                args += [subject, value, leaf]
+            for key, offset, run in self._runs(made):
+                keys.append(key)
+                args += [offset, run]
+            with self.translate_errors():
+                reply = self.client.eval(BATCH_SCRIPT, len(keys), *keys, *args)
+            outcome = as_text(reply[0])
+            if outcome == "STALE":
+                size = int(as_text(reply[1]))
+                continue
+            if outcome == "DUPLICATE":
+                return self._one_by_one(items)
+            self._size_hint = size + len(items)
+            return size
+
+    def _one_by_one(self, items: Sequence[tuple[bytes, bytes]]) -> int:
+        first = [self.append(leaf, subject).index for leaf, subject in items]
+        return first[0]
+
+    def _runs(self, nodes: dict[merkle.Node, bytes]) -> list[tuple[str, int, str]]:
+        """Returns *nodes* as runs ``(key, offset, hashes)``: consecutive nodes of one level
+        and chunk, written by one ``SETRANGE``."""
+        runs: list[tuple[str, int, str]] = []
+        for level, index in sorted(nodes):
+            key, offset = self._node_key(level, index), (index % CHUNK) * HEX_SIZE
+            text = nodes[(level, index)].hex()
+            if runs and runs[-1][0] == key and runs[-1][1] + len(runs[-1][2]) == offset:
+                runs[-1] = (key, runs[-1][1], runs[-1][2] + text)
+            else:
+                runs.append((key, offset, text))
+        return runs
 
     def entries(self, start: int, end: int, size: int | None = None) -> list[bytes]:
         """Returns leaves ``[start, end)`` (at most :data:`MAX_ENTRIES`) of the tree of *size*

@@ -131,3 +131,27 @@ def test_the_log_works_on_a_redis_cluster(cluster_store: RedisEventStore) -> Non
     merkle.verify_consistency(5, 9, log.consistency(5, 9), merkle.root(hashes[:5]),
                               merkle.root(hashes))
     assert log.entries(8, 9) == [leaf(8)]
+
+
+def test_a_batch_is_stored_as_the_same_leaves_appended_one_by_one(
+    log: TransparencyLog, store: RedisEventStore,
+) -> None:
+    fill(log, 5)
+    assert log.append_batch([(leaf(i), subject(i)) for i in range(5, 40)]) == 5
+    assert log.append_batch([(leaf(i), subject(i)) for i in range(40, 41)]) == 40
+    one_by_one = TransparencyLog.of(store, name=f"t-{uuid.uuid4().hex}")
+    hashes = fill(one_by_one, 41)
+    for size in (1, 5, 6, 17, 32, 40, 41):
+        assert log.root(size) == one_by_one.root(size) == merkle.root(hashes[:size])
+    assert log.inclusion(7, 41) == one_by_one.inclusion(7, 41)
+    assert log.entries(0, 41) == one_by_one.entries(0, 41)
+    for key in ("nodes:0:0", "nodes:1:0", "nodes:5:0"):
+        assert log.client.get(log.key(key)) == one_by_one.client.get(one_by_one.key(key))
+
+
+def test_a_batch_with_a_subject_logged_already_logs_it_once(log: TransparencyLog) -> None:
+    fill(log, 3)
+    assert log.append_batch([(leaf(3), subject(3)), (b"again", subject(1)),
+                             (leaf(4), subject(4))]) == 3
+    assert log.size() == 5
+    assert log.entries(3, 5) == [leaf(3), leaf(4)]
