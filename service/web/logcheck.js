@@ -73,7 +73,7 @@ export async function logStatus(checkpoint) {
   if (!await inclusionHolds(hash, proof.leaf_index, head.tree_size, proof.audit_path, head.root_hash)) {
     return { state: "invalid", text: "The transparency log's proof for this checkpoint does not verify." };
   }
-  return { state: "included", text: `The checkpoint of event ${checkpoint.version} is in this service's transparency log: entry ${proof.leaf_index} of ${head.tree_size}, under a tree head signed ${head.timestamp} (proof checked in this browser).` };
+  return { state: "included", text: `The checkpoint of event ${checkpoint.version} is in this service's transparency log: entry ${proof.leaf_index + 1} of ${head.tree_size}, under a tree head signed ${head.timestamp} (proof checked in this browser).` };
 }
 
 /** Shows in *container* whether *doc*'s checkpoint is in the log (hidden when it has none). */
