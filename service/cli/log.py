@@ -2,7 +2,7 @@
 
 ::
 
-    fortyfive log monitor URL --state FILE [--keys KEYS.json] [--json]
+    fortyfive log monitor URL --state FILE [--keys KEYS.json] [--entries] [--json]
 
 Fetches the log's latest signed tree head, checks its signature (against ``GET /v1/keys``, or
 ``--keys``), and checks that its tree extends the last head this monitor accepted, kept in
@@ -12,6 +12,13 @@ prints both heads as evidence (each signed by the service, so anyone can check t
 FILE as it was, and exits 1. The first run, with no FILE yet, accepts the head it finds.
 A log it cannot reach, or a FILE it cannot use, is exit status 2. Run it from cron: a log
 that shows different trees to different people is caught by whoever keeps a head.
+
+With ``--entries`` it also reads every leaf added since the last run (every leaf, the first
+time), checks they are the leaves of the tree the head signs (the root rebuilt from them and
+the subtrees kept in FILE), and fails, showing both checkpoints, when two leaves attest one
+point (a game's or a drive's version) with different heads: the trace a rewritten game leaves
+in a log its operator did not rebuild. FILE then keeps a digest of each point, about 80 bytes
+a leaf.
 """
 
 from __future__ import annotations
@@ -50,6 +57,9 @@ def register(subparsers: Any) -> None:
                          help="where the last accepted tree head is kept between runs")
     monitor.add_argument("--keys", metavar="KEYS.json",
                          help="the service's public keys (default: fetched from GET /v1/keys)")
+    monitor.add_argument("--entries", action="store_true",
+                         help="also read every new leaf and report two checkpoints of one "
+                         "point with different heads")
     monitor.add_argument("--json", action="store_true", help="print one JSON object")
     monitor.set_defaults(func=run_monitor)
 
@@ -60,24 +70,37 @@ def run_monitor(args: argparse.Namespace) -> int:
     :raises UsageError: if the log cannot be reached or a file cannot be used.
     """
     state_path = Path(args.state)
-    previous = _read_state(state_path)
+    previous, kept = _read_state(state_path)
     client = log_client.LogClient(args.url)
     latest: dict[str, Any] | None = None
+    entries = kept if kept is not None else log_client.Entries()
+    contradiction: list[dict[str, Any]] | None = None
     try:
         keys = _read_keys(args.keys) if args.keys else client.keys()
         latest = client.tree_head()
         log_client.check_head(latest, keys, "the log's latest tree head")
         if previous is not None:
             log_client.check_consistent(client, previous, latest)
+        conflicts = log_client.check_entries(client, entries, latest) if args.entries else []
+        if conflicts:
+            first, second = conflicts[0]
+            contradiction = [{"leaf_index": index,
+                              "checkpoint": json.loads(client.entries(index, index + 1)[0])}
+                             for index in (first, second)]
+            raise log_client.LogCheckError(
+                f"leaves {first} and {second} sign one point with different heads: a history "
+                f"was rewritten ({len(conflicts)} such pair(s))")
     except log_client.LogUnreachableError as error:
         raise UsageError(f"fortyfive log monitor: {error}") from None
     except log_client.LogCheckError as error:
-        evidence = {"previous_tree_head": previous, "latest_tree_head": latest}
+        evidence: dict[str, Any] = {"previous_tree_head": previous, "latest_tree_head": latest}
+        if contradiction is not None:
+            evidence["checkpoints"] = contradiction
         _report(args, {"ok": False, "problem": str(error), "evidence": evidence},
-                f"FAILED: {error}\nevidence (both heads, signed by the service):\n"
+                f"FAILED: {error}\nevidence (signed by the service):\n"
                 + json.dumps(evidence, indent=2, sort_keys=True))
         return 1
-    _write_state(state_path, args.url, latest)
+    _write_state(state_path, args.url, latest, entries if args.entries else kept)
     if previous is None:
         line = (f"first run: accepted the tree of {latest['tree_size']} leaves signed at "
                 f"{latest['timestamp']}; later runs check the log extends it")
@@ -104,8 +127,9 @@ def _read_keys(path: str) -> dict[str, bytes]:
         raise UsageError(f"fortyfive log monitor: {path} is not a key list: {error}") from None
 
 
-def _read_state(path: Path) -> dict[str, Any] | None:
-    """Returns the tree head kept in the state file *path* (``None`` if there is none yet).
+def _read_state(path: Path) -> tuple[dict[str, Any] | None, log_client.Entries | None]:
+    """Returns the tree head kept in the state file *path* and the record of the leaves
+    checked (``None`` for either if there is none yet).
     The file names the address it was fetched from, for the reader; a log that moved keeps
     its heads, and another log at that address fails the consistency check.
 
@@ -114,7 +138,7 @@ def _read_state(path: Path) -> dict[str, Any] | None:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return None
+        return None, None
     except OSError as error:
         raise UsageError(f"fortyfive log monitor: cannot read the state {path}: "
                          f"{error.strerror}") from None
@@ -123,16 +147,21 @@ def _read_state(path: Path) -> dict[str, Any] | None:
         if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
             raise ValueError(f"its format is not {STATE_FORMAT}")
         head = dict(tree_heads.check_form(state.get("tree_head")))
+        kept = (log_client.Entries.from_dict(state["entries"]) if state.get("entries")
+                is not None else None)
     except (ValueError, tree_heads.TreeHeadError) as error:
         raise UsageError(f"fortyfive log monitor: {path} is not a monitor's state: "
                          f"{error}") from None
-    return head
+    return head, kept
 
 
-def _write_state(path: Path, url: str, head: dict[str, Any]) -> None:
-    """Replaces the state file *path* by one keeping *head* (written whole, then renamed)."""
+def _write_state(path: Path, url: str, head: dict[str, Any],
+                 entries: log_client.Entries | None) -> None:
+    """Replaces the state file *path* by one keeping *head* and *entries* (written whole,
+    then renamed)."""
     state = {"format": STATE_FORMAT, "url": url.rstrip("/"), "tree_head": head,
-             "checked_at": format_signed_at(datetime.now(UTC))}
+             "checked_at": format_signed_at(datetime.now(UTC)),
+             "entries": entries.to_dict() if entries is not None else None}
     try:
         descriptor, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=path.name)
         with os.fdopen(descriptor, "w") as file:

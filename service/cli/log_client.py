@@ -11,11 +11,13 @@ says what does not hold; a log that cannot be asked is a :class:`LogUnreachableE
 
 from __future__ import annotations
 
+import hashlib
 import json
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from events import checkpoints, merkle, tree_heads
@@ -73,6 +75,20 @@ class LogClient:
         """Returns the consistency proof between the trees of *first* and *second* leaves."""
         query = urllib.parse.urlencode({"first": first, "second": second})
         return _hashes(self._ask(f"/v1/log/consistency?{query}"), "proof")
+
+    def entries(self, start: int, end: int) -> list[bytes]:
+        """Returns leaves from *start* on, up to *end* (the log may answer fewer at once)."""
+        query = urllib.parse.urlencode({"start": start, "end": end})
+        listed = self._ask(f"/v1/log/entries?{query}").get("entries")
+        if not isinstance(listed, list) or not listed:
+            raise LogCheckError(f"the log answered no entries from {start}")
+        leaves = []
+        for offset, entry in enumerate(listed):
+            if not isinstance(entry, Mapping) or entry.get("leaf_index") != start + offset or (
+                    not isinstance(entry.get("leaf"), str)):
+                raise LogCheckError(f"the log's entry {start + offset} is malformed")
+            leaves.append(entry["leaf"].encode())
+        return leaves[:end - start]
 
     def _ask(self, path: str, *, body: Any = None, missing_ok: bool = False) -> Any:
         """Returns the JSON answer to ``GET`` *path* (``POST`` of *body* when given)."""
@@ -148,6 +164,90 @@ def check_consistent(client: LogClient, earlier: Mapping[str, Any],
     except merkle.ProofError as error:
         raise LogCheckError(f"the log's tree of {second} leaves does not extend the earlier "
                             f"tree of {first}: {error}") from None
+
+
+NOT_A_POINT = ("head", "signed_at", "signature", "key_id")
+"""The fields of a checkpoint that do not name the point it attests (a game or drive, and a
+version): two checkpoints of one point with different heads contradict each other."""
+
+
+@dataclass
+class Entries:
+    """What a monitor keeps of the leaves it checked: how many, the hashes of the complete
+    subtrees of those (enough to extend the tree, :func:`events.merkle.subtrees`), and each
+    point attested so far, by digest, with its head's digest and the leaf's index."""
+
+    size: int = 0
+    frontier: list[bytes] = field(default_factory=list)
+    points: dict[str, list[Any]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the JSON form kept in a monitor's state."""
+        return {"size": self.size, "frontier": [value.hex() for value in self.frontier],
+                "points": self.points}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Entries:
+        """Reads :meth:`to_dict`'s form.
+
+        :raises ValueError: if it is not that form.
+        """
+        if not isinstance(data, Mapping) or not isinstance(data.get("points"), dict):
+            raise ValueError("its entries are not a monitor's record")
+        size = data.get("size")
+        frontier = [bytes.fromhex(value) for value in data.get("frontier", [])]
+        if not isinstance(size, int) or size < 0 or len(frontier) != len(
+                merkle.subtrees(0, size) if size else []):
+            raise ValueError("its entries' size and subtrees do not match")
+        return cls(size, frontier, dict(data["points"]))
+
+
+def check_entries(client: LogClient, kept: Entries, head: Mapping[str, Any]) -> list[Any]:
+    """Reads the leaves after *kept* up to *head*'s tree, checks they are that tree's leaves
+    (the root rebuilt from *kept*'s subtrees and them is *head*'s), and updates *kept*;
+    returns the contradictions found: pairs of checkpoints of one point with different heads.
+
+    :raises LogCheckError: if the leaves do not make the tree *head* signs.
+    """
+    size = head["tree_size"]
+    if size < kept.size:
+        raise LogCheckError(f"the log now signs a tree of {size} leaves, fewer than the "
+                            f"{kept.size} already checked")
+    nodes = dict(zip(merkle.subtrees(0, kept.size) if kept.size else [], kept.frontier,
+                     strict=True))
+    index, conflicts = kept.size, []
+    while index < size:
+        for leaf in client.entries(index, size):
+            nodes.update(merkle.appended_nodes(index, merkle.leaf_hash(leaf), nodes))
+            nodes = {node: nodes[node] for node in merkle.subtrees(0, index + 1)}
+            conflict = _note_point(kept.points, leaf, index)
+            if conflict is not None:
+                conflicts.append(conflict)
+            index += 1
+    root = merkle.range_hash(0, size, nodes) if size else merkle.root([])
+    if root.hex() != head["root_hash"]:
+        raise LogCheckError(f"the log's entries are not the leaves of the tree of {size} it "
+                            "signs: they hash to another root")
+    kept.size, kept.frontier = size, [nodes[node] for node in
+                                      (merkle.subtrees(0, size) if size else [])]
+    return conflicts
+
+
+def _note_point(points: dict[str, list[Any]], leaf: bytes, index: int) -> Any:
+    """Records the point *leaf* (a checkpoint at *index*) attests; returns the contradiction
+    ``(earlier index, index)`` if an earlier leaf attests the same point with another head."""
+    try:
+        checkpoint = json.loads(leaf)
+    except ValueError:
+        return None
+    if not isinstance(checkpoint, dict) or not isinstance(checkpoint.get("head"), str):
+        return None
+    point = hashlib.sha256(canonical_json(
+        {name: value for name, value in checkpoint.items() if name not in NOT_A_POINT})
+    ).hexdigest()[:32]
+    head = checkpoint["head"][:32]
+    earlier = points.setdefault(point, [head, index])
+    return (earlier[1], index) if earlier[0] != head else None
 
 
 def _json_or_none(raw: bytes) -> Any:

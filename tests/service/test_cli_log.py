@@ -127,3 +127,21 @@ def test_the_monitor_refuses_a_state_it_cannot_use(
                  str(tmp_path / "new.json")]) == 2
     assert "cannot reach http://127.0.0.1:9" in capsys.readouterr().err
     assert not (tmp_path / "new.json").exists()
+
+
+def test_the_monitor_reading_entries_checks_them_against_the_head(
+    live: tuple[str, Flask], redis_url: str, store: RedisEventStore, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url, app = live
+    state = tmp_path / "monitor.json"
+    history_of(app, finished_game(redis_url, store))
+    first = fresh_head(app)
+    assert main(["log", "monitor", url, "--state", str(state), "--entries"]) == 0
+    kept = json.loads(state.read_text())["entries"]
+    assert kept["size"] == first["tree_size"] and len(kept["points"]) >= 1
+    history_of(app, finished_game(redis_url, store))
+    second = fresh_head(app)
+    capsys.readouterr()
+    assert main(["log", "monitor", url, "--state", str(state), "--entries"]) == 0
+    assert json.loads(state.read_text())["entries"]["size"] == second["tree_size"]

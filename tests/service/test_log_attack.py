@@ -124,27 +124,35 @@ def test_a_rewritten_game_and_a_rebuilt_log_are_caught_by_a_pinned_head_and_a_mo
             assert evidence["latest_tree_head"]["tree_size"] >= 1
             assert json.loads(Path(state).read_text()) == before  # Still the last good head.
             assert main(["log", "monitor", address, "--state", state]) == 1
-            assert "evidence (both heads" in capsys.readouterr().out
+            assert "evidence (signed by the service)" in capsys.readouterr().out
 
 
-def test_a_rewritten_game_leaves_both_checkpoints_in_a_log_left_alone(
-    private_redis: EmbeddedRedis,
+def test_a_rewritten_game_in_a_log_left_alone_is_caught_by_a_monitor_reading_entries(
+    private_redis: EmbeddedRedis, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """An operator who does not rebuild the log leaves the first checkpoint in it beside the
-    new one: two checkpoints of one game's version with different heads, for anyone to see."""
+    new one: two checkpoints of one game's version with different heads. The log still only
+    grows, so only a monitor that reads the entries (--entries) sees it."""
     url = private_redis.url
+    state = str(tmp_path / "monitor.json")
     with RedisEventStore.from_url(url) as store:
         game_id = finished_game(url, store)
-        with served(url) as (_, app):
+        with served(url) as (address, app):
             original = history_of(app, game_id)["checkpoint"]
+            fresh_head(app)
+            assert main(["log", "monitor", address, "--state", state, "--entries"]) == 0
         _rewrite_history(url, game_id)
-        with served(url) as (_, app):
+        with served(url) as (address, app):
             tampered = history_of(app, game_id)["checkpoint"]
-        log = TransparencyLog.of(store)
-        logged = [json.loads(leaf) for leaf in log.entries(0, log.size())]
-    same_point = [leaf for leaf in logged
-                  if (leaf["game_id"], leaf["version"]) == (game_id, original["version"])]
-    assert original in same_point and tampered in same_point
+            fresh_head(app)
+            capsys.readouterr()
+            assert main(["log", "monitor", address, "--state", state]) == 0  # Only grew.
+            assert main(["log", "monitor", address, "--state", state, "--entries",
+                         "--json"]) == 1
+    report = json.loads(capsys.readouterr().out.split("\n", 1)[1])
+    assert "sign one point with different heads: a history was rewritten" in report["problem"]
+    shown = [item["checkpoint"] for item in report["evidence"]["checkpoints"]]
+    assert shown == [original, tampered]
 
 
 def test_the_log_survives_a_restart_of_its_redis(private_redis: EmbeddedRedis) -> None:
