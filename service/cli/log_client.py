@@ -5,7 +5,8 @@ Nothing the log says is taken on trust: a tree head counts once its signature ho
 the published keys (or the ones the user gave), an inclusion proof once it leads from the
 checkpoint's leaf to that head's root (:func:`events.merkle.verify_inclusion`), and a later head
 once a consistency proof leads from the earlier head's root to its root
-(:func:`events.merkle.verify_consistency`). A failing check is a :class:`LogCheckError` that
+(:func:`events.merkle.verify_consistency`); the leaves a monitor reads, once they rebuild that
+root (:func:`check_entries`). A failing check is a :class:`LogCheckError` that
 says what does not hold; a log that cannot be asked is a :class:`LogUnreachableError`.
 """
 
