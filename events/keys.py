@@ -213,3 +213,25 @@ def drive_secrets_key(drive_id: str) -> str:
     """Returns the key of the hash of *drive_id*'s secrets: ``token:<player>`` -> digest of the
     player's token, ``seed:<board>`` -> a board's seed until its reveal."""
     return f"{partition_tag(drive_id)}:drivesecret:{drive_id}"
+
+
+# The transparency log (events.transparency_log) ------------------------------------------------
+# Every key of one log shares the hash tag ``{log}`` (``{log:<name>}`` for another log than the
+# service's), so the append script touches them all in one Redis Cluster slot.
+
+LOG_NAME = "main"
+"""The name of the service's transparency log."""
+
+
+def log_key(part: str, name: str = LOG_NAME) -> str:
+    """Returns the key of *part* of the transparency log *name*: ``size`` (leaves appended),
+    ``entries`` (hash: index -> leaf), ``leaves`` (hash: leaf hash -> index), ``subjects``
+    (hash: digest of what a checkpoint attests -> index of its first leaf), ``head`` (the
+    latest signed tree head), ``mark`` (written by every append, for ``WAIT``), and
+    ``nodes:<level>:<chunk>`` (the hashes of complete subtrees, 64 hex digits each).
+
+    >>> log_key("size"), log_key("nodes:0:0", "t1")
+    ('f45:{log}:size', 'f45:{log:t1}:nodes:0:0')
+    """
+    tag = "{log}" if name == LOG_NAME else f"{{log:{name}}}"
+    return f"f45:{tag}:{part}"

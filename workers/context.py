@@ -22,6 +22,7 @@ from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
 from events.redis_store import RedisEventStore
+from events.transparency_log import TransparencyLog
 from service.application.commands import GameCache, new_cache
 from service.application.signing import Publisher
 from service.application.store_settings import StoreSettings, store_settings
@@ -108,7 +109,7 @@ def _current() -> _Resources:
             settings = _settings or store_settings()
             store = settings.open(url)
             _resources = _Resources(os.getpid(), url, settings, store, new_cache(store),
-                                    Publisher(store.client))
+                                    Publisher(store.client, log=TransparencyLog.of(store)))
         return _resources
 
 

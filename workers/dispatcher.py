@@ -363,6 +363,13 @@ def schedule_sweep(queue: Queue, period: int) -> bool:
     return enqueue(queue, PlannedJob("sweep_chains", (), keys.sweep_job_id(period)))
 
 
+def schedule_tree_head(queue: Queue, period: int) -> bool:
+    """Enqueues the signing of the transparency log's head for *period* (a number of
+    :data:`service.application.transparency.TREE_HEAD_SECONDS` since the epoch) unless that
+    period has it already; returns True if it enqueued it."""
+    return enqueue(queue, PlannedJob("sign_tree_head", (), keys.tree_head_job_id(period)))
+
+
 def _streams(reply: Any) -> list[tuple[str, list[Any]]]:
     """Returns ``(key, entries)`` of each stream in an XREAD reply (RESP2 list or RESP3
     dict)."""

@@ -182,3 +182,12 @@ def retain() -> dict[str, Any]:
         log.info("retention: %d game(s) abandoned, %d archived", len(done.abandoned),
                  len(done.archived))
     return done.to_dict()
+
+
+def sign_tree_head() -> dict[str, Any]:
+    """Signs the transparency log's head as it is now (one job per
+    :data:`service.application.transparency.TREE_HEAD_SECONDS`); returns the latest head.
+
+    :raises events.store.StoreUnavailableError: if the store cannot be reached.
+    """
+    return context.signing().tree_head()

@@ -63,6 +63,11 @@ def retain_job_id(bucket: int) -> str:
     return f"retain-{bucket}"
 
 
+def tree_head_job_id(bucket: int) -> str:
+    """Returns the id of the tree head signing of time bucket *bucket* (one per bucket)."""
+    return f"tree-head-{bucket}"
+
+
 def sweep_job_id(bucket: int) -> str:
     """Returns the id of the chain sweep of time bucket *bucket* (one sweep per bucket)."""
     return f"sweep-{bucket}"

@@ -22,7 +22,8 @@ soon as the deal waits for its cut): a deal with a person's nonce is one the ser
 steer. Every human seat's nonce ends the wait at once."""
 
 JobName: TypeAlias = Literal[
-    "play_bots", "turn_clock", "seal_deal", "project", "sweep_chains", "retain", "advance_drive"
+    "play_bots", "turn_clock", "seal_deal", "project", "sweep_chains", "retain", "advance_drive",
+    "sign_tree_head",
 ]
 """The name of a function of :mod:`workers.jobs`."""
 

@@ -41,8 +41,9 @@ from service.application import store_settings as store_settings_module
 from service.application.backoff import Backoff
 from service.application.signing import signer_for
 from service.application.store_settings import StoreSettings
+from service.application.transparency import TREE_HEAD_SECONDS
 from workers import context
-from workers.dispatcher import UNAVAILABLE, Dispatcher, schedule_sweep
+from workers.dispatcher import UNAVAILABLE, Dispatcher, schedule_sweep, schedule_tree_head
 from workers.resilient import Outage, ResilientWorker
 
 log = logging.getLogger(__name__)
@@ -275,14 +276,16 @@ def dispatch_until(
     outage: Outage | None = None,
     log_level: str = "INFO",
 ) -> None:
-    """Dispatches the feeds, enqueues turn clocks as they fall due and the chain sweep once
-    per period, until *stop* is set, calling *on_pass* after each pass; waits out Redis
-    outages (with *outage*, else retrying every second)."""
+    """Dispatches the feeds, enqueues turn clocks as they fall due, the chain sweep once per
+    period and the signing of the log's tree head every
+    :data:`~service.application.transparency.TREE_HEAD_SECONDS`, until *stop* is set,
+    calling *on_pass* after each pass; waits out Redis outages (with *outage*, else retrying
+    every second)."""
     # Any: RQScheduler's methods carry no annotations.
     scheduler: Any = SchedulerDuty(
         [queue], connection=queue.connection, serializer=JSONSerializer, logging_level=log_level
     )
-    swept = None
+    swept = headed = None
     try:
         while not stop.is_set():
             try:
@@ -294,6 +297,10 @@ def dispatch_until(
                 if period != swept:
                     schedule_sweep(queue, period)
                     swept = period
+                head_period = int(time.time()) // TREE_HEAD_SECONDS
+                if head_period != headed:
+                    schedule_tree_head(queue, head_period)
+                    headed = head_period
                 on_pass()
             except UNAVAILABLE as error:
                 if outage is None:

@@ -36,6 +36,8 @@ from cryptography.hazmat.primitives.serialization import (
 from events import checkpoints
 from events.codec import canonical_json
 from events.keys import SIGNING_KEYS_KEY, checkpoints_key, drive_checkpoints_key
+from events.transparency_log import TransparencyLog
+from service.application import transparency
 
 log = logging.getLogger(__name__)
 
@@ -197,13 +199,20 @@ def key_record(client: Any, key_id: str) -> dict[str, Any] | None:
 
 class Publisher:
     """Signs with the key at *path* (see :func:`signer_for`; loaded at first use), publishing
-    it in the store at *client* once, before its first checkpoint is used."""
+    it in the store at *client* once, before its first checkpoint is used, and appending
+    every checkpoint it hands out to the transparency log *log* (default: the service's, in
+    that store; :mod:`service.application.transparency`)."""
 
-    def __init__(self, client: Any, path: str | Path | None = None) -> None:
+    def __init__(self, client: Any, path: str | Path | None = None,
+                 log: TransparencyLog | None = None) -> None:
         self.client = client
         self.path = path
+        self.log = log if log is not None else TransparencyLog(client)
         self._signer: Signer | None = None
         self._done = False
+        self._logged: collections.OrderedDict[tuple[str, str, int, str, str], dict[str, Any]] = (
+            collections.OrderedDict())
+        self._lock = threading.Lock()
 
     @property
     def signer(self) -> Signer:
@@ -223,9 +232,40 @@ class Publisher:
 
     def checkpoint(self, game_id: str, version: int, head: str, *,
                    subject: str = "game_id") -> dict[str, Any]:
-        """Returns the signed checkpoint (see :meth:`Signer.checkpoint`), the key published."""
+        """Returns the signed checkpoint (see :meth:`Signer.checkpoint`; *subject* names what
+        *game_id* is the id of: ``game_id``, or ``drive_id`` for a drive), the key published and
+        the checkpoint in the log: the one logged first for this point, if another process
+        signed it before (:func:`service.application.transparency.log_checkpoint`).
+
+        :raises events.errors.StoreUnavailableError: if the store cannot be reached.
+        """
         self.ensure()
-        return self.signer.checkpoint(game_id, version, head, subject=subject)
+        wanted = (subject, game_id, version, head, self.signer.key_id)
+        with self._lock:
+            found = self._logged.get(wanted)
+            if found is not None:
+                self._logged.move_to_end(wanted)
+                return found
+        logged = self.logged(self.signer.checkpoint(game_id, version, head, subject=subject))
+        with self._lock:
+            self._logged[wanted] = logged
+            while len(self._logged) > CACHE_SIZE:
+                self._logged.popitem(last=False)
+        return logged
+
+    def logged(self, checkpoint: dict[str, Any]) -> dict[str, Any]:
+        """Appends *checkpoint*, just signed, to the log; returns the checkpoint logged for
+        its subject. Every path that signs a checkpoint hands it out through this.
+
+        :raises events.errors.StoreUnavailableError: if the store cannot be reached.
+        """
+        return transparency.log_checkpoint(self.log, checkpoint)
+
+    def tree_head(self) -> dict[str, Any]:
+        """Signs the log's head now, the key published; returns the latest head
+        (:func:`service.application.transparency.sign_tree_head`)."""
+        self.ensure()
+        return transparency.sign_tree_head(self.log, self.signer)
 
 
 def store_deal_end(client: Any, checkpoint: dict[str, Any], deal: int) -> None:

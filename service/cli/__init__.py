@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "service.cli.keys",
     "service.cli.archive",
     "service.cli.drive",
+    "service.cli.log",
 )
 
 

@@ -4,6 +4,7 @@
 
     fortyfive history verify game.json [--json] [--complete] [--head HASH]
                              [--checkpoint CP.json --keys KEYS.json]
+                             [--log URL [--tree-head HEAD.json]]
     fortyfive history show game.txt [--deal 2]
     fortyfive history convert game.json --to text [-o game.txt]
 
@@ -16,6 +17,10 @@ checkpoint a history carries is always checked: with ``--keys`` (the answer of `
 says which. With ``--checkpoint`` (a checkpoint kept from the service, or a game view that
 carries one) and ``--keys`` it also exits 1 when that checkpoint's signature is bad or the
 history does not reach its version with the same hash there (cut short or rewritten since).
+With ``--log`` (the service's address) it also exits 1 unless the history's checkpoint is
+in the service's transparency log under a tree head signed by a published key (or one of
+``--keys``), and with ``--tree-head`` (a head kept from earlier) unless the log's tree now
+extends that head's (:mod:`service.cli.log_client`); a log it cannot reach is exit status 2.
 The report says first when the history stops before the game's end. ``show`` and ``convert``
 exit 1, printing the positioned problems on stderr, when the file cannot be read.
 """
@@ -25,9 +30,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from events import tree_heads
 from events.chain import HASH_FORM
 from replay.formats.diagnostics import has_errors
 from replay.formats.export import export_text
@@ -35,8 +42,8 @@ from replay.formats.importing import ImportResult, read_history
 from replay.formats.jsonformat import dumps
 from replay.presentation.show import render
 from replay.verification.verify import verify
-from service.cli import UsageError
-from service.cli.checkpoint_files import add_arguments, checkpoint_arguments
+from service.cli import UsageError, log_client
+from service.cli.checkpoint_files import add_arguments, checkpoint_arguments, load_json
 
 
 def register(subparsers: Any) -> None:
@@ -60,6 +67,12 @@ def register(subparsers: Any) -> None:
     verify_parser.add_argument("--head", metavar="HASH", type=_head_hash,
                                help="the head hash the history must end on (from the server)")
     add_arguments(verify_parser, "a game view")
+    verify_parser.add_argument(
+        "--log", metavar="URL",
+        help="the service whose transparency log must include the history's checkpoint")
+    verify_parser.add_argument(
+        "--tree-head", metavar="HEAD.json",
+        help="a tree head of that log kept from earlier: the log must extend it")
     verify_parser.set_defaults(func=run_verify)
     show = commands.add_parser(
         "show", help="print a history trick by trick with the rulings",
@@ -113,17 +126,23 @@ def run_verify(args: argparse.Namespace) -> int:
     :raises UsageError: if the file cannot be opened.
     """
     checkpoint, keys = checkpoint_arguments(args, "fortyfive history verify")
+    pinned = _pinned_head(args)
     result = _read(args.file)
     report = verify(result.history, expected_head=args.head, checkpoint=checkpoint,
                     keys=keys) if (
         result.history is not None and not has_errors(result.diagnostics)) else None
     ok = report is not None and report.ok and (report.complete or not args.complete)
+    logged = None
+    if args.log is not None and result.history is not None:
+        logged = _check_log(args.log, result.history.checkpoint, keys, pinned)
+        ok = ok and logged["ok"]
     if args.json:
         print(json.dumps({
             "ok": ok,
             "diagnostics": [diagnostic.to_dict() for diagnostic in result.diagnostics],
             "verification": report.to_dict() if report is not None else None,
             "trust_root": args.keys,
+            **({"log": logged} if args.log is not None else {}),
         }, indent=2))
     else:
         _print_diagnostics(result)
@@ -133,9 +152,60 @@ def run_verify(args: argparse.Namespace) -> int:
                 print(f"  trust root: the keys in {args.keys}")
         else:
             print("FAILED: the file could not be read as a history (see above)")
-        if report is not None and report.ok and not ok:
+        if report is not None and report.ok and not (report.complete or not args.complete):
             print("FAILED: --complete, and this view leaves events unchecked")
+        if logged is not None:
+            print(logged["summary"])
     return 0 if ok else 1
+
+
+def _pinned_head(args: argparse.Namespace) -> dict[str, Any] | None:
+    """Returns the tree head of ``--tree-head``, its form checked.
+
+    :raises UsageError: if it is given without ``--log``, cannot be read, or is no tree head.
+    """
+    if args.tree_head is None:
+        return None
+    if args.log is None:
+        raise UsageError("fortyfive history verify: --tree-head needs --log (the service whose "
+                         "log it is a head of)")
+    try:
+        head = load_json(args.tree_head, "the tree head", "fortyfive history verify")
+        return dict(tree_heads.check_form(head))
+    except tree_heads.TreeHeadError as error:
+        raise UsageError(f"fortyfive history verify: {args.tree_head}: {error}") from None
+
+
+def _check_log(url: str, checkpoint: Mapping[str, Any] | None, keys: dict[str, bytes] | None,
+               pinned: dict[str, Any] | None) -> dict[str, Any]:
+    """Checks that *checkpoint* is in the log of the service at *url* (and that its tree
+    extends *pinned*); returns ``{ok, summary, ...}`` for the report.
+
+    :raises UsageError: if the log cannot be reached.
+    """
+    client = log_client.LogClient(url)
+    head: dict[str, Any] | None = None
+    try:
+        if checkpoint is None:
+            raise log_client.LogCheckError("the history carries no checkpoint to look up")
+        keys = keys if keys is not None else client.keys()
+        head = client.tree_head(fresh=True)
+        log_client.check_head(head, keys, "the log's tree head")
+        if pinned is not None:
+            log_client.check_head(pinned, keys, "the tree head you kept")
+            log_client.check_consistent(client, pinned, head)
+        index = log_client.check_included(client, checkpoint, head)
+    except log_client.LogUnreachableError as error:
+        raise UsageError(f"fortyfive history verify: {error}") from None
+    except log_client.LogCheckError as error:
+        return {"ok": False, "tree_head": head, "pinned_tree_head": pinned,
+                "summary": f"FAILED: log: {error}"}
+    kept = (f"; it extends the tree of {pinned['tree_size']} leaves you kept"
+            if pinned is not None else "")
+    return {"ok": True, "leaf_index": index, "tree_head": head, "pinned_tree_head": pinned,
+            "summary": f"log: the checkpoint at version {checkpoint['version']} is leaf "
+                       f"{index} of the log's tree of {head['tree_size']} leaves, signed at "
+                       f"{head['timestamp']} by {head['key_id']}{kept}"}
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ from events.drive_store import DriveStore
 from events.envelope import RecordedEvent
 from events.errors import StoreUnavailableError
 from events.redis_store import RedisEventStore
+from events.transparency_log import TransparencyLog
 from replay.views import Viewer
 from service.application import access_log, commands, drives
 from service.application.signing import Publisher, latest_deal_end
@@ -99,7 +100,8 @@ def create_services(config: Mapping[str, Any]) -> Services:
         keys=KeyRegistry(client),
         entropy=config.get("ENTROPY") or commands.fresh_entropy,
         streams=StreamHub(store, tails=tails, max_streams=max_streams, is_over=is_over),
-        signing=Publisher(client, config.get("SIGNING_KEY")),
+        signing=Publisher(client, config.get("SIGNING_KEY"), log=None if isinstance(
+            store, _NoStore) else TransparencyLog.of(store)),
     )
 
 

@@ -4,6 +4,7 @@
 
 import { cardFace, el, factItem, fill, readProblem, sideName, suitFace, tokens } from "./cards.js";
 import { HistoryError, describeEvent, readHistory, scoresBefore, sectionAt } from "./history.js";
+import { showLogStatus } from "./logcheck.js";
 import { checkAndShow } from "./verdict.js";
 
 const $ = (id) => document.getElementById(id);
@@ -79,6 +80,7 @@ function showHistory(doc) {
       say(`This is not a hand history this viewer can show: ${error.message}`, "error");
       viewer.model = null;
       $("verdict").hidden = true;
+      $("log-status").hidden = true;
       $("history").hidden = true;
       return false;
     }
@@ -86,6 +88,7 @@ function showHistory(doc) {
   }
   viewer.model = model;
   checkAndShow($("verdict"), doc, () => viewer.model === model);
+  showLogStatus($("log-status"), doc, () => viewer.model === model);
   $("load").open = false;
   $("slider").max = String(model.events.length - 1);
   $("history").hidden = false;

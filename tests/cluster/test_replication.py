@@ -112,3 +112,24 @@ def test_a_drive_append_no_replica_confirmed_is_unavailable_as_a_game_append_is(
 def test_a_store_refuses_a_negative_replica_count() -> None:
     with pytest.raises(ValueError, match="invalid replicas -1"):
         RedisEventStore(None, url="redis://x:1", replicas=-1)  # type: ignore[arg-type]
+
+
+def test_a_log_append_waits_for_the_replica_as_an_event_append_does(
+    redis_cluster: EmbeddedCluster,
+) -> None:
+    from events.keys import log_key
+    from events.transparency_log import TransparencyLog
+
+    name = f"t-{uuid.uuid4().hex}"
+    with RedisEventStore.from_url(redis_cluster.url, cluster=True, replicas=1,
+                                  replica_timeout_ms=200) as store:
+        log = TransparencyLog.of(store, name=name)
+        assert log.append(b"leaf 0", b"subject 0").new
+        (replica,) = redis_cluster.replicas_of(redis_cluster.master_of(log_key("size", name)))
+        with _hung(redis_cluster, replica), pytest.raises(
+                NotReplicatedError, match="a log append was written but 0 of 1 replicas"):
+            log.append(b"leaf 1", b"subject 1")
+        assert log.size() == 2  # Written on the master all the same.
+        again = log.append(b"leaf 1", b"subject 1")  # Appending again settles it.
+        assert (again.index, again.new) == (1, False)
+        redis_cluster.wait_ok()

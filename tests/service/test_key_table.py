@@ -23,9 +23,10 @@ from http_table import Table, bearer
 
 from engine.fold import fold
 from engine.profiles import PROFILES
-from events.keys import drive_key, game_key
+from events.keys import drive_key, game_key, log_key
 from events.redis_store import RedisEventStore
 from events.store import PARTITIONS
+from events.transparency_log import CHUNK, HEX_SIZE
 from service.application import access_log
 from service.application.commands import new_cache
 from service.http.apikeys import KeyRegistry
@@ -224,6 +225,26 @@ def _key_games(scan: Scan, key: str) -> None:
         assert scan.client.exists(drive_key(member)) or scan.store.read(member, limit=1), member
 
 
+def _log_size(scan: Scan) -> int:
+    return int(scan.client.get(log_key("size")) or 0)
+
+
+def _log_per_leaf(scan: Scan, key: str) -> None:
+    assert scan.client.hlen(key) <= _log_size(scan), "at most one field per leaf"
+
+
+def _log_head(scan: Scan, key: str) -> None:
+    head = json.loads(scan.client.get(key))
+    assert head["signature"] and head["tree_size"] <= _log_size(scan)
+
+
+def _log_nodes(scan: Scan, key: str) -> None:
+    level, chunk = (int(part) for part in key.rsplit(":", 2)[1:])
+    assert scan.client.strlen(key) <= CHUNK * HEX_SIZE, "one chunk of subtree hashes"
+    # A complete subtree of 2**level leaves: none beyond the leaves appended.
+    assert chunk * CHUNK << level < max(_log_size(scan), 1)
+
+
 def _nothing(scan: Scan, key: str) -> None:
     """A record whose bound is a count of other things (one per partition, per game, per API
     key): it exists, and the table's row says what it counts."""
@@ -258,6 +279,13 @@ CHECKS: dict[str, Check] = {
     "f45:{keys}:key:<key id>": _api_key,
     "f45:{keys}:games:<key id>": _key_games,
     "f45:{keys}:signing": _nothing,
+    "f45:{log}:size": _short_string,
+    "f45:{log}:entries": _log_per_leaf,
+    "f45:{log}:leaves": _log_per_leaf,
+    "f45:{log}:subjects": _log_per_leaf,
+    "f45:{log}:head": _log_head,
+    "f45:{log}:mark": _short_string,
+    "f45:{log}:nodes:<level>:<chunk>": _log_nodes,
     "f45:{rate:<who>}:<class>": _expires(3600),
     "f45:history:h-<id>": _upload,
     "rq:job:<job id>": _expires(context.FAILURE_TTL),

@@ -40,6 +40,7 @@ from events.codec import canonical_json
 from replay.formats.build import build_history
 from replay.formats.jsonformat import dumps
 from replay.sample import GameDriver, seeded_choice
+from service.application.signing import signer_for
 
 # Checkpoints and keys, as docs/verification.md specifies them ------------------------------
 
@@ -63,10 +64,12 @@ def checkpoint_of(doc: dict[str, Any], version: int | None = None) -> dict[str, 
 @pytest.fixture
 def published_keys(browser: Any) -> Iterator[None]:
     """The browser answers GET /v1/keys with the test key (the checkpoint the tests sign is
-    the service's in every other respect)."""
+    the service's in every other respect) beside the live service's own key, which signs its
+    transparency log's tree heads."""
+    listed = {"keys": [*KEYS["keys"], signer_for().record("2026-01-01T00:00:00Z")]}
     script = ("const fetched = window.fetch.bind(window); window.fetch = (input, init) => "
               "String(input) === '/v1/keys' ? Promise.resolve(new Response("
-              f"{json.dumps(json.dumps(KEYS))}, {{status: 200, headers: "
+              f"{json.dumps(json.dumps(listed))}, {{status: 200, headers: "
               "{'Content-Type': 'application/json'}})) : fetched(input, init);")
     added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
     try:
@@ -143,9 +146,13 @@ def test_hands_as_dealt_show_the_robbed_turn_up_and_the_card_set_aside(
                 if event["type"] == "deck_shuffled" and event["version"] < rob["version"])
     entry = next(item for item in doc["results"]["deals"] if item["number"] == deal)
     seat, discard, turn_up = rob["data"]["seat"], rob["data"]["discard"], entry["turn_up"]
+    live.app.extensions["fortyfive"].signing.logged(doc["checkpoint"])  # As the service would.
 
     verdict = open_file(browser, f"{live.url}/viewer#v={rob['version']}", path)
     assert verdict.get_attribute("data-verdict") == "verified", verdict.text
+    log_status = wait_for(browser, lambda b: by_id(b, "log-status") if by_id(
+        b, "log-status").get_attribute("data-log") not in (None, "", "checking") else None)
+    assert log_status.get_attribute("data-log") == "included", log_status.text
     assert by_id(browser, "history").get_attribute("data-version") == str(rob["version"])
     robber = css(browser, "#hands li")[seat]
     assert robber.find_elements("css selector", f".card.robbed[data-card='{turn_up}']")
