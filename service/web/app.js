@@ -18,7 +18,7 @@ import {
   auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
   trickSummary,
 } from "./felt.js";
-import { renderBidding, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
+import { renderBidding, renderScoreline, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
 import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.js";
 import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
@@ -364,6 +364,7 @@ function show(view) {
   renderTrumpBox($("trump-info"), view, table.seat, marksFor(view));
   renderMyHand(view);
   renderActions(view, { busy: table.busy, act, spectator: table.seat === null });
+  renderScoreline($("scoreline"), view, table.seat);
   renderScores($("scores"), view, table.seat);
   renderSheet($("sheet"), $("sheet-caption"), view, table.seat, [...table.rows.values()]);
   renderBidding($("bidding-panel"), $("bidding"), $("bidding-note"), view, table.seat);

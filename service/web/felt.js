@@ -10,10 +10,13 @@ export function seatAngle(seat, players, bottom) {
   return Math.PI / 2 + (relative * 2 * Math.PI) / players;
 }
 
-function place(node, angle, radiusX, radiusY) {
+/** Puts *node* at *angle* around the felt: style.css scales the direction by the radii of
+ * seats or of the trick for the screen's size (so a phone's narrow felt keeps the trick's cards
+ * clear of the seat plates). */
+function place(node, angle) {
   // CSSOM properties are allowed by the Content-Security-Policy (style attributes are not).
-  node.style.left = `${50 + radiusX * Math.cos(angle)}%`;
-  node.style.top = `${50 + radiusY * Math.sin(angle)}%`;
+  node.style.setProperty("--x", Math.cos(angle).toFixed(4));
+  node.style.setProperty("--y", Math.sin(angle).toFixed(4));
 }
 
 /** "Seat 2 (bot)", "Seat 0 (you)". */
@@ -53,7 +56,7 @@ export function renderSeats(node, view, me) {
         Array.from({ length: Math.min(cards, 5) }, () => cardBack())),
       el("span", { class: "visually-hidden", text: `, side ${sideName(side)}, ${cards} card${cards === 1 ? "" : "s"}${dealer ? ", dealer" : ""}` }),
       toAct ? el("span", { class: "to-act-label" }, "to act", el("span", { class: "seat-clock" })) : null));
-    place(plate, seatAngle(seat, view.players, bottom), 39, 41);
+    place(plate, seatAngle(seat, view.players, bottom));
     return plate;
   }));
 }
@@ -73,8 +76,8 @@ export function renderTrick(nodes, view, me, shown) {
     fill(list, shown.calls.map(({ seat, text, high }) => {
       const item = el("li", { class: `call${high ? " high" : ""}`, "data-seat": String(seat) },
         el("span", { class: "call-text", text }),
-        el("span", { class: "who", text: seatLabel(seat, view, me) }));
-      place(item, seatAngle(seat, view.players, bottom), 34, 34);
+        whoLabel(seat, view, me, ""));
+      place(item, seatAngle(seat, view.players, bottom));
       return item;
     }));
     fill(note, shown.note || "");
@@ -89,11 +92,18 @@ export function renderTrick(nodes, view, me, shown) {
     const winning = shown.winner === play.seat;
     const item = el("li", { class: `played${winning ? " winning" : ""}`, "data-seat": String(play.seat) },
       cardFace(play.card),
-      el("span", { class: "who", text: `${seatLabel(play.seat, view, me)}${index === 0 ? ", led" : ""}${winning ? ", wins" : ""}` }));
-    place(item, seatAngle(play.seat, view.players, bottom), 34, 33);
+      whoLabel(play.seat, view, me, `${index === 0 ? ", led" : ""}${winning ? ", wins" : ""}`));
+    place(item, seatAngle(play.seat, view.players, bottom));
     return item;
   }));
   fill(note, shown.note || "");
+}
+
+/** "Seat 2 (bot), led" under a card or call: the kind is a span of its own, which a phone's
+ * narrow felt leaves out (the seat plates say it). */
+function whoLabel(seat, view, me, tail) {
+  const kind = seat === me ? " (you)" : (view.seat_types[seat] === "bot" ? " (bot)" : "");
+  return el("span", { class: "who" }, `Seat ${seat}`, kind ? el("span", { class: "kind", text: kind }) : null, tail);
 }
 
 /** A trick as a sentence with its winner and the ruling that decided. */
