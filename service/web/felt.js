@@ -99,11 +99,13 @@ export function renderTrick(nodes, view, me, shown) {
   fill(note, shown.note || "");
 }
 
-/** "Seat 2 (bot), led" under a card or call: the kind is a span of its own, which a phone's
- * narrow felt leaves out (the seat plates say it). */
+/** "Seat 2 (bot), led" under a card or call: the word "Seat" and the kind are spans of their
+ * own, which a phone's narrow felt shows only to screen readers ("2, led"; the plates say the
+ * rest). */
 function whoLabel(seat, view, me, tail) {
   const kind = seat === me ? " (you)" : (view.seat_types[seat] === "bot" ? " (bot)" : "");
-  return el("span", { class: "who" }, `Seat ${seat}`, kind ? el("span", { class: "kind", text: kind }) : null, tail);
+  return el("span", { class: "who" }, el("span", { class: "seat-word", text: "Seat " }), String(seat),
+    kind ? el("span", { class: "kind", text: kind }) : null, tail);
 }
 
 /** A trick as a sentence with its winner and the ruling that decided. */
