@@ -38,14 +38,15 @@ export function renderActions(view, { busy, act, spectator }) {
     if (type === "cut") groups.push(cutGroup(list));
     else if (type === "discard") groups.push(discardGroup(list, view));
     else if (type === "rob") {
-      groups.push(group("Rob the turn-up", "Take the turn-up and put one card face down:",
+      groups.push(group("Rob the turn-up", "Take the turn-up and put one card face down. To "
+        + "keep your hand as it is, just play a card: playing declines the rob.",
         list.map((action) => actionButton(action, ["Discard ", cardFace(action.discard)], {
-          ariaLabel: `Rob, discarding the ${cardName(action.discard)}`,
+          ariaLabel: `Discard ${cardText(action.discard)}: rob the turn-up, putting the ${cardName(action.discard)} face down`,
         }))));
     } else if (type === "bury") {
       groups.push(group("Bury a card", "You took the turned joker: bury one card face down.",
         list.map((action) => actionButton(action, ["Bury ", cardFace(action.card)], {
-          ariaLabel: `Bury the ${cardName(action.card)}`,
+          ariaLabel: `Bury ${cardText(action.card)}: the ${cardName(action.card)}`,
         }))));
     } else if (type === "name_trump") {
       groups.push(group("Name trumps", null,

@@ -2,7 +2,7 @@
 // seat that played it), the trumps and the turn-up beside the trick, and the seat's own hand
 // at the near edge. Pure rendering: app.js decides what to show and what a click does.
 
-import { cardBack, cardFace, cardName, el, fill, sideName, suitFace } from "./cards.js";
+import { cardBack, cardFace, cardName, cardText, el, fill, sideName, suitFace } from "./cards.js";
 
 /** The seat's place around an ellipse: the viewer at the bottom, play going clockwise. */
 export function seatAngle(seat, players, bottom) {
@@ -160,7 +160,8 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     return;
   }
   const remaining = new Map(plays);
-  fill(node, el("ul", { class: "cards hand-cards", "aria-label": "Cards in your hand" }, view.hand.map((card) => {
+  const list = el("ul", { class: "cards hand-cards", "aria-label": "Cards in your hand", onkeydown: moveInHand });
+  fill(node, fill(list, view.hand.map((card) => {
     const code = card.toUpperCase();
     const trump = marks && marks.trumps.has(code);
     const top = marks && marks.top.has(code);
@@ -168,6 +169,9 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     const badge = kind ? el("span", { class: `trump-badge${top ? " top" : ""}`, "aria-hidden": "true", text: top ? "top" : "trump" }) : null;
     const classes = [trump ? "trump" : "", top ? "top-trump" : ""];
     const name = `${cardName(card)}${kind ? `, ${kind}` : ""}`;
+    // The accessible name starts with the text on the card ("K♣ top"), as speech input users
+    // say it (WCAG 2.5.3), then says it in words.
+    const shown = `${cardText(card)}${kind ? ` ${top ? "top" : "trump"}` : ""}`;
     const action = remaining.get(code);
     if (action) {
       remaining.delete(code);
@@ -177,7 +181,7 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
         "data-type": "play",
         "data-action": JSON.stringify(action),
         disabled: busy,
-        "aria-label": `Play the ${name}`,
+        "aria-label": `${shown}: play the ${name}`,
         onclick: () => onPlay(action),
       });
       if (badge) face.append(badge);
@@ -194,13 +198,36 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
       class: ["unplayable", ...classes].filter(Boolean).join(" "),
       "aria-disabled": "true",
       "aria-describedby": "card-reason",
-      "aria-label": `${name}: may not be played now`,
+      "aria-label": `${shown}: the ${name}, may not be played now`,
       onclick: () => onExplain(code),
       onfocus: () => onExplain(code),
     });
     if (badge) face.append(badge);
     return el("li", {}, face);
   })));
+  rove(list, list.querySelector("button.playable") || list.querySelector("button"));
+}
+
+/** Makes *current* the hand's one tab stop (a roving tabindex): the arrow keys move within
+ * the hand, so that Tab passes the whole hand at once, cards that may not be played too. */
+export function rove(list, current) {
+  for (const button of list.querySelectorAll("button")) button.tabIndex = button === current ? 0 : -1;
+}
+
+const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+function moveInHand(event) {
+  const buttons = [...event.currentTarget.querySelectorAll("button")];
+  const at = buttons.indexOf(document.activeElement);
+  if (at < 0) return;
+  let next = null;
+  if (event.key in MOVES) next = (at + MOVES[event.key] + buttons.length) % buttons.length;
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = buttons.length - 1;
+  if (next === null) return;
+  event.preventDefault();
+  rove(event.currentTarget, buttons[next]);
+  buttons[next].focus();
 }
 
 /** Each seat's latest call of the auction, as said at the table. */

@@ -3,7 +3,7 @@
 // ranking: nothing of the rules is worked out here). app.js binds the table's state.
 
 import { cardText, el, fill } from "./cards.js";
-import { renderHand, renderTrumpBox, seatLabel as labelOf } from "./felt.js";
+import { renderHand, renderTrumpBox, rove, seatLabel as labelOf } from "./felt.js";
 import { $, api } from "./page.js";
 
 let table = null;
@@ -82,7 +82,10 @@ export function renderMyHand(view) {
   });
   if (hadFocus) {
     const again = $("hand").querySelector(`[data-card="${hadFocus}"]`);
-    if (again) again.focus({ preventScroll: true });
+    if (again) {
+      rove(again.closest("ul"), again);
+      again.focus({ preventScroll: true });
+    }
   }
   const reason = $("card-reason");
   if (reason.dataset.version !== String(view.version)) {
@@ -113,7 +116,12 @@ async function explainCard(code) {
     return;
   }
   box.dataset.rule = answer.rule;
-  fill(box, el("strong", { text: `${name} may not be played.` }), " ",
-    el("span", { class: "ruling-text", text: answer.ruling }), " ",
-    el("code", { class: "rule-id", text: answer.rule }));
+  // The engine's words for this card (POST /v1/rules/legal's refusals), then its ruling and
+  // rule id for the curious: the ruling stays the authority.
+  const refusal = answer.refusals && answer.refusals[code];
+  fill(box, el("strong", { class: "refusal", text: refusal || `${name} may not be played.` }), " ",
+    el("details", { class: "rule-details" },
+      el("summary", { text: "The rule" }),
+      el("span", { class: "ruling-text", text: answer.ruling }), " ",
+      el("code", { class: "rule-id", text: answer.rule })));
 }

@@ -7,6 +7,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from accessibility import serious_violations
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 from web_helpers import (
@@ -15,7 +16,6 @@ from web_helpers import (
     console_errors,
     css,
     rehash,
-    serious_violations,
     wait_for,
 )
 

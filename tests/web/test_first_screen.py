@@ -13,10 +13,8 @@ from typing import Any
 
 import pytest
 from test_table import api_view, open_seat, play_until, shown_version
+from viewport import FIRST_SCREENS, reset_viewport, set_viewport
 from web_helpers import Bots, LiveServer, by_id, console_errors, css, wait_for
-
-FIRST_SCREENS = {"laptop": (1280, 800), "phone": (390, 844)}
-"""The windows a player opens the table in (CSS pixels)."""
 
 LAYOUT = (Path(__file__).parent / "first_screen.js").read_text("utf-8")
 """Collects the boxes of what the first screen must show; returns those outside the window
@@ -28,22 +26,6 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "auction": {"turn_seconds": 3600},
     "classic": {"turn_seconds": 3600, "layout": "pairs", "joker": "below_ah"},
 }
-
-
-def set_viewport(browser: Any, width: int, height: int) -> None:
-    """Makes the page's viewport exactly *width* x *height* CSS pixels, scrolled to the top.
-
-    Through the DevTools protocol: a window resized by the driver reaches the page a moment
-    later, and a box measured before would be the old layout's. Waits until the page has it."""
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-    wait_for(browser, lambda b: b.execute_script(
-        "window.scrollTo(0, 0); return [window.innerWidth, window.innerHeight, window.scrollY]")
-        == [width, height, 0])
-
-
-def reset_viewport(browser: Any) -> None:
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def check_first_screen(browser: Any, view: dict[str, Any], what: str) -> None:

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 import pytest
+from accessibility import serious_violations
 from web_helpers import (
     DESKTOP,
     PHONE,
@@ -23,7 +24,6 @@ from web_helpers import (
     console_errors,
     css,
     screenshot,
-    serious_violations,
     wait_for,
 )
 
