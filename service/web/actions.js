@@ -6,7 +6,7 @@ import { cardFace, cardName, cardText, el, fill, suitFace } from "./cards.js";
 import { $ } from "./page.js";
 
 /** The table's state and its act(), set by renderActions. */
-const context = { busy: false, act: null, discardOptions: [] };
+const context = { busy: false, act: null, discardOptions: [], chosen: new Set() };
 
 /** A button posting *action*. */
 export function actionButton(action, label, extra = {}) {
@@ -64,6 +64,7 @@ export function renderActions(view, { busy, act, spectator }) {
   if (groups.length === 0 && spectator) groups.push(el("p", { class: "muted", text: "Spectators cannot act." }));
   fill(box, groups);
   box.hidden = groups.length === 0;
+  updateDiscard();
 }
 
 function group(title, help, buttons) {
@@ -93,33 +94,46 @@ function sameCards(a, b) {
 }
 
 function discardGroup(list, view) {
-  const boxes = (view.hand || []).map((card, index) => el("li", {},
-    el("input", { type: "checkbox", id: `discard-${index}`, value: card, class: "discard-choice", onchange: updateDiscard }),
-    el("label", { for: `discard-${index}` }, cardFace(card))));
+  const hand = new Set((view.hand || []).map((card) => card.toUpperCase()));
+  context.chosen = new Set([...context.chosen].filter((card) => hand.has(card)));
   const submit = el("button", {
     type: "button", id: "discard-submit", class: "action action-discard primary", "data-type": "discard",
     onclick: () => {
-      const chosen = selectedDiscard();
+      const chosen = [...context.chosen];
       const action = list.find((candidate) => sameCards(candidate.cards, chosen));
       if (action) context.act(action);
     },
   }, "Keep all cards");
   const node = el("div", { class: "action-group discard", role: "group", "aria-label": "Exchange cards" },
     el("h4", { text: "Exchange cards" }),
-    el("p", { class: "help", text: "Tick the cards to throw out; you draw as many from the stock." }),
-    el("ul", { class: "cards discard-cards" }, boxes), el("div", { class: "buttons" }, submit));
+    el("p", { class: "help", id: "discard-help", text: "Tap the cards in your hand that you throw out; you draw as many from the stock." }),
+    el("div", { class: "buttons" }, submit));
   context.discardOptions = list;
   return node;
 }
 
-function selectedDiscard() {
-  return Array.from(document.querySelectorAll(".discard-choice:checked"), (box) => box.value);
+/** True while the seat may exchange cards: the hand's cards are then toggles (hand.js). */
+export function exchanging(view) {
+  return view.legal_actions.some((action) => action.type === "discard");
+}
+
+/** The cards chosen to throw out. */
+export function chosenDiscard() {
+  return context.chosen;
+}
+
+/** Adds *code* to the cards to throw out, or takes it back; returns whether it is chosen. */
+export function toggleDiscard(code) {
+  if (context.chosen.has(code)) context.chosen.delete(code);
+  else context.chosen.add(code);
+  updateDiscard();
+  return context.chosen.has(code);
 }
 
 export function updateDiscard() {
   const submit = $("discard-submit");
   if (!submit) return;
-  const chosen = selectedDiscard();
+  const chosen = [...context.chosen];
   const allowed = (context.discardOptions || []).some((candidate) => sameCards(candidate.cards, chosen));
   submit.disabled = context.busy || !allowed;
   submit.textContent = chosen.length === 0 ? "Keep all cards"

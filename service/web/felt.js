@@ -148,7 +148,7 @@ export function renderTrumpBox(node, view, me, trumpsInHand) {
  * *plays* maps a card code to its legal play action; every card is a button while cards are
  * being played, so that a card that may not be played can say why.
  */
-export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay, onExplain }) {
+export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay, onExplain, choose = null }) {
   node.dataset.version = String(view.version);
   node.dataset.marked = marks ? "true" : "false";
   if (me === null || !Array.isArray(view.hand)) {
@@ -172,6 +172,25 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     // The accessible name starts with the text on the card ("K♣ top"), as speech input users
     // say it (WCAG 2.5.3), then says it in words.
     const shown = `${cardText(card)}${kind ? ` ${top ? "top" : "trump"}` : ""}`;
+    if (choose) {
+      // The exchange: each card a toggle, pressed when it is to be thrown out.
+      const chosen = choose.chosen.has(code);
+      const face = cardFace(card, "button", {
+        type: "button",
+        class: ["choosable", chosen ? "chosen" : "", ...classes].filter(Boolean).join(" "),
+        "aria-pressed": chosen ? "true" : "false",
+        "aria-describedby": "discard-help",
+        "aria-label": `${shown}: throw out the ${name}`,
+        disabled: busy,
+        onclick: (event) => {
+          const now = choose.onToggle(code);
+          event.currentTarget.setAttribute("aria-pressed", now ? "true" : "false");
+          event.currentTarget.classList.toggle("chosen", now);
+        },
+      });
+      if (badge) face.append(badge);
+      return el("li", {}, face);
+    }
     const action = remaining.get(code);
     if (action) {
       remaining.delete(code);
