@@ -6,7 +6,9 @@ import { cardFace, cardName, cardText, el, fill, suitFace } from "./cards.js";
 import { $ } from "./page.js";
 
 /** The table's state and its act(), set by renderActions. */
-const context = { busy: false, act: null, discardOptions: [], chosen: new Set() };
+const context = {
+  busy: false, act: null, redraw: null, discardOptions: [], chosen: new Set(), robbing: null,
+};
 
 /** A button posting *action*. */
 export function actionButton(action, label, extra = {}) {
@@ -22,9 +24,11 @@ export function actionButton(action, label, extra = {}) {
   }, label);
 }
 
-export function renderActions(view, { busy, act, spectator }) {
+export function renderActions(view, { busy, act, spectator, redraw }) {
   context.busy = busy;
   context.act = act;
+  context.redraw = redraw;
+  if (context.robbing !== view.version) context.robbing = null;
   const box = $("actions");
   const actions = view.legal_actions.filter((action) => action.type !== "play");
   const groups = [];
@@ -37,13 +41,8 @@ export function renderActions(view, { busy, act, spectator }) {
   for (const [type, list] of byType) {
     if (type === "cut") groups.push(cutGroup(list));
     else if (type === "discard") groups.push(discardGroup(list, view));
-    else if (type === "rob") {
-      groups.push(group("Rob the turn-up", "Take the turn-up and put one card face down. To "
-        + "keep your hand as it is, just play a card: playing declines the rob.",
-        list.map((action) => actionButton(action, ["Discard ", cardFace(action.discard)], {
-          ariaLabel: `Discard ${cardText(action.discard)}: rob the turn-up, putting the ${cardName(action.discard)} face down`,
-        }))));
-    } else if (type === "bury") {
+    else if (type === "rob") groups.push(robGroup(list, view));
+    else if (type === "bury") {
       groups.push(group("Bury a card", "You took the turned joker: bury one card face down.",
         list.map((action) => actionButton(action, ["Bury ", cardFace(action.card)], {
           ariaLabel: `Bury ${cardText(action.card)}: the ${cardName(action.card)}`,
@@ -71,6 +70,37 @@ function group(title, help, buttons) {
   return el("div", { class: "action-group", role: "group", "aria-label": title },
     el("h4", { text: title }), help ? el("p", { class: "help", text: help }) : null,
     el("div", { class: "buttons" }, buttons));
+}
+
+/** The rob: "Rob the turn-up" turns the hand's cards into the choice of the card to put face
+ * down (hand.js); playing a card instead declines it. */
+function robGroup(list, view) {
+  const choosing = context.robbing === view.version;
+  const turnUp = view.deal && view.deal.turn_up ? cardText(view.deal.turn_up) : "the turn-up";
+  const toggle = el("button", {
+    type: "button", id: "rob-toggle", class: `action-rob-toggle${choosing ? "" : " primary"}`,
+    disabled: context.busy,
+    onclick: () => {
+      context.robbing = choosing ? null : view.version;
+      if (context.redraw) context.redraw();
+    },
+  }, choosing ? "Do not rob" : `Rob the turn-up (${turnUp})`);
+  return el("div", { class: "action-group rob", role: "group", "aria-label": "Rob the turn-up" },
+    el("h4", { text: "Rob the turn-up" }),
+    el("p", { class: "help", id: "rob-help", text: choosing
+      ? `Tap the card of your hand to put face down: you take ${turnUp} instead.`
+      : `You may take ${turnUp}, putting one card of your hand face down. To keep your hand as it is, just play a card: playing declines the rob.` }),
+    el("div", { class: "buttons" }, toggle));
+}
+
+/** The rob actions by the card they put face down, while the seat is choosing that card. */
+export function robChoices(view) {
+  if (context.robbing !== view.version) return null;
+  const choices = new Map();
+  for (const action of view.legal_actions) {
+    if (action.type === "rob") choices.set(action.discard.toUpperCase(), action);
+  }
+  return choices.size ? choices : null;
 }
 
 function cutGroup(list) {

@@ -362,8 +362,8 @@ function show(view) {
   renderSeats($("seats"), view, table.seat);
   renderCentre();
   renderTrumpBox($("trump-info"), view, table.seat, marksFor(view));
+  renderActions(view, { busy: table.busy, act, spectator: table.seat === null, redraw: () => show(table.view) });
   renderMyHand(view);
-  renderActions(view, { busy: table.busy, act, spectator: table.seat === null });
   renderScoreline($("scoreline"), view, table.seat);
   renderScores($("scores"), view, table.seat);
   renderSheet($("sheet"), $("sheet-caption"), view, table.seat, [...table.rows.values()]);

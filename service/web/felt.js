@@ -148,7 +148,7 @@ export function renderTrumpBox(node, view, me, trumpsInHand) {
  * *plays* maps a card code to its legal play action; every card is a button while cards are
  * being played, so that a card that may not be played can say why.
  */
-export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay, onExplain, choose = null }) {
+export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay, onExplain, choose = null, rob = null }) {
   node.dataset.version = String(view.version);
   node.dataset.marked = marks ? "true" : "false";
   if (me === null || !Array.isArray(view.hand)) {
@@ -191,6 +191,21 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
       if (badge) face.append(badge);
       return el("li", {}, face);
     }
+    if (rob && rob.has(code)) {
+      // The rob: tapping a card puts it face down and takes the turn-up.
+      const face = cardFace(card, "button", {
+        type: "button",
+        class: ["action", "action-rob", "rob-choice", ...classes].filter(Boolean).join(" "),
+        "data-type": "rob",
+        "data-action": JSON.stringify(rob.get(code)),
+        "aria-describedby": "rob-help",
+        "aria-label": `${shown}: put the ${name} face down and take the turn-up`,
+        disabled: busy,
+        onclick: () => onPlay(rob.get(code)),
+      });
+      if (badge) face.append(badge);
+      return el("li", {}, face);
+    }
     const action = remaining.get(code);
     if (action) {
       remaining.delete(code);
@@ -224,7 +239,7 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     if (badge) face.append(badge);
     return el("li", {}, face);
   })));
-  rove(list, list.querySelector("button.playable") || list.querySelector("button"));
+  rove(list, list.querySelector("button.playable, button.rob-choice") || list.querySelector("button"));
 }
 
 /** Makes *current* the hand's one tab stop (a roving tabindex): the arrow keys move within

@@ -5,7 +5,7 @@
 import { cardText, el, fill } from "./cards.js";
 import { renderHand, renderTrumpBox, rove, seatLabel as labelOf } from "./felt.js";
 import { $, api } from "./page.js";
-import { chosenDiscard, exchanging, toggleDiscard } from "./actions.js";
+import { chosenDiscard, exchanging, robChoices, toggleDiscard } from "./actions.js";
 
 let table = null;
 let act = null;
@@ -74,7 +74,8 @@ export function renderMyHand(view) {
   const playing = Boolean(view.deal && view.deal.phase === "play" && view.winner === null);
   const marks = marksFor(view);
   const exchange = exchanging(view);
-  const key = JSON.stringify([view.version, view.hand, Boolean(marks), table.busy, table.seat, exchange]);
+  const rob = robChoices(view);
+  const key = JSON.stringify([view.version, view.hand, Boolean(marks), table.busy, table.seat, exchange, Boolean(rob)]);
   if (table.handKey === key) return; // Nothing changed: keep the buttons (and focus) as they are.
   table.handKey = key;
   const hadFocus = document.activeElement && document.activeElement.closest("#hand") ? document.activeElement.dataset.card : null;
@@ -82,6 +83,7 @@ export function renderMyHand(view) {
     marks: marks ? { trumps: marks.trumps, top: marks.top } : null,
     plays, playing, busy: table.busy, onPlay: act, onExplain: explainCard,
     choose: exchange ? { chosen: chosenDiscard(), onToggle: toggleDiscard } : null,
+    rob,
   });
   if (hadFocus) {
     const again = $("hand").querySelector(`[data-card="${hadFocus}"]`);

@@ -34,8 +34,7 @@ def test_the_exchange_is_made_by_tapping_cards_in_the_hand(
     assert [card.get_attribute("data-card") for card in cards] == [
         card.upper() for card in view["hand"]]
     assert all(card.get_attribute("aria-pressed") == "false" for card in cards)
-    submit = by_id(browser, "discard-submit")
-    assert submit.text == "Keep all cards"
+    assert by_id(browser, "discard-submit").text == "Keep all cards"
 
     def card(code: str) -> Any:
         return css(browser, f'#hand button[data-card="{code}"]')[0]
@@ -46,13 +45,13 @@ def test_the_exchange_is_made_by_tapping_cards_in_the_hand(
     chosen = codes[:2]
     assert [card(code).get_attribute("aria-pressed") for code in codes[:3]] == [
         "true", "true", "false"]
-    assert submit.text == f"Discard {' '.join(card_text(code) for code in chosen)} and draw 2"
+    assert by_id(browser, "discard-submit").text == f"Discard {' '.join(card_text(code) for code in chosen)} and draw 2"
     for size, (width, height) in FIRST_SCREENS.items():
         set_viewport(browser, width, height)
         assert serious_violations(browser) == [], size
     reset_viewport(browser)
 
-    submit.click()
+    by_id(browser, "discard-submit").click()
     wait_for(browser, lambda b: shown_version(b) > view["version"])
     events = live.app.test_client().get(
         f"/v1/games/{game_id}/events?after={view['version']}",
@@ -60,4 +59,51 @@ def test_the_exchange_is_made_by_tapping_cards_in_the_hand(
     thrown = next(event for event in events["events"] if event["type"] == "cards_discarded")
     assert thrown["data"]["seat"] == 0
     assert sorted(card.upper() for card in thrown["data"]["cards"]) == sorted(chosen)
+    assert not console_errors(browser)
+
+
+def a_seat_that_may_rob(live: LiveServer) -> tuple[str, str, dict[str, Any]]:
+    """A classic game of two people, moved on through the API until seat 0 may rob."""
+    client = live.app.test_client()
+    for _attempt in range(80):
+        created = live.create_game("classic", ["human", "human"])
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        while api_view(live, game_id)["deal"]["number"] == 1:
+            turn = api_view(live, game_id)["turn"]
+            mine = api_view(live, game_id, tokens[turn])
+            if turn == 0 and any(a["type"] == "rob" for a in mine["legal_actions"]):
+                return game_id, tokens[0], mine
+            action = next(a for a in mine["legal_actions"] if a["type"] != "rob")
+            answer = client.post(f"/v1/games/{game_id}/actions", json=action, headers={
+                "Authorization": f"Bearer {tokens[turn]}", "If-Match": f'"{mine["version"]}"'})
+            assert answer.status_code == 201, answer.get_json()
+    raise AssertionError("seat 0 never held the ace of trumps")
+
+
+def test_the_rob_is_made_by_tapping_the_card_to_put_face_down(
+    live: LiveServer, browser: Any,
+) -> None:
+    game_id, token, view = a_seat_that_may_rob(live)
+    open_seat(browser, live, game_id, 0, token)
+    wait_for(browser, lambda b: shown_version(b) == view["version"]
+             and by_id(b, "hand").get_attribute("data-marked") == "true")
+    help_text = by_id(browser, "rob-help").text
+    assert "just play a card: playing declines the rob" in help_text
+    by_id(browser, "rob-toggle").click()
+    choices = wait_for(browser, lambda b: css(b, "#hand button.rob-choice"))
+    robs = {a["discard"].upper(): a for a in view["legal_actions"] if a["type"] == "rob"}
+    assert {card.get_attribute("data-card") for card in choices} == set(robs)
+    assert "Tap the card of your hand to put face down" in by_id(browser, "rob-help").text
+    for size, (width, height) in FIRST_SCREENS.items():
+        set_viewport(browser, width, height)
+        assert serious_violations(browser) == [], size
+    reset_viewport(browser)
+    code = choices[-1].get_attribute("data-card")
+    choices[-1].click()
+    wait_for(browser, lambda b: shown_version(b) > view["version"])
+    after = api_view(live, game_id, token)
+    assert after["deal"]["robbed_by"] == 0
+    assert code not in [card.upper() for card in after["hand"]]
+    assert view["deal"]["turn_up"].upper() in [card.upper() for card in after["hand"]]
     assert not console_errors(browser)
