@@ -56,6 +56,8 @@ def test_the_table_has_no_serious_finding_and_the_hand_is_one_tab_stop(
     open_seat(browser, live, game_id, seat, tokens[seat])
     wait_for(browser, lambda b: by_id(b, "hand").get_attribute("data-marked") == "true"
              and css(b, "#hand button.unplayable"))
+    css(browser, "#hand button.unplayable")[0].click()  # Its refusal shown, the rule folded.
+    wait_for(browser, lambda b: "may not be played" in by_id(b, "card-reason").text)
     assert_no_serious_finding(browser, "the table")
 
     # One tab stop: the first playable card; the arrow keys go through every card.
