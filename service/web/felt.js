@@ -92,20 +92,21 @@ export function renderTrick(nodes, view, me, shown) {
     const winning = shown.winner === play.seat;
     const item = el("li", { class: `played${winning ? " winning" : ""}`, "data-seat": String(play.seat) },
       cardFace(play.card),
-      whoLabel(play.seat, view, me, `${index === 0 ? ", led" : ""}${winning ? ", wins" : ""}`));
+      whoLabel(play.seat, view, me, index === 0 ? ", led" : "",
+        winning ? el("span", { class: "wins", text: ", wins" }) : null));
     place(item, seatAngle(play.seat, view.players, bottom));
     return item;
   }));
   fill(note, shown.note || "");
 }
 
-/** "Seat 2 (bot), led" under a card or call: the word "Seat" and the kind are spans of their
- * own, which a phone's narrow felt shows only to screen readers ("2, led"; the plates say the
- * rest). */
-function whoLabel(seat, view, me, tail) {
+/** "Seat 2 (bot), led, wins" under a card or call: the word "Seat", the kind and "wins" are
+ * spans of their own, which a phone's narrow felt shows only to screen readers ("2, led"; the
+ * plates say the rest, the winning card is lit and the band under the felt names it). */
+function whoLabel(seat, view, me, ...tail) {
   const kind = seat === me ? " (you)" : (view.seat_types[seat] === "bot" ? " (bot)" : "");
   return el("span", { class: "who" }, el("span", { class: "seat-word", text: "Seat " }), String(seat),
-    kind ? el("span", { class: "kind", text: kind }) : null, tail);
+    kind ? el("span", { class: "kind", text: kind }) : null, ...tail);
 }
 
 /** A trick as a sentence with its winner and the ruling that decided. */
