@@ -19,6 +19,7 @@ from engine.errors import FortyFiveError, InvalidActionError, InvalidCardError
 from engine.legality import legal_cards
 from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import Ranking, is_protected, ranking
+from engine.refusals import refusal
 from engine.shuffle import pack
 from engine.tricks import winner_ruling
 
@@ -37,10 +38,12 @@ def legal_query(
     *, names: Mapping[str, str] = FIELDS,
 ) -> dict[str, Any]:
     """Returns ``{"legal": [cards], "ruling": text, "rule": rule_id, "trumps": [cards],
-    "top_trumps": [cards]}`` for *hand* playing to *trick* (cards in play order, empty for a
-    lead) with *trump*; the legal cards keep the order of *hand*, each once; ``trumps`` are the
-    hand's trumps highest first and ``top_trumps`` those of them that may be withheld from a
-    lower led trump (5, J, AH, joker), so a client can mark them without knowing the ranking.
+    "top_trumps": [cards], "refusals": {card: text}}`` for *hand* playing to *trick* (cards in
+    play order, empty for a lead) with *trump*; the legal cards keep the order of *hand*, each
+    once; ``trumps`` are the hand's trumps highest first and ``top_trumps`` those of them that
+    may be withheld from a lower led trump (5, J, AH, joker), so a client can mark them without
+    knowing the ranking; ``refusals`` says, for each card of the hand that may not be played,
+    why in a player's words (:mod:`engine.refusals`).
     Cards are codes, or one comma-separated string.
 
     *names* says how the caller calls ``trick``, ``hand`` and ``players`` in messages.
@@ -70,12 +73,16 @@ def legal_query(
     allowed, why = legal_cards(held, played, order, rules)
     distinct = dict.fromkeys(held)
     trumps = [card for card in order.trump_order if card in distinct]
+    legal = [card.code() for card in distinct if card in allowed]
+    with_joker = rules.joker != "none"
     return {
-        "legal": [card.code() for card in distinct if card in allowed],
+        "legal": legal,
         "ruling": why.text,
         "rule": why.rule_id,
         "trumps": [card.code() for card in trumps],
         "top_trumps": [card.code() for card in trumps if is_protected(card, order.trump)],
+        "refusals": {card.code(): refusal(card, why, legal, with_joker)
+                     for card in distinct if card not in allowed},
     }
 
 

@@ -19,7 +19,7 @@ import {
   auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
   trickSummary,
 } from "./felt.js";
-import { renderBidding, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
+import { renderBidding, renderScoreline, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
 import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.js";
 import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
@@ -359,8 +359,9 @@ function show(view) {
   renderSeats($("seats"), view, table.seat);
   renderCentre();
   renderTrumpBox($("trump-info"), view, table.seat, marksFor(view));
+  renderActions(view, { busy: table.busy, act, spectator: table.seat === null, redraw: () => show(table.view) });
   renderMyHand(view);
-  renderActions(view, { busy: table.busy, act, spectator: table.seat === null });
+  renderScoreline($("scoreline"), view, table.seat);
   renderScores($("scores"), view, table.seat);
   renderSheet($("sheet"), $("sheet-caption"), view, table.seat, [...table.rows.values()]);
   renderBidding($("bidding-panel"), $("bidding"), $("bidding-note"), view, table.seat);
@@ -442,10 +443,27 @@ function renderWinner(view) {
   let text = `Side ${sideName(view.winner)} (${seats.map((seat) => `seat ${seat}`).join(", ")}) wins the game`;
   if (table.seat !== null) text += seats.includes(table.seat) ? ": you win!" : ": you lose.";
   else text += ".";
+  const jink = jinkRuling(view);
   fill(box, el("strong", { text }), " ",
+    jink ? el("span", { class: "jink-note" }, el("strong", { text: jink.title }), ` ${jink.ruling.text} `,
+      el("code", { class: "rule-id", text: jink.ruling.rule })) : null, " ",
     el("a", { href: viewerUrl(view.version), text: "Replay the hand history" }), " ",
     el("a", { href: viewerUrl(view.version, "auditor"), text: "with every hand shown" }));
   box.hidden = false;
+}
+
+/** The jink that decided the game, if one did: the last deal's jink fact (its ruling is the
+ * engine's sentence, shown as it is). */
+const JINK_TITLES = {
+  "jink.take_all": "Won by a jink:",
+  "jink.announced.failed": "An announced jink failed:",
+  "jink.announced.made": "An announced jink was made:",
+};
+
+function jinkRuling(view) {
+  const facts = view.deal ? view.deal.facts : [];
+  const fact = facts.find((candidate) => candidate.ruling && JINK_TITLES[candidate.ruling.rule]);
+  return fact ? { title: JINK_TITLES[fact.ruling.rule], ruling: fact.ruling } : null;
 }
 
 // The trick in the middle, and the one just finished -----------------------------------------
@@ -516,7 +534,10 @@ function renderCentre() {
   let note = "";
   if (cards.length === 0) {
     if (deal.phase === "play" && view.turn !== null) note = `${seatLabel(view.turn, view)} to lead.`;
-    else if (deal.phase !== "play") note = `Waiting for ${PHASES[deal.phase] || deal.phase}.`;
+    else if (deal.phase !== "play" && view.phase !== "over") note = `Waiting for ${PHASES[deal.phase] || deal.phase}.`;
+  }
+  if (view.phase === "over") {
+    note = view.winner !== null ? `Game over: side ${sideName(view.winner)} wins.` : "The game is over.";
   }
   renderTrick(nodes, view, table.seat, { number: deal.tricks.length + 1, cards, winner: null, note });
 }

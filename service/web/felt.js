@@ -2,7 +2,7 @@
 // seat that played it), the trumps and the turn-up beside the trick, and the seat's own hand
 // at the near edge. Pure rendering: app.js decides what to show and what a click does.
 
-import { cardBack, cardFace, cardName, el, fill, sideName, suitFace } from "./cards.js";
+import { cardBack, cardFace, cardName, cardText, el, fill, sideName, suitFace } from "./cards.js";
 
 /** The seat's place around an ellipse: the viewer at the bottom, play going clockwise. */
 export function seatAngle(seat, players, bottom) {
@@ -10,10 +10,13 @@ export function seatAngle(seat, players, bottom) {
   return Math.PI / 2 + (relative * 2 * Math.PI) / players;
 }
 
-function place(node, angle, radiusX, radiusY) {
+/** Puts *node* at *angle* around the felt: style.css scales the direction by the radii of
+ * seats or of the trick for the screen's size (so a phone's narrow felt keeps the trick's cards
+ * clear of the seat plates). */
+function place(node, angle) {
   // CSSOM properties are allowed by the Content-Security-Policy (style attributes are not).
-  node.style.left = `${50 + radiusX * Math.cos(angle)}%`;
-  node.style.top = `${50 + radiusY * Math.sin(angle)}%`;
+  node.style.setProperty("--x", Math.cos(angle).toFixed(4));
+  node.style.setProperty("--y", Math.sin(angle).toFixed(4));
 }
 
 /** "Seat 2 (bot)", "Seat 0 (you)". */
@@ -53,7 +56,7 @@ export function renderSeats(node, view, me) {
         Array.from({ length: Math.min(cards, 5) }, () => cardBack())),
       el("span", { class: "visually-hidden", text: `, side ${sideName(side)}, ${cards} card${cards === 1 ? "" : "s"}${dealer ? ", dealer" : ""}` }),
       toAct ? el("span", { class: "to-act-label" }, "to act", el("span", { class: "seat-clock" })) : null));
-    place(plate, seatAngle(seat, view.players, bottom), 39, 41);
+    place(plate, seatAngle(seat, view.players, bottom));
     return plate;
   }));
 }
@@ -73,8 +76,8 @@ export function renderTrick(nodes, view, me, shown) {
     fill(list, shown.calls.map(({ seat, text, high }) => {
       const item = el("li", { class: `call${high ? " high" : ""}`, "data-seat": String(seat) },
         el("span", { class: "call-text", text }),
-        el("span", { class: "who", text: seatLabel(seat, view, me) }));
-      place(item, seatAngle(seat, view.players, bottom), 34, 34);
+        whoLabel(seat, view, me, ""));
+      place(item, seatAngle(seat, view.players, bottom));
       return item;
     }));
     fill(note, shown.note || "");
@@ -89,11 +92,21 @@ export function renderTrick(nodes, view, me, shown) {
     const winning = shown.winner === play.seat;
     const item = el("li", { class: `played${winning ? " winning" : ""}`, "data-seat": String(play.seat) },
       cardFace(play.card),
-      el("span", { class: "who", text: `${seatLabel(play.seat, view, me)}${index === 0 ? ", led" : ""}${winning ? ", wins" : ""}` }));
-    place(item, seatAngle(play.seat, view.players, bottom), 34, 33);
+      whoLabel(play.seat, view, me, index === 0 ? ", led" : "",
+        winning ? el("span", { class: "wins", text: ", wins" }) : null));
+    place(item, seatAngle(play.seat, view.players, bottom));
     return item;
   }));
   fill(note, shown.note || "");
+}
+
+/** "Seat 2 (bot), led, wins" under a card or call: the word "Seat", the kind and "wins" are
+ * spans of their own, which a phone's narrow felt shows only to screen readers ("2, led"; the
+ * plates say the rest, the winning card is lit and the band under the felt names it). */
+function whoLabel(seat, view, me, ...tail) {
+  const kind = seat === me ? " (you)" : (view.seat_types[seat] === "bot" ? " (bot)" : "");
+  return el("span", { class: "who" }, el("span", { class: "seat-word", text: "Seat " }), String(seat),
+    kind ? el("span", { class: "kind", text: kind }) : null, ...tail);
 }
 
 /** A trick as a sentence with its winner and the ruling that decided. */
@@ -136,7 +149,7 @@ export function renderTrumpBox(node, view, me, trumpsInHand) {
  * *plays* maps a card code to its legal play action; every card is a button while cards are
  * being played, so that a card that may not be played can say why.
  */
-export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay, onExplain }) {
+export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay, onExplain, choose = null, rob = null }) {
   node.dataset.version = String(view.version);
   node.dataset.marked = marks ? "true" : "false";
   if (me === null || !Array.isArray(view.hand)) {
@@ -148,7 +161,8 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     return;
   }
   const remaining = new Map(plays);
-  fill(node, el("ul", { class: "cards hand-cards", "aria-label": "Cards in your hand" }, view.hand.map((card) => {
+  const list = el("ul", { class: "cards hand-cards", "aria-label": "Cards in your hand", onkeydown: moveInHand });
+  fill(node, fill(list, view.hand.map((card) => {
     const code = card.toUpperCase();
     const trump = marks && marks.trumps.has(code);
     const top = marks && marks.top.has(code);
@@ -156,6 +170,43 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     const badge = kind ? el("span", { class: `trump-badge${top ? " top" : ""}`, "aria-hidden": "true", text: top ? "top" : "trump" }) : null;
     const classes = [trump ? "trump" : "", top ? "top-trump" : ""];
     const name = `${cardName(card)}${kind ? `, ${kind}` : ""}`;
+    // The accessible name starts with the text on the card ("K♣ top"), as speech input users
+    // say it (WCAG 2.5.3), then says it in words.
+    const shown = `${cardText(card)}${kind ? ` ${top ? "top" : "trump"}` : ""}`;
+    if (choose) {
+      // The exchange: each card a toggle, pressed when it is to be thrown out.
+      const chosen = choose.chosen.has(code);
+      const face = cardFace(card, "button", {
+        type: "button",
+        class: ["choosable", chosen ? "chosen" : "", ...classes].filter(Boolean).join(" "),
+        "aria-pressed": chosen ? "true" : "false",
+        "aria-describedby": "discard-help",
+        "aria-label": `${shown}: throw out the ${name}`,
+        disabled: busy,
+        onclick: (event) => {
+          const now = choose.onToggle(code);
+          event.currentTarget.setAttribute("aria-pressed", now ? "true" : "false");
+          event.currentTarget.classList.toggle("chosen", now);
+        },
+      });
+      if (badge) face.append(badge);
+      return el("li", {}, face);
+    }
+    if (rob && rob.has(code)) {
+      // The rob: tapping a card puts it face down and takes the turn-up.
+      const face = cardFace(card, "button", {
+        type: "button",
+        class: ["action", "action-rob", "rob-choice", ...classes].filter(Boolean).join(" "),
+        "data-type": "rob",
+        "data-action": JSON.stringify(rob.get(code)),
+        "aria-describedby": "rob-help",
+        "aria-label": `${shown}: put the ${name} face down and take the turn-up`,
+        disabled: busy,
+        onclick: () => onPlay(rob.get(code)),
+      });
+      if (badge) face.append(badge);
+      return el("li", {}, face);
+    }
     const action = remaining.get(code);
     if (action) {
       remaining.delete(code);
@@ -165,7 +216,7 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
         "data-type": "play",
         "data-action": JSON.stringify(action),
         disabled: busy,
-        "aria-label": `Play the ${name}`,
+        "aria-label": `${shown}: play the ${name}`,
         onclick: () => onPlay(action),
       });
       if (badge) face.append(badge);
@@ -182,13 +233,36 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
       class: ["unplayable", ...classes].filter(Boolean).join(" "),
       "aria-disabled": "true",
       "aria-describedby": "card-reason",
-      "aria-label": `${name}: may not be played now`,
+      "aria-label": `${shown}: the ${name}, may not be played now`,
       onclick: () => onExplain(code),
       onfocus: () => onExplain(code),
     });
     if (badge) face.append(badge);
     return el("li", {}, face);
   })));
+  rove(list, list.querySelector("button.playable, button.rob-choice") || list.querySelector("button"));
+}
+
+/** Makes *current* the hand's one tab stop (a roving tabindex): the arrow keys move within
+ * the hand, so that Tab passes the whole hand at once, cards that may not be played too. */
+export function rove(list, current) {
+  for (const button of list.querySelectorAll("button")) button.tabIndex = button === current ? 0 : -1;
+}
+
+const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+function moveInHand(event) {
+  const buttons = [...event.currentTarget.querySelectorAll("button")];
+  const at = buttons.indexOf(document.activeElement);
+  if (at < 0) return;
+  let next = null;
+  if (event.key in MOVES) next = (at + MOVES[event.key] + buttons.length) % buttons.length;
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = buttons.length - 1;
+  if (next === null) return;
+  event.preventDefault();
+  rove(event.currentTarget, buttons[next]);
+  buttons[next].focus();
 }
 
 /** Each seat's latest call of the auction, as said at the table. */

@@ -3,8 +3,9 @@
 // ranking: nothing of the rules is worked out here). app.js binds the table's state.
 
 import { cardText, el, fill } from "./cards.js";
-import { renderHand, renderTrumpBox, seatLabel as labelOf } from "./felt.js";
+import { renderHand, renderTrumpBox, rove, seatLabel as labelOf } from "./felt.js";
 import { $, api } from "./page.js";
+import { chosenDiscard, exchanging, robChoices, toggleDiscard } from "./actions.js";
 
 let table = null;
 let act = null;
@@ -72,17 +73,24 @@ export function renderMyHand(view) {
   }
   const playing = Boolean(view.deal && view.deal.phase === "play" && view.winner === null);
   const marks = marksFor(view);
-  const key = JSON.stringify([view.version, view.hand, Boolean(marks), table.busy, table.seat]);
+  const exchange = exchanging(view);
+  const rob = robChoices(view);
+  const key = JSON.stringify([view.version, view.hand, Boolean(marks), table.busy, table.seat, exchange, Boolean(rob)]);
   if (table.handKey === key) return; // Nothing changed: keep the buttons (and focus) as they are.
   table.handKey = key;
   const hadFocus = document.activeElement && document.activeElement.closest("#hand") ? document.activeElement.dataset.card : null;
   renderHand($("hand"), view, table.seat, {
     marks: marks ? { trumps: marks.trumps, top: marks.top } : null,
     plays, playing, busy: table.busy, onPlay: act, onExplain: explainCard,
+    choose: exchange ? { chosen: chosenDiscard(), onToggle: toggleDiscard } : null,
+    rob,
   });
   if (hadFocus) {
     const again = $("hand").querySelector(`[data-card="${hadFocus}"]`);
-    if (again) again.focus({ preventScroll: true });
+    if (again) {
+      rove(again.closest("ul"), again);
+      again.focus({ preventScroll: true });
+    }
   }
   const reason = $("card-reason");
   if (reason.dataset.version !== String(view.version)) {
@@ -113,7 +121,12 @@ async function explainCard(code) {
     return;
   }
   box.dataset.rule = answer.rule;
-  fill(box, el("strong", { text: `${name} may not be played.` }), " ",
-    el("span", { class: "ruling-text", text: answer.ruling }), " ",
-    el("code", { class: "rule-id", text: answer.rule }));
+  // The engine's words for this card (POST /v1/rules/legal's refusals), then its ruling and
+  // rule id for the curious: the ruling stays the authority.
+  const refusal = answer.refusals && answer.refusals[code];
+  fill(box, el("strong", { class: "refusal", text: refusal || `${name} may not be played.` }), " ",
+    el("details", { class: "rule-details" },
+      el("summary", { text: "The rule" }),
+      el("span", { class: "ruling-text", text: answer.ruling }), " ",
+      el("code", { class: "rule-id", text: answer.rule })));
 }

@@ -1,8 +1,9 @@
 // The lobby: create a game (profile, seats, options) or join one by its id and a seat token,
 // and claim a seat from an invite link.
 
-import { el, fill, invites, tokens } from "./cards.js";
-import { $, api, copyButton, say, showProblem } from "./page.js";
+import { el, fill, invites, readProblem, tokens } from "./cards.js";
+import { $, api, clearMessage, copyButton, say, showProblem } from "./page.js";
+import { explainRefusal, optionWords } from "./options.js";
 
 const lobby = { profiles: [] };
 
@@ -62,24 +63,54 @@ function renderSeatChoices() {
 function renderOptions(profile) {
   const fields = Object.entries(profile.options).map(([name, spec]) => {
     const id = `option-${name}`;
+    const words = optionWords(name, spec);
+    const described = `${id}-help ${id}-error`;
     let input;
     if (Array.isArray(spec.values)) {
-      input = el("select", { id, "data-option": name, "aria-describedby": `${id}-help` },
+      input = el("select", { id, "data-option": name, "aria-describedby": described, onchange: clearOptionErrors },
         spec.values.map((value) => el("option", {
-          value: JSON.stringify(value), text: String(value), selected: value === spec.default,
+          value: JSON.stringify(value), text: words.value(value), selected: value === spec.default,
         })));
     } else {
       input = el("input", {
-        id, type: "number", min: "0", "data-option": name, "aria-describedby": `${id}-help`,
+        id, type: "number", min: "0", "data-option": name, "aria-describedby": described,
         value: spec.default === null ? "" : String(spec.default),
-        placeholder: spec.default === null ? "none" : "",
+        placeholder: spec.default === null ? words.empty : "", oninput: clearOptionErrors,
       });
     }
     return el("p", { class: "field option" },
-      el("label", { for: id, text: name.replaceAll("_", " ") }), input,
-      el("span", { id: `${id}-help`, class: "help", text: spec.description }));
+      el("label", { for: id, text: words.label }), input,
+      el("span", { id: `${id}-help`, class: "help", text: words.help }),
+      el("span", { id: `${id}-error`, class: "field-error", hidden: true }));
   });
   fill($("option-fields"), fields);
+}
+
+function clearOptionErrors() {
+  for (const box of document.querySelectorAll("#option-fields .field-error")) {
+    box.hidden = true;
+    fill(box);
+  }
+  for (const input of document.querySelectorAll("#option-fields [aria-invalid]")) input.removeAttribute("aria-invalid");
+}
+
+/** Says a refused option next to its control, in plain words, and takes the focus there. */
+function showOptionError(problem, profile) {
+  const options = {};
+  for (const [name, spec] of Object.entries(profile.options)) options[name] = spec.default;
+  Object.assign(options, chosenOptions(profile));
+  const players = document.querySelectorAll("#seat-choices select").length;
+  const said = explainRefusal(problem.detail, { players, options });
+  const input = said && $(`option-${said.option}`);
+  if (!input) return false;
+  $("options-details").open = true;
+  const box = $(`option-${said.option}-error`);
+  fill(box, said.text);
+  box.hidden = false;
+  input.setAttribute("aria-invalid", "true");
+  input.focus();
+  say("The game was not created: one option does not go with the others (see Options).", "error");
+  return true;
 }
 
 function chosenOptions(profile) {
@@ -116,9 +147,13 @@ async function createGame(event) {
       body: JSON.stringify({ profile: profile.name, options: chosenOptions(profile), seats, auditor }),
     });
     if (!response.ok) {
-      await showProblem(response, "The game was not created: ");
+      const problem = await readProblem(response);
+      if (problem.status !== 422 || !showOptionError(problem, profile)) {
+        say(`The game was not created: ${problem.detail}`, "error");
+      }
       return;
     }
+    clearMessage();
     const created = await response.json();
     for (const seat of created.seats) {
       if (seat.token) tokens.set(created.id, seat.seat, seat.token);

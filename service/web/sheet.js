@@ -55,13 +55,43 @@ function signed(value) {
   return value > 0 ? `+${value}` : String(value);
 }
 
+/** Tricks each side has won in the deal in play. */
+function tricksWon(view) {
+  const tricks = view.sides.map(() => 0);
+  for (const trick of view.deal ? view.deal.tricks : []) {
+    if (trick.winner !== null) tricks[sideOf(trick.winner, view)] += 1;
+  }
+  return tricks;
+}
+
+/**
+ * The running score of every side, at the top of the table (the first thing a card player
+ * looks for): the score, the tricks of this deal, games won in a match, and the target.
+ */
+export function renderScoreline(node, view, me) {
+  const tricks = tricksWon(view);
+  const matchGames = view.options && view.options.match_games > 1;
+  const target = view.options && Number.isInteger(view.options.target) ? view.options.target : null;
+  const items = view.sides.map((seats, side) => {
+    const mine = seats.includes(me);
+    const games = matchGames ? `, games ${view.games_won[side]}` : "";
+    return el("li", {
+      class: `side-score side-${side % 6}${mine ? " mine" : ""}${view.winner === side ? " won" : ""}`,
+      "data-side": String(side), "data-score": String(view.scores[side]),
+    },
+    el("span", { class: "side-badge", "aria-hidden": "true", text: sideName(side) }),
+    el("span", { class: "visually-hidden", text: `Side ${sideName(side)}${mine ? " (you)" : ""}: ` }),
+    el("span", { class: "score-points", text: String(view.scores[side]) }),
+    el("span", { class: "score-tricks", text: ` \u00b7 ${tricks[side]} trick${tricks[side] === 1 ? "" : "s"}${games}` }));
+  });
+  if (target !== null) items.push(el("li", { class: "score-target", text: `to ${target}` }));
+  fill(node, items);
+}
+
 /** The compact score line per side: total, tricks and points so far in this deal. */
 export function renderScores(tableNode, view, me) {
   const deal = view.deal;
-  const tricks = view.sides.map(() => 0);
-  for (const trick of deal ? deal.tricks : []) {
-    if (trick.winner !== null) tricks[sideOf(trick.winner, view)] += 1;
-  }
+  const tricks = tricksWon(view);
   const soFar = pointsSoFar(view);
   const auction = Boolean(deal && deal.auction);
   const matchGames = view.options && view.options.match_games > 1;

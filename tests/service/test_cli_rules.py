@@ -34,7 +34,8 @@ def test_legal_prints_the_contract_json_for_the_bruff_worked_example(
 ) -> None:
     data = _json(capsys, "legal", "--profile", "bruff", "--trump", "S", "--trick", "7S,5S",
                  "--hand", "AH,KD")
-    assert list(data) == ["legal", "ruling", "rule", "trumps", "top_trumps"]
+    assert list(data) == ["legal", "ruling", "rule", "trumps", "top_trumps", "refusals"]
+    assert data["refusals"] == {}
     assert data["legal"] == ["AH", "KD"]
     assert data["trumps"] == data["top_trumps"] == ["AH"]
     assert data["rule"] == "play.trump_lead.withhold"
@@ -56,6 +57,10 @@ def test_legal_forces_the_jack_on_a_five_lead_in_the_auction(
         "rule": "play.trump_lead.must_trump",
         "trumps": ["JS"],
         "top_trumps": ["JS"],
+        "refusals": {"2D": "2\u2666 may not be played: a trump was led (5\u2660), so you must "
+                           "play a trump. Your J\u2660 is a top trump, but a top trump may be "
+                           "held back only from a lower trump, and the 5\u2660 led is higher. "
+                           "You may play J\u2660."},
     }
 
 

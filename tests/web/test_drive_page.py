@@ -7,15 +7,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from accessibility import serious_violations
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
+from viewport import FIRST_SCREENS, reset_viewport, set_viewport
 from web_helpers import (
     LiveServer,
     by_id,
     console_errors,
     css,
     rehash,
-    serious_violations,
     wait_for,
 )
 
@@ -76,7 +77,11 @@ def test_the_drive_page_shows_tables_standings_and_a_printable_score_card(
     assert card.is_displayed() and "P1" in by_id(browser, "card-title").text
     assert len(css(browser, "#score-card tbody tr")) == 2
     assert "Place" in by_id(browser, "card-total").text
-    assert console_errors(browser) == [] and serious_violations(browser) == []
+    assert console_errors(browser) == []
+    for size, (width, height) in FIRST_SCREENS.items():
+        set_viewport(browser, width, height)
+        assert serious_violations(browser) == [], size
+    reset_viewport(browser)
 
 
 def test_the_viewer_verifies_a_duplicate_board_in_the_browser(

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 import pytest
+from accessibility import serious_violations
 from web_helpers import (
     DESKTOP,
     PHONE,
@@ -23,13 +24,13 @@ from web_helpers import (
     console_errors,
     css,
     screenshot,
-    serious_violations,
     wait_for,
 )
 
 from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
 from engine.profiles import make_ruleset
+from engine.query import legal_query
 from engine.ranking import is_protected, ranking
 from workers import jobs
 
@@ -265,12 +266,20 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
     assert card.get_attribute("aria-disabled") == "true"
     card.click()
     reason = wait_for(browser, lambda b: by_id(b, "card-reason").text or None)
-    assert ruling.rule_id in reason and ruling.text in reason, reason
+    # In a player's words with suit symbols (the engine's refusal for this card), the ruling
+    # and its rule id kept in a details element.
+    refusal = legal_query(found["profile"], found["options"], found["players"], found["trump"],
+                          trick, found["hand"])["refusals"][code]
+    assert reason.startswith(refusal), reason
+    assert not re.search(r"\b(?:[2-9TJQKA][SCDH]|JK)\b", reason.split("The rule")[0]), reason
+    details = by_id(browser, "card-reason").get_attribute("textContent")
+    assert ruling.rule_id in details and ruling.text in details, details
     assert by_id(browser, "card-reason").get_attribute("data-card") == code
     assert shown_version(browser) == found["version"], "the click posted nothing"
 
-    # By keyboard: tabbing through the hand explains each card that may not be played.
-    browser.execute_script("document.querySelector('#hand button').focus()")
+    # By keyboard: the arrow keys go through the hand and explain each card that may not be
+    # played.
+    browser.execute_script("document.querySelector('#hand button[tabindex=\"0\"]').focus()")
     explained = 0
     for _ in found["hand"]:
         active = browser.switch_to.active_element
@@ -278,9 +287,9 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
         if "unplayable" in (active.get_attribute("class") or ""):
             wait_for(browser, lambda b, c=code: (
                 by_id(b, "card-reason").get_attribute("data-card") == c
-                and ruling.rule_id in by_id(b, "card-reason").text))
+                and ruling.rule_id in by_id(b, "card-reason").get_attribute("textContent")))
             explained += 1
-        active.send_keys(Keys.TAB)
+        active.send_keys(Keys.ARROW_RIGHT)
     assert explained == len(found["hand"]) - len(
         [a for a in found["legal_actions"] if a["type"] == "play"])
     assert not console_errors(browser)

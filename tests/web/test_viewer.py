@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from accessibility import serious_violations
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from web_helpers import (
@@ -30,7 +31,6 @@ from web_helpers import (
     css,
     rehash,
     screenshot,
-    serious_violations,
     wait_for,
 )
 

@@ -29,6 +29,15 @@ class LegalSchema(ma.Schema):
         metadata={"description": "The hand's top trumps (5, J, AH, joker), highest first: "
                                  "those that may be withheld from a lower led trump"},
     )
+    refusals = fields.Dict(
+        keys=fields.String(metadata=CARD_METADATA), values=fields.String(), required=True,
+        metadata={"description": "For each card of the hand that may not be played, why, in a "
+                                 "player's words with suit symbols (the ruling and rule above "
+                                 "stay the authority)",
+                  "example": {"7S": "7\u2660 may not be played: 9\u2665 was led and you hold a "
+                                    "\u2665 heart, so you must follow with a heart or play a "
+                                    "trump. You may play K\u2665 or 5\u2660."}},
+    )
 
 
 class WinnerSchema(ma.Schema):
