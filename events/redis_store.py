@@ -342,6 +342,11 @@ class RedisEventStore:
         if claimed is not None and as_text(claimed) != use.decode():
             raise CommitmentReusedError(event.commitment, as_text(claimed), use.decode())
 
+    def now(self) -> datetime:
+        """Returns the time by the clock that stamps ``occurred_at`` (see
+        :meth:`events.store.EventStore.now`)."""
+        return self._clock()
+
     def read(
         self,
         game_id: str,

@@ -16,6 +16,7 @@ import dataclasses
 import re
 import zlib
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol, TypeAlias
 
 from events.envelope import Actor, RecordedEvent
@@ -103,6 +104,11 @@ class EventStore(Protocol):
         :raises SchemaError: if an event's schema cannot be upcast to the current one.
         :raises StoreUnavailableError: if the store cannot be reached.
         """
+        ...
+
+    def now(self) -> datetime:
+        """Returns the time by the clock that stamps ``occurred_at`` on appends: what a rule
+        on the events' times compares with before it appends."""
         ...
 
     def version(self, game_id: str) -> int:
