@@ -5,12 +5,18 @@ A ``/2`` deck depends on every nonce recorded before the cut. A bot's or the clo
 from the game's committed contribution secret, so its position is fixed before any seed; what
 is left is *when* it lands. Cut at once, it would shut out the human seats' nonces, and the
 server, which knew every other input when it drew the seed, could have chosen the deck. So the
-game commits in ``game_created`` to a window (:data:`NONCE_WINDOW` seconds): a bot's or the
-clock's cut is recorded only once every human seat has sent its nonce, or once the window has
-closed, counted from the ``occurred_at`` of the deal's shuffle to that of the cut. Every nonce
-recorded before the cut is in the deck. Both times are in the history, so a verifier checks the
-rule (:func:`cut_wait` is its one statement, used by the workers, the command path and the
-verifier alike).
+game commits in ``game_created`` to a window (:data:`NONCE_WINDOW` seconds), counted from the
+``occurred_at`` of the deal's shuffle:
+
+- a bot's or the clock's cut is recorded only once every human seat has sent its nonce, or once
+  the window has closed (:func:`cut_wait`);
+- in a deal a bot is to cut, a nonce is taken only while the window is open
+  (:func:`nonce_too_late`), so the nonces in the deck are exactly those that came in time,
+  whenever after the window the bot's cut lands: the server cannot choose, by the moment it
+  cuts, whether a late nonce counts.
+
+Every time involved is in the history, so a verifier checks both (these functions are the
+rule's one statement, used by the workers, the command path and the verifier alike).
 """
 
 from __future__ import annotations
@@ -47,6 +53,12 @@ def cut_wait(window: int | None, waited: float, missing: Collection[Seat]) -> fl
     if window is None or not missing:
         return 0.0
     return max(0.0, window - waited)
+
+
+def nonce_too_late(window: int | None, waited: float, bot_cuts: bool) -> bool:
+    """True when a nonce recorded *waited* seconds after its deal's shuffle comes too late:
+    a bot is to cut the deal (*bot_cuts*) and the *window* has closed."""
+    return window is not None and bot_cuts and waited >= window
 
 
 def window_of(state: GameState) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from engine.errors import FortyFiveError
-from engine.nonce_window import cut_wait, missing_nonces
+from engine.nonce_window import cut_wait, missing_nonces, nonce_too_late
 from engine.profiles import RuleSet, make_ruleset
 from engine.shuffle import ALGORITHM_2, committed_cut, pack
 from events.envelope import parse_timestamp
@@ -123,21 +123,34 @@ def _window(created: Mapping[str, Any], problems: list[tuple[str, int]]) -> int 
 def _check_window(found: DealContributions, opening: HistoryEvent,
                   section: Sequence[HistoryEvent], seats: Sequence[str], window: int | None,
                   problems: list[tuple[str, int]]) -> None:
-    """Checks that a bot's or the clock's cut waited for the human seats' nonces: after all of
-    them, or at least *window* seconds after the deal's shuffle."""
+    """Checks that a bot's or the clock's cut waited for the human seats' nonces (after all of
+    them, or at least *window* seconds after the deal's shuffle), and that a deal a bot cut
+    took no nonce after the window."""
     if window is None or found.cut_by not in ("bot", "clock") or found.algorithm != ALGORITHM_2:
         return
     cut = next(event for event in section if event.type == "deck_cut")
+
+    def since_shuffle(event: HistoryEvent) -> float | None:
+        if opening.occurred_at is None or event.occurred_at is None:
+            return None  # A draft: no times to check.
+        try:
+            return (parse_timestamp(event.occurred_at)
+                    - parse_timestamp(opening.occurred_at)).total_seconds()
+        except ValueError as error:
+            problems.append((f"deal {found.deal}: {error}", event.version))
+            return None
+
+    for nonce in (event for event in section if event.type == "deal_contributed"
+                  and event.version < cut.version):
+        late = since_shuffle(nonce)
+        if late is not None and nonce_too_late(window, late, found.cut_by == "bot"):
+            problems.append((f"deal {found.deal}: the nonce of seat {nonce.data.get('seat')} "
+                             f"was taken {late:.3f} s after the shuffle, after the {window} s "
+                             "nonce window of a deal a bot cuts had closed: the server chose "
+                             "to count it", nonce.version))
     missing = missing_nonces(seats, found.nonce_seats)
-    if not missing or opening.occurred_at is None or cut.occurred_at is None:
-        return
-    try:
-        waited = (parse_timestamp(cut.occurred_at)
-                  - parse_timestamp(opening.occurred_at)).total_seconds()
-    except ValueError as error:
-        problems.append((f"deal {found.deal}: {error}", cut.version))
-        return
-    if cut_wait(window, waited, missing) > 0:
+    waited = since_shuffle(cut) if missing else None
+    if waited is not None and cut_wait(window, waited, missing) > 0:
         seat_list = ", ".join(map(str, missing))
         problems.append((f"deal {found.deal}: the {found.cut_by}'s cut came {waited:.3f} s "
                          f"after the shuffle, before the {window} s nonce window closed, and "

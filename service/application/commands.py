@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, TypeAlias
 
 from engine.actions import (
@@ -20,15 +21,15 @@ from engine.actions import (
     parse_action,
     start_game_and_apply,
 )
-from engine.errors import FortyFiveError
+from engine.errors import ContributionRefusedError, FortyFiveError
 from engine.fold import apply_event, fold
-from engine.nonce_window import NONCE_WINDOW, awaited, wait_in
+from engine.nonce_window import NONCE_WINDOW, awaited, nonce_too_late, wait_in, window_of
 from engine.state import GameState, Seat
 from events.envelope import SERVER, Actor, RecordedEvent, parse_timestamp
 from events.errors import ConcurrencyError
 from events.fold_cache import FoldCache, Folded, on_events
 from events.store import EventStore, check_game_id
-from events.types import DeckCut, Event
+from events.types import DealContributed, DeckCut, Event
 
 Entropy: TypeAlias = Callable[[], bytes]
 """Returns 32 fresh random bytes."""
@@ -238,19 +239,48 @@ def act(
     return _append(store, cache, game_id, author, action, folded, decided, command_id)
 
 
-def cut_wait(store: EventStore, game_id: str, state: GameState) -> float:
+def cut_wait(store: EventStore, game_id: str, state: GameState,
+             now: datetime | None = None) -> float:
     """Returns how many more seconds a bot's or the turn clock's cut of *game_id* in *state*
-    must wait for the human seats' nonces (:func:`engine.nonce_window.wait_in`), by the
-    store's clock against the time its deal's shuffle was recorded: 0 when it may cut now.
+    must wait for the human seats' nonces (:func:`engine.nonce_window.wait_in`) at *now*
+    (default: the store's clock), against the time its deal's shuffle was recorded: 0 when
+    it may cut now.
 
     :raises events.store.StoreError: from the store.
     """
-    deal = state.deal
-    if deal is None or not awaited(state):
+    if not awaited(state):
         return 0.0
+    return wait_in(state, _since_shuffle(store, game_id, state,
+                                         store.now() if now is None else now))
+
+
+def _since_shuffle(store: EventStore, game_id: str, state: GameState, now: datetime) -> float:
+    """Returns the seconds from the recorded time of the shuffle of *state*'s deal to *now*."""
+    deal = state.deal
+    assert deal is not None, "a deal was shuffled"
     opening = store.read(game_id, after=deal.opened - 1, limit=1)
     shuffled_at = parse_timestamp(opening[0].envelope.occurred_at)
-    return wait_in(state, (store.now() - shuffled_at).total_seconds())
+    return (now - shuffled_at).total_seconds()
+
+
+def _check_nonce_in_time(store: EventStore, game_id: str, state: GameState,
+                         event: DealContributed, now: datetime) -> None:
+    """Refuses a nonce recorded at *now* to a deal a bot is to cut once its nonce window has
+    closed (:func:`engine.nonce_window.nonce_too_late`).
+
+    :raises ContributionRefusedError: ``nonce_window_closed``.
+    """
+    deal = state.deal
+    assert deal is not None and deal.turn is not None, "a deal waits for its cut"
+    bot_cuts = state.seat_types[deal.turn] == "bot"
+    if not bot_cuts:
+        return
+    waited, window = _since_shuffle(store, game_id, state, now), window_of(state)
+    if nonce_too_late(window, waited, bot_cuts):
+        raise ContributionRefusedError(
+            f"deal {event.deal} closed its nonce window {window} s after its shuffle "
+            f"({waited:.1f} s ago): the bot in seat {deal.turn} cuts it without this nonce",
+            code="nonce_window_closed")
 
 
 def abandon_command_id(game_id: str, version: int) -> str:
@@ -309,12 +339,17 @@ def _append(
     id was seen, the first one), keeping in the cache the state the engine produced with
     them (:func:`engine.actions.decide_and_apply`), so they are not folded a second time."""
     events, state = decided
-    if isinstance(events[0], DeckCut) and (
-            actor == SERVER or folded.state.seat_types[events[0].seat] == "bot"):
-        wait = cut_wait(store, game_id, folded.state)
+    # The nonce window's rules are checked at the very time the events are stamped with.
+    first, now = events[0], store.now()
+    if isinstance(first, DeckCut) and (
+            actor == SERVER or folded.state.seat_types[first.seat] == "bot"):
+        wait = cut_wait(store, game_id, folded.state, now)
         if wait > 0:
             raise NonceWindowOpenError(game_id, wait)
-    result = store.append(game_id, folded.version, events, actor=actor, command_id=command_id)
+    elif isinstance(first, DealContributed):
+        _check_nonce_in_time(store, game_id, folded.state, first, now)
+    result = store.append(game_id, folded.version, events, actor=actor, command_id=command_id,
+                          occurred_at=now)
     if result.duplicate:
         return _replayed(store, cache, game_id, actor, action, result.recorded)
     cache.remember(game_id, Folded(state, result.version, result.recorded[-1].envelope.hash))

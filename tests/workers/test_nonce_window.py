@@ -189,6 +189,47 @@ def test_without_the_nonces_a_bot_cuts_once_the_window_has_closed(
     assert deal.fairness == "server_only" and deal.nonce_seats == ()
 
 
+def test_a_nonce_after_the_window_of_a_bot_cutter_is_refused(
+    api: FlaskClient, dispatcher: Dispatcher, queue: Queue, store: RedisEventStore
+) -> None:
+    table = _cut_by_seat_0(api, ["bot", "human"])
+    drive(dispatcher, queue)
+    version = store.version(table.id)
+    with freeze_time(datetime.now(UTC) + timedelta(seconds=NONCE_WINDOW + 1), tick=True):
+        answer = api.post(f"/v1/games/{table.id}/actions",
+                          json={"type": "contribute", "nonce": table.nonce(1, 0)},
+                          headers={**_bearer(table.tokens[1]), "If-Match": f'"{version}"'})
+        assert answer.status_code == 409 and answer.mimetype == "application/problem+json"
+        assert answer.get_json()["code"] == "nonce_window_closed"
+        assert "the bot in seat 0 cuts it without this nonce" in answer.get_json()["detail"]
+        assert store.version(table.id) == version, "nothing is appended"
+        assert work(queue)
+    cut = store.read(table.id, after=version, limit=1)[0].envelope
+    assert (cut.type, cut.actor) == ("deck_cut", 0)
+
+
+def test_a_nonce_recorded_after_the_window_fails_verification(
+    api: FlaskClient, dispatcher: Dispatcher, queue: Queue, store: RedisEventStore
+) -> None:
+    table = _cut_by_seat_0(api, ["bot", "human"])
+    drive(dispatcher, queue)
+    with freeze_time(datetime.now(UTC)):
+        assert table.act()  # The human's nonce, at once: the bot cuts with it.
+        drive(dispatcher, queue)
+    events = store.read(table.id)
+    nonce = next(item.envelope for item in events if item.envelope.type == "deal_contributed")
+    assert any(item.envelope.type == "deck_cut" and item.envelope.actor == 0
+               for item in events)
+    assert verify(_resealed(events, {})).ok
+    shuffled = next(item.envelope for item in reversed(events[:nonce.version - 1])
+                    if item.envelope.type == "deck_shuffled")
+    late = parse_timestamp(shuffled.occurred_at) + timedelta(seconds=NONCE_WINDOW + 0.5)
+    forged = verify(_resealed(events, {nonce.version: format_timestamp(late)}))
+    problem = next(p for p in forged.problems if p.code == "contribution")
+    assert problem.version == nonce.version
+    assert "after the 2 s nonce window of a deal a bot cuts had closed" in problem.message
+
+
 def test_the_clock_cuts_for_a_silent_person_after_the_window(
     api: FlaskClient, dispatcher: Dispatcher, queue: Queue, store: RedisEventStore
 ) -> None:
