@@ -303,6 +303,7 @@ def _play_live(profile: str, seats: tuple[str, ...], deals: int,
     found: list[tuple[DealState, bool]] = []
     chance = random.Random(f"{label}/{profile}")
     counter = itertools.count()
+    late: set[tuple[str, int, int]] = set()
 
     def entropy() -> bytes:
         return hashlib.sha256(f"{label}/{profile}/{next(counter)}".encode()).digest()
@@ -318,7 +319,7 @@ def _play_live(profile: str, seats: tuple[str, ...], deals: int,
                         getattr(jobs, job.name)(*job.args)
                 continue
             if state.phase == "over" or not _person_acts(store, games, game_id, state,
-                                                         chance):
+                                                         chance, late):
                 if due and state.phase != "over":  # Nobody else can: the window closes.
                     getattr(jobs, due[0].name)(*due[0].args)
                     continue
@@ -328,9 +329,12 @@ def _play_live(profile: str, seats: tuple[str, ...], deals: int,
 
 
 def _person_acts(store: Any, games: Any, game_id: str, state: GameState,
-                 chance: random.Random) -> bool:
-    """Takes the people's next step as the web table would; False if none is theirs."""
+                 chance: random.Random, late: set[tuple[str, int, int]]) -> bool:
+    """Takes the people's next step as the web table would; False if none is theirs. A nonce
+    the service refuses (a client too slow for the window) is noted in *late* and not sent
+    again, as the web table does not."""
     from engine.bots import choose_action
+    from engine.errors import ContributionRefusedError
     from service.application import commands
 
     deal = state.deal
@@ -342,10 +346,14 @@ def _person_acts(store: Any, games: Any, game_id: str, state: GameState,
     if waiting:
         sent = {seat for seat, _ in deal.nonces}
         for other in humans:
-            if other not in sent and other != state.turn:
-                commands.act(store, games, game_id, other,
-                             {"type": "contribute", "nonce": nonce},
-                             expected_version=state.version)
+            if other not in sent and other != state.turn and (
+                    game_id, deal.number, other) not in late:
+                try:
+                    commands.act(store, games, game_id, other,
+                                 {"type": "contribute", "nonce": nonce},
+                                 expected_version=state.version)
+                except ContributionRefusedError:
+                    late.add((game_id, deal.number, other))
                 return True
     seat = state.turn
     if seat is None or seat not in humans:
