@@ -168,19 +168,20 @@ def test_bots_cut_only_with_the_human_seats_nonces_in(
 def test_without_the_nonces_a_bot_cuts_once_the_window_has_closed(
     api: FlaskClient, dispatcher: Dispatcher, queue: Queue, store: RedisEventStore
 ) -> None:
-    table = _cut_by_seat_0(api, ["bot", "human"])
-    drive(dispatcher, queue)
-    state = state_of(table.id)
-    version = state.version
-    assert not work(queue) and store.version(table.id) == version, (
-        "the bot's cut waits for the human seat's nonce")
-    action = choose_action(state, 0, _First())
-    assert action is not None
-    with pytest.raises(commands.NonceWindowOpenError):
-        commands.act(store, context.games(), table.id, 0, action, expected_version=version,
-                     command_id=jobs.bot_command_id(table.id, version))
-    assert store.version(table.id) == version
-    with freeze_time(datetime.now(UTC) + timedelta(seconds=NONCE_WINDOW + 1), tick=True):
+    with freeze_time(datetime.now(UTC)) as clock:  # No window closes until the clock ticks.
+        table = _cut_by_seat_0(api, ["bot", "human"])
+        drive(dispatcher, queue)
+        state = state_of(table.id)
+        version = state.version
+        assert not work(queue) and store.version(table.id) == version, (
+            "the bot's cut waits for the human seat's nonce")
+        action = choose_action(state, 0, _First())
+        assert action is not None
+        with pytest.raises(commands.NonceWindowOpenError):
+            commands.act(store, context.games(), table.id, 0, action, expected_version=version,
+                         command_id=jobs.bot_command_id(table.id, version))
+        assert store.version(table.id) == version
+        clock.tick(NONCE_WINDOW + 1)
         assert work(queue)
     assert store.version(table.id) > version
     report = verify(table.history())
@@ -192,10 +193,11 @@ def test_without_the_nonces_a_bot_cuts_once_the_window_has_closed(
 def test_a_nonce_after_the_window_of_a_bot_cutter_is_refused(
     api: FlaskClient, dispatcher: Dispatcher, queue: Queue, store: RedisEventStore
 ) -> None:
-    table = _cut_by_seat_0(api, ["bot", "human"])
-    drive(dispatcher, queue)
-    version = store.version(table.id)
-    with freeze_time(datetime.now(UTC) + timedelta(seconds=NONCE_WINDOW + 1), tick=True):
+    with freeze_time(datetime.now(UTC)) as clock:  # No window closes until the clock ticks.
+        table = _cut_by_seat_0(api, ["bot", "human"])
+        drive(dispatcher, queue)
+        version = store.version(table.id)
+        clock.tick(NONCE_WINDOW + 1)
         answer = api.post(f"/v1/games/{table.id}/actions",
                           json={"type": "contribute", "nonce": table.nonce(1, 0)},
                           headers={**_bearer(table.tokens[1]), "If-Match": f'"{version}"'})
@@ -211,9 +213,9 @@ def test_a_nonce_after_the_window_of_a_bot_cutter_is_refused(
 def test_a_nonce_recorded_after_the_window_fails_verification(
     api: FlaskClient, dispatcher: Dispatcher, queue: Queue, store: RedisEventStore
 ) -> None:
-    table = _cut_by_seat_0(api, ["bot", "human"])
-    drive(dispatcher, queue)
-    with freeze_time(datetime.now(UTC)):
+    with freeze_time(datetime.now(UTC)):  # No window closes.
+        table = _cut_by_seat_0(api, ["bot", "human"])
+        drive(dispatcher, queue)
         assert table.act()  # The human's nonce, at once: the bot cuts with it.
         drive(dispatcher, queue)
     events = store.read(table.id)
@@ -250,9 +252,10 @@ def test_the_clock_cuts_for_a_silent_person_after_the_window(
 def test_a_bot_cut_recorded_before_the_window_closed_fails_verification(
     api: FlaskClient, dispatcher: Dispatcher, queue: Queue, store: RedisEventStore
 ) -> None:
-    table = _cut_by_seat_0(api, ["bot", "human"])
-    drive(dispatcher, queue)
-    with freeze_time(datetime.now(UTC) + timedelta(seconds=NONCE_WINDOW + 1), tick=True):
+    with freeze_time(datetime.now(UTC)) as clock:  # No window closes until the clock ticks.
+        table = _cut_by_seat_0(api, ["bot", "human"])
+        drive(dispatcher, queue)
+        clock.tick(NONCE_WINDOW + 1)
         assert work(queue)
     events = store.read(table.id)
     genuine = _resealed(events, {})
