@@ -7,6 +7,7 @@ import hashlib
 import pytest
 
 from engine.actions import abandonment, decide, start_game
+from engine.errors import EventSequenceError
 from engine.fold import apply_event, fold
 from engine.nonce_window import NONCE_WINDOW, awaited, cut_wait, wait_in
 from engine.state import GameState
@@ -66,5 +67,5 @@ def test_a_second_reveal_of_an_abandoned_deal_is_refused() -> None:
     after = fold(abandonment(state, 100, 50), state)
     deal = after.deal
     assert deal is not None and deal.seed is not None
-    with pytest.raises(Exception, match="phase"):
+    with pytest.raises(EventSequenceError, match="phase"):
         apply_event(after, SeedRevealed(deal.number, deal.seed))
