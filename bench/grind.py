@@ -35,7 +35,9 @@ as the server could have: it tries ``--seeds`` seeds with what it knew when it d
 the first that gives the seat at the dealer's left two or more of the four top trumps of
 hearts, and deals it with the contributions the deal really got. ``after_a_bot`` counts the
 deals whose deal before a bot ended: the ones the bots' loop reaches in the job that played
-that last card. The same file runs against an older checkout, for a before-and-after.
+that last card. The same file runs against an older checkout, for a before-and-after. The
+service draws each game's id, on which its decks depend, so the live figures vary a little
+from run to run.
 """
 
 from __future__ import annotations
