@@ -23,14 +23,31 @@ knows, else the last. Four cases:
 Each case reports its successes, the rate, and the chance of at least that many successes in
 a fair deal (exact binomial upper tail). Every seed and nonce comes from SHA-256 of a label,
 so runs repeat exactly.
+
+``--live N`` also plays games live, per profile (``bruff``, ``auction``, ``classic``, people
+and bots at one table), on a private redis-server through the command path and the workers'
+own planning and jobs (:func:`workers.plan.plan`, :func:`workers.jobs.play_bots`), until N
+deals were cut by a bot. The people act as the web table does: each sends its nonce as soon as
+its deal waits for its cut (with its cut when it is the cutter), and plays on its turn at once.
+For every deal a bot cut it reports whether a person's nonce is in its deck, and grinds it
+as the server could have: it tries ``--seeds`` seeds with what it knew when it drew the seed
+(the game, the deal, the bot's committed cut; no nonce, since every nonce comes after), keeps
+the first that gives the seat at the dealer's left two or more of the four top trumps of
+hearts, and deals it with the contributions the deal really got. ``after_a_bot`` counts the
+deals whose deal before a bot ended: the ones the bots' loop reaches in the job that played
+that last card. The same file runs against an older checkout, for a before-and-after. The
+service draws each game's id, on which its decks depend, so the live figures vary a little
+from run to run.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import math
 import random
+import tempfile
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -40,7 +57,8 @@ from bench import positive_int
 from engine.cards import JOKER, Card, Suit
 from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import ranking
-from engine.shuffle import committed_cut, cut, deal_order, deck_order, pack
+from engine.shuffle import ALGORITHM_2, committed_cut, cut, deal_order, deck_order, pack
+from engine.state import DealState, GameState
 
 PROFILE = "bruff"
 TOP = 4
@@ -58,6 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seeds the attacker may try per deal (default: 64)")
     parser.add_argument("--cut-only", action="store_true",
                         help="also measure a person's cut without a nonce (52 shuffles a seed)")
+    parser.add_argument("--live", type=positive_int, default=None, metavar="DEALS",
+                        help="also play games live (people and bots, every profile) until "
+                        "DEALS deals per profile were cut by a bot, and grind those deals")
 
 
 
@@ -65,6 +86,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """Runs every case and returns the figures."""
     start = time.perf_counter()
     figures = measure(args.trials, args.seeds, cut_only=args.cut_only)
+    if args.live is not None:
+        figures["live_bot_cuts"] = live(args.live, args.seeds)
     figures["seconds"] = round(time.perf_counter() - start, 2)
     return figures
 
@@ -223,3 +246,199 @@ def fy2_person_cut(wins: Wins, label: str, k: int, seeds: int) -> bool:
             best, best_count = seed, count
     position = 1 + int(_hex(label, "cut", k), 16) % (wins.size - 1)
     return wins(dealt(best, position))
+
+
+# Live play --------------------------------------------------------------------------------
+
+LIVE_SEATS = {
+    "bruff": ("human", "bot", "bot", "human", "bot", "bot"),
+    "auction": ("human", "bot", "bot", "bot"),
+    "classic": ("human", "bot"),
+}
+"""People and bots at each profile's table in the live case."""
+
+
+def live(deals: int, seeds: int, label: str = "live") -> dict[str, Any]:
+    """Plays each profile live until *deals* deals were cut by a bot, and returns, per
+    profile and in all, what their decks rest on and how grinding them fares."""
+    # Imported here: the other cases need neither Redis nor the workers.
+    from service.processes.embedded_redis import EmbeddedRedis
+    from workers import context
+
+    result: dict[str, Any] = {"deals_per_profile": deals, "event": "dealer's left holds >= "
+                              f"{THRESHOLD} of the top {TOP} trumps of hearts"}
+    rows: list[tuple[bool, float]] = []
+    with tempfile.TemporaryDirectory(prefix="fortyfive-grind-") as data_dir, \
+            EmbeddedRedis(data_dir, appendfsync="everysec") as server:
+        context.configure(server.url)
+        for profile, seats in LIVE_SEATS.items():
+            found = _play_live(profile, seats, deals, label)
+            rules = make_ruleset(profile, {}, len(seats))
+            p = _hearts_baseline(rules)
+            wins = [_grind_live(rules, deal, seeds, label) for deal in found]
+            rows += [(won, p) for won in wins]
+            result[profile] = {
+                "bot_cut_deals": len(found),
+                "after_a_bot": sum(after for _, after in found),
+                "person_nonce": sum(bool(_person_nonces(deal, seats)) for deal, _ in found),
+                "server_only": sum(not _person_nonces(deal, seats) for deal, _ in found),
+                "successes": sum(wins), "rate": round(sum(wins) / len(found), 4),
+                "baseline": round(p, 5),
+            }
+    successes = sum(won for won, _ in rows)
+    result["all"] = {"bot_cut_deals": len(rows), "successes": successes,
+                     "rate": round(successes / len(rows), 4),
+                     "baseline": round(sum(p for _, p in rows) / len(rows), 5),
+                     "p_value": float(f"{_poisson_binomial_tail(successes, rows):.3g}")}
+    return result
+
+
+def _play_live(profile: str, seats: tuple[str, ...], deals: int,
+               label: str) -> list[tuple[DealState, bool]]:
+    """Plays games of *profile* until *deals* deals were cut by a bot; returns each such deal
+    as it ended up, and whether a bot's play ended the deal before it."""
+    from service.application import commands
+    from workers import context, jobs
+    from workers.plan import plan
+
+    store, games = context.store(), context.games()
+    found: list[tuple[DealState, bool]] = []
+    chance = random.Random(f"{label}/{profile}")
+    counter = itertools.count()
+    late: set[tuple[str, int, int]] = set()
+
+    def entropy() -> bytes:
+        return hashlib.sha256(f"{label}/{profile}/{next(counter)}".encode()).digest()
+
+    while len(found) < deals:
+        game_id = commands.create_game(store, profile, {}, seats, entropy=entropy).game_id
+        for _ in range(100_000):
+            state = commands.load(games, game_id).state
+            due = [job for job in plan(game_id, state) if job.name in ("play_bots", "turn_clock")]
+            if any(job.delay is None for job in due):
+                for job in due:
+                    if job.delay is None:
+                        getattr(jobs, job.name)(*job.args)
+                continue
+            if state.phase == "over" or not _person_acts(store, games, game_id, state,
+                                                         chance, late):
+                if due and state.phase != "over":  # Nobody else can: the window closes.
+                    getattr(jobs, due[0].name)(*due[0].args)
+                    continue
+                break
+        found += _bot_cut_deals(store, game_id, commands.load(games, game_id).state)
+    return found[:deals]
+
+
+def _person_acts(store: Any, games: Any, game_id: str, state: GameState,
+                 chance: random.Random, late: set[tuple[str, int, int]]) -> bool:
+    """Takes the people's next step as the web table would; False if none is theirs. A nonce
+    the service refuses (a client too slow for the window) is noted in *late* and not sent
+    again, as the web table does not."""
+    from engine.bots import choose_action
+    from engine.rejections import ContributionRefusedError
+    from service.application import commands
+
+    deal = state.deal
+    if deal is None:
+        return False
+    humans = [seat for seat, kind in enumerate(state.seat_types) if kind == "human"]
+    waiting = state.phase == "cut" and deal.algorithm == ALGORITHM_2
+    nonce = hashlib.sha256(f"{game_id}/{state.version}".encode()).hexdigest()
+    if waiting:
+        sent = {seat for seat, _ in deal.nonces}
+        for other in humans:
+            if other not in sent and other != state.turn and (
+                    game_id, deal.number, other) not in late:
+                try:
+                    commands.act(store, games, game_id, other,
+                                 {"type": "contribute", "nonce": nonce},
+                                 expected_version=state.version)
+                except ContributionRefusedError:
+                    late.add((game_id, deal.number, other))
+                return True
+    seat = state.turn
+    if seat is None or seat not in humans:
+        return False
+    action = choose_action(state, seat, chance)
+    if action is None:
+        return False
+    if waiting:
+        action = {**action, "nonce": nonce}
+    commands.act(store, games, game_id, seat, action, expected_version=state.version)
+    return True
+
+
+def _bot_cut_deals(store: Any, game_id: str, state: GameState) -> list[tuple[DealState, bool]]:
+    """Returns the deals of *game_id* a bot cut, each with whether a bot ended the deal
+    before (the seat that made the event just before the deal's shuffle)."""
+    envelopes = [item.envelope for item in store.read(game_id)]
+    deals = [*state.past_deals, *(() if state.deal is None else (state.deal,))]
+    by_number = {deal.number: deal for deal in deals}
+    found = []
+    for index, envelope in enumerate(envelopes):
+        if envelope.type != "deck_cut" or not isinstance(envelope.actor, int) or (
+                state.seat_types[envelope.actor] != "bot"):
+            continue
+        shuffle = max(i for i in range(index) if envelopes[i].type == "deck_shuffled")
+        number = envelopes[shuffle].data["deal"]
+        before = envelopes[shuffle - 1].actor if shuffle > 0 else None
+        after_bot = isinstance(before, int) and state.seat_types[before] == "bot"
+        if number in by_number:
+            found.append((by_number[number], after_bot))
+    return found
+
+
+def _person_nonces(deal: DealState, seats: tuple[str, ...]) -> list[int]:
+    return [seat for seat, _ in deal.nonces if seats[seat] == "human"]
+
+
+def _hand_positions(rules: RuleSet, dealer: int) -> tuple[int, ...]:
+    """Returns the places in the cut deck of the cards dealt to the dealer's left."""
+    positions: list[int] = []
+    top = 0
+    for batch in rules.deal_pattern:
+        for step in range(1, rules.players + 1):
+            if (dealer + step) % rules.players == (dealer + 1) % rules.players:
+                positions += range(top, top + batch)
+            top += batch
+    return tuple(positions)
+
+
+def _grind_live(rules: RuleSet, found: tuple[DealState, bool], seeds: int, label: str) -> bool:
+    """Grinds one live deal a bot cut: the first of *seeds* seeds whose deck, as the server
+    could compute it when drawing the seed (no nonce), gives the event; then that seed's deck
+    with the contributions the deal really got. True if it gives the event."""
+    deal, _ = found
+    assert deal.context is not None and deal.cut_position is not None
+    tops = top_trumps(rules, Suit.H)
+    positions = _hand_positions(rules, deal.dealer)
+
+    def event(nonces: tuple[tuple[int, str], ...], seed: str) -> bool:
+        assert deal.context is not None and deal.cut_position is not None
+        order = cut(deal_order(rules, seed, deal.context, deal.number, deal.cut_position,
+                               nonces), deal.cut_position)
+        return sum(order[i] in tops for i in positions) >= THRESHOLD
+
+    seed = ""
+    for i in range(seeds):
+        seed = _hex(label, deal.context, deal.number, i)
+        if event((), seed):
+            break
+    return event(deal.nonces, seed)
+
+
+def _hearts_baseline(rules: RuleSet) -> float:
+    """The chance of the live event in a fair deal: a hand of the first deal's size holds
+    THRESHOLD or more of the TOP top trumps of hearts."""
+    n, hand = len(pack(rules)), sum(rules.deal_pattern)
+    fewer = sum(math.comb(TOP, j) * math.comb(n - TOP, hand - j) for j in range(THRESHOLD))
+    return 1 - fewer / math.comb(n, hand)
+
+
+def _poisson_binomial_tail(successes: int, rows: list[tuple[bool, float]]) -> float:
+    """P(X >= successes) for X the number of events among deals of chances *rows*."""
+    dist = [1.0]
+    for _, p in rows:
+        dist = [a * (1 - p) + b * p for a, b in zip([*dist, 0.0], [0.0, *dist], strict=True)]
+    return min(1.0, sum(dist[successes:]))

@@ -61,6 +61,7 @@ from events.types import (
     DeckCut,
     DeckShuffled,
     Event,
+    GameAbandoned,
     GameCreated,
     JinkAnnounced,
     JokerBuried,
@@ -241,12 +242,15 @@ def start_game(
     *,
     context: str | None = None,
     contribution_secret: bytes | None = None,
+    nonce_window: int | None = None,
 ) -> tuple[Event, ...]:
     """Returns the opening events of a new game: its creation and the first shuffle.
 
     With a *context* (the game id) the game is dealt by ``hmac-sha256-fy/2``, and its bots and
     turn clock cut from *contribution_secret*, committed here before any deal's seed; without
-    one, by ``hmac-sha256-fy/1`` (the histories of earlier releases).
+    one, by ``hmac-sha256-fy/1`` (the histories of earlier releases). A *nonce_window* (seconds,
+    :mod:`engine.nonce_window`) is committed with it: how long a bot's or the clock's cut
+    waits for the human seats' nonces.
 
     :raises ProfileError: for a bad profile, option or player count.
     :raises InvalidActionError: for a seat type other than ``human`` or ``bot``.
@@ -254,7 +258,7 @@ def start_game(
     """
     return start_game_and_apply(
         profile, options, seat_types, game_seed, shuffle_seed, context=context,
-        contribution_secret=contribution_secret)[0]
+        contribution_secret=contribution_secret, nonce_window=nonce_window)[0]
 
 
 def start_game_and_apply(
@@ -266,6 +270,7 @@ def start_game_and_apply(
     *,
     context: str | None = None,
     contribution_secret: bytes | None = None,
+    nonce_window: int | None = None,
 ) -> tuple[tuple[Event, ...], GameState]:
     """Returns what :func:`start_game` returns and the state those events fold to, as
     :func:`decide_and_apply` does for an action: the opening is worked out once.
@@ -284,10 +289,14 @@ def start_game_and_apply(
             raise ValueError("a game dealt by hmac-sha256-fy/2 needs a 32-byte contribution "
                              "secret")
         secret = contribution_secret.hex()
+    if nonce_window is not None and (secret is None or type(nonce_window) is not int
+                                     or nonce_window < 1):
+        raise ValueError("a nonce window is a whole number of seconds from 1, in a game dealt "
+                         "by hmac-sha256-fy/2")
     created = GameCreated(
         profile, rules.options(), tuple(seat_types), game_seed.hex(),
         contribution_commitment=None if secret is None else contribution_commitment(secret),
-        contribution_secret=secret)
+        contribution_secret=secret, nonce_window=nonce_window)
     following, state = _server_steps(apply_event(None, created), shuffle_seed, context)
     return (created, *following), state
 
@@ -302,6 +311,21 @@ def server_events(state: GameState, entropy: bytes | None, *,
     :raises ValueError: if a shuffle is due and *entropy* is not 32 bytes.
     """
     return _server_steps(state, entropy, context)[0]
+
+
+def abandonment(state: GameState, idle_seconds: int, after_seconds: int) -> tuple[Event, ...]:
+    """Returns the events that end *state*'s game as abandoned: ``game_abandoned`` and, for a
+    deal in progress, the reveal of its seed, so that its history verifies as far as it went
+    (a duplicate board's seed stays its drive's to reveal: other tables may be playing it).
+
+    :raises EventSequenceError: if the game is over already.
+    """
+    abandoned = GameAbandoned(idle_seconds=idle_seconds, after_seconds=after_seconds)
+    after = apply_event(state, abandoned)
+    deal = after.deal
+    if not after.seed_due or deal is None or deal.seed is None:
+        return (abandoned,)
+    return (abandoned, SeedRevealed(deal.number, deal.seed))
 
 
 def _server_steps(state: GameState, entropy: bytes | None, context: str | None = None

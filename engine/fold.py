@@ -130,6 +130,7 @@ def _create(event: GameCreated) -> GameState:
         seat_types=tuple(event.seats),
         game_seed=event.seed,
         contribution_secret=event.contribution_secret,
+        nonce_window=event.nonce_window,
         dealer=first_dealer(event.seed, rules.players),
         scores=(0,) * rules.sides,
         games_won=(0,) * rules.sides,
@@ -191,7 +192,8 @@ def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
         raise EventSequenceError(f"deal {number} starts after the game was won")
     fields.setdefault("hands", ((),) * state.rules.players)
     return DealState(
-        number=number, dealer=state.dealer, phase="cut", start_scores=state.scores, **fields
+        number=number, dealer=state.dealer, phase="cut", start_scores=state.scores,
+        opened=state.version + 1, **fields
     )
 
 
@@ -633,7 +635,9 @@ def _bonus_counted(facts: tuple[Fact, ...], ended_at: int, completed: int) -> tu
 
 @_apply.register
 def _revealed(event: SeedRevealed, state: GameState) -> GameState:
-    deal = _deal_of(state, "over")
+    # An abandoned game's deal in progress is revealed as it was left (GameState.seed_due).
+    deal = state.deal if state.seed_due else _deal_of(state, "over")
+    assert deal is not None
     if deal.seed != event.seed or deal.number != event.deal:
         raise EventSequenceError(
             f"seed_revealed for deal {event.deal} does not match the seed shuffled for "

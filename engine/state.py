@@ -154,6 +154,9 @@ class DealState(NamedTuple):
     """The duplicate board this deal is (``board_dealt``), whose seed the drive reveals."""
     boards: int = 0
     """For a board: how many boards the game plays (it is over after the last)."""
+    opened: int = 0
+    """The version of the event that opened the deal (its shuffle, board or recorded hands):
+    a ``/2`` deal's nonce window runs from that event's time."""
 
 
 class GameState(NamedTuple):
@@ -188,6 +191,9 @@ class GameState(NamedTuple):
     abandoned: bool = False
     """True once the server ended the game unfinished (``game_abandoned``): it is over,
     without a winner, and the deal in progress stays as it was left."""
+    nonce_window: int | None = None
+    """Seconds a ``/2`` deal waits for the human seats' nonces before a bot's or the turn
+    clock's cut (``game_created``; ``None`` in games created before the rule)."""
 
     @property
     def phase(self) -> GamePhase:
@@ -211,6 +217,16 @@ class GameState(NamedTuple):
             return "over" if deal.board is not None and deal.number >= deal.boards else "shuffle"
         return deal.phase
 
+
+    @property
+    def seed_due(self) -> bool:
+        """True when the server owes the reveal of the current deal's seed: the deal is over
+        (phase ``reveal``), or the game was abandoned in the middle of it. A duplicate
+        board's seed is its drive's to reveal (other tables may still be playing it)."""
+        deal = self.deal
+        if deal is None or _seed_settled(deal):
+            return False
+        return self.phase == "reveal" or (self.abandoned and deal.board is None)
 
     @property
     def turn(self) -> Seat | None:

@@ -241,6 +241,22 @@ def format_timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def parse_timestamp(text: str) -> datetime:
+    """Returns the aware datetime of an ``occurred_at`` written by :func:`format_timestamp`.
+
+    >>> parse_timestamp('2025-01-02T03:04:05.250000Z').timestamp()
+    1735787045.25
+
+    :raises ValueError: if *text* is not such a time.
+    """
+    if not isinstance(text, str) or not text.endswith("Z"):
+        raise ValueError(f"not a UTC time ending in Z: {text!r}")
+    moment = datetime.fromisoformat(text[:-1] + "+00:00")
+    if moment.utcoffset() is None:
+        raise ValueError(f"not a UTC time: {text!r}")
+    return moment
+
+
 def _check_types(envelope: Envelope) -> None:
     """Checks each field of *envelope* has its JSON type.
 

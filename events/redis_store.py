@@ -264,6 +264,7 @@ class RedisEventStore:
         *,
         actor: Actor,
         command_id: str | None = None,
+        occurred_at: datetime | None = None,
     ) -> AppendResult:
         """Appends *events* at versions ``expected_version + 1...`` in one script call.
 
@@ -292,7 +293,7 @@ class RedisEventStore:
         for event in events:
             if isinstance(event, DeckShuffled):
                 self._claim_commitment(game_id, event)
-        occurred_at = format_timestamp(self._clock())
+        stamp = format_timestamp(occurred_at if occurred_at is not None else self._clock())
         keys = (game_key(game_id), command_key(game_id), feed_key(partition_of(game_id)))
         prev_hash = self._known_hash(game_id, expected_version) if events else ""
 
@@ -306,7 +307,7 @@ class RedisEventStore:
                     events,
                     actor=actor,
                     command_id=command_id,
-                    occurred_at=occurred_at,
+                    occurred_at=stamp,
                 )
             except CodecError as error:
                 raise ValueError(f"cannot append to game {game_id!r}: {error}") from None
@@ -349,6 +350,10 @@ class RedisEventStore:
             claimed = self._redis.get(key)
         if claimed is not None and as_text(claimed) != use.decode():
             raise CommitmentReusedError(event.commitment, as_text(claimed), use.decode())
+
+    def now(self) -> datetime:
+        """Returns the time by the clock that stamps ``occurred_at``."""
+        return self._clock()
 
     def read(
         self,

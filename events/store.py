@@ -16,6 +16,7 @@ import dataclasses
 import re
 import zlib
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol, TypeAlias
 
 from events.envelope import Actor, RecordedEvent
@@ -71,8 +72,11 @@ class EventStore(Protocol):
         *,
         actor: Actor,
         command_id: str | None = None,
+        occurred_at: datetime | None = None,
     ) -> AppendResult:
-        """Appends *events* at versions ``expected_version + 1...`` in one atomic step.
+        """Appends *events* at versions ``expected_version + 1...`` in one atomic step,
+        stamped *occurred_at* (by default, :meth:`now`: a caller that checked a rule on the
+        events' times against a time passes that time, so the record holds what it checked).
 
         The command id is checked first: if it was seen, the first result is returned
         (``duplicate=True``) and nothing is written, whatever the version is now. Then the
@@ -103,6 +107,10 @@ class EventStore(Protocol):
         :raises SchemaError: if an event's schema cannot be upcast to the current one.
         :raises StoreUnavailableError: if the store cannot be reached.
         """
+        ...
+
+    def now(self) -> datetime:
+        """Returns the time by the clock that stamps ``occurred_at`` on appends."""
         ...
 
     def version(self, game_id: str) -> int:

@@ -95,9 +95,13 @@ class GameCreated(Event):
     contribution_secret: str | None = None
     """Hex secret (32 bytes) from which bots and the turn clock draw their cuts, fixed before
     any deal's seed; private: every seat sees it once the game is over (an auditor's view)."""
+    nonce_window: int | None = None
+    """Seconds a ``/2`` deal keeps open for the human seats' nonces before a bot or the turn
+    clock may cut it (:mod:`engine.nonce_window`), fixed here before any deal's seed;
+    ``None`` in games created before the rule (their bots cut at once)."""
 
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
-        {"contribution_commitment", "contribution_secret"})
+        {"contribution_commitment", "contribution_secret", "nonce_window"})
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"contribution_secret"})
 
 

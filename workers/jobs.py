@@ -7,6 +7,11 @@ version: a job that runs again, or two copies racing, append nothing twice.
 
 Bots draw chance from ``random.Random`` seeded with the game id and the version they act at,
 so a re-run makes the same choice.
+
+A bot's or the clock's cut of a ``/2`` deal waits for the human seats' nonces by one rule,
+:mod:`engine.nonce_window`, which the command path enforces (:func:`commands.cut_wait`): the
+jobs hold such a cut until the window has closed (:func:`_hold_cut`), and the bots' loop never
+cuts a deal it has just shuffled while a human seat's nonce is missing.
 """
 
 from __future__ import annotations
@@ -18,9 +23,12 @@ import time
 from typing import Any
 
 from engine.bots import Chance, choose_action
+from engine.nonce_window import awaited
+from engine.state import GameState
 from events.envelope import SERVER
 from events.errors import ConcurrencyError
 from events.fold_cache import Folded
+from events.store import EventStore
 from replay.formats import jsonformat
 from replay.formats.build import build_history, replay_log
 from service.application import commands, signing
@@ -50,12 +58,25 @@ def clock_command_id(game_id: str, version: int) -> str:
     return f"clock:{game_id}:{version}"
 
 
+def _hold_cut(store: EventStore, game_id: str, state: GameState) -> None:
+    """Waits before a bot's or the clock's cut until the deal's nonce window has closed by
+    the time its shuffle was recorded (:func:`commands.cut_wait`): the job was planned that
+    late, but the queue keeps whole seconds and may run it up to one early. Returns at once
+    when every human seat has sent its nonce."""
+    wait = commands.cut_wait(store, game_id, state)
+    if wait > 0:
+        time.sleep(wait)
+
+
 def play_bots(game_id: str, version: int) -> int:
     """Plays every bot turn of *game_id* from *version* on, until a human seat is to act or
     the game is over; returns how many actions it took.
 
     Does nothing if the game is no longer at *version*. Stops, appending nothing more, when
     another writer moves the game first: the feed then brings a job for the new version.
+    Stops too at a bot's cut that waits for a human seat's nonce in a deal shuffled after
+    *version* (one this job's own play ended the deal before): the feed brings the job
+    :func:`workers.plan.plan` plans for it after the nonce window.
 
     :raises engine.errors.FortyFiveError: if the engine refuses a bot's action (a bug).
     :raises events.store.StoreError: from the store (the job is retried).
@@ -70,6 +91,10 @@ def play_bots(game_id: str, version: int) -> int:
         seat = state.turn
         if seat is None or state.phase == "over" or state.seat_types[seat] != "bot":
             break
+        if awaited(state):
+            if at != version:
+                break
+            _hold_cut(store, game_id, state)
         action = choose_action(state, seat, _chance(f"bot:{game_id}:{at}"))
         if action is None:
             log.warning("bot in seat %d of game %s has no action at version %d", seat, game_id, at)
@@ -105,6 +130,7 @@ def turn_clock(game_id: str, version: int, seat: int) -> bool:
     action = choose_action(state, seat, _chance(f"clock:{game_id}:{version}"))
     if action is None:
         return False
+    _hold_cut(store, game_id, state)
     try:
         result = commands.act(
             store, games, game_id, seat, action,

@@ -11,15 +11,10 @@ import dataclasses
 from collections.abc import Collection
 from typing import Literal, TypeAlias
 
-from engine.shuffle import ALGORITHM_2
+from engine.nonce_window import awaited, window_of
 from engine.state import GameState
 from workers import keys
 from workers.drives import drive_reason
-
-CONTRIBUTION_WAIT = 2
-"""Seconds a bot cutter waits for the nonces of the human seats (their clients send one as
-soon as the deal waits for its cut): a deal with a person's nonce is one the server cannot
-steer. Every human seat's nonce ends the wait at once."""
 
 JobName: TypeAlias = Literal[
     "play_bots", "turn_clock", "seal_deal", "project", "sweep_chains", "retain", "advance_drive",
@@ -47,16 +42,6 @@ def finished_deals(state: GameState) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def awaits_nonces(state: GameState) -> bool:
-    """True when a ``/2`` deal waits for its cut and a human seat has not contributed yet."""
-    deal = state.deal
-    if deal is None or state.phase != "cut" or deal.algorithm != ALGORITHM_2:
-        return False
-    contributed = {seat for seat, _ in deal.nonces}
-    return any(kind == "human" and seat not in contributed
-               for seat, kind in enumerate(state.seat_types))
-
-
 def plan(
     game_id: str, state: GameState, sealed: Collection[int] = ()
 ) -> list[PlannedJob]:
@@ -65,8 +50,10 @@ def plan(
 
     - ``project`` always: the projections follow every change;
     - ``seal_deal`` for every finished deal not yet sealed;
-    - ``play_bots`` when a bot seat is to act; a bot's cut of a ``/2`` deal after
-      :data:`CONTRIBUTION_WAIT` while a human seat has not sent its nonce;
+    - ``play_bots`` when a bot seat is to act; a bot's cut of a ``/2`` deal after the
+      game's nonce window (:mod:`engine.nonce_window`) while a human seat has not sent its
+      nonce: the job itself holds the cut until the window has closed by the shuffle's
+      recorded time (:func:`workers.jobs.play_bots`), since the queue may run it early;
     - ``turn_clock`` after ``turn_seconds`` when a human seat is to act and the game has a
       clock. Any new event starts a new clock: the old one then finds the game moved on.
     - ``advance_drive`` when a game of a drive waits for its drive (a duplicate board's
@@ -87,7 +74,7 @@ def plan(
         return jobs
     if state.seat_types[seat] == "bot":
         jobs.append(PlannedJob("play_bots", (game_id, version), keys.bot_job_id(game_id, version),
-                               delay=CONTRIBUTION_WAIT if awaits_nonces(state) else None))
+                               delay=window_of(state) if awaited(state) else None))
     elif state.rules.turn_seconds is not None:
         jobs.append(
             PlannedJob(

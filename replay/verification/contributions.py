@@ -9,7 +9,10 @@ among many seeds could still favour a seat a little (``fortyfive bench grind --c
 A deal with no person's contribution (bots and the clock only, or ``/1``) is only as fair as
 the server: it knew every input when it drew the seed. The bots' and the clock's cuts come
 from the game's contribution secret, committed in ``game_created`` before any seed; once the
-secret is in the history (every view once the game is over) each such cut is checked.
+secret is in the history (every view once the game is over) each such cut is checked. Where
+``game_created`` commits a nonce window too, each such cut must also wait for it
+(:mod:`engine.nonce_window`): it comes after every human seat's nonce, or at least the window
+after its deal's shuffle by the events' ``occurred_at``.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from engine.errors import FortyFiveError
+from engine.nonce_window import cut_wait, missing_nonces, nonce_too_late
 from engine.profiles import RuleSet, make_ruleset
 from engine.shuffle import ALGORITHM_2, committed_cut, pack
+from events.envelope import parse_timestamp
 from replay.formats.document import HandHistory, HistoryEvent
 from replay.verification.findings import Finding
 
@@ -76,8 +81,9 @@ class DealContributions:
 
 def contributions(history: HandHistory) -> tuple[list[DealContributions], list[tuple[str, int]]]:
     """Returns each deal's contributions and the problems found: ``(message, version)`` for a
-    bot's or clock's cut that is not the committed one, a secret that does not match its
-    commitment, or a seed commitment used for two deals."""
+    bot's or clock's cut that is not the committed one or that did not wait for the nonce
+    window, a secret that does not match its commitment, or a seed commitment used for two
+    deals."""
     events = history.events
     problems: list[tuple[str, int]] = []
     created = events[0].data if events and events[0].type == "game_created" else {}
@@ -85,6 +91,7 @@ def contributions(history: HandHistory) -> tuple[list[DealContributions], list[t
     # A tampered seat list is the seats check's to report; here it only means nobody is human.
     seats: Sequence[str] = listed if isinstance(listed, list | tuple) else ()
     secret = _secret(created, problems)
+    window = _window(created, problems)
     rules = _rules(history)
     found: list[DealContributions] = []
     seen: dict[str, tuple[int, int]] = {}
@@ -104,6 +111,7 @@ def contributions(history: HandHistory) -> tuple[list[DealContributions], list[t
                                  f"{seen[commitment][0]}: a seed is used once", opening.version))
             seen.setdefault(commitment, (deal, opening.version))
         found.append(_deal(opening, section, seats, secret, rules, problems))
+        _check_window(found[-1], opening, section, seats, window, problems)
     return found, problems
 
 
@@ -112,6 +120,55 @@ def check(history: HandHistory) -> tuple[list[DealContributions], list[Finding]]
     :func:`contributions` finds, its problems as findings."""
     found, problems = contributions(history)
     return found, [Finding("contribution", message, version) for message, version in problems]
+
+
+def _window(created: Mapping[str, Any], problems: list[tuple[str, int]]) -> int | None:
+    window = created.get("nonce_window")
+    if window is None:
+        return None
+    if type(window) is not int or window < 1:
+        problems.append((f"game_created: the nonce window {window!r} is not a whole number of "
+                         "seconds from 1", 1))
+        return None
+    return window
+
+
+def _check_window(found: DealContributions, opening: HistoryEvent,
+                  section: Sequence[HistoryEvent], seats: Sequence[str], window: int | None,
+                  problems: list[tuple[str, int]]) -> None:
+    """Checks that a bot's or the clock's cut waited for the human seats' nonces (after all of
+    them, or at least *window* seconds after the deal's shuffle), and that a deal a bot cut
+    took no nonce after the window."""
+    if window is None or found.cut_by not in ("bot", "clock") or found.algorithm != ALGORITHM_2:
+        return
+    cut = next(event for event in section if event.type == "deck_cut")
+
+    def since_shuffle(event: HistoryEvent) -> float | None:
+        if opening.occurred_at is None or event.occurred_at is None:
+            return None  # A draft: no times to check.
+        try:
+            return (parse_timestamp(event.occurred_at)
+                    - parse_timestamp(opening.occurred_at)).total_seconds()
+        except ValueError as error:
+            problems.append((f"deal {found.deal}: {error}", event.version))
+            return None
+
+    for nonce in (event for event in section if event.type == "deal_contributed"
+                  and event.version < cut.version):
+        late = since_shuffle(nonce)
+        if late is not None and nonce_too_late(window, late, found.cut_by == "bot"):
+            problems.append((f"deal {found.deal}: the nonce of seat {nonce.data.get('seat')} "
+                             f"was taken {late:.3f} s after the shuffle, after the {window} s "
+                             "nonce window of a deal a bot cuts had closed: the server chose "
+                             "to count it", nonce.version))
+    missing = missing_nonces(seats, found.nonce_seats)
+    waited = since_shuffle(cut) if missing else None
+    if waited is not None and cut_wait(window, waited, missing) > 0:
+        seat_list = ", ".join(map(str, missing))
+        problems.append((f"deal {found.deal}: the {found.cut_by}'s cut came {waited:.3f} s "
+                         f"after the shuffle, before the {window} s nonce window closed, and "
+                         f"without the nonce of seat {seat_list}: the server shut a person out "
+                         "of the deck", cut.version))
 
 
 def _secret(created: Mapping[str, Any], problems: list[tuple[str, int]]) -> str | None:

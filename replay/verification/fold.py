@@ -175,7 +175,9 @@ def judge(run: Run, event: HistoryEvent, decoded: Event, where: str) -> None:
                     "called for it (same actor, command and time)", event.version,
                     where + "/actor")
     due = {"deck_shuffled": "shuffle", "seed_revealed": "reveal"}.get(event.type)
-    if due is not None and state is not None and state.phase != due:
+    if due == "reveal" and state is not None and state.seed_due:
+        pass  # A finished deal's, or the deal in progress of an abandoned game.
+    elif due is not None and state is not None and state.phase != due:
         run.problem("irregular", f"{event.type}: the rules call for no "
                     f"{'shuffle' if due == 'shuffle' else 'seed reveal'} here (the game "
                     f"is in phase {state.phase!r})", event.version, where)

@@ -11,17 +11,26 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, TypeAlias
 
-from engine.actions import action_of, decide_and_apply, parse_action, start_game_and_apply
+from engine.actions import (
+    abandonment,
+    action_of,
+    decide_and_apply,
+    parse_action,
+    start_game_and_apply,
+)
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
+from engine.nonce_window import NONCE_WINDOW, awaited, nonce_too_late, wait_in, window_of
+from engine.rejections import ContributionRefusedError
 from engine.state import GameState, Seat
-from events.envelope import SERVER, Actor, RecordedEvent
+from events.envelope import SERVER, Actor, RecordedEvent, parse_timestamp
 from events.errors import ConcurrencyError
 from events.fold_cache import FoldCache, Folded, on_events
 from events.store import EventStore, check_game_id
-from events.types import Event, GameAbandoned
+from events.types import DealContributed, DeckCut, Event
 
 Entropy: TypeAlias = Callable[[], bytes]
 """Returns 32 fresh random bytes."""
@@ -42,6 +51,17 @@ class GameNotFoundError(LookupError):
 
 class IdempotencyKeyReusedError(ValueError):
     """Raised when a command id seen before comes with a different action."""
+
+
+class NonceWindowOpenError(RuntimeError):
+    """Raised for a bot's or the turn clock's cut while its deal's nonce window is still open
+    for a human seat's nonce (:mod:`engine.nonce_window`); *wait* says for how long."""
+
+    def __init__(self, game_id: str, wait: float) -> None:
+        super().__init__(f"game {game_id}: a bot's or the clock's cut waits {wait:.3f} s more "
+                         "for the human seats' nonces")
+        self.game_id = game_id
+        self.wait = wait
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -151,10 +171,11 @@ def create_game(
     """
     game_id = new_game_id()
     # Dealt by hmac-sha256-fy/2: the deck depends on the game id and on the seats' nonces;
-    # the bots' and the clock's cuts come from a secret committed here, before any seed.
+    # the bots' and the clock's cuts come from a secret committed here, before any seed, and
+    # wait for the human seats' nonces for the window committed with it.
     events, state = start_game_and_apply(
         profile, options, tuple(seat_types), entropy(), entropy(), context=game_id,
-        contribution_secret=entropy())
+        contribution_secret=entropy(), nonce_window=NONCE_WINDOW)
     if before_append is not None:
         before_append(game_id)
     result = store.append(game_id, 0, events, actor=SERVER)
@@ -219,6 +240,50 @@ def act(
     return _append(store, cache, game_id, author, action, folded, decided, command_id)
 
 
+def cut_wait(store: EventStore, game_id: str, state: GameState,
+             now: datetime | None = None) -> float:
+    """Returns how many more seconds a bot's or the turn clock's cut of *game_id* in *state*
+    must wait for the human seats' nonces (:func:`engine.nonce_window.wait_in`) at *now*
+    (default: the store's clock), against the time its deal's shuffle was recorded: 0 when
+    it may cut now.
+
+    :raises events.store.StoreError: from the store.
+    """
+    if not awaited(state):
+        return 0.0
+    return wait_in(state, _since_shuffle(store, game_id, state,
+                                         store.now() if now is None else now))
+
+
+def _since_shuffle(store: EventStore, game_id: str, state: GameState, now: datetime) -> float:
+    """Returns the seconds from the recorded time of the shuffle of *state*'s deal to *now*."""
+    deal = state.deal
+    assert deal is not None, "a deal was shuffled"
+    opening = store.read(game_id, after=deal.opened - 1, limit=1)
+    shuffled_at = parse_timestamp(opening[0].envelope.occurred_at)
+    return (now - shuffled_at).total_seconds()
+
+
+def _check_nonce_in_time(store: EventStore, game_id: str, state: GameState,
+                         event: DealContributed, now: datetime) -> None:
+    """Refuses a nonce recorded at *now* to a deal a bot is to cut once its nonce window has
+    closed (:func:`engine.nonce_window.nonce_too_late`).
+
+    :raises ContributionRefusedError: ``nonce_window_closed``.
+    """
+    deal = state.deal
+    assert deal is not None and deal.turn is not None, "a deal waits for its cut"
+    bot_cuts = state.seat_types[deal.turn] == "bot"
+    if not bot_cuts:
+        return
+    waited, window = _since_shuffle(store, game_id, state, now), window_of(state)
+    if nonce_too_late(window, waited, bot_cuts):
+        raise ContributionRefusedError(
+            f"deal {event.deal} closed its nonce window {window} s after its shuffle "
+            f"({waited:.1f} s ago): the bot in seat {deal.turn} cuts it without this nonce",
+            code="nonce_window_closed")
+
+
 def abandon_command_id(game_id: str, version: int) -> str:
     """Returns the command id of abandoning *game_id* at *version*."""
     return f"abandon:{game_id}:{version}"
@@ -236,6 +301,8 @@ def abandon(
     """Ends *game_id* as abandoned (``game_abandoned``, by the server) if it is still at
     *expected_version* and not over; returns True if it appended the event.
 
+    In the same append the seed of the deal in progress is revealed
+    (:func:`engine.actions.abandonment`), so the game's history verifies as far as it went.
     The retention policy decides that the game waited too long (*idle_seconds* since its
     last event, more than *after_seconds*); this checks that it still can be abandoned, and
     the store that nothing was appended meanwhile. Running it twice appends once.
@@ -246,15 +313,15 @@ def abandon(
     folded = load(cache, game_id)
     if folded.version != expected_version or folded.state.phase == "over":
         return False
-    event = GameAbandoned(idle_seconds=idle_seconds, after_seconds=after_seconds)
+    events = abandonment(folded.state, idle_seconds, after_seconds)
     try:
-        result = store.append(game_id, expected_version, (event,), actor=SERVER,
+        result = store.append(game_id, expected_version, events, actor=SERVER,
                               command_id=abandon_command_id(game_id, expected_version))
     except ConcurrencyError:
         return False
     if result.duplicate:
         return False
-    cache.remember(game_id, Folded(fold((event,), folded.state), result.version,
+    cache.remember(game_id, Folded(fold(events, folded.state), result.version,
                                    result.recorded[-1].envelope.hash))
     return True
 
@@ -273,7 +340,17 @@ def _append(
     id was seen, the first one), keeping in the cache the state the engine produced with
     them (:func:`engine.actions.decide_and_apply`), so they are not folded a second time."""
     events, state = decided
-    result = store.append(game_id, folded.version, events, actor=actor, command_id=command_id)
+    # The nonce window's rules are checked at the very time the events are stamped with.
+    first, now = events[0], store.now()
+    if isinstance(first, DeckCut) and (
+            actor == SERVER or folded.state.seat_types[first.seat] == "bot"):
+        wait = cut_wait(store, game_id, folded.state, now)
+        if wait > 0:
+            raise NonceWindowOpenError(game_id, wait)
+    elif isinstance(first, DealContributed):
+        _check_nonce_in_time(store, game_id, folded.state, first, now)
+    result = store.append(game_id, folded.version, events, actor=actor, command_id=command_id,
+                          occurred_at=now)
     if result.duplicate:
         return _replayed(store, cache, game_id, actor, action, result.recorded)
     cache.remember(game_id, Folded(state, result.version, result.recorded[-1].envelope.hash))

@@ -155,10 +155,10 @@ def test_an_idle_game_ends_as_abandoned_and_says_so(
     assert table.id in done.abandoned
     view = table.view(0).get_json()
     assert (view["phase"], view["winner"], view["turn"], view["version"]) == (
-        "over", None, None, version + 1)
+        "over", None, None, version + 2)
     assert view["legal_actions"] == []
     last = own.get(f"{table.path}/events?after={version}").get_json()["events"]
-    assert [event["type"] for event in last] == ["game_abandoned"]
+    assert [event["type"] for event in last] == ["game_abandoned", "seed_revealed"]
     assert last[0]["actor"] == "server" and last[0]["data"]["after_seconds"] == 2 * DAY
     assert last[0]["data"]["idle_seconds"] >= 3 * DAY - 5
     listing = own.get("/v1/games?mine=true", headers=bearer(key)).get_json()["games"]
@@ -168,7 +168,7 @@ def test_an_idle_game_ends_as_abandoned_and_says_so(
     shown = own.get(f"{table.path}/history?format=text").get_data(as_text=True)
     assert "game_abandoned" in shown
     from_text = own.post("/v1/histories", json={"text": shown}).get_json()
-    assert from_text["ok"] is True and from_text["verification"]["events"] == version + 1
+    assert from_text["ok"] is True and from_text["verification"]["events"] == version + 2
 
     # Run again, nothing more happens; later, the abandoned game is archived like any other.
     assert table.id not in _pass(own_store, time.time() + 3 * DAY, abandon_after=2 * DAY,
@@ -176,6 +176,44 @@ def test_an_idle_game_ends_as_abandoned_and_says_so(
     later = _pass(own_store, time.time() + 11 * DAY, abandon_after=2 * DAY, archive_after=7 * DAY)
     assert table.id in {item.game_id for item in later.archived}
     assert table.view(0).get_json() == view
+
+
+def test_a_game_abandoned_mid_deal_reveals_its_seed_and_verifies_as_far_as_it_went(
+    own: FlaskClient, own_store: RedisEventStore, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    table = Table.create(own, "bruff")
+    for _ in range(4):  # The cut, then plays: cards are out, the deal is far from over.
+        table.step()
+    _project(table.id)
+    version = table.view().get_json()["version"]
+    deal = table.view().get_json()["deal"]
+    assert deal["phase"] == "play" and deal["seed"] is None and deal["cut"] is not None
+
+    done = _pass(own_store, time.time() + 3 * DAY, abandon_after=2 * DAY, archive_after=None)
+    assert table.id in done.abandoned
+    # One append: the abandonment and the reveal share their command and time.
+    appended = own.get(f"{table.path}/events?after={version}").get_json()["events"]
+    assert [event["type"] for event in appended] == ["game_abandoned", "seed_revealed"]
+    stored = [item.envelope for item in own_store.read(table.id, after=version)]
+    assert len({(envelope.command_id, envelope.occurred_at) for envelope in stored}) == 1
+    assert appended[1]["data"]["deal"] == deal["number"]
+
+    auditor = own.get(f"{table.path}/history?view=auditor")
+    assert auditor.status_code == 200
+    path = tmp_path / "abandoned.json"
+    path.write_bytes(auditor.get_data())
+    assert main(["history", "verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert (f"deal {deal['number']}: the seed revealed at event {version + 2} matches the "
+            "commitment") in out
+    shuffle = own.get(f"{table.path}/audit").get_json()["deals"][-1]["shuffle"]
+    assert shuffle["matches"] is True and shuffle["revealed_at"] == version + 2
+    assert len(shuffle["deck"]) == 53, "the deck is re-derived from the revealed seed"
+    # A seat's history now gets every hash: its deal is revealed.
+    seat = own.get(f"{table.path}/history", headers=bearer(table.tokens[0])).get_json()
+    assert all(event["hash"] is not None for event in seat["events"])
+    assert own.post("/v1/histories", json={"history": seat}).get_json()["ok"] is True
 
 
 def test_a_game_still_played_is_not_abandoned(

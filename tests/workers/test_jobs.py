@@ -27,7 +27,7 @@ def test_bots_play_until_the_humans_turn(
     drive(dispatcher, queue)
     state = state_of(game_id)
     if state.phase == "cut":
-        # A bot cutter waits for the human seat's nonce (plan.CONTRIBUTION_WAIT); sent, the
+        # A bot cutter waits for the human seat's nonce (engine.nonce_window); sent, the
         # bots play on at once.
         assert state.turn != 0 and not state.deal.nonces
         commands.act(store, context.games(), game_id, 0,

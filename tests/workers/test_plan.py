@@ -10,9 +10,10 @@ from worker_helpers import entropy
 from engine.actions import decide, start_game
 from engine.bots import choose_action
 from engine.fold import apply_event, fold
+from engine.nonce_window import NONCE_WINDOW
 from engine.state import GameState
 from workers import keys
-from workers.plan import CONTRIBUTION_WAIT, finished_deals, plan
+from workers.plan import finished_deals, plan
 
 RQ_JOB_ID = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -105,7 +106,7 @@ def test_a_bot_cutter_waits_for_the_human_seats_nonces() -> None:
                           contribution_secret=seeds()))
     two = _play_until(two, lambda s: s.phase == "cut" and s.turn == 0)
     assert [job.delay for job in plan("g2", two) if job.name == "play_bots"] == [
-        CONTRIBUTION_WAIT]
+        NONCE_WINDOW]
     for event in decide(two, 1, {"type": "contribute", "nonce": "0f" * 16}):
         two = apply_event(two, event)
     assert [job.delay for job in plan("g2", two) if job.name == "play_bots"] == [None]

@@ -10,11 +10,11 @@ import pytest
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
+from engine.nonce_window import awaited
 from engine.state import GameState
 from service.application import commands
 from workers import context
 from workers.dispatcher import Dispatcher
-from workers.plan import awaits_nonces
 
 _SOURCES = itertools.count()
 
@@ -51,7 +51,7 @@ def drive_with_nonces(dispatcher: Dispatcher, queue: Queue, game_id: str) -> Gam
     while True:
         drive(dispatcher, queue)
         state = state_of(game_id)
-        if not awaits_nonces(state):
+        if not awaited(state):
             return state
         assert state.deal is not None
         sent = {seat for seat, _ in state.deal.nonces}
