@@ -89,9 +89,11 @@ def check_secret(run: Run) -> None:
     """Checks that event 1 shows the game's contribution secret exactly when the game is over
     at the history's last event (:func:`replay.views.event_view`), where the fold got there.
 
-    A finished game's history that hides it was written before every view showed it: it is
-    not contradicted, but event 1 (the rules, the seats and the commitments) is then not
-    authenticated, and the report says so.
+    A finished game's history that hides it fails: event 1 (the rules, the seats and the
+    commitments) could not be authenticated, and a forger who rewrote it (bots relabelled as
+    people, a changed target) would hide the secret again to keep its hash unchecked. Such a
+    history written before every view showed the secret is refused too, saying to fetch it
+    again: the service now serves every view of a finished game with the secret.
     """
     history = run.history
     first = history.events[0]
@@ -99,11 +101,10 @@ def check_secret(run: Run) -> None:
     if first.type != "game_created" or over is None or history.view.viewer == "auditor":
         return
     if "contribution_secret" in first.redacted and over:
-        run.notes.append(
-            "the game is over, but this history hides event 1's contribution secret, so event "
-            "1 (the rules, the seats and the game's commitments) is not authenticated: "
-            "histories written before every view showed it once the game is over do; fetch "
-            "the history again to check it")
+        run.problem("view", "the game is over, but this history hides event 1's contribution "
+                    "secret, which every view shows once the game is over: event 1 (the "
+                    "rules, the seats and the game's commitments) cannot be authenticated; "
+                    "fetch the history again to check it", 1, "/events/0/redacted")
     elif isinstance(first.data.get("contribution_secret"), str) and not over:
         run.problem("view", "game_created shows the contribution secret, but the game is not "
                     f"over at event {history.events[-1].version}: every view but the "

@@ -205,18 +205,18 @@ def test_target_and_winner_changed_fail(viewer: object, variant: str) -> None:
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
-def test_relabelled_with_the_secret_hidden_again_is_not_complete(viewer: object) -> None:
-    """A forger who hides the secret again makes event 1 unauthenticated: not contradicted,
-    but never complete, and the report says why (as it does for a history written before
-    every view showed the secret)."""
+def test_relabelled_with_the_secret_hidden_again_fails(viewer: object) -> None:
+    """A forger who hides the secret again, so that event 1's hash goes unchecked, fails: a
+    finished game's history must show it, and the report says why."""
     doc = _relabelled_document(_doc(viewer))
     first = doc["events"][0]
     first["data"]["contribution_secret"] = None
     first["redacted"] = ["contribution_secret"]
-    report = _verify(doc, keys=KEYS)
-    assert report.ok and not report.complete
-    assert any("event 1 (the rules, the seats and the game's commitments) is not "
-               "authenticated" in note for note in report.notes), report.format()
+    for keys in (None, KEYS):
+        report = _verify(doc, keys=keys)
+        assert not report.ok
+        assert any(problem.code == "view" and "cannot be authenticated" in problem.message
+                   for problem in report.problems), report.format()
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
