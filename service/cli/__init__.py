@@ -21,6 +21,7 @@ from service.processes.embedded_redis import EmbeddedRedisError
 COMMAND_MODULES = (
     "service.cli.rules",
     "service.cli.play",
+    "service.cli.bot",
     "service.cli.serve",
     "service.cli.worker",
     "service.cli.history",

@@ -1,0 +1,136 @@
+"""``fortyfive bot``: the engine's bot playing one seat of a game over the HTTP API.
+
+::
+
+    fortyfive bot --url URL --game ID --token TOKEN [--level basic] [--seed TEXT]
+
+It holds what any third party's program holds, the seat's token: it follows the game's event
+stream, reads the seat's own view after each event (never anything hidden), decides on that
+view with :mod:`engine.bots` (:mod:`replay.seat_state` rebuilds a state from it) and posts the
+action with ``If-Match`` (the view's version) and an ``Idempotency-Key`` (so a post retried
+after a dropped connection is taken once). A dropped stream is resumed with ``Last-Event-ID``;
+a service that is down (restarting, 5xx, rate-limited) is retried with a capped backoff. It
+exits 0 when the game is over; 1 if the service refuses it for good; 2 for bad arguments or a
+token the game does not know.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from engine.bots import choose_action
+from replay.seat_state import SeatViewError, state_from_view
+from service.application.backoff import Backoff
+from service.cli import UsageError
+from service.cli.game_client import GameClient, RefusedError, ServiceUnavailableError
+
+LEVELS = ("basic",)
+"""The bot levels there are (issue 27's ``strong`` will join them)."""
+
+
+def register(subparsers: Any) -> None:
+    """Adds the ``bot`` command."""
+    parser = subparsers.add_parser(
+        "bot", help="play one seat of a game over the API with the engine's bot",
+        description="Plays the seat a token is for, following the game's event stream and "
+        "posting actions with If-Match and Idempotency-Key; reconnects after a dropped stream "
+        "or a restart of the service; exits 0 when the game is over.")
+    parser.add_argument("--url", required=True, help="the service's address, e.g. "
+                        "http://127.0.0.1:8045")
+    parser.add_argument("--game", required=True, metavar="ID",
+                        help="the game's id (a seat token is bound to one game but does not "
+                        "name it)")
+    parser.add_argument("--token", required=True, help="the seat's bearer token")
+    parser.add_argument("--level", choices=LEVELS, default="basic",
+                        help="how the bot decides (default basic: engine/bots.py)")
+    parser.add_argument("--seed", help="any text: makes the bot's random draws reproducible")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None,
+        sleep: Callable[[float], None] = time.sleep) -> int:
+    """Plays the seat until the game is over; returns the exit status."""
+    out = out or sys.stdout
+    if not args.token.strip():
+        raise UsageError("fortyfive bot: --token is empty")
+    try:
+        client = GameClient(args.url, args.game, args.token)
+    except ValueError as error:
+        raise UsageError(f"fortyfive bot: {error}") from None
+    player = SeatPlayer(client, random.Random(
+        args.seed if args.seed is not None else secrets.token_hex(8)))
+    backoff = Backoff(initial=0.2, factor=2.0, cap=5.0, reset_after=30.0)
+    try:
+        while True:
+            started = time.monotonic()
+            try:
+                player.follow()
+                break
+            except ServiceUnavailableError as error:
+                delay = backoff.next_delay(healthy_for=time.monotonic() - started)
+                print(f"fortyfive bot: {error}; trying again in {delay:g} s", file=sys.stderr)
+                sleep(delay)
+    except RefusedError as error:
+        if player.seat is None and error.status in (401, 403, 404, 422):
+            raise UsageError(f"fortyfive bot: {error}") from None
+        print(f"fortyfive bot: the service refused: {error}", file=sys.stderr)
+        return 1
+    except SeatViewError as error:
+        raise UsageError(f"fortyfive bot: the token is not a seat's: {error}") from None
+    print(f"game {args.game} over: seat {player.seat} played {player.played} actions; "
+          f"winner side {player.winner}", file=out)
+    return 0
+
+
+class SeatPlayer:
+    """The bot at one seat: reads the seat's view and acts on it when it has something to do.
+    """
+
+    def __init__(self, client: GameClient, chance: random.Random) -> None:
+        self.client = client
+        self.chance = chance
+        self.seat: int | None = None
+        self.seen = 0
+        """The last version this bot has read (where its stream resumes)."""
+        self.played = 0
+        self.winner: int | None = None
+        self.run_id = secrets.token_hex(6)
+        self.decided: tuple[int, dict[str, Any] | None] | None = None
+        """The action decided on a version: a post retried after a failure sends the same
+        action under the same key (drawing again could choose another)."""
+
+    def follow(self) -> None:
+        """Acts on the view, then on each new event, resuming the stream whenever it ends,
+        until the game is over.
+
+        :raises ServiceUnavailableError: when the service went away (the caller waits and
+            calls again: the stream resumes after the last version read).
+        """
+        while not self._turn():
+            for event in self.client.events(self.seen):
+                if event.version > self.seen and self._turn():
+                    return
+
+    def _turn(self) -> bool:
+        """Reads the view and takes the seat's action if it has one; True if the game is
+        over."""
+        view = self.client.view()
+        state, self.seat = state_from_view(view)
+        self.seen = max(self.seen, state.version)
+        if view["phase"] == "over":
+            self.winner = view["winner"]
+            return True
+        if self.decided is None or self.decided[0] != state.version:
+            self.decided = (state.version, choose_action(state, self.seat, self.chance))
+        action = self.decided[1]
+        if action is not None:
+            key = f"bot-{self.run_id}-{state.version}"
+            if self.client.act(action, state.version, key) == 201:
+                self.played += 1
+        return False

@@ -1,0 +1,118 @@
+"""A seat's view rebuilt into a state (what the API bot decides on), and the bot's
+noninterference: what it decides depends on its seat's view only."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine.actions import decide, legal_actions, start_game
+from engine.bots import choose_action
+from engine.fold import apply_event, fold
+from engine.state import GameState, Seat
+from replay.seat_state import SeatViewError, state_from_view
+from replay.views import game_view
+
+PROFILES = [("classic", 4, {}), ("classic", 3, {}), ("bruff", 6, {}), ("auction", 4, {})]
+
+
+class RecordingChance:
+    """A seeded generator that records every draw asked of it."""
+
+    def __init__(self, seed: str) -> None:
+        self.random = random.Random(seed)
+        self.draws: list[tuple[int, int]] = []
+
+    def randrange(self, stop: int, /) -> int:
+        value = self.random.randrange(stop)
+        self.draws.append((stop, value))
+        return value
+
+
+def decisions(profile: str, players: int, options: dict[str, Any],
+              seed: str) -> Iterator[tuple[GameState, Seat]]:
+    """Plays one game of basic bots and yields the state at each decision with its seat."""
+    counter = iter(range(1 << 30))
+
+    def entropy() -> bytes:
+        return hashlib.sha256(f"{seed}/{next(counter)}".encode()).digest()
+
+    state = fold(start_game(profile, options, ["bot"] * players, entropy(), entropy(),
+                            context=f"ctx-{seed}", contribution_secret=entropy()))
+    chance = random.Random(seed)
+    while state.phase != "over":
+        seat = state.turn
+        assert seat is not None
+        yield state, seat
+        action = choose_action(state, seat, chance)
+        assert action is not None
+        for event in decide(state, seat, action, entropy=entropy()):
+            state = apply_event(state, event)
+
+
+def shuffled_hidden(state: GameState, seat: Seat, seed: str) -> GameState:
+    """Returns *state* with the cards *seat* cannot see (other hands, the stock, the face-down
+    cards) dealt among those places at random, each keeping its size."""
+    deal = state.deal
+    assert deal is not None
+    others = [other for other in range(len(deal.hands)) if other != seat]
+    hidden = [card for other in others for card in deal.hands[other]]
+    hidden += [*deal.stock, *deal.face_down]
+    random.Random(seed).shuffle(hidden)
+    cards = iter(hidden)
+    hands = tuple(deal.hands[other] if other == seat
+                  else tuple(next(cards) for _ in deal.hands[other])
+                  for other in range(len(deal.hands)))
+    stock = tuple(next(cards) for _ in deal.stock)
+    face_down = tuple(next(cards) for _ in deal.face_down)
+    return state._replace(deal=deal._replace(hands=hands, stock=stock, face_down=face_down),
+                          contribution_secret=None)
+
+
+@pytest.mark.parametrize(("profile", "players", "options"), PROFILES)
+def test_the_state_rebuilt_from_a_seat_s_view_shows_that_view_and_its_legal_actions(
+        profile: str, players: int, options: dict[str, Any]) -> None:
+    for game in range(3):
+        for state, seat in decisions(profile, players, options, f"{profile}-{game}"):
+            view = game_view(state, seat)
+            rebuilt, viewer = state_from_view(view)
+            assert viewer == seat
+            assert legal_actions(rebuilt, seat) == legal_actions(state, seat)
+            shown = game_view(rebuilt, seat)
+            # Facts carry rulings the fold derives; the rebuilt state does not need them.
+            for either in (shown, view):
+                either["deal"]["facts"] = []
+            assert shown == view
+
+
+@pytest.mark.parametrize(("profile", "players", "options"), PROFILES)
+def test_the_bot_decides_the_same_and_draws_the_same_whatever_the_hidden_cards(
+        profile: str, players: int, options: dict[str, Any]) -> None:
+    checked = 0
+    for game in range(3):
+        for number, (state, seat) in enumerate(
+                decisions(profile, players, options, f"ni-{profile}-{game}")):
+            # Without the committed secret, cuts are drawn from chance: draws are compared too.
+            plain = state._replace(contribution_secret=None)
+            other = shuffled_hidden(plain, seat, f"{game}-{number}")
+            assert game_view(other, seat) == game_view(plain, seat)
+            first, second = RecordingChance(str(number)), RecordingChance(str(number))
+            assert choose_action(plain, seat, first) == choose_action(other, seat, second)
+            assert first.draws == second.draws
+            rebuilt, _ = state_from_view(game_view(other, seat))
+            third = RecordingChance(str(number))
+            assert choose_action(rebuilt, seat, third) == choose_action(
+                plain, seat, RecordingChance(str(number)))
+            assert third.draws == first.draws
+            checked += 1
+    assert checked > 100
+
+
+def test_a_spectator_s_view_is_not_a_seat_s() -> None:
+    state, _ = next(decisions("classic", 4, {}, "spectator"))
+    with pytest.raises(SeatViewError, match="not a seat's view"):
+        state_from_view(game_view(state, "spectator"))
