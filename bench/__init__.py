@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 
 class BenchUsageError(Exception):
@@ -35,4 +35,20 @@ def best_time(work: Callable[[], object], rounds: int, repeat: int) -> float:
         for _ in range(rounds):
             work()
         best = min(best, time.perf_counter() - start)
+    return best
+
+
+def best_times_in_turns(works: Mapping[str, Callable[[], object]], rounds: int,
+                        repeat: int) -> dict[str, float]:
+    """Returns, for each of *works*, the fastest of *repeat* timings of *rounds* calls, in
+    seconds, the works taking turns: each repeat times every work once, one after another, so
+    that a burst of other load on the machine falls on all of them alike and their ratios are
+    measured side by side (not one work's timings in one block, then the next's)."""
+    best = dict.fromkeys(works, float("inf"))
+    for _ in range(repeat):
+        for name, work in works.items():
+            start = time.perf_counter()
+            for _ in range(rounds):
+                work()
+            best[name] = min(best[name], time.perf_counter() - start)
     return best

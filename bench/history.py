@@ -13,8 +13,10 @@ engine's own commands) is cut as the auditor's history, and timed in one run:
 - ``fold``: :func:`engine.fold.fold` of the same events, already decoded: the engine alone,
   with no verification, as the service folds a game it trusts.
 
-Each figure is the best of ``--repeat`` timings, reported per second; ``verify_cost`` is how
-many folds one verification costs.
+Each figure is the best of ``--repeat`` timings of ``--rounds`` calls, reported per second. The
+timings take turns (each repeat times every figure once, one after another), so that other load
+on the machine falls on all of them alike; ``verify_cost_in_folds`` is how many folds one
+verification costs, a ratio measured side by side.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from bench import best_time, positive_int
+from bench import best_times_in_turns, positive_int
 from engine.fold import fold
 from replay.formats.build import build_history, replay_log
 from replay.formats.export import export_text
@@ -60,21 +62,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rounds: int = args.rounds
     repeat: int = args.repeat
 
-    def per_second(work: Callable[[], object]) -> float:
-        return rounds / best_time(work, rounds, repeat)
-
+    works: dict[str, Callable[[], object]] = {
+        "verify_per_second": lambda: verify(history),
+        "read_and_verify_json_per_second": lambda: _checked(read_history(as_json).history),
+        "read_and_verify_text_per_second": lambda: _checked(read_history(as_text).history),
+        "verify_seat_view_per_second": lambda: verify(seat_view),
+        "fold_per_second": lambda: fold(events),
+    }
+    timings = best_times_in_turns(works, rounds, repeat)
     figures: dict[str, Any] = {
         "game": {
             "events": len(events), "deals": len(driver.state.past_deals) + 1,
             "json_bytes": len(as_json), "text_bytes": len(as_text),
         },
-        "verify_per_second": per_second(lambda: verify(history)),
-        "read_and_verify_json_per_second": per_second(
-            lambda: _checked(read_history(as_json).history)),
-        "read_and_verify_text_per_second": per_second(
-            lambda: _checked(read_history(as_text).history)),
-        "verify_seat_view_per_second": per_second(lambda: verify(seat_view)),
-        "fold_per_second": per_second(lambda: fold(events)),
+        **{name: rounds / seconds for name, seconds in timings.items()},
     }
     folds, verifications = figures["fold_per_second"], figures["verify_per_second"]
     assert isinstance(folds, float) and isinstance(verifications, float)

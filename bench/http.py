@@ -6,7 +6,8 @@ a free port and on its own embedded redis-server (AOF, ``appendfsync always``), 
 Flask app whose one endpoint does a single ``XADD`` on that same Redis. Concurrent clients
 (threads, loopback only) then:
 
-- play two-seat classic games through the API, ``--games`` games per client at once, each
+- play games through the API, two-seat classic ones and six-seat bruff ones in turn (each of
+  ``--profiles`` is a side of its own), ``--games`` games per client at once, each
   action on the next of its games in turn, with ``If-Match`` and an ``Idempotency-Key`` of
   its own (so the append script's command-id path runs on every action). Every request takes
   whichever keep-alive connection of a shared pool is free, so a game's actions reach the
@@ -21,8 +22,13 @@ of one side (``http.client`` parses every header in Python) would lower that sid
 
 Reported: for each side every request it served (the API's creations and views too) and
 the time they took together, actions (or bare requests) per second and their p50/p99
-latency, and the ratio of API actions per second to bare requests per second. Aim: 0.6.
-The sides take turns over ``--rounds`` rounds, so that other load on the machine hits both
+latency, and the ratio of API actions per second to bare requests per second (aim: 0.6).
+``cpu_ratio`` sets the CPU one bare request costs against the CPU one API action costs,
+counting redis-server's CPU on both sides (``INFO cpu``, read before and after each side's
+turn) and charging the API's creations and views to its actions. From ``INFO commandstats``
+(:mod:`bench.redis_usage`): the Redis time of the append script per call against a bare
+``XADD``'s, and what Redis spends per action with the API alone (no RQ worker).
+The sides take turns over ``--rounds`` rounds, so that other load on the machine hits them
 alike; each is bounded by ``--actions`` and by ``--seconds`` in all.
 """
 
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import http.client
 import os
 import queue
@@ -50,9 +57,10 @@ import orjson
 
 from bench import positive_int
 from bench.http_client import Connection
+from bench.redis_usage import NOTHING, SCRIPT_COMMANDS, RedisUsage, per_unit, read_usage
 from engine.cards import Suit, parse_cards
 from engine.legality import legal_cards
-from engine.profiles import make_ruleset
+from engine.profiles import PROFILES, make_ruleset
 from engine.ranking import ranking
 from service.http.server import (
     DEFAULT_WORKER_CLASS,
@@ -66,7 +74,6 @@ from service.processes.supervisor import stop_process
 AIM = 0.6
 """The least share of the bare endpoint's throughput the API's actions should reach."""
 
-RULES = make_ruleset("classic")
 _EMBEDDED_LINE = re.compile(r"embedded redis-server at (redis://[^\s),]+)")
 
 
@@ -89,6 +96,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES),
                         default=DEFAULT_WORKER_CLASS,
                         help=f"gunicorn workers of each server (default {DEFAULT_WORKER_CLASS})")
+    parser.add_argument("--profiles", type=_profiles, default=("classic", "bruff"),
+                        help="the games played through the API, each a side of its own, "
+                        "comma-separated (default classic,bruff); the first gives the "
+                        "top-level figures")
     parser.add_argument("--threads", type=positive_int, default=16,
                         help="threads per gunicorn worker with --worker-class gthread "
                         "(default 16)")
@@ -106,41 +117,77 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ):
             with _bare_server(Path(data_dir), redis_url, args.workers, args.threads,
                               args.worker_class) as (bare_port, bare_pid):
-                sides: dict[str, list[Sample]] = {"api": [], "bare": []}
+                redis = _redis_reader(redis_url)
+                sides: dict[str, list[Sample]] = {name: [] for name in (*args.profiles, "bare")}
                 share = max(1, args.actions // args.rounds)
                 seconds = args.seconds / args.rounds
                 for _ in range(args.rounds):
-                    # Fresh pools each round: the other side's turn outlasts keep-alive.
-                    with _Pool(api_port, args.clients) as pool:
-                        sides["api"].append(measure(
-                            lambda: _ApiClient(pool, args.games), args.clients, share,
-                            seconds, lambda: server_cpu_seconds(api_pid),
-                        ))
+                    for profile in args.profiles:
+                        # Fresh pools each turn: the other sides' turns outlast keep-alive.
+                        with _Pool(api_port, args.clients) as pool:
+                            player = functools.partial(_ApiClient, pool, args.games, profile)
+                            sides[profile].append(measure(
+                                player, args.clients, share, seconds,
+                                lambda: server_cpu_seconds(api_pid), redis,
+                            ))
                     with _Pool(bare_port, args.clients) as pool:
                         sides["bare"].append(measure(
                             lambda: _BareClient(pool), args.clients, share, seconds,
-                            lambda: server_cpu_seconds(bare_pid),
+                            lambda: server_cpu_seconds(bare_pid), redis,
                         ))
-    api, bare = summarize(sides["api"]), summarize(sides["bare"])
-    ratio = api["per_second"] / bare["per_second"] if bare["per_second"] else 0.0
+    bare = summarize(sides["bare"])
+    profiles = {name: compare(summarize(sides[name]), bare) for name in args.profiles}
+    first = profiles[args.profiles[0]]
     return {
         "setup": {
             "clients": args.clients, "games_per_client": args.games,
             "connections": args.clients, "gunicorn_workers": args.workers,
             "worker_class": args.worker_class, "threads": args.threads,
-            "cpus": os.cpu_count(),
-            "redis": "embedded, appendfsync always",
+            "cpus": os.cpu_count(), "profiles": list(args.profiles),
+            "redis": "embedded, appendfsync always, API alone (no RQ worker)",
         },
-        "api_actions": api,
+        "profile": args.profiles[0],
+        **first,
         "bare_xadd": bare,
-        "ratio": round(ratio, 3),
         "ratio_of": "API actions per second / bare requests per second",
-        "cpu_ratio": (round(bare["server_cpu_ms_per_request"] / api["server_cpu_ms_per_request"], 3)
-                      if api["server_cpu_ms_per_request"] and bare["server_cpu_ms_per_request"]
-                      else None),
-        "cpu_ratio_of": "bare server CPU per request / API server CPU per request",
+        "cpu_ratio_of": "bare CPU per request / API CPU per action, each counting its "
+                        "gunicorn server and redis-server, the API's views and creations "
+                        "charged to its actions",
+        "cpu_ratio_without_redis_of": "bare server CPU per request / API server CPU per "
+                                      "request (views and creations counted as requests; "
+                                      "redis-server left out): the cpu_ratio of before",
+        "profiles": profiles,
         "aim": AIM,
-        "aim_met": ratio >= AIM,
+        "aim_met": all(figures["ratio"] >= AIM for figures in profiles.values()),
+    }
+
+
+def compare(api: dict[str, Any], bare: dict[str, Any]) -> dict[str, Any]:
+    """Returns the figures of one API side against the bare side (both :func:`summarize` d)."""
+
+    def ratio(numerator: float | None, denominator: float | None) -> float | None:
+        return round(numerator / denominator, 3) if numerator and denominator else None
+
+    api_redis, bare_redis = api["redis"], bare["redis"]
+    script = api_redis["script_usec_per_call"]
+    xadd = bare_redis["xadd_usec_per_call"]
+    return {
+        "api_actions": api,
+        "ratio": ratio(api["per_second"], bare["per_second"]) or 0.0,
+        "cpu_ratio": ratio(bare["cpu_ms_per_action"], api["cpu_ms_per_action"]),
+        "cpu_ratio_without_redis": ratio(bare["server_cpu_ms_per_request"],
+                                         api["server_cpu_ms_per_request"]),
+        "redis": {
+            "script_usec_per_call": script,
+            "bare_xadd_usec_per_call": xadd,
+            "script_to_xadd": ratio(script, xadd),
+            "script_usec_per_action": api_redis["script_usec_per_action"],
+            "script_usec_per_action_to_xadd": ratio(api_redis["script_usec_per_action"], xadd),
+            "redis_cpu_us_per_action": api_redis["per_action"]["redis_cpu_us"],
+            "redis_cpu_us_per_bare_request": bare_redis["per_action"]["redis_cpu_us"],
+            "redis_cpu_action_to_bare": ratio(api_redis["per_action"]["redis_cpu_us"],
+                                              bare_redis["per_action"]["redis_cpu_us"]),
+        },
     }
 
 
@@ -153,15 +200,18 @@ class Sample:
     seconds: float
     cpu_seconds: float | None = None
     """The server's CPU time over the round (``None`` where it cannot be read)."""
+    redis: RedisUsage | None = None
+    """What redis-server used over the round (``None`` where it was not read)."""
 
 
 def measure(
     make_client: Callable[[], Any], clients: int, total: int, seconds: float,
     cpu: Callable[[], float | None] = lambda: None,
+    redis: Callable[[], RedisUsage | None] = lambda: None,
 ) -> Sample:
     """Runs *clients* threads, each calling ``step()`` of its own client (after three
     untimed warm-up steps) until *total* steps or *seconds* have passed; *cpu* returns the
-    server's CPU seconds so far."""
+    server's CPU seconds so far, *redis* what redis-server used so far."""
     latencies: list[float] = []
     others = [0]
     lock = threading.Lock()
@@ -192,15 +242,17 @@ def measure(
         thread.start()
     deadline[0] = time.monotonic() + 3600
     barrier.wait()
-    cpu_before = cpu()
+    cpu_before, redis_before = cpu(), redis()
     start = time.monotonic()
     deadline[0] = start + seconds
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - start
-    cpu_after = cpu()
+    cpu_after, redis_after = cpu(), redis()
     used = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    return Sample(latencies, others[0], elapsed, used)
+    redis_used = (None if redis_before is None or redis_after is None
+                  else redis_after.since(redis_before))
+    return Sample(latencies, others[0], elapsed, used, redis_used)
 
 
 def summarize(samples: list[Sample]) -> dict[str, Any]:
@@ -212,6 +264,15 @@ def summarize(samples: list[Sample]) -> dict[str, Any]:
     requests = len(ordered) + others
     cpu_ms = (round(sum(c for c in cpu if c is not None) / requests * 1000, 3)
               if requests and None not in cpu else None)
+    usages = [sample.redis for sample in samples]
+    redis = sum((usage for usage in usages if usage is not None), NOTHING)
+    read = bool(ordered) and None not in cpu and None not in usages
+    server_ms = sum(c for c in cpu if c is not None) / len(ordered) * 1000 if read else None
+    redis_ms = redis.cpu_seconds / len(ordered) * 1000 if read else None
+    script = redis.usec_per_call(SCRIPT_COMMANDS)
+    script_calls = sum(redis.commands.get(name, (0, 0))[0] for name in SCRIPT_COMMANDS)
+    script_usec = sum(redis.commands.get(name, (0, 0))[1] for name in SCRIPT_COMMANDS)
+    xadd = redis.usec_per_call(("xadd",))
     return {
         "count": len(ordered),
         "other_requests": others,
@@ -220,10 +281,45 @@ def summarize(samples: list[Sample]) -> dict[str, Any]:
         "per_second": round(len(ordered) / elapsed, 1) if elapsed else 0.0,
         "requests_per_second": round(requests / elapsed, 1) if elapsed else 0.0,
         "server_cpu_ms_per_request": cpu_ms,
+        "server_cpu_ms_per_action": _rounded(server_ms),
+        "redis_cpu_ms_per_action": _rounded(redis_ms),
+        "cpu_ms_per_action": (_rounded(server_ms + redis_ms)
+                              if server_ms is not None and redis_ms is not None else None),
+        "redis": {
+            "per_action": per_unit(redis, len(ordered)),
+            "script_usec_per_call": _rounded(script, 2),
+            "script_calls_per_action": (round(script_calls / len(ordered), 3)
+                                        if ordered else None),
+            "script_usec_per_action": (round(script_usec / len(ordered), 1)
+                                       if ordered and script_calls else None),
+            "xadd_usec_per_call": _rounded(xadd, 2),
+        },
         "p50_ms": round(_percentile(ordered, 50) * 1000, 2),
         "p99_ms": round(_percentile(ordered, 99) * 1000, 2),
         "mean_ms": round(statistics.fmean(ordered) * 1000, 2) if ordered else 0.0,
     }
+
+
+def _rounded(value: float | None, digits: int = 3) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _redis_reader(url: str) -> Callable[[], RedisUsage | None]:
+    """Returns a function reading what the redis-server at *url* used so far."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    return lambda: read_usage(client)
+
+
+def _profiles(text: str) -> tuple[str, ...]:
+    """Returns the comma-separated profiles of *text*, each once, in order."""
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in PROFILES]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError(
+            f"expected profiles from {', '.join(PROFILES)}, comma-separated, got {text!r}")
+    return names
 
 
 def _percentile(ordered: list[float], percent: float) -> float:
@@ -284,12 +380,12 @@ class _BareClient:
 
 
 class _ApiClient:
-    """Plays *games* two-seat classic games through the API at once, one action of the next
-    game in turn per :meth:`step`."""
+    """Plays *games* games of *profile* through the API at once (two-seat classic, six-seat
+    bruff), one action of the next game in turn per :meth:`step`."""
 
-    def __init__(self, pool: _Pool, games: int) -> None:
+    def __init__(self, pool: _Pool, games: int, profile: str = "classic") -> None:
         self.other_requests = 0
-        self._games = [_ApiGame(pool, self) for _ in range(games)]
+        self._games = [_ApiGame(pool, self, profile) for _ in range(games)]
         self._next = 0
 
     def step(self) -> float:
@@ -305,16 +401,19 @@ class _ApiClient:
 class _ApiGame:
     """One game after another of an :class:`_ApiClient`, one action per :meth:`step`."""
 
-    def __init__(self, pool: _Pool, owner: _ApiClient) -> None:
+    def __init__(self, pool: _Pool, owner: _ApiClient, profile: str) -> None:
         self._connection = pool
         self._owner = owner
+        self._profile = profile
         self._new_game()
 
     def _new_game(self) -> None:
-        status, created = self._connection.call("POST", "/v1/games", {"profile": "classic"})
+        # The profile's smallest table: two seats of classic, six of bruff.
+        status, created = self._connection.call("POST", "/v1/games", {"profile": self._profile})
         assert status == 201, created
         self._owner.other_requests += 1
         self._path = f"/v1/games/{created['id']}"
+        self._rules = make_ruleset(self._profile, players=len(created["seats"]))
         self._auth = [{"Authorization": f"Bearer {seat['token']}"} for seat in created["seats"]]
         self._hands: dict[int, tuple[int, list[str]]] = {}
         self._view = self._get(0)
@@ -343,8 +442,8 @@ class _ApiGame:
             return dict(view["legal_actions"][0])
         current = view["deal"]["current_trick"]
         trick = parse_cards([play["card"] for play in current["cards"]]) if current else ()
-        order = ranking(Suit.parse(view["trump"]), RULES)
-        cards, _ = legal_cards(parse_cards(known[1]), trick, order, RULES)
+        order = ranking(Suit.parse(view["trump"]), self._rules)
+        cards, _ = legal_cards(parse_cards(known[1]), trick, order, self._rules)
         return {"type": "play", "card": cards[0].code()}
 
     def step(self) -> float:

@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from bench import BenchUsageError, positive_int
+from bench.redis_usage import NOTHING, SCRIPT_COMMANDS, RedisUsage, per_unit, read_usage
 from events.chain import GENESIS_HASH
 from events.entries import checked_entries, decoded_entries
 from events.envelope import RecordedEvent
@@ -143,19 +144,24 @@ def measure_appends(store: RedisEventStore, count: int, rounds: int = 5) -> dict
     client = store.client
     per_round = max(1, count // rounds)
     bare_seconds = store_seconds = 0.0
+    bare_redis = store_redis = NOTHING
     bare_next, version = 1, 1
     for _ in range(rounds):
+        before = read_usage(client)
         started = time.perf_counter()
         for _ in range(per_round):
             client.xadd(bare_key, fields, id=f"0-{bare_next}")
             bare_next += 1
         bare_seconds += time.perf_counter() - started
+        between = read_usage(client)
+        bare_redis += between.since(before)
         started = time.perf_counter()
         for _ in range(per_round):
             store.append(game_id, version, [CardPlayed(version % 6, "5S")], actor=version % 6,
                          command_id=f"c{version}")  # fmt: skip
             version += 1
         store_seconds += time.perf_counter() - started
+        store_redis += read_usage(client).since(between)
     done = per_round * rounds
     bare_rate, store_rate = done / bare_seconds, done / store_seconds
     client.delete(bare_key)
@@ -167,6 +173,25 @@ def measure_appends(store: RedisEventStore, count: int, rounds: int = 5) -> dict
         "ratio_store_to_bare": round(ratio, 3),
         "aim": f">= {APPEND_AIM:g}",
         "within_aim": ratio >= APPEND_AIM,
+        "redis": append_footprint(store_redis, bare_redis, done),
+    }
+
+
+def append_footprint(appends: RedisUsage, bare: RedisUsage, count: int) -> dict[str, Any]:
+    """Returns what *count* appends and as many bare XADDs cost redis-server (see
+    :mod:`bench.redis_usage`): the append script's microseconds per call against a bare
+    XADD's, by ``INFO commandstats``, and redis-server's CPU per append against per XADD."""
+    script = appends.usec_per_call(SCRIPT_COMMANDS)
+    xadd = bare.usec_per_call(("xadd",))
+    per_append, per_xadd = per_unit(appends, count), per_unit(bare, count)
+    return {
+        "script_usec_per_call": round(script, 2) if script is not None else None,
+        "bare_xadd_usec_per_call": round(xadd, 2) if xadd is not None else None,
+        "script_to_xadd": round(script / xadd, 2) if script and xadd else None,
+        "script_to_xadd_aim": "<= 4",
+        "redis_cpu_us_per_append": per_append["redis_cpu_us"],
+        "redis_cpu_us_per_bare_xadd": per_xadd["redis_cpu_us"],
+        "append_commands": per_append["commands"],
     }
 
 

@@ -10,14 +10,16 @@ end) while a probe reads ``GET /v1/games/{id}`` every ``--probe-interval`` secon
 
 Reported: the streams held (and refused), the events each should have received and those
 delivered, how many streams got every event in order and nothing else, and the p50/p99 of
-the probe's reads (and of the actions). Aim: every stream complete and the reads' p99 under
+the probe's reads (and of the actions), and how often this process and the probe had to
+reconnect (``api_reconnects``: gunicorn closes a keep-alive connection idle for 5 s, as the
+API's is while the streams open; a request it closed unread is sent again once, as a client
+would, the actions with an ``Idempotency-Key``). Aim: every stream complete and the reads' p99 under
 250 ms. Loopback only; bounded by ``--seconds`` in all.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import subprocess
@@ -25,11 +27,13 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 from bench import positive_int
 from bench.http import _percentile, api_server
+from bench.http_client import Connection
 
 AIM_P99_MS = 250.0
 """The largest p99 of ``GET /v1/games/{id}`` the aim allows while the streams are held."""
@@ -80,6 +84,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             finally:
                 spectators.close()
             api.close()
+            reconnects = api.connects - 1 + probe.connects - 1
     complete = delivery["complete"]
     return {
         "setup": {
@@ -99,27 +104,38 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "streams_incomplete": delivery["incomplete"],
         "get_game": probe.summary(),
         "post_action": _summary(played["latencies"]),
+        "api_reconnects": reconnects,
         "aim": {"streams_complete": args.streams, "get_game_p99_ms": AIM_P99_MS},
         "aim_met": complete == args.streams and probe.summary()["p99_ms"] < AIM_P99_MS,
     }
 
 
 class _Api:
-    """One keep-alive connection to the server, for JSON calls that must succeed."""
+    """One keep-alive connection to the server, for JSON calls that must succeed.
+
+    It reconnects as a client does (:class:`bench.http_client.Connection`): gunicorn closes a
+    keep-alive connection idle for 5 s (as it is while a thousand streams open), and a
+    request sent on a connection the server closed before any byte of the answer is sent
+    once more on a new one. The actions :func:`_play` posts carry an ``Idempotency-Key``,
+    so that retry can never play one twice.
+    """
 
     def __init__(self, port: int) -> None:
-        self._http = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self._http = Connection("127.0.0.1", port, timeout=30)
+
+    @property
+    def connects(self) -> int:
+        """How many connections were opened (one, plus one per reconnection)."""
+        return self._http.connects
 
     def call(self, method: str, path: str, body: Any = None,
              headers: dict[str, str] | None = None) -> Any:
         """Returns the JSON answer of a 2xx call; raises ``RuntimeError`` for any other."""
-        payload = json.dumps(body) if body is not None else None
+        payload = json.dumps(body).encode() if body is not None else None
         sent = {"Content-Type": "application/json"} if payload is not None else {}
-        self._http.request(method, path, body=payload, headers={**sent, **(headers or {})})
-        response = self._http.getresponse()
-        data = response.read()
-        if not 200 <= response.status < 300:
-            raise RuntimeError(f"{method} {path} answered {response.status}: {data[:300]!r}")
+        status, data = self._http.request(method, path, payload, {**sent, **(headers or {})})
+        if not 200 <= status < 300:
+            raise RuntimeError(f"{method} {path} answered {status}: {data[:300]!r}")
         return json.loads(data)
 
     def timed_get(self, path: str) -> float:
@@ -148,7 +164,8 @@ def _play(api: _Api, path: str, game: dict[str, Any], actions: int, interval: fl
                       mine["legal_actions"][0])
         start = time.perf_counter()
         view = api.call("POST", f"{path}/actions", action,
-                        {**tokens[seat], "If-Match": f'"{mine["version"]}"'})
+                        {**tokens[seat], "If-Match": f'"{mine["version"]}"',
+                         "Idempotency-Key": uuid.uuid4().hex})
         latencies.append(time.perf_counter() - start)
         time.sleep(interval)
     return {"count": len(latencies), "latencies": latencies, "over": view["winner"] is not None}
@@ -183,6 +200,11 @@ class _Probe:
         while not self._stop.is_set():
             self.latencies.append(self._api.timed_get(self._path))
             self._stop.wait(self._interval)
+
+    @property
+    def connects(self) -> int:
+        """How many connections the probe opened."""
+        return self._api.connects
 
     def stop(self) -> None:
         self._stop.set()

@@ -39,6 +39,13 @@ def test_a_small_run_reports_appends_and_loads_side_by_side(redis_url: str) -> N
     _assert_ratio(loads["speedup_cached_over_cold"], 1,
                   loads["cached_per_second"], loads["cold_per_second"])
     assert isinstance(appends["within_aim"], bool) and isinstance(loads["within_aim"], bool)
+    redis = appends["redis"]  # From INFO commandstats, read around each side's turn.
+    commands = redis["append_commands"]
+    assert commands["evalsha"]["calls"] == 1.0  # One script call an append...
+    assert commands["xadd"]["calls"] == 2.0  # ...whose XADDs (the game's, the feed's) count too.
+    assert redis["script_to_xadd"] == pytest.approx(
+        redis["script_usec_per_call"] / redis["bare_xadd_usec_per_call"], rel=0.01)
+    assert redis["redis_cpu_us_per_append"] >= 0 and redis["redis_cpu_us_per_bare_xadd"] >= 0
     phases = figures["cold_phases"]
     parts = [phases[f"{name}_milliseconds"] for name in ("read", "checks", "decode", "fold")]
     assert phases["events"] == 40 and all(part > 0 for part in parts)

@@ -211,3 +211,24 @@ def test_the_benchmark_pool_sends_json_and_decodes_the_answer(serve: Any) -> Non
     assert headers["content-length"] == str(len(body))
     assert headers["content-type"] == "application/json" and headers["idempotency-key"] == "k"
     assert number == 1 and "content-type" not in second
+
+
+def test_the_stream_benchs_api_reconnects_when_the_server_dropped_it_idle(serve: Any) -> None:
+    from bench.stream import _Api
+
+    server = serve([
+        _answer("200 OK", b'{"version": 3}', "Content-Length: 14"),  # Then closed idle.
+        _answer("201 CREATED", b'{"version": 4}', "Content-Length: 14"),
+        _answer("409 CONFLICT", b'{"status": 409}', "Content-Length: 15"),
+    ], close_after=(0,))
+    api = _Api(server.port)
+    assert api.call("GET", "/v1/games/g") == {"version": 3}
+    action = {"Idempotency-Key": "k1", "If-Match": '"3"'}
+    assert api.call("POST", "/v1/games/g/actions", {"type": "play"}, action) == {"version": 4}
+    assert api.connects == 2
+    number, line, headers, body = server.requests[1]
+    assert (number, line, body) == (2, "POST /v1/games/g/actions HTTP/1.1", b'{"type": "play"}')
+    assert headers["idempotency-key"] == "k1" and headers["content-type"] == "application/json"
+    with pytest.raises(RuntimeError, match="answered 409"):
+        api.call("GET", "/v1/games/g")
+    api.close()

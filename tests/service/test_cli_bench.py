@@ -332,3 +332,26 @@ def test_bench_drive_refuses_a_drive_that_cannot_be_made_in_one_line(
     assert err.splitlines() == ["fortyfive bench drive: --tables 1: a duplicate drive compares "
                                 "tables: it needs two or more, not one (5 players or more, "
                                 "with fill_with_bots)"]
+
+
+def test_timings_take_turns_so_that_other_load_falls_on_every_work_alike() -> None:
+    from bench import best_times_in_turns
+
+    calls: list[str] = []
+    timings = best_times_in_turns(
+        {"verify": lambda: calls.append("verify"), "fold": lambda: calls.append("fold")},
+        rounds=2, repeat=3)
+    assert calls == ["verify", "verify", "fold", "fold"] * 3
+    assert list(timings) == ["verify", "fold"] and all(t > 0 for t in timings.values())
+
+
+def test_bench_history_reports_verification_and_fold_measured_in_turns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _run(capsys, "history", "--json", "--rounds", "1", "--repeat", "2")
+    assert (status, err) == (0, "")
+    figures = json.loads(out)
+    assert figures["game"]["events"] > 30 and figures["game"]["deals"] >= 1
+    assert figures["verify_cost_in_folds"] == round(
+        figures["fold_per_second"] / figures["verify_per_second"], 1)
+    assert figures["verify_seat_view_per_second"] > 0
