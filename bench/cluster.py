@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import positive_int
-from bench.http import _ApiClient, _wait_until_up, measure, summarize
+from bench.http import _ApiClient, _Pool, _wait_until_up, measure, summarize
 from events.errors import StoreUnavailableError
 from events.keys import game_key
 from events.redis_store import RedisEventStore
@@ -211,13 +211,15 @@ def failover(cluster: EmbeddedCluster, threads: int) -> dict[str, Any]:
 def api_rate(cluster: EmbeddedCluster, tmp: Path, processes: int, clients: int,
              actions: int, seconds: int) -> dict[str, Any]:
     """Returns actions per second through *processes* API processes on *cluster*."""
-    with _api_processes(cluster, tmp, processes) as ports:
-        cycle = itertools.cycle(ports)
+    with _api_processes(cluster, tmp, processes) as ports, contextlib.ExitStack() as stack:
+        # One pool of keep-alive connections per API process; the clients take them in turn.
+        pools = [stack.enter_context(_Pool(port, clients)) for port in ports]
+        cycle = itertools.cycle(pools)
         lock = threading.Lock()
 
         def client() -> _ApiClient:
             with lock:
-                return _ApiClient(next(cycle))
+                return _ApiClient(next(cycle), 1)
 
         sample = measure(client, clients, actions, seconds)
     figures = summarize([sample])
