@@ -266,9 +266,13 @@ def start_game_and_apply(
     *,
     context: str | None = None,
     contribution_secret: bytes | None = None,
+    bot_pace_ms: int = 0,
 ) -> tuple[tuple[Event, ...], GameState]:
     """Returns what :func:`start_game` returns and the state those events fold to, as
     :func:`decide_and_apply` does for an action: the opening is worked out once.
+
+    *bot_pace_ms* (milliseconds a bot waits before each action) is recorded only in a game
+    with a person and a bot: nobody else would follow the pace.
 
     :raises ProfileError: as :func:`start_game`.
     :raises InvalidActionError: as :func:`start_game`.
@@ -287,7 +291,8 @@ def start_game_and_apply(
     created = GameCreated(
         profile, rules.options(), tuple(seat_types), game_seed.hex(),
         contribution_commitment=None if secret is None else contribution_commitment(secret),
-        contribution_secret=secret)
+        contribution_secret=secret,
+        bot_pace_ms=(bot_pace_ms or None) if {"human", "bot"} <= set(seat_types) else None)
     following, state = _server_steps(apply_event(None, created), shuffle_seed, context)
     return (created, *following), state
 

@@ -143,6 +143,15 @@ CHAIN_ANCHORS_KEY = "f45:{integrity}:chain:anchors"
 """Hash: game id -> ``<version>:<hash>`` of its head when the last sweep verified it."""
 LAST_SWEEP_KEY = "f45:{integrity}:chain:last"
 """String: JSON summary of the last completed chain sweep."""
+
+
+def paced_key(queue_name: str) -> str:
+    """Sorted set, on the queue's Redis: the JSON of each bot job held back for a game's pace
+    before it goes on queue *queue_name* (:mod:`workers.pacing`), scored by when it falls due
+    (epoch seconds, to the millisecond)."""
+    return f"f45:{{workers}}:paced:{queue_name}"
+
+
 HEARTBEATS_KEY = "f45:{workers}:heartbeats"
 """Hash: ``worker:<runner>`` and ``dispatcher:<runner>`` -> JSON ``{"at": epoch seconds, ...}``."""
 

@@ -36,6 +36,9 @@ class PlannedJob:
     job_id: str
     delay: int | None = None
     """Seconds to wait before it runs (a turn clock), or ``None`` to run it now."""
+    pace: float | None = None
+    """Seconds, to the millisecond, a bot job is held first for the game's pace
+    (:mod:`workers.pacing`), or ``None``."""
 
 
 def finished_deals(state: GameState) -> tuple[int, ...]:
@@ -56,6 +59,15 @@ def awaits_nonces(state: GameState) -> bool:
                for seat, kind in enumerate(state.seat_types))
 
 
+def bot_pace(state: GameState) -> float | None:
+    """Returns how long a bot of *state* waits before each action (the game's pace, so that a
+    person can follow the play), or ``None`` for no wait: a game without a person, or created
+    without a pace."""
+    if state.bot_pace_ms <= 0 or "human" not in state.seat_types:
+        return None
+    return state.bot_pace_ms / 1000
+
+
 def plan(
     game_id: str, state: GameState, sealed: Collection[int] = ()
 ) -> list[PlannedJob]:
@@ -64,8 +76,9 @@ def plan(
 
     - ``project`` always: the projections follow every change;
     - ``seal_deal`` for every finished deal not yet sealed;
-    - ``play_bots`` when a bot seat is to act; a bot's cut of a ``/2`` deal after
-      :data:`CONTRIBUTION_WAIT` while a human seat has not sent its nonce;
+    - ``play_bots`` when a bot seat is to act, after the game's pace (:func:`bot_pace`);
+      a bot's cut of a ``/2`` deal after :data:`CONTRIBUTION_WAIT` while a human seat has
+      not sent its nonce;
     - ``turn_clock`` after ``turn_seconds`` when a human seat is to act and the game has a
       clock. Any new event starts a new clock: the old one then finds the game moved on.
     - ``advance_drive`` when a game of a drive waits for its drive (a duplicate board's
@@ -85,8 +98,10 @@ def plan(
     if seat is None or state.phase == "over":
         return jobs
     if state.seat_types[seat] == "bot":
+        waits = awaits_nonces(state)
         jobs.append(PlannedJob("play_bots", (game_id, version), keys.bot_job_id(game_id, version),
-                               delay=CONTRIBUTION_WAIT if awaits_nonces(state) else None))
+                               delay=CONTRIBUTION_WAIT if waits else None,
+                               pace=None if waits else bot_pace(state)))
     elif state.rules.turn_seconds is not None:
         jobs.append(
             PlannedJob(

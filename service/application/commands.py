@@ -138,8 +138,12 @@ def create_game(
     *,
     entropy: Entropy = fresh_entropy,
     before_append: Callable[[str], None] | None = None,
+    bot_pace_ms: int = 0,
 ) -> CreatedGame:
     """Creates a game: checks the rules, then appends its creation and first shuffle.
+
+    *bot_pace_ms* is how long the bots wait before each action where a person plays with
+    them (:attr:`events.types.GameCreated.bot_pace_ms`).
 
     *before_append* is called with the new id once the rules are checked and before the
     game exists, so that credentials bound to it are stored first (a game without them could
@@ -154,7 +158,7 @@ def create_game(
     # the bots' and the clock's cuts come from a secret committed here, before any seed.
     events, state = start_game_and_apply(
         profile, options, tuple(seat_types), entropy(), entropy(), context=game_id,
-        contribution_secret=entropy())
+        contribution_secret=entropy(), bot_pace_ms=bot_pace_ms)
     if before_append is not None:
         before_append(game_id)
     result = store.append(game_id, 0, events, actor=SERVER)

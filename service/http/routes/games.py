@@ -163,7 +163,7 @@ class Games(MethodView):
 
         created = commands.create_game(
             svc.store, body["profile"], body["options"], seat_types,
-            entropy=svc.entropy, before_append=register,
+            entropy=svc.entropy, before_append=register, bot_pace_ms=body["bot_pace_ms"],
         )
         tokens = issued["tokens"]
         return (

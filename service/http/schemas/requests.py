@@ -61,6 +61,12 @@ ActionSchema: type[ma.Schema] = type("ActionSchema", (ma.Schema,), {
 })
 
 
+DEFAULT_BOT_PACE_MS = 700
+"""The bots' pace where a person plays with them: 0.7 s before each action."""
+MAX_BOT_PACE_MS = 5000
+"""The slowest pace a game may ask for."""
+
+
 class SeatRequestSchema(ma.Schema):
     """One seat of a new game."""
 
@@ -95,6 +101,12 @@ class GameCreateSchema(ma.Schema):
         "Issue an auditor token (it reads every hand of a live game, and each such read is "
         "logged for the seats); every view shows whether the game has one"
     )})
+    bot_pace_ms = fields.Integer(
+        load_default=DEFAULT_BOT_PACE_MS, validate=validate.Range(min=0, max=MAX_BOT_PACE_MS),
+        metadata={"description": (
+            "Milliseconds each bot waits before it acts, so that a person can follow the play "
+            "(0: at once). Applies only to a game with a human seat and a bot seat; recorded in "
+            "game_created")})
 
 
 class ViewQuerySchema(ma.Schema):
