@@ -121,7 +121,7 @@ class GameHistory(MethodView):
         return _history_response(history, query["format"], version, served=True)
 
 
-@blp.route("/v1/games/<game_id>/deals/<int:deal>/diagram.svg")
+@blp.route("/v1/games/<game_id>/deals/<int:n>/diagram.svg")
 class DealDiagram(MethodView):
     """One deal drawn as a hand diagram."""
 
@@ -130,8 +130,8 @@ class DealDiagram(MethodView):
         "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
     @blp.arguments(ViewQuerySchema, location="query")
     @problems(blp, 401, 403, 404, 429, 503)
-    def get(self, query: dict[str, Any], game_id: str, deal: int) -> Any:
-        """Deal *deal* as a hand diagram (SVG): the hands as dealt, trumps and the turn-up,
+    def get(self, query: dict[str, Any], game_id: str, n: int) -> Any:
+        """Deal *n* as a hand diagram (SVG): the hands as dealt, trumps and the turn-up,
         the tricks with their winners, the bonus and the scores.
 
         Drawn from the caller's own hand history of the deal (as ``GET .../history?deal=N``
@@ -143,10 +143,10 @@ class DealDiagram(MethodView):
         viewer = request_viewer(game_id, state, query.get("view"), version=version)
         record = load_record(game_id)
         try:
-            history = build_history(game_id, record.events, viewer, deal=deal)
+            history = build_history(game_id, record.events, viewer, deal=n)
         except HistoryRangeError as error:
             abort(404, message=str(error), code="deal_not_found")
-        svg = render_svg(history, deal)
+        svg = render_svg(history, n)
         response = Response(svg, mimetype="image/svg+xml")
         response.headers["Cache-Control"] = "private, no-store"
         response.headers["ETag"] = f'"{version}"'
