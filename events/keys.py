@@ -84,6 +84,11 @@ def seats_key(game_id: str) -> str:
     return f"{partition_tag(game_id)}:seats:{game_id}"
 
 
+def rematch_key(game_id: str) -> str:
+    """Returns the key of the id of *game_id*'s rematch (set once, when it is created)."""
+    return f"{partition_tag(game_id)}:rematch:{game_id}"
+
+
 def checkpoints_key(game_id: str) -> str:
     """Returns the key of the hash of *game_id*'s deal-end checkpoints: ``deal:<n>`` -> the
     canonical JSON of the checkpoint signed at the end of deal *n*, ``latest`` -> the last one

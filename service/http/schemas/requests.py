@@ -178,6 +178,11 @@ class SeatClaimSchema(ma.Schema):
     code = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 
+class RematchRequestSchema(ma.Schema):
+    """A request to play a finished game again: an empty object (the new game copies the old
+    one's profile, options, seats and bot pace)."""
+
+
 class GameListQuerySchema(ma.Schema):
     """A page of the games created with the caller's API key, newest first."""
 
