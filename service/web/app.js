@@ -24,6 +24,7 @@ import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.
 import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
 import { dueContribution, withNonce } from "./contribute.js";
+import { rematchButton } from "./rematch.js";
 
 const PHASES = {
   cut: "the cut", joker: "a turned joker", bidding: "the auction", trump: "naming trumps",
@@ -444,7 +445,8 @@ function renderWinner(view) {
   else text += ".";
   fill(box, el("strong", { text }), " ",
     el("a", { href: viewerUrl(view.version), text: "Replay the hand history" }), " ",
-    el("a", { href: viewerUrl(view.version, "auditor"), text: "with every hand shown" }));
+    el("a", { href: viewerUrl(view.version, "auditor"), text: "with every hand shown" }), " ",
+    view.phase === "over" ? rematchButton(table.gameId, table.seat) : null);
   box.hidden = false;
 }
 

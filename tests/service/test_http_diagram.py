@@ -57,3 +57,19 @@ def test_the_auditor_gets_every_hand_with_view_auditor(client: FlaskClient) -> N
         table.step()
     auditor = client.get(path, headers=bearer(table.auditor), query_string={"view": "auditor"})
     assert "hidden from this view" not in _lines(auditor.get_data())
+
+
+def test_a_shared_viewer_link_carries_the_deal_picture_as_its_preview(
+        client: FlaskClient) -> None:
+    table = Table.create(client, "classic", seats=["human", "human"])
+    page = client.get("/viewer", query_string={"game": table.id, "diagram": "1"})
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    image = f"http://localhost/v1/games/{table.id}/deals/1/diagram.svg"
+    assert f'<meta property="og:image" content="{image}">' in html
+    assert html.index("og:image") < html.index("</head>")
+    picture = client.get(image.removeprefix("http://localhost"))
+    assert picture.status_code == 200 and picture.mimetype == "image/svg+xml"
+    for query in ({"game": table.id}, {"game": '"><script>', "diagram": "1"},
+                  {"game": table.id, "diagram": "0"}, {}):
+        assert "og:image" not in client.get("/viewer", query_string=query).get_data(as_text=True)
