@@ -16,7 +16,7 @@ import { $, api, authHeaders, clearMessage, say, session, showProblem } from "./
 import { claimFromLink, joinGame, openLobby } from "./lobby.js";
 import { renderActions, updateDiscard } from "./actions.js";
 import {
-  auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
+  auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatAngle, seatLabel as labelOf, sideOf,
   trickSummary,
 } from "./felt.js";
 import { renderBidding, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
@@ -25,6 +25,7 @@ import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
 import { dueContribution, withNonce } from "./contribute.js";
 import { rematchButton } from "./rematch.js";
+import { animateTrick, bindAlerts, noticeTurn } from "./motion.js";
 
 const PHASES = {
   cut: "the cut", joker: "a turned joker", bidding: "the auction", trump: "naming trumps",
@@ -97,6 +98,7 @@ function openTable(gameId) {
   }
   table.countdown = new Countdown(showClock);
   bindClock(table);
+  bindAlerts();
   bindHand(table, act);
   $("show-last").addEventListener("click", togglePeek);
   reload().then(() => {
@@ -429,7 +431,9 @@ function renderSummary(view) {
   if (table.seat === null) turn += " You are watching as a spectator.";
   fill($("turn"), turn);
   fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat}, side ${sideName(sideOf(table.seat, view))})`);
-  $("turn").classList.toggle("your-turn", view.turn !== null && view.turn === table.seat && view.winner === null);
+  const myTurn = view.turn !== null && view.turn === table.seat && view.winner === null;
+  $("turn").classList.toggle("your-turn", myTurn);
+  noticeTurn(myTurn);
 }
 
 function renderWinner(view) {
@@ -503,6 +507,7 @@ function renderCentre() {
     const note = [...trickSummary(shownTrick, view, table.seat)];
     if (shownTrick.dealOver) note.push(el("span", { class: "deal-over", text: ` ${shownTrick.dealOver}` }));
     renderTrick(nodes, view, table.seat, { ...shownTrick, held: true, note });
+    if (table.held) animateTrick(nodes.list, `${shownTrick.deal}:${shownTrick.number}`, angleOf(view), shownTrick.winner);
     return;
   }
   if (!deal) {
@@ -521,6 +526,12 @@ function renderCentre() {
     else if (deal.phase !== "play") note = `Waiting for ${PHASES[deal.phase] || deal.phase}.`;
   }
   renderTrick(nodes, view, table.seat, { number: deal.tricks.length + 1, cards, winner: null, note });
+  animateTrick(nodes.list, `${deal.number}:${deal.tricks.length + 1}`, angleOf(view));
+}
+
+/** Where each seat sits around the felt, as an angle (the cards move from and to it). */
+function angleOf(view) {
+  return (seat) => seatAngle(seat, view.players, table.seat === null ? 0 : table.seat);
 }
 
 function renderLastTrick() {
