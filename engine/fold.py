@@ -130,6 +130,7 @@ def _create(event: GameCreated) -> GameState:
         seat_types=tuple(event.seats),
         game_seed=event.seed,
         contribution_secret=event.contribution_secret,
+        names=tuple(event.names or ()),
         bot_pace_ms=event.bot_pace_ms or 0,
         dealer=first_dealer(event.seed, rules.players),
         scores=(0,) * rules.sides,

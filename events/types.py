@@ -95,13 +95,17 @@ class GameCreated(Event):
     contribution_secret: str | None = None
     """Hex secret (32 bytes) from which bots and the turn clock draw their cuts, fixed before
     any deal's seed; private: every seat sees it once the game is over (an auditor's view)."""
+    names: tuple[str | None, ...] | None = None
+    """One entry per seat: the name its player gave, or ``None``; ``None`` for a game where
+    nobody gave one. Public: it is how the table, the histories and the drive pages call the
+    seat."""
     bot_pace_ms: int | None = None
     """Milliseconds the bots wait before each of their actions, so that a person at the table
     can follow them; ``None`` (every game created before the pace, and games without a
     person) for no wait. Not a rule: the same actions are taken either way."""
 
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
-        {"contribution_commitment", "contribution_secret", "bot_pace_ms"})
+        {"contribution_commitment", "contribution_secret", "names", "bot_pace_ms"})
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"contribution_secret"})
 
 

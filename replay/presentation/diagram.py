@@ -54,6 +54,17 @@ def seat_label(seat: object) -> str:
     return f"Seat {seat + 1}" if isinstance(seat, int) else "?"
 
 
+def seat_names(history: HandHistory) -> list[str | None]:
+    """Returns each seat's name as the history's ``game_created`` records it (empty when the
+    history does not hold the creation, or nobody gave a name)."""
+    for event in history.events:
+        if event.type == "game_created":
+            names = event.data.get("names")
+            if isinstance(names, list):
+                return [name if isinstance(name, str) else None for name in names]
+    return []
+
+
 def render_svg(history: HandHistory, deal: int) -> str:
     """Returns the diagram of deal number *deal* of *history* as an SVG document.
 
@@ -98,6 +109,7 @@ def _hands(picture: _Picture, entry: Mapping[str, Any], players: int,
            history: HandHistory, dealt: bool) -> None:
     hands: Sequence[Any] = entry.get("hands") or [None] * players
     sides = {seat.seat: seat.side for seat in history.seats}
+    names = seat_names(history)
     top = picture.y
     for seat in range(players):
         column, row = seat % 2, seat // 2
@@ -105,7 +117,10 @@ def _hands(picture: _Picture, entry: Mapping[str, Any], players: int,
         y = top + row * (HAND_LINES * LINE + 16)
         picture.box(x, y, HAND_WIDTH, HAND_LINES * LINE + 6)
         side = sides.get(seat)
-        title = seat_label(seat) + (f" · side {side_name(side)}" if side is not None else "")
+        title = seat_label(seat)
+        if seat < len(names) and names[seat]:
+            title += f" · {names[seat]}"
+        title += f" · side {side_name(side)}" if side is not None else ""
         if seat == entry.get("dealer"):
             title += " · dealer"
         picture.text(x + 10, y + LINE, title, weight="bold")

@@ -17,7 +17,6 @@ import hashlib
 import itertools
 import re
 import secrets
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,6 +58,7 @@ from events.types import (
 )
 from events.upcasting import decode_drive
 from service.application import commands, signing
+from service.application.names import name_key
 from service.application.tokens import Role, TokenRegistry, new_token, token_digest
 
 MAX_PLAYERS = 400
@@ -125,12 +125,6 @@ def load_envelopes(drives: DriveStore, drive_id: str) -> tuple[DriveState, list[
     return fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes)), envelopes
 
 
-def _name_key(name: str) -> str:
-    """Returns what makes two players' names the same to the people at the tables: the
-    letters, whatever their case or Unicode form, and the words, however spaced."""
-    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
-
-
 def create_drive(
     drives: DriveStore,
     *,
@@ -168,7 +162,7 @@ def create_drive(
     roster = [{"name": p["name"], "type": p["type"]} for p in players]
     taken: dict[str, str] = {}
     for player in roster:
-        name, key = player["name"], _name_key(player["name"])
+        name, key = player["name"], name_key(player["name"])
         if not key:
             raise DriveError("every player of a drive needs a name: a blank one names nobody")
         if key in taken:
@@ -177,7 +171,7 @@ def create_drive(
         taken[key] = name
     if fill_with_bots and len(roster) % size:
         bots = (f"Bot {number}" for number in itertools.count(1)
-                if _name_key(f"Bot {number}") not in taken)
+                if name_key(f"Bot {number}") not in taken)
         roster += [{"name": next(bots), "type": "bot"} for _ in range(size - len(roster) % size)]
     if len(roster) > MAX_PLAYERS:
         raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")

@@ -72,7 +72,8 @@ def rematch(
     try:
         created = commands.create_game(
             store, state.rules.profile, state.rules.options(), state.seat_types,
-            entropy=entropy, before_append=claim, bot_pace_ms=state.bot_pace_ms)
+            entropy=entropy, before_append=claim, bot_pace_ms=state.bot_pace_ms,
+            names=state.names)
     except _Taken:
         winner = rematch_of(registry, game_id)
         assert winner is not None, "another request set it"

@@ -93,7 +93,7 @@ function openTable(gameId) {
   $("join-form").addEventListener("submit", joinGame);
   if (table.seat !== null && !table.token) {
     showJoinForm();
-    say(`This tab has no token for seat ${table.seat}: paste it in "Join a game", or watch below as a spectator.`, "error");
+    say(`This tab has no token for seat ${table.seat + 1}: paste it in "Join a game", or watch below as a spectator.`, "error");
     table.seat = null;
   }
   table.countdown = new Countdown(showClock);
@@ -430,7 +430,7 @@ function renderSummary(view) {
   else turn = `${seatLabel(view.turn, view)} to act.`;
   if (table.seat === null) turn += " You are watching as a spectator.";
   fill($("turn"), turn);
-  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat}, side ${sideName(sideOf(table.seat, view))})`);
+  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat + 1}, side ${sideName(sideOf(table.seat, view))})`);
   const myTurn = view.turn !== null && view.turn === table.seat && view.winner === null;
   $("turn").classList.toggle("your-turn", myTurn);
   noticeTurn(myTurn);
@@ -444,7 +444,7 @@ function renderWinner(view) {
     return;
   }
   const seats = view.sides[view.winner] || [];
-  let text = `Side ${sideName(view.winner)} (${seats.map((seat) => `seat ${seat}`).join(", ")}) wins the game`;
+  let text = `Side ${sideName(view.winner)} (${seats.map((seat) => labelOf(seat, view, null, true)).join(", ")}) wins the game`;
   if (table.seat !== null) text += seats.includes(table.seat) ? ": you win!" : ": you lose.";
   else text += ".";
   fill(box, el("strong", { text }), " ",

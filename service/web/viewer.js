@@ -89,6 +89,8 @@ function showHistory(doc) {
     }
     throw error;
   }
+  const created = (doc.events || []).find((event) => event.type === "game_created");
+  viewer.names = created && Array.isArray(created.data.names) ? created.data.names : [];
   viewer.model = model;
   checkAndShow($("verdict"), doc, () => viewer.model === model);
   $("load").open = false;
@@ -160,8 +162,10 @@ function previousTrick() {
 
 function seatText(seat) {
   const info = viewer.model.seats.find((item) => item.seat === seat);
-  if (!info) return `seat ${seat}`;
-  return `seat ${seat}${info.type === "bot" ? " (bot)" : ""}`;
+  if (!Number.isInteger(seat)) return `seat ${seat}`;
+  if (!info) return `seat ${seat + 1}`;
+  const name = viewer.names && viewer.names[seat] ? ` ${viewer.names[seat]}` : "";
+  return `seat ${seat + 1}${name}${info.type === "bot" ? " (bot)" : ""}`;
 }
 
 function viewName(value) {

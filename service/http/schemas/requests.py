@@ -75,6 +75,10 @@ class SeatRequestSchema(ma.Schema):
         "A human seat only: instead of its token, the creator gets a one-time claim code and "
         "invite link; the token is minted for whoever claims the seat "
         "(POST /v1/games/{id}/seats/{seat}/claim)")})
+    name = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=200),
+                         metadata={"description": (
+        "What the table, the histories and the pictures call the seat's player (up to 40 "
+        "characters; not blank, and not another seat's name, case and Unicode form aside)")})
 
     @ma.validates_schema
     def _human_if_claimable(self, data: dict[str, Any], **_: Any) -> None:
