@@ -241,6 +241,7 @@ def start_game(
     *,
     context: str | None = None,
     contribution_secret: bytes | None = None,
+    names: Sequence[str | None] = (),
 ) -> tuple[Event, ...]:
     """Returns the opening events of a new game: its creation and the first shuffle.
 
@@ -254,7 +255,7 @@ def start_game(
     """
     return start_game_and_apply(
         profile, options, seat_types, game_seed, shuffle_seed, context=context,
-        contribution_secret=contribution_secret)[0]
+        contribution_secret=contribution_secret, names=names)[0]
 
 
 def start_game_and_apply(

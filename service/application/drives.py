@@ -336,16 +336,18 @@ def _start_round(
         if store.version(game_id) > 0:
             continue
         seat_types = [drive.players[p]["type"] for p in table]
+        names = [drive.players[p]["name"] for p in table]
         digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
                                     if f"token:{p}" in kept}
         if drive.format == "duplicate":
             # One game seed for the round: the same first dealer at every table.
             game_seed = bytes.fromhex(kept[f"round:{number}:game_seed"])
             created = start_game(drive.profile, drive.options, seat_types, game_seed,
-                                 entropy())[0]
+                                 entropy(), names=names)[0]
             events: tuple[Event, ...] = (created, _board_event(drive, boards[0], kept))
         else:
-            events = start_game(drive.profile, drive.options, seat_types, entropy(), entropy())
+            events = start_game(drive.profile, drive.options, seat_types, entropy(), entropy(),
+                                names=names)
         if digests:
             tokens.register_digests(game_id, digests)
         try:

@@ -38,7 +38,8 @@ def test_names_are_in_the_views_the_histories_and_the_pictures(client: FlaskClie
                      headers=bearer(body["seats"][0]["token"])).get_data()
     lines = ["".join(node.itertext()) for node in ET.fromstring(svg).iter(
         "{http://www.w3.org/2000/svg}text")]
-    assert "Seat 1 · Ann · side A" in lines and "Seat 3 · Séan · side C" in lines
+    for title in ("Seat 1 · Ann · side A", "Seat 2 · side B", "Seat 3 · Séan · side C"):
+        assert any(line.startswith(title) for line in lines), title
 
 
 @pytest.mark.parametrize(("names", "says"), [
@@ -57,3 +58,4 @@ def test_a_blank_long_or_borrowed_name_is_refused(
 
 def test_the_rule_is_the_drives_rule() -> None:
     assert name_key(" Ａnn  Marie ") == name_key("ann marie")
+
