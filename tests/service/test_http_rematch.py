@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from http_table import Table, bearer
+
+from service.application import commands
+from service.application import rematch as rematches
 
 
 def _over(client: FlaskClient, seats: list[str]) -> Table:
@@ -49,3 +54,37 @@ def test_a_rematch_needs_a_seat_of_a_finished_game(client: FlaskClient) -> None:
     assert (auditor.status_code, auditor.get_json()["code"]) == (403, "seats_only")
     assert client.post("/v1/games/nosuchgame/rematch", json={},
                        headers=bearer(table.tokens[0])).status_code == 404
+
+
+def test_of_two_requests_racing_only_one_makes_a_game(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = _over(client, ["human", "human"])
+    path = f"{table.path}/rematch"
+    first = client.post(path, json={}, headers=bearer(table.tokens[0])).get_json()["rematch"]
+    created: list[str] = []
+    real_create = commands.create_game
+
+    def create_game(*args: Any, **kwargs: Any) -> Any:
+        before = kwargs["before_append"]
+
+        def spy(game_id: str) -> None:
+            created.append(game_id)
+            before(game_id)
+
+        return real_create(*args, **{**kwargs, "before_append": spy})
+
+    # The second request looks before the first one's id is written: it finds none.
+    real_of, looks = rematches.rematch_of, []
+
+    def rematch_of(*args: Any) -> str | None:
+        looks.append(args)
+        return None if len(looks) == 1 else real_of(*args)
+
+    monkeypatch.setattr(rematches, "rematch_of", rematch_of)
+    monkeypatch.setattr(commands, "create_game", create_game)
+    late = client.post(path, json={}, headers=bearer(table.tokens[0]))
+    assert (late.status_code, late.get_json()["rematch"]) == (200, first)
+    assert len(created) == 1 and created[0] != first
+    assert client.get(f"/v1/games/{created[0]}").status_code == 404, "no second game exists"
+    assert client.get(f"/v1/games/{first}", headers=bearer(table.tokens[0])).get_json()[
+        "viewer"] == 0
