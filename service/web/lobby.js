@@ -103,8 +103,9 @@ async function createGame(event) {
   const own = kinds.indexOf("human");
   // Every human seat but the creator's own is claimable: its token goes to whoever opens its
   // invite link first, and the creator never holds it.
+  const name = $("own-name").value.trim();
   const seats = kinds.map((type, seat) => (type === "human" && seat !== own
-    ? { type, claimable: true } : { type }));
+    ? { type, claimable: true } : { type, ...(seat === own && name ? { name } : {}) }));
   const auditor = $("want-auditor").checked;
   const button = $("create-button");
   button.disabled = true;

@@ -58,3 +58,19 @@ def test_play_again_opens_the_rematch_as_the_same_seat(live: LiveServer, browser
     assert rematch["rematch"] == new_id
     wait_for(browser, lambda b: "Your hand (seat" in by_id(b, "hand-title").text)
     assert not console_errors(browser)
+
+
+def test_a_name_given_when_creating_is_shown_at_the_table(live: LiveServer, browser: Any) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(f"{live.url}/")
+    wait_for(browser, lambda b: by_id(b, "create-button").is_enabled())
+    Select(by_id(browser, "profile")).select_by_value("classic")
+    by_id(browser, "own-name").send_keys("Nóra")
+    by_id(browser, "create-button").click()
+    wait_for(browser, lambda b: "/table/" in b.current_url)
+    wait_for(browser, lambda b: "Nóra" in by_id(b, "seats").text)
+    game_id = browser.current_url.split("/table/", 1)[1].split("?", 1)[0]
+    names = live.app.test_client().get(f"/v1/games/{game_id}").get_json()["names"]
+    assert names[0] == "Nóra"
+    assert not console_errors(browser)
