@@ -243,6 +243,7 @@ def start_game(
     context: str | None = None,
     contribution_secret: bytes | None = None,
     nonce_window: int | None = None,
+    names: Sequence[str | None] = (),
 ) -> tuple[Event, ...]:
     """Returns the opening events of a new game: its creation and the first shuffle.
 
@@ -258,7 +259,8 @@ def start_game(
     """
     return start_game_and_apply(
         profile, options, seat_types, game_seed, shuffle_seed, context=context,
-        contribution_secret=contribution_secret, nonce_window=nonce_window)[0]
+        contribution_secret=contribution_secret, nonce_window=nonce_window,
+        names=names)[0]
 
 
 def start_game_and_apply(
@@ -271,9 +273,15 @@ def start_game_and_apply(
     context: str | None = None,
     contribution_secret: bytes | None = None,
     nonce_window: int | None = None,
+    bot_pace_ms: int = 0,
+    names: Sequence[str | None] = (),
 ) -> tuple[tuple[Event, ...], GameState]:
     """Returns what :func:`start_game` returns and the state those events fold to, as
     :func:`decide_and_apply` does for an action: the opening is worked out once.
+
+    *bot_pace_ms* (milliseconds a bot waits before each action) is recorded only in a game
+    with a person and a bot: nobody else would follow the pace. *names* (one per seat, or
+    none) are recorded when at least one seat has a name; the service checks them first.
 
     :raises ProfileError: as :func:`start_game`.
     :raises InvalidActionError: as :func:`start_game`.
@@ -296,7 +304,9 @@ def start_game_and_apply(
     created = GameCreated(
         profile, rules.options(), tuple(seat_types), game_seed.hex(),
         contribution_commitment=None if secret is None else contribution_commitment(secret),
-        contribution_secret=secret, nonce_window=nonce_window)
+        contribution_secret=secret, nonce_window=nonce_window,
+        names=tuple(names) if any(name is not None for name in names) else None,
+        bot_pace_ms=(bot_pace_ms or None) if {"human", "bot"} <= set(seat_types) else None)
     following, state = _server_steps(apply_event(None, created), shuffle_seed, context)
     return (created, *following), state
 

@@ -131,6 +131,8 @@ def _create(event: GameCreated) -> GameState:
         game_seed=event.seed,
         contribution_secret=event.contribution_secret,
         nonce_window=event.nonce_window,
+        names=tuple(event.names or ()),
+        bot_pace_ms=event.bot_pace_ms or 0,
         dealer=first_dealer(event.seed, rules.players),
         scores=(0,) * rules.sides,
         games_won=(0,) * rules.sides,

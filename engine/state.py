@@ -188,6 +188,11 @@ class GameState(NamedTuple):
     contribution_secret: str | None = None
     """The secret the bots' and the turn clock's cuts come from (``/2`` games), committed in
     ``game_created``; hidden like a seed."""
+    names: tuple[str | None, ...] = ()
+    """Each seat's name, or ``None`` (empty for a game where nobody gave one)."""
+    bot_pace_ms: int = 0
+    """Milliseconds the bots wait before each action in this game (``game_created``'s pace; 0:
+    no wait). The workers' business, not the rules'."""
     abandoned: bool = False
     """True once the server ended the game unfinished (``game_abandoned``): it is over,
     without a winner, and the deal in progress stays as it was left."""

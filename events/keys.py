@@ -84,6 +84,11 @@ def seats_key(game_id: str) -> str:
     return f"{partition_tag(game_id)}:seats:{game_id}"
 
 
+def rematch_key(game_id: str) -> str:
+    """Returns the key of the id of *game_id*'s rematch (set once, when it is created)."""
+    return f"{partition_tag(game_id)}:rematch:{game_id}"
+
+
 def checkpoints_key(game_id: str) -> str:
     """Returns the key of the hash of *game_id*'s deal-end checkpoints: ``deal:<n>`` -> the
     canonical JSON of the checkpoint signed at the end of deal *n*, ``latest`` -> the last one
@@ -143,6 +148,15 @@ CHAIN_ANCHORS_KEY = "f45:{integrity}:chain:anchors"
 """Hash: game id -> ``<version>:<hash>`` of its head when the last sweep verified it."""
 LAST_SWEEP_KEY = "f45:{integrity}:chain:last"
 """String: JSON summary of the last completed chain sweep."""
+
+
+def paced_key(queue_name: str) -> str:
+    """Sorted set, on the queue's Redis: the JSON of each bot job held back for a game's pace
+    before it goes on queue *queue_name* (:mod:`workers.pacing`), scored by when it falls due
+    (epoch seconds, to the millisecond)."""
+    return f"f45:{{workers}}:paced:{queue_name}"
+
+
 HEARTBEATS_KEY = "f45:{workers}:heartbeats"
 """Hash: ``worker:<runner>`` and ``dispatcher:<runner>`` -> JSON ``{"at": epoch seconds, ...}``."""
 

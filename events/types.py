@@ -100,8 +100,18 @@ class GameCreated(Event):
     clock may cut it (:mod:`engine.nonce_window`), fixed here before any deal's seed;
     ``None`` in games created before the rule (their bots cut at once)."""
 
+    names: tuple[str | None, ...] | None = None
+    """One entry per seat: the name its player gave, or ``None``; ``None`` for a game where
+    nobody gave one. Public: it is how the table, the histories and the drive pages call the
+    seat."""
+    bot_pace_ms: int | None = None
+    """Milliseconds the bots wait before each of their actions, so that a person at the table
+    can follow them; ``None`` (every game created before the pace, and games without a
+    person) for no wait. Not a rule: the same actions are taken either way."""
+
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
-        {"contribution_commitment", "contribution_secret", "nonce_window"})
+        {"contribution_commitment", "contribution_secret", "nonce_window", "names",
+         "bot_pace_ms"})
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"contribution_secret"})
 
 

@@ -49,7 +49,7 @@ from events.redis_store import RedisEventStore, feed_key
 from events.store import PARTITIONS, FeedEntry
 from service.application import commands
 from service.application.commands import GameCache
-from workers import context, jobs, keys
+from workers import context, jobs, keys, pacing
 from workers.plan import PlannedJob, finished_deals, plan
 
 log = logging.getLogger(__name__)
@@ -99,9 +99,13 @@ def owner(partition: int, members: Iterable[str]) -> str:
     return max(members, key=lambda member: (zlib.crc32(f"{member}/{partition}".encode()), member))
 
 
-def enqueue(queue: Queue, job: PlannedJob) -> bool:
+def enqueue(queue: Queue, job: PlannedJob, *, now: float | None = None) -> bool:
     """Enqueues *job* (after its delay, if any) unless a job with its id exists; returns
-    True if it was enqueued."""
+    True if it was enqueued. A paced job is held until *now* (default: the time now) plus
+    its pace (:mod:`workers.pacing`): True if it was not held already."""
+    if job.pace is not None:
+        due = (time.time() if now is None else now) + job.pace
+        return pacing.hold(queue, job, due)
     func = getattr(jobs, job.name)
     options: dict[str, Any] = {
         "job_id": job.job_id,

@@ -34,7 +34,7 @@ from replay.formats.build import build_history, replay_log
 from service.application import commands, signing
 from workers import context, integrity, keys, projections, retention
 from workers.drives import advance_drive as advance_drive
-from workers.plan import finished_deals
+from workers.plan import bot_pace, finished_deals
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +68,17 @@ def _hold_cut(store: EventStore, game_id: str, state: GameState) -> None:
         time.sleep(wait)
 
 
+def bot_actions_per_job(state: GameState) -> int:
+    """Returns how many bot actions one ``play_bots`` job takes in *state*: one in a paced
+    game (the dispatcher holds the job for the next one, :mod:`workers.pacing`), else all
+    there are (up to :data:`MAX_BOT_ACTIONS`)."""
+    return 1 if bot_pace(state) is not None else MAX_BOT_ACTIONS
+
+
 def play_bots(game_id: str, version: int) -> int:
     """Plays every bot turn of *game_id* from *version* on, until a human seat is to act or
-    the game is over; returns how many actions it took.
+    the game is over (in a paced game, one turn: :func:`bot_actions_per_job`); returns how
+    many actions it took.
 
     Does nothing if the game is no longer at *version*. Stops, appending nothing more, when
     another writer moves the game first: the feed then brings a job for the new version.
@@ -86,7 +94,7 @@ def play_bots(game_id: str, version: int) -> int:
     if folded.version != version:
         return 0
     taken = 0
-    for _ in range(MAX_BOT_ACTIONS):
+    for _ in range(bot_actions_per_job(folded.state)):
         state, at = folded.state, folded.version
         seat = state.turn
         if seat is None or state.phase == "over" or state.seat_types[seat] != "bot":

@@ -32,6 +32,9 @@ class PlannedJob:
     job_id: str
     delay: int | None = None
     """Seconds to wait before it runs (a turn clock), or ``None`` to run it now."""
+    pace: float | None = None
+    """Seconds, to the millisecond, a bot job is held first for the game's pace
+    (:mod:`workers.pacing`), or ``None``."""
 
 
 def finished_deals(state: GameState) -> tuple[int, ...]:
@@ -40,6 +43,15 @@ def finished_deals(state: GameState) -> tuple[int, ...]:
     if state.deal is not None and state.deal.phase == "over":
         numbers.append(state.deal.number)
     return tuple(numbers)
+
+
+def bot_pace(state: GameState) -> float | None:
+    """Returns how long a bot of *state* waits before each action (the game's pace, so that a
+    person can follow the play), or ``None`` for no wait: a game without a person, or created
+    without a pace."""
+    if state.bot_pace_ms <= 0 or "human" not in state.seat_types:
+        return None
+    return state.bot_pace_ms / 1000
 
 
 def plan(
@@ -53,7 +65,8 @@ def plan(
     - ``play_bots`` when a bot seat is to act; a bot's cut of a ``/2`` deal after the
       game's nonce window (:mod:`engine.nonce_window`) while a human seat has not sent its
       nonce: the job itself holds the cut until the window has closed by the shuffle's
-      recorded time (:func:`workers.jobs.play_bots`), since the queue may run it early;
+      recorded time (:func:`workers.jobs.play_bots`), since the queue may run it early; otherwise
+      after the game's pace (:func:`bot_pace`);
     - ``turn_clock`` after ``turn_seconds`` when a human seat is to act and the game has a
       clock. Any new event starts a new clock: the old one then finds the game moved on.
     - ``advance_drive`` when a game of a drive waits for its drive (a duplicate board's
@@ -73,8 +86,10 @@ def plan(
     if seat is None or state.phase == "over":
         return jobs
     if state.seat_types[seat] == "bot":
+        waits = awaited(state)
         jobs.append(PlannedJob("play_bots", (game_id, version), keys.bot_job_id(game_id, version),
-                               delay=window_of(state) if awaited(state) else None))
+                               delay=window_of(state) if waits else None,
+                               pace=None if waits else bot_pace(state)))
     elif state.rules.turn_seconds is not None:
         jobs.append(
             PlannedJob(

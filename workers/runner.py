@@ -42,8 +42,14 @@ from service.application.backoff import Backoff
 from service.application.signing import signer_for
 from service.application.store_settings import StoreSettings
 from service.application.transparency import TREE_HEAD_SECONDS
-from workers import context
-from workers.dispatcher import UNAVAILABLE, Dispatcher, schedule_sweep, schedule_tree_head
+from workers import context, pacing
+from workers.dispatcher import (
+    UNAVAILABLE,
+    Dispatcher,
+    enqueue,
+    schedule_sweep,
+    schedule_tree_head,
+)
 from workers.resilient import Outage, ResilientWorker
 
 log = logging.getLogger(__name__)
@@ -276,8 +282,8 @@ def dispatch_until(
     outage: Outage | None = None,
     log_level: str = "INFO",
 ) -> None:
-    """Dispatches the feeds, enqueues turn clocks as they fall due, the chain sweep once per
-    period and the signing of the log's tree head every
+    """Dispatches the feeds, enqueues turn clocks and paced bot jobs as they fall due, the
+    chain sweep once per period and the signing of the log's tree head every
     :data:`~service.application.transparency.TREE_HEAD_SECONDS`, until *stop* is set,
     calling *on_pass* after each pass; waits out Redis outages (with *outage*, else retrying
     every second)."""
@@ -289,7 +295,8 @@ def dispatch_until(
     try:
         while not stop.is_set():
             try:
-                dispatcher.poll(block_ms=POLL_MS)
+                dispatcher.poll(block_ms=pacing.wait_ms(queue, time.time(), POLL_MS))
+                pacing.release_due(queue, time.time(), enqueue)
                 # Takes the lock, or refreshes it while held.
                 if scheduler.acquire_locks():
                     scheduler.enqueue_scheduled_jobs()
@@ -322,7 +329,8 @@ def dispatch_until(
 def drain(store_url: str, rq_url: str, queue_name: str = context.QUEUE_NAME, *,
           settings: StoreSettings | None = None) -> int:
     """Dispatches and works in this process until the feeds and the queue are both empty;
-    returns how many rounds that took. Turn clocks not yet due stay scheduled."""
+    returns how many rounds that took. Turn clocks and paced bot jobs not yet due stay
+    scheduled."""
     context.configure(store_url, settings)
     connection = context.rq_connection(rq_url)
     queue = context.make_queue(connection, queue_name)
@@ -331,6 +339,7 @@ def drain(store_url: str, rq_url: str, queue_name: str = context.QUEUE_NAME, *,
     while True:
         rounds += 1
         handled = dispatcher.poll()
+        pacing.release_due(queue, time.time(), enqueue)
         worker = SimpleWorker([queue], connection=connection, serializer=JSONSerializer)
         if not worker.work(burst=True, with_scheduler=True) and not handled:
             return rounds

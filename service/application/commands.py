@@ -31,6 +31,7 @@ from events.errors import ConcurrencyError
 from events.fold_cache import FoldCache, Folded, on_events
 from events.store import EventStore, check_game_id
 from events.types import DealContributed, DeckCut, Event
+from service.application.names import SeatNameError, check_names
 
 Entropy: TypeAlias = Callable[[], bytes]
 """Returns 32 fresh random bytes."""
@@ -158,8 +159,16 @@ def create_game(
     *,
     entropy: Entropy = fresh_entropy,
     before_append: Callable[[str], None] | None = None,
+    bot_pace_ms: int = 0,
+    names: Sequence[str | None] = (),
 ) -> CreatedGame:
     """Creates a game: checks the rules, then appends its creation and first shuffle.
+
+    *bot_pace_ms* is how long the bots wait before each action where a person plays with
+    them (:attr:`events.types.GameCreated.bot_pace_ms`); *names* each seat's name, or
+    ``None`` (checked by :func:`service.application.names.check_names`).
+
+    :raises service.application.names.SeatNameError: for a blank, long or repeated name.
 
     *before_append* is called with the new id once the rules are checked and before the
     game exists, so that credentials bound to it are stored first (a game without them could
@@ -169,13 +178,19 @@ def create_game(
     :raises engine.errors.InvalidActionError: for a seat type other than human or bot.
     :raises events.store.StoreError: from the store.
     """
+    if names:
+        if len(names) != len(seat_types):
+            raise SeatNameError(f"give one name (or null) per seat: {len(seat_types)} seats, "
+                                f"{len(names)} names")
+        check_names(names)
     game_id = new_game_id()
     # Dealt by hmac-sha256-fy/2: the deck depends on the game id and on the seats' nonces;
     # the bots' and the clock's cuts come from a secret committed here, before any seed, and
     # wait for the human seats' nonces for the window committed with it.
     events, state = start_game_and_apply(
         profile, options, tuple(seat_types), entropy(), entropy(), context=game_id,
-        contribution_secret=entropy(), nonce_window=NONCE_WINDOW)
+        contribution_secret=entropy(), nonce_window=NONCE_WINDOW,
+        bot_pace_ms=bot_pace_ms, names=names)
     if before_append is not None:
         before_append(game_id)
     result = store.append(game_id, 0, events, actor=SERVER)

@@ -17,7 +17,6 @@ import hashlib
 import itertools
 import re
 import secrets
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,6 +58,7 @@ from events.types import (
 )
 from events.upcasting import decode_drive
 from service.application import commands, signing
+from service.application.names import name_key
 from service.application.tokens import Role, TokenRegistry, new_token, token_digest
 
 MAX_PLAYERS = 400
@@ -125,12 +125,6 @@ def load_envelopes(drives: DriveStore, drive_id: str) -> tuple[DriveState, list[
     return fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes)), envelopes
 
 
-def _name_key(name: str) -> str:
-    """Returns what makes two players' names the same to the people at the tables: the
-    letters, whatever their case or Unicode form, and the words, however spaced."""
-    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
-
-
 def create_drive(
     drives: DriveStore,
     *,
@@ -168,7 +162,7 @@ def create_drive(
     roster = [{"name": p["name"], "type": p["type"]} for p in players]
     taken: dict[str, str] = {}
     for player in roster:
-        name, key = player["name"], _name_key(player["name"])
+        name, key = player["name"], name_key(player["name"])
         if not key:
             raise DriveError("every player of a drive needs a name: a blank one names nobody")
         if key in taken:
@@ -177,7 +171,7 @@ def create_drive(
         taken[key] = name
     if fill_with_bots and len(roster) % size:
         bots = (f"Bot {number}" for number in itertools.count(1)
-                if _name_key(f"Bot {number}") not in taken)
+                if name_key(f"Bot {number}") not in taken)
         roster += [{"name": next(bots), "type": "bot"} for _ in range(size - len(roster) % size)]
     if len(roster) > MAX_PLAYERS:
         raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")
@@ -342,16 +336,18 @@ def _start_round(
         if store.version(game_id) > 0:
             continue
         seat_types = [drive.players[p]["type"] for p in table]
+        names = [drive.players[p]["name"] for p in table]
         digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
                                     if f"token:{p}" in kept}
         if drive.format == "duplicate":
             # One game seed for the round: the same first dealer at every table.
             game_seed = bytes.fromhex(kept[f"round:{number}:game_seed"])
             created = start_game(drive.profile, drive.options, seat_types, game_seed,
-                                 entropy())[0]
+                                 entropy(), names=names)[0]
             events: tuple[Event, ...] = (created, _board_event(drive, boards[0], kept))
         else:
-            events = start_game(drive.profile, drive.options, seat_types, entropy(), entropy())
+            events = start_game(drive.profile, drive.options, seat_types, entropy(), entropy(),
+                                names=names)
         if digests:
             tokens.register_digests(game_id, digests)
         try:

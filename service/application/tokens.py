@@ -146,6 +146,17 @@ class TokenRegistry:
         with self._translate():
             self._redis.hset(seats_key(game_id), mapping=fields)
 
+    def copy(self, source: str, target: str) -> None:
+        """Gives *target* every credential of *source* (seat tokens, claim codes, auditor):
+        the same tokens open the same seats of both games (a rematch).
+
+        :raises StoreUnavailableError: if Redis cannot be reached.
+        """
+        with self._translate():
+            fields = self._redis.hgetall(seats_key(source))
+            if fields:
+                self._redis.hset(seats_key(target), mapping=fields)
+
     def identify(self, game_id: str, token: str) -> Role | None:
         """Returns the role of *token* in *game_id*, or ``None`` if it is not one of its tokens.
 

@@ -7,6 +7,7 @@
                              [--log URL [--tree-head HEAD.json]]
     fortyfive history show game.txt [--deal 2]
     fortyfive history convert game.json --to text [-o game.txt]
+    fortyfive history diagram game.json --deal 2 [--out deal2.svg]
 
 FILE is a history in either encoding (``-`` reads standard input); a hand-written text record
 of a real-table deal is imported first. ``verify`` exits 0 when everything the history holds
@@ -21,8 +22,9 @@ With ``--log`` (the service's address) it also exits 1 unless the history's chec
 in the service's transparency log under a tree head signed by a published key (or one of
 ``--keys``), and with ``--tree-head`` (a head kept from earlier) unless the log's tree now
 extends that head's (:mod:`service.cli.log_client`); a log it cannot reach is exit status 2.
-The report says first when the history stops before the game's end. ``show`` and ``convert``
-exit 1, printing the positioned problems on stderr, when the file cannot be read.
+The report says first when the history stops before the game's end. ``show``, ``convert``
+and ``diagram`` (a deal drawn as an SVG hand diagram) exit 1, printing the positioned problems
+on stderr, when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from replay.formats.diagnostics import has_errors
 from replay.formats.export import export_text
 from replay.formats.importing import ImportResult, read_history
 from replay.formats.jsonformat import dumps
+from replay.presentation.diagram import DiagramError, render_svg
 from replay.presentation.show import render
 from replay.verification.verify import verify
 from service.cli import UsageError, log_client
@@ -47,13 +50,13 @@ from service.cli.checkpoint_files import add_arguments, checkpoint_arguments, lo
 
 
 def register(subparsers: Any) -> None:
-    """Adds ``history show``, ``history verify`` and ``history convert`` to the command line."""
+    """Adds ``history show``, ``verify``, ``convert`` and ``diagram`` to the command line."""
     parser = subparsers.add_parser(
         "history", help="show, verify and convert hand histories",
         description="Work with hand histories in their JSON or text encoding.",
     )
     commands = parser.add_subparsers(dest="history_command", required=True,
-                                     metavar="{show,verify,convert}")
+                                     metavar="{show,verify,convert,diagram}")
     verify_parser = commands.add_parser(
         "verify", help="re-fold a history and check its chain, head, seeds and results",
         description="Checks the hash chain and head, the seed commitments, and re-folds the "
@@ -90,6 +93,17 @@ def register(subparsers: Any) -> None:
                          help="the encoding to write")
     convert.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     convert.set_defaults(func=run_convert)
+
+
+    diagram = commands.add_parser(
+        "diagram", help="draw a deal as a hand diagram (SVG)",
+        description="Draws deal K as card players draw one: the hands as dealt (as far as the "
+        "history's viewer may see them), trumps and the turn-up, the tricks in order with "
+        "their winners, the bonus and the scores.")
+    diagram.add_argument("file", help="the history (JSON or text; - for stdin)")
+    diagram.add_argument("--deal", type=int, required=True, metavar="K", help="the deal to draw")
+    diagram.add_argument("--out", metavar="F", help="write the SVG here instead of stdout")
+    diagram.set_defaults(func=run_diagram)
 
 
 def _head_hash(text: str) -> str:
@@ -242,5 +256,30 @@ def run_convert(args: argparse.Namespace) -> int:
         Path(args.output).write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"fortyfive history convert: cannot write {args.output}: "
+                         f"{error.strerror}") from None
+    return 0
+
+
+def run_diagram(args: argparse.Namespace) -> int:
+    """Writes deal ``--deal`` of FILE as an SVG hand diagram; returns 0, or 1 when FILE
+    cannot be read.
+
+    :raises UsageError: if a file cannot be opened or written, or the history has no such deal.
+    """
+    result = _read(args.file)
+    _print_diagnostics(result)
+    if result.history is None or has_errors(result.diagnostics):
+        return 1
+    try:
+        svg = render_svg(result.history, args.deal)
+    except DiagramError as error:
+        raise UsageError(f"fortyfive history diagram: {error}") from None
+    if args.out is None:
+        sys.stdout.write(svg)
+        return 0
+    try:
+        Path(args.out).write_text(svg, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"fortyfive history diagram: cannot write {args.out}: "
                          f"{error.strerror}") from None
     return 0

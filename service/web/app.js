@@ -16,7 +16,7 @@ import { $, api, authHeaders, clearMessage, say, session, showProblem } from "./
 import { claimFromLink, joinGame, openLobby } from "./lobby.js";
 import { renderActions, updateDiscard } from "./actions.js";
 import {
-  auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatLabel as labelOf, sideOf,
+  auctionCalls, auctionNote, renderSeats, renderTrick, renderTrumpBox, seatAngle, seatLabel as labelOf, sideOf,
   trickSummary,
 } from "./felt.js";
 import { renderBidding, renderScoreline, renderScores, renderSheet, rowOfDeal, sheetRows } from "./sheet.js";
@@ -24,6 +24,8 @@ import { Countdown, bindClock, noticeClock, runClock, showClock } from "./clock.
 import { bindHand, fetchLegal, marksFor, renderMyHand } from "./hand.js";
 import { renderFacts, renderSeatList } from "./panels.js";
 import { dueContribution, withNonce } from "./contribute.js";
+import { rematchButton } from "./rematch.js";
+import { animateTrick, bindAlerts, noticeTurn } from "./motion.js";
 
 const PHASES = {
   cut: "the cut", joker: "a turned joker", bidding: "the auction", trump: "naming trumps",
@@ -91,11 +93,12 @@ function openTable(gameId) {
   $("join-form").addEventListener("submit", joinGame);
   if (table.seat !== null && !table.token) {
     showJoinForm();
-    say(`This tab has no token for seat ${table.seat}: paste it in "Join a game", or watch below as a spectator.`, "error");
+    say(`This tab has no token for seat ${table.seat + 1}: paste it in "Join a game", or watch below as a spectator.`, "error");
     table.seat = null;
   }
   table.countdown = new Countdown(showClock);
   bindClock(table);
+  bindAlerts();
   bindHand(table, act);
   $("show-last").addEventListener("click", togglePeek);
   reload().then(() => {
@@ -428,8 +431,10 @@ function renderSummary(view) {
   else turn = `${seatLabel(view.turn, view)} to act.`;
   if (table.seat === null) turn += " You are watching as a spectator.";
   fill($("turn"), turn);
-  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat}, side ${sideName(sideOf(table.seat, view))})`);
-  $("turn").classList.toggle("your-turn", view.turn !== null && view.turn === table.seat && view.winner === null);
+  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat + 1}, side ${sideName(sideOf(table.seat, view))})`);
+  const myTurn = view.turn !== null && view.turn === table.seat && view.winner === null;
+  $("turn").classList.toggle("your-turn", myTurn);
+  noticeTurn(myTurn);
 }
 
 function renderWinner(view) {
@@ -440,7 +445,7 @@ function renderWinner(view) {
     return;
   }
   const seats = view.sides[view.winner] || [];
-  let text = `Side ${sideName(view.winner)} (${seats.map((seat) => `seat ${seat}`).join(", ")}) wins the game`;
+  let text = `Side ${sideName(view.winner)} (${seats.map((seat) => labelOf(seat, view, null, true)).join(", ")}) wins the game`;
   if (table.seat !== null) text += seats.includes(table.seat) ? ": you win!" : ": you lose.";
   else text += ".";
   const jink = jinkRuling(view);
@@ -448,7 +453,8 @@ function renderWinner(view) {
     jink ? el("span", { class: "jink-note" }, el("strong", { text: jink.title }), ` ${jink.ruling.text} `,
       el("code", { class: "rule-id", text: jink.ruling.rule })) : null, " ",
     el("a", { href: viewerUrl(view.version), text: "Replay the hand history" }), " ",
-    el("a", { href: viewerUrl(view.version, "auditor"), text: "with every hand shown" }));
+    el("a", { href: viewerUrl(view.version, "auditor"), text: "with every hand shown" }), " ",
+    view.phase === "over" ? rematchButton(table.gameId, table.seat) : null);
   box.hidden = false;
 }
 
@@ -519,6 +525,7 @@ function renderCentre() {
     const note = [...trickSummary(shownTrick, view, table.seat)];
     if (shownTrick.dealOver) note.push(el("span", { class: "deal-over", text: ` ${shownTrick.dealOver}` }));
     renderTrick(nodes, view, table.seat, { ...shownTrick, held: true, note });
+    if (table.held) animateTrick(nodes.list, `${shownTrick.deal}:${shownTrick.number}`, angleOf(view), shownTrick.winner);
     return;
   }
   if (!deal) {
@@ -540,6 +547,12 @@ function renderCentre() {
     note = view.winner !== null ? `Game over: side ${sideName(view.winner)} wins.` : "The game is over.";
   }
   renderTrick(nodes, view, table.seat, { number: deal.tricks.length + 1, cards, winner: null, note });
+  animateTrick(nodes.list, `${deal.number}:${deal.tricks.length + 1}`, angleOf(view));
+}
+
+/** Where each seat sits around the felt, as an angle (the cards move from and to it). */
+function angleOf(view) {
+  return (seat) => seatAngle(seat, view.players, table.seat === null ? 0 : table.seat);
 }
 
 function renderLastTrick() {

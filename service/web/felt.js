@@ -19,10 +19,13 @@ function place(node, angle) {
   node.style.setProperty("--y", Math.sin(angle).toFixed(4));
 }
 
-/** "Seat 2 (bot)", "Seat 0 (you)". */
+/** "Seat 3 (bot)", "Seat 1 Ann (you)": seats counted from 1, as people count them (the API
+ * counts from 0), with the name the player gave. */
 export function seatLabel(seat, view, me, lower = false) {
   const kinds = view ? view.seat_types : [];
-  let label = `${lower ? "seat" : "Seat"} ${seat}`;
+  let label = `${lower ? "seat" : "Seat"} ${seat + 1}`;
+  const name = view && view.names ? view.names[seat] : null;
+  if (name) label += ` ${name}`;
   if (seat === me) label += " (you)";
   else if (kinds[seat] === "bot") label += " (bot)";
   return label;
@@ -48,7 +51,8 @@ export function renderSeats(node, view, me) {
     },
     el("span", { class: "seat-line" },
       el("span", { class: "side-badge", title: `side ${sideName(side)}`, text: sideName(side) }),
-      el("span", { class: "seat-name" }, `Seat ${seat}`,
+      el("span", { class: "seat-name" }, `Seat ${seat + 1}`,
+        view.names && view.names[seat] ? el("span", { class: "player-name", text: ` ${view.names[seat]}` }) : null,
         seat === me ? " (you)" : el("span", { class: "seat-kind", text: kind === "bot" ? " (bot)" : "" })),
       dealer ? el("span", { class: "dealer-chip", title: "dealer", "aria-label": "dealer", text: "D" }) : null),
     el("span", { class: "seat-detail" },

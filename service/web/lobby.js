@@ -54,7 +54,7 @@ function renderSeatChoices() {
   const count = profile ? Math.min(Math.max(players || profile.players.min, profile.players.min), profile.players.max) : 2;
   const previous = Array.from(document.querySelectorAll("#seat-choices select"), (select) => select.value);
   fill($("seat-choices"), Array.from({ length: count }, (_, seat) => el("p", { class: "field seat-choice" },
-    el("label", { for: `seat-type-${seat}`, text: `Seat ${seat}` }),
+    el("label", { for: `seat-type-${seat}`, text: `Seat ${seat + 1}` }),
     el("select", { id: `seat-type-${seat}`, name: `seat-${seat}` },
       el("option", { value: "human", text: "Human", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "human" }),
       el("option", { value: "bot", text: "Bot", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "bot" })))));
@@ -134,8 +134,9 @@ async function createGame(event) {
   const own = kinds.indexOf("human");
   // Every human seat but the creator's own is claimable: its token goes to whoever opens its
   // invite link first, and the creator never holds it.
+  const name = $("own-name").value.trim();
   const seats = kinds.map((type, seat) => (type === "human" && seat !== own
-    ? { type, claimable: true } : { type }));
+    ? { type, claimable: true } : { type, ...(seat === own && name ? { name } : {}) }));
   const auditor = $("want-auditor").checked;
   const button = $("create-button");
   button.disabled = true;

@@ -6,10 +6,12 @@ import { cardFace, el, factItem, fill, readProblem, sideName, suitFace, tokens }
 import { HistoryError, describeEvent, readHistory, scoresBefore, sectionAt } from "./history.js";
 import { showLogStatus } from "./logcheck.js";
 import { checkAndShow } from "./verdict.js";
+import { showDiagramLink } from "./diagram.js";
 
 const $ = (id) => document.getElementById(id);
 
-const viewer = { model: null, index: 0 };
+const viewer = { model: null, index: 0, source: null };
+/** source: where the history came from ({ gameId, view, token }), or null for a pasted one. */
 
 function say(text, kind = "info") {
   const message = el("p", { class: `message ${kind}`, text });
@@ -20,6 +22,7 @@ function say(text, kind = "info") {
 // Loading -------------------------------------------------------------------------------------
 
 async function loadGame(gameId, { deal = null, token = null, view = null } = {}) {
+  viewer.source = null;
   const params = new URLSearchParams({ format: "json" });
   if (deal) params.set("deal", String(deal));
   if (view) params.set("view", view);
@@ -47,10 +50,12 @@ async function loadGame(gameId, { deal = null, token = null, view = null } = {})
     say("The server did not answer with JSON.", "error");
     return;
   }
+  viewer.source = { gameId, view, token };
   showHistory(doc);
 }
 
 function loadText(text, origin) {
+  viewer.source = null;
   const trimmed = text.trim();
   if (!trimmed) {
     say("Choose a file or paste a history first.", "error");
@@ -86,6 +91,8 @@ function showHistory(doc) {
     }
     throw error;
   }
+  const created = (doc.events || []).find((event) => event.type === "game_created");
+  viewer.names = created && Array.isArray(created.data.names) ? created.data.names : [];
   viewer.model = model;
   checkAndShow($("verdict"), doc, () => viewer.model === model);
   showLogStatus($("log-status"), doc, () => viewer.model === model);
@@ -128,6 +135,16 @@ function go(index, updateHash = true) {
   render();
 }
 
+/** A link to the event at *version*; from a game, it names the deal on screen (diagram=N), whose
+ * picture a shared link's preview shows (the page's Open Graph image). */
+function permalink(version, section) {
+  const params = new URLSearchParams(window.location.search);
+  if (viewer.source && section) params.set("diagram", String(section.number));
+  else params.delete("diagram");
+  const query = params.toString();
+  return `${window.location.pathname}${query ? `?${query}` : ""}#v=${version}`;
+}
+
 function currentVersion() {
   return viewer.model.events[viewer.index].version;
 }
@@ -148,8 +165,10 @@ function previousTrick() {
 
 function seatText(seat) {
   const info = viewer.model.seats.find((item) => item.seat === seat);
-  if (!info) return `seat ${seat}`;
-  return `seat ${seat}${info.type === "bot" ? " (bot)" : ""}`;
+  if (!Number.isInteger(seat)) return `seat ${seat}`;
+  if (!info) return `seat ${seat + 1}`;
+  const name = viewer.names && viewer.names[seat] ? ` ${viewer.names[seat]}` : "";
+  return `seat ${seat + 1}${name}${info.type === "bot" ? " (bot)" : ""}`;
 }
 
 function viewName(value) {
@@ -193,7 +212,8 @@ function render() {
   $("next-trick").disabled = index === total - 1;
   $("slider").value = String(index);
   $("slider").setAttribute("aria-valuetext", `event ${index + 1} of ${total}, version ${version}`);
-  $("permalink").href = `${window.location.pathname}${window.location.search}#v=${version}`;
+  $("permalink").href = permalink(version, section);
+  showDiagramLink($("diagram-link"), viewer.source, section ? section.number : null);
   $("history").dataset.version = String(version);
 
   let where = "before the first deal";

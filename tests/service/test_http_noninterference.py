@@ -5,8 +5,8 @@ Each example records one bruff deal twice (``DealRecorded``, so every card is fi
 stores, under the same game id, with the same tokens, the same clock and the same entropy:
 game A as drawn, game B with hidden cards moved between the other hands and the stock. The
 same actions are then posted to both, and after each one the viewer (a seat or a spectator)
-reads its view, the log, the stream, and provokes its own errors; status, headers and body
-must be identical.
+reads its view, the log, the stream, the deal's diagram, and provokes its own errors;
+status, headers and body must be identical.
 
 Which hidden cards may move without changing what anyone can do: every card an action names
 (played, robbed, discarded) stays where it is, every trump stays where it is (they decide
@@ -154,7 +154,10 @@ def _observe(app: Flask, game_id: str, viewer: int | str) -> list[Any]:
         client.get(f"{path}/events", headers=auth),
         client.get(f"{path}/events", headers=auth, query_string={"after": 3, "limit": 2}),
         read_stream(client, path, headers=auth, query={"after": 0}),
+        client.get(f"{path}/deals/1/diagram.svg", headers=auth),
     ]
+    assert responses[4].status_code == 200, "the diagram of the deal is drawn"
+    assert responses[4].get_data().count(b"hidden from this view") >= 5
     view = responses[0].get_json()
     version = view["version"]
     if view["phase"] != "over":  # Once it is over, everyone may audit: by design.

@@ -24,6 +24,7 @@ from engine.profiles import profile_players
 from engine.state import GameState
 from replay.views import game_view
 from service.application import claims, commands
+from service.application.names import SeatNameError
 from service.http import sse
 from service.http.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
 from service.http.auth import OPTIONAL_AUTH, SEAT_AUTH, caller_of, require_seat
@@ -150,8 +151,10 @@ class Games(MethodView):
             low, _ = profile_players(body["profile"])
             seat_types = ["human"] * low
             claimable: set[int] = set()
+            names: list[str | None] = []
         else:
             seat_types = [seat["type"] for seat in seats]
+            names = [seat["name"] for seat in seats]
             claimable = {number for number, seat in enumerate(seats) if seat["claimable"]}
         issued: dict[str, Any] = {}
 
@@ -161,10 +164,14 @@ class Games(MethodView):
             if key is not None:
                 svc.keys.record_game(key.id, game_id)
 
-        created = commands.create_game(
-            svc.store, body["profile"], body["options"], seat_types,
-            entropy=svc.entropy, before_append=register,
-        )
+        try:
+            created = commands.create_game(
+                svc.store, body["profile"], body["options"], seat_types,
+                entropy=svc.entropy, before_append=register, bot_pace_ms=body["bot_pace_ms"],
+                names=names,
+            )
+        except SeatNameError as error:
+            abort(422, message=str(error), code="invalid_name")
         tokens = issued["tokens"]
         return (
             {

@@ -42,6 +42,7 @@ from replay.formats.document import HandHistory
 from replay.formats.export import export_text
 from replay.formats.importing import ImportResult, read_history
 from replay.presentation.audit import explain
+from replay.presentation.diagram import render_svg
 from replay.verification.verify import verify
 from replay.views import game_view
 from service.application import access_log
@@ -68,6 +69,7 @@ from service.http.schemas.requests import (
     KeptQuerySchema,
     ReplayQuerySchema,
     SubmitQuerySchema,
+    ViewQuerySchema,
 )
 from service.http.sse import event_item
 
@@ -117,6 +119,38 @@ class GameHistory(MethodView):
             abort(404, message=str(error), code="deal_not_found")
         history = _signed(history)
         return _history_response(history, query["format"], version, served=True)
+
+
+@blp.route("/v1/games/<game_id>/deals/<int:n>/diagram.svg")
+class DealDiagram(MethodView):
+    """One deal drawn as a hand diagram."""
+
+    @blp.doc(security=_OPTIONAL_AUTH, responses={"200": {
+        "description": "The deal as an SVG picture",
+        "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
+    @blp.arguments(ViewQuerySchema, location="query")
+    @problems(blp, 401, 403, 404, 429, 503)
+    def get(self, query: dict[str, Any], game_id: str, n: int) -> Any:
+        """Deal *n* as a hand diagram (SVG): the hands as dealt, trumps and the turn-up,
+        the tricks with their winners, the bonus and the scores.
+
+        Drawn from the caller's own hand history of the deal (as ``GET .../history?deal=N``
+        with the same token), so it shows exactly the cards that view shows: a seat token its
+        own hand, no token none; ``view=auditor`` every hand, with the auditor token or once the
+        game is over.
+        """
+        state, version = load_game(game_id)
+        viewer = request_viewer(game_id, state, query.get("view"), version=version)
+        record = load_record(game_id)
+        try:
+            history = build_history(game_id, record.events, viewer, deal=n)
+        except HistoryRangeError as error:
+            abort(404, message=str(error), code="deal_not_found")
+        svg = render_svg(history, n)
+        response = Response(svg, mimetype="image/svg+xml")
+        response.headers["Cache-Control"] = "private, no-store"
+        response.headers["ETag"] = f'"{version}"'
+        return response
 
 
 @blp.route("/v1/games/<game_id>/replay")

@@ -7,6 +7,8 @@
   (:mod:`service.application.access_log`, the newest kept, every one counted), a page at a time
   like ``/events`` (``after``, ``limit``, ``next_after``), for a seat token, once the game is over
   (409 ``game_in_progress`` before; 403 ``seats_only`` for the auditor token; 401 without a token).
+- ``POST /v1/games/{id}/rematch``: a seat of a finished game asks to play again; the new game
+  (:mod:`service.application.rematch`) takes the same tokens. ``GET`` tells whether there is one.
 """
 
 # flask-smorest ships no type hints, so its decorators would make every view "untyped".
@@ -20,11 +22,16 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
 from service.application import access_log, claims, commands
+from service.application import rematch as rematches
 from service.http.auth import SEAT_AUTH, require_seat
 from service.http.errors import problems
 from service.http.repository import load_game, request_caller, services
-from service.http.schemas.requests import AccessLogQuerySchema, SeatClaimSchema
-from service.http.schemas.responses import AccessLogSchema, SeatClaimedSchema
+from service.http.schemas.requests import (
+    AccessLogQuerySchema,
+    RematchRequestSchema,
+    SeatClaimSchema,
+)
+from service.http.schemas.responses import AccessLogSchema, RematchSchema, SeatClaimedSchema
 
 blp = Blueprint("seats", __name__, url_prefix="/v1/games",
                 description="Claim a seat; read who read a live deal")
@@ -90,3 +97,43 @@ class AccessLog(MethodView):
             "entries": log.entries,
             "next_after": log.next_after,
         }, 200, {"Cache-Control": "private, no-store"}
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    """A finished game played again by the same table."""
+
+    @blp.doc(security=SEAT_AUTH)
+    @blp.arguments(RematchRequestSchema())
+    @blp.response(201, RematchSchema)
+    @blp.alt_response(200, schema=RematchSchema, description="The rematch existed already")
+    @problems(blp, 400, 401, 403, 404, 409, 413, 415, 429, 503)
+    def post(self, _body: dict[str, Any], game_id: str) -> Any:
+        """Play again: a new game with the same profile, options, seats and bot pace, in which
+        every token of this game (each seat's, the auditor's, an unused claim code) opens the
+        same seat as here. For a seat token, once the game is over (409 ``game_in_progress``
+        before). The first request creates it (201); every later one, from any seat, gets the
+        same game (200)."""
+        svc = services()
+        load_game(game_id)
+        caller = request_caller(game_id)
+        if caller.role is not None and caller.seat is None:
+            abort(403, message="a rematch is asked for by a seat of the game, not its auditor",
+                  code="seats_only")
+        require_seat(caller)
+        try:
+            new_id, created = rematches.rematch(svc.store, svc.cache, svc.tokens, game_id,
+                                                entropy=svc.entropy)
+        except rematches.RematchRefusedError as error:
+            abort(409, message=str(error), code="game_in_progress")
+        return {"game_id": game_id, "rematch": new_id}, 201 if created else 200, {
+            "Location": f"/v1/games/{new_id}", "Cache-Control": "no-store"}
+
+    @blp.response(200, RematchSchema)
+    @problems(blp, 404, 429, 503)
+    def get(self, game_id: str) -> Any:
+        """The game's rematch, if a seat has asked for one (``rematch``: its id, or null): the
+        other seats' tables follow it with the tokens they hold."""
+        load_game(game_id)
+        found = rematches.rematch_of(services().tokens, game_id)
+        return {"game_id": game_id, "rematch": found}, 200, {"Cache-Control": "no-store"}

@@ -11,10 +11,13 @@ and connections, and no framing. See docs/web-client.md.
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, request, send_from_directory
 
+from events.store import check_game_id
 from events.types import EVENT_TYPES
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -75,8 +78,39 @@ def drive(drive_id: str) -> Response:
 
 @bp.get("/viewer")
 def viewer() -> Response:
-    """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history)."""
-    return _page("viewer.html")
+    """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history).
+
+    A link to a deal of a game (``?game=<id>&diagram=<n>``, the viewer's "Link to this event")
+    carries Open Graph tags whose image is that deal's picture as a spectator sees it
+    (``/v1/games/<id>/deals/<n>/diagram.svg``), for the preview where the link is posted.
+    """
+    tags = preview_tags(request.url_root, request.args.get("game"), request.args.get("diagram"))
+    if not tags:
+        return _page("viewer.html")
+    page = (WEB_DIR / "viewer.html").read_text(encoding="utf-8")
+    response = Response(page.replace("</head>", tags + "</head>", 1), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def preview_tags(root: str, game_id: str | None, deal: str | None) -> str:
+    """Returns the Open Graph tags of a viewer link to deal *deal* of *game_id* (served from
+    *root*), or ``""`` when the link names no valid game and deal."""
+    if game_id is None or deal is None or not deal.isdigit() or not 1 <= int(deal) <= 9999:
+        return ""
+    try:
+        check_game_id(game_id)
+    except ValueError:
+        return ""
+    image = f"{root.rstrip('/')}/v1/games/{quote(game_id, safe='')}/deals/{int(deal)}/diagram.svg"
+    number = int(deal)
+    tags = {"og:title": f"Forty-Five: deal {number} of game {game_id}", "og:type": "website",
+            "og:image": image, "og:image:type": "image/svg+xml",
+            "og:image:alt": f"The hand diagram of deal {number}"}
+    lines = [f'  <meta property="{name}" content="{escape(value)}">'
+             for name, value in tags.items()]
+    lines.append('  <meta name="twitter:card" content="summary_large_image">')
+    return "\n".join(lines) + "\n"
 
 
 @bp.get("/web/event-types.js")

@@ -61,6 +61,12 @@ ActionSchema: type[ma.Schema] = type("ActionSchema", (ma.Schema,), {
 })
 
 
+DEFAULT_BOT_PACE_MS = 700
+"""The bots' pace where a person plays with them: 0.7 s before each action."""
+MAX_BOT_PACE_MS = 5000
+"""The slowest pace a game may ask for."""
+
+
 class SeatRequestSchema(ma.Schema):
     """One seat of a new game."""
 
@@ -69,6 +75,10 @@ class SeatRequestSchema(ma.Schema):
         "A human seat only: instead of its token, the creator gets a one-time claim code and "
         "invite link; the token is minted for whoever claims the seat "
         "(POST /v1/games/{id}/seats/{seat}/claim)")})
+    name = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=200),
+                         metadata={"description": (
+        "What the table, the histories and the pictures call the seat's player (up to 40 "
+        "characters; not blank, and not another seat's name, case and Unicode form aside)")})
 
     @ma.validates_schema
     def _human_if_claimable(self, data: dict[str, Any], **_: Any) -> None:
@@ -95,6 +105,12 @@ class GameCreateSchema(ma.Schema):
         "Issue an auditor token (it reads every hand of a live game, and each such read is "
         "logged for the seats); every view shows whether the game has one"
     )})
+    bot_pace_ms = fields.Integer(
+        load_default=DEFAULT_BOT_PACE_MS, validate=validate.Range(min=0, max=MAX_BOT_PACE_MS),
+        metadata={"description": (
+            "Milliseconds each bot waits before it acts, so that a person can follow the play "
+            "(0: at once). Applies only to a game with a human seat and a bot seat; recorded in "
+            "game_created")})
 
 
 class ViewQuerySchema(ma.Schema):
@@ -172,6 +188,11 @@ class SeatClaimSchema(ma.Schema):
     """A claim of a seat: the code from its invite."""
 
     code = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class RematchRequestSchema(ma.Schema):
+    """A request to play a finished game again: an empty object (the new game copies the old
+    one's profile, options, seats and bot pace)."""
 
 
 class GameListQuerySchema(ma.Schema):

@@ -122,6 +122,15 @@ class SeatClaimedSchema(ma.Schema):
     token = fields.String(required=True, dump_only=True)
 
 
+class RematchSchema(ma.Schema):
+    """A game and its rematch."""
+
+    game_id = fields.String(required=True, dump_only=True)
+    rematch = fields.String(required=True, allow_none=True, dump_only=True, metadata={
+        "description": "The id of the new game, which takes this game's tokens; null while "
+        "no seat has asked for one"})
+
+
 class AccessEntrySchema(ma.Schema):
     """One read of a live deal's hidden information with the auditor token."""
 

@@ -143,6 +143,8 @@ class GameViewSchema(ma.Schema):
     rules_digest = fields.String(required=True)
     players = fields.Integer(required=True)
     seat_types = fields.List(fields.String(), required=True)
+    names = fields.List(fields.String(allow_none=True), required=True, metadata={
+        "description": "Each seat's player's name as given, or null"})
     sides = fields.List(fields.List(seat_field()), required=True)
     phase = fields.String(required=True)
     turn = seat_field(required=True, allow_none=True)

@@ -1,0 +1,46 @@
+"""Players' names: the one rule that tells two names apart, for drives and for game seats.
+
+Two names are the same name to the people at a table when they have the same letters whatever
+their case or Unicode form (NFKC, case-folded) and the same words however spaced: "Ann",
+" ann " and "ＡＮＮ" are one name. A name that is blank under that rule names nobody.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+MAX_NAME_LENGTH = 40
+"""The longest name, in characters."""
+
+
+class SeatNameError(ValueError):
+    """Raised for a name that is blank, too long, or another seat's."""
+
+
+def name_key(name: str) -> str:
+    """Returns what makes two players' names the same to the people at the tables: the
+    letters, whatever their case or Unicode form, and the words, however spaced."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+
+
+def check_names(names: Sequence[str | None]) -> None:
+    """Checks the names of a table's seats (``None``: a seat without a name).
+
+    :raises SeatNameError: naming the first seat (counted from 1) whose name is blank, longer
+        than :data:`MAX_NAME_LENGTH`, or the same as an earlier seat's.
+    """
+    taken: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        if name is None:
+            continue
+        key = name_key(name)
+        if not key:
+            raise SeatNameError(f"the name of seat {seat + 1} is blank: give a name, or none")
+        if len(name) > MAX_NAME_LENGTH:
+            raise SeatNameError(f"the name of seat {seat + 1} is longer than {MAX_NAME_LENGTH} "
+                             "characters")
+        if key in taken:
+            raise SeatNameError(f"seat {seat + 1} cannot be named {name!r}: seat "
+                             f"{taken[key] + 1} is named so at this table")
+        taken[key] = seat
