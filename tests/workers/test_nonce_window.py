@@ -62,8 +62,10 @@ class _Table:
 
     def __init__(self, api: FlaskClient, profile: str, seats: Sequence[str],
                  **options: Any) -> None:
+        # No pace: the bots' turns are timed by the nonce window alone here (workers.pacing has
+        # tests of its own).
         created = api.post("/v1/games", json={
-            "profile": profile, "options": options, "auditor": True,
+            "profile": profile, "options": options, "auditor": True, "bot_pace_ms": 0,
             "seats": [{"type": kind} for kind in seats]})
         assert created.status_code == 201, created.get_json()
         body = created.get_json()
