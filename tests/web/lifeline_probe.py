@@ -1,0 +1,42 @@
+"""Not a test of the suite (its name has no ``test_`` prefix, so pytest does not collect it):
+tests/service/test_lifeline.py runs it in a pytest of its own and kills that pytest once it
+has started one server of every kind the suite starts, to see that none outlives the run.
+
+It starts the session's redis-server and Redis Cluster (the suite's own fixtures), a
+``fortyfive serve`` (its embedded redis-server, worker supervisor, worker and gunicorn
+worker) and, where chromium is installed, the browser fixture's chromedriver and chromium;
+then it writes the file named by :data:`READY_ENV` and waits to be killed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from web_helpers import chromium_installed
+
+from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.embedded_redis import EmbeddedRedis
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "service"))
+from serve_helpers import serving  # noqa: E402
+
+READY_ENV = "FORTYFIVE_LIFELINE_READY"
+"""The file the probe writes once everything runs (only the run of test_lifeline sets it)."""
+
+pytestmark = pytest.mark.skipif(
+    READY_ENV not in os.environ, reason="run by tests/service/test_lifeline.py only")
+
+
+def test_start_every_kind_of_server_then_wait_to_be_killed(
+    request: pytest.FixtureRequest, tmp_path: Path, redis_server: EmbeddedRedis,
+    redis_cluster: EmbeddedCluster,
+) -> None:
+    with serving(tmp_path):
+        if chromium_installed():
+            request.getfixturevalue("chrome").get("about:blank")
+        Path(os.environ[READY_ENV]).write_text("ready", "utf-8")
+        threading.Event().wait()  # Until the run is killed.
