@@ -17,11 +17,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import DESKTOP, WAIT, Bots, LiveServer, find_browser
+from web_helpers import DESKTOP, SCREENSHOTS_ENV, WAIT, Bots, LiveServer, find_browser
 
 from service.processes import lifeline
 from service.processes.embedded_redis import EmbeddedRedis
 from service.processes.lifeline import parent_death_signal
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the pictures the tests take: ``FORTYFIVE_SCREENSHOTS`` if set (``./dev
+    screenshots`` sets it to docs/screenshots), else a temporary one."""
+    chosen = os.environ.get(SCREENSHOTS_ENV)
+    if not chosen:
+        return tmp_path_factory.mktemp("screenshots")
+    folder = Path(chosen)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="module")

@@ -4,12 +4,14 @@ on the table with its winner and ruling, trumps marked in the hand, an unplayabl
 says why, the turn clock's countdown and its move announced, the score sheet against the
 API's scores deal by deal, the bidding table, and no serious axe-core finding.
 
-The tests save the pictures README.md shows into docs/screenshots/.
+The tests marked ``screenshots`` take the pictures README.md shows (``./dev screenshots``
+saves them into docs/screenshots/; a test run keeps them in a temporary folder).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,8 +99,9 @@ def expected_trumps(view: dict[str, Any]) -> tuple[set[str], set[str]]:
 # The table's layout --------------------------------------------------------------------------
 
 
+@pytest.mark.screenshots
 def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
-    live: LiveServer, bots: Bots, browser: Any,
+    live: LiveServer, bots: Bots, browser: Any, screenshots: Path,
 ) -> None:
     created = live.create_game("bruff", ["human"] + ["bot"] * 5)
     game_id, token = created["id"], created["seats"][0]["token"]
@@ -143,9 +146,9 @@ def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
     hand = by_id(browser, "hand").rect
     assert hand["y"] > felt["y"] + felt["height"] / 2, "the hand is at the near edge"
     assert not serious_violations(browser), serious_violations(browser)
-    screenshot(browser, "table-desktop", *DESKTOP)
+    screenshot(browser, screenshots, "table-desktop", *DESKTOP)
 
-    screenshot(browser, "table-phone", *PHONE)
+    screenshot(browser, screenshots, "table-phone", *PHONE)
     height = browser.execute_script("return window.innerHeight")
     wide = browser.execute_script(
         "return [...document.querySelectorAll('body *')]"
@@ -331,8 +334,9 @@ def sheet_totals(browser: Any) -> dict[int, list[int]]:
     return {int(deal): [int(total) for total in totals] for deal, totals in rows}
 
 
+@pytest.mark.screenshots
 def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_table(
-    live: LiveServer, bots: Bots, browser: Any,
+    live: LiveServer, bots: Bots, browser: Any, screenshots: Path,
 ) -> None:
     created = live.create_game("auction", ["human", "bot", "bot", "bot"])
     game_id, token = created["id"], created["seats"][0]["token"]
@@ -369,7 +373,8 @@ def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_ta
         assert api_view(live, game_id)["phase"] != "over", "seat 0 never called after another"
         wait_for(browser, lambda b: by_id(b, "trick").get_attribute("data-held") == "false"
                  and css(b, "#trick li.call"))
-    screenshot(browser, "auction", DESKTOP[0], 1180)  # Tall enough for the bidding table.
+    # Tall enough for the bidding table.
+    screenshot(browser, screenshots, "auction", DESKTOP[0], 1180)
     browser.set_window_size(*DESKTOP)
 
     client = live.app.test_client()
