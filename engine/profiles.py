@@ -257,18 +257,31 @@ def profile_players(profile: str) -> tuple[int, int]:
 def option_specs(profile: str, players: int | None = None) -> dict[str, dict[str, Any]]:
     """Returns the public description of *profile*'s options, with defaults.
 
-    Where a default depends on the player count and *players* is not given, the default for
-    the profile's smallest table is shown.
+    ``default`` is the default at *players* seats, else at the profile's smallest table;
+    ``default_by_players`` maps each table size whose default differs from it (a string, as
+    JSON keys are) to its own, or is ``None`` where the default never varies.
+
+    >>> option_specs("classic")["layout"]["default_by_players"]
+    {'4': 'pairs', '6': 'triples', '8': 'pairs'}
+    >>> option_specs("classic", 6)["layout"]["default"]
+    'triples'
     """
-    low, _ = profile_players(profile)
+    low, high = profile_players(profile)
     count = players if players is not None else low
     described: dict[str, dict[str, Any]] = {}
     for name in _OPTIONS[profile]:
         spec = _SPECS[name]
-        default = _PROFILE_DEFAULTS.get(profile, {}).get(name, spec.default(count))
+
+        def default_at(seats: int, name: str = name, spec: OptionSpec = spec) -> Any:
+            return _PROFILE_DEFAULTS.get(profile, {}).get(name, spec.default(seats))
+
+        default = default_at(count)
+        varying = {str(seats): default_at(seats) for seats in range(low, high + 1)
+                   if default_at(seats) != default}
         described[name] = {
             "description": spec.description,
             "default": default,
+            "default_by_players": varying or None,
             "values": list(spec.values) if spec.values is not None else None,
         }
     return described

@@ -138,6 +138,30 @@ def test_a_game_against_a_bot_is_played_to_its_end_by_clicking_legal_actions(
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_create_form_shows_the_layout_the_table_size_gets_and_creates_it(
+    live: LiveServer, browser: Any,
+) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(f"{live.url}/")
+    wait_for(browser, lambda b: css(b, "#profile option[value=classic]"))
+    Select(by_id(browser, "profile")).select_by_value("classic")
+    wait_for(browser, lambda b: len(css(b, "#seat-choices select")) == 2)
+    for players, layout in ((4, "pairs"), (6, "triples"), (5, "individuals"), (8, "pairs")):
+        field = by_id(browser, "players")
+        field.clear()
+        field.send_keys(str(players))
+        wait_for(browser, lambda b, n=players: len(css(b, "#seat-choices select")) == n)
+        shown = Select(by_id(browser, "option-layout")).first_selected_option
+        assert shown.get_attribute("value") == f'"{layout}"', (players, shown.text)
+    by_id(browser, "create-button").click()
+    wait_for(browser, lambda b: "/table/" in b.current_url or by_id(b, "invites").is_displayed())
+    game_id = re.search(r"/table/([^/?#]+)", browser.current_url)
+    assert game_id, browser.current_url
+    view = live.app.test_client().get(f"/v1/games/{game_id.group(1)}").get_json()
+    assert view["players"] == 8 and view["options"]["layout"] == "pairs"
+
+
 def test_the_create_form_invites_the_other_players_and_an_invite_claims_its_seat_once(
     live: LiveServer, browser: Any,
 ) -> None:
