@@ -168,8 +168,9 @@ _SPECS: dict[str, OptionSpec] = {
         OptionSpec("decks", "two packs only with 7 or more players", (1, 2), lambda n: 1),
         OptionSpec("robbing", "the ace of trumps may rob the turn-up", (True, False),
                    lambda n: True),
-        OptionSpec("cap_at_target", "scores are shown capped at the target", (False, True),
-                   lambda n: False),
+        OptionSpec("cap_at_target", "scores in the views and deal results are shown capped at "
+                   "the target (the target_reached and game_won facts keep the score reached)",
+                   (False, True), lambda n: False),
         OptionSpec("spoil_five", "no score for a deal where no side takes three tricks",
                    (False, True), lambda n: False),
         OptionSpec("min_bid", "the lowest bid", (5, 15), lambda n: 5),
