@@ -92,16 +92,6 @@ def test_readyz_is_degraded_while_the_worker_is_hung_and_ready_after_its_restart
         assert served.runner_pid() != runner
 
 
-def test_without_a_worker_readiness_does_not_wait_for_one(tmp_path: Path) -> None:
-    with serving(tmp_path, "--no-worker", env={"READY_STALE_SECONDS": "5"}) as served:
-        status, _, body = served.call("GET", "/readyz")
-        ready = json.loads(body)
-        assert status == 200 and ready["status"] == "ready"
-        assert ready["workers_required"] is False
-        assert ready["stale"] == ["worker", "dispatcher"], "reported, but not required"
-        assert ready["worker"]["heartbeat_age_s"] is None
-
-
 def test_a_redis_outage_mid_game_ends_nothing_and_the_game_finishes(tmp_path: Path) -> None:
     redis_server = EmbeddedRedis(tmp_path / "store").start()
     try:
