@@ -98,6 +98,33 @@ def expected_trumps(view: dict[str, Any]) -> tuple[set[str], set[str]]:
 
 # The table's layout --------------------------------------------------------------------------
 
+READ_TABLE = """
+const box = (e) => { const r = e.getBoundingClientRect();
+  return {x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height}; };
+const all = (selector) => [...document.querySelectorAll(selector)];
+return {
+  plates: all('#seats .seat').length,
+  dealers: all('#seats .dealer-chip').map((chip) => chip.closest('li').dataset.seat),
+  to_act: all('#seats .seat.to-act').map((plate) => plate.dataset.seat),
+  badges: all('#seats .seat .side-badge').map((badge) => badge.textContent.trim()),
+  trump_info: document.getElementById('trump-info').innerText,
+  trumps: all('#hand .card.trump').map((card) => card.dataset.card),
+  top_trumps: all('#hand .card.top-trump').map((card) => card.dataset.card),
+  felt: box(document.getElementById('felt')),
+  trick: all('#trick li').map(box),
+  trick_box: box(document.getElementById('trick')),
+  hand: box(document.getElementById('hand')),
+  hand_cards: all('#hand .card').map(box),
+};
+"""
+
+
+def read_table(browser: Any) -> dict[str, Any]:
+    """The seats, trumps and boxes of the table, read in one script: the page redraws the
+    table whenever its stream reconnects, which a read element by element could straddle."""
+    table: dict[str, Any] = browser.execute_script(READ_TABLE)
+    return table
+
 
 @pytest.mark.screenshots
 def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
@@ -120,30 +147,23 @@ def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
              and by_id(b, "trick").get_attribute("data-held") == "false")
     wait_for(browser, lambda b: by_id(b, "hand").get_attribute("data-marked") == "true")
 
-    plates = css(browser, "#seats .seat")
-    assert len(plates) == 6
-    assert len(css(browser, "#seats .dealer-chip")) == 1
-    dealer = css(browser, "#seats .dealer-chip")[0].find_element("xpath", "ancestor::li")
-    assert dealer.get_attribute("data-seat") == str(view["deal"]["dealer"])
-    to_act = css(browser, "#seats .seat.to-act")
-    assert [plate.get_attribute("data-seat") for plate in to_act] == ["0"]
-    badges = {plate.find_element("css selector", ".side-badge").text for plate in plates}
-    assert badges == {"A", "B", "C"}
+    table = read_table(browser)
+    assert table["plates"] == 6
+    assert table["dealers"] == [str(view["deal"]["dealer"])]
+    assert table["to_act"] == ["0"]
+    assert set(table["badges"]) == {"A", "B", "C"}
     # Trumps and the turn-up beside the trick, and the hand's trumps marked as the engine says.
-    info = by_id(browser, "trump-info").text
+    info = table["trump_info"]
     assert {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}[view["trump"]] in info
     trumps, top = expected_trumps(view)
-    assert {card.get_attribute("data-card") for card in css(browser, "#hand .card.trump")} == trumps
-    marked_top = {card.get_attribute("data-card") for card in css(browser, "#hand .card.top-trump")}
-    assert marked_top == top
+    assert set(table["trumps"]) == trumps
+    assert set(table["top_trumps"]) == top
     # Every card of the trick sits on the felt, toward the seat that played it.
-    felt = by_id(browser, "felt").rect
-    cards = css(browser, "#trick li")
-    assert len(cards) == len(view["deal"]["current_trick"]["cards"])
-    for card in cards:
-        box = card.rect
+    felt = table["felt"]
+    assert len(table["trick"]) == len(view["deal"]["current_trick"]["cards"])
+    for box in table["trick"]:
         assert felt["x"] < box["x"] and box["x"] + box["width"] < felt["x"] + felt["width"]
-    hand = by_id(browser, "hand").rect
+    hand = table["hand"]
     assert hand["y"] > felt["y"] + felt["height"] / 2, "the hand is at the near edge"
     assert not serious_violations(browser), serious_violations(browser)
     screenshot(browser, screenshots, "table-desktop", *DESKTOP)
@@ -155,10 +175,10 @@ def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
         ".filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)"
         ".map((e) => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)")
     assert not wide, f"the phone page is wider than the screen: {wide}"
-    trick = by_id(browser, "trick").rect
-    hand_cards = css(browser, "#hand .card")
+    table = read_table(browser)
+    trick = table["trick_box"]
     assert trick["y"] + trick["height"] <= height, "the trick is on the phone's first screen"
-    assert all(card.rect["y"] + card.rect["height"] <= height for card in hand_cards), (
+    assert all(card["y"] + card["height"] <= height for card in table["hand_cards"]), (
         "the hand is on the phone's first screen"
     )
     browser.set_window_size(*DESKTOP)
