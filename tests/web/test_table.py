@@ -253,6 +253,7 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_and_ruling(
 
 
 def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
     for _attempt in range(20):
@@ -283,10 +284,16 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
     trick = [play["card"] for play in found["deal"]["current_trick"]["cards"]]
     _, ruling = legal_cards(parse_cards(found["hand"]), parse_cards(trick), order, rules)
 
-    card = css(browser, "#hand button.unplayable")[0]
-    code = card.get_attribute("data-card")
-    assert card.get_attribute("aria-disabled") == "true"
-    card.click()
+    def click_unplayable(b: Any) -> tuple[str, str]:
+        """Clicks the first unplayable card; again if a redraw (the stream reconnecting)
+        replaced it meanwhile (wait_for retries a stale element)."""
+        card = css(b, "#hand button.unplayable")[0]
+        found = card.get_attribute("data-card"), card.get_attribute("aria-disabled")
+        card.click()
+        return found
+
+    code, disabled = wait_for(browser, click_unplayable)
+    assert disabled == "true"
     reason = wait_for(browser, lambda b: by_id(b, "card-reason").text or None)
     assert ruling.rule_id in reason and ruling.text in reason, reason
     assert by_id(browser, "card-reason").get_attribute("data-card") == code
@@ -296,14 +303,17 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
     browser.execute_script("document.querySelector('#hand button').focus()")
     explained = 0
     for _ in found["hand"]:
-        active = browser.switch_to.active_element
-        code = active.get_attribute("data-card")
-        if "unplayable" in (active.get_attribute("class") or ""):
+        # Read in one script and typed to whatever has the focus: a redraw keeps the focus
+        # but replaces the elements.
+        code, unplayable = browser.execute_script(
+            "const e = document.activeElement;"
+            "return [e.dataset.card || null, e.classList.contains('unplayable')]")
+        if unplayable:
             wait_for(browser, lambda b, c=code: (
                 by_id(b, "card-reason").get_attribute("data-card") == c
                 and ruling.rule_id in by_id(b, "card-reason").text))
             explained += 1
-        active.send_keys(Keys.TAB)
+        ActionChains(browser).send_keys(Keys.TAB).perform()
     assert explained == len(found["hand"]) - len(
         [a for a in found["legal_actions"] if a["type"] == "play"])
     assert not console_errors(browser)
@@ -327,7 +337,9 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
     assert 0 < first <= 60
     wait_for(browser, lambda b: int(by_id(b, "clock").get_attribute("data-seconds")) < first)
     assert re.search(r"\d+ s to act", by_id(browser, "clock").text)
-    assert css(browser, "#seats .seat.to-act .seat-clock")[0].text.strip().endswith("s")
+    seat_clock = browser.execute_script(
+        "return document.querySelector('#seats .seat.to-act .seat-clock').innerText")
+    assert seat_clock.strip().endswith("s")
 
     # The clock falls due: the worker's job acts for the seat, and the table says so.
     view = api_view(live, game_id)
