@@ -77,7 +77,11 @@ def published_keys(browser: Any) -> Iterator[None]:
 
 
 def open_file(browser: Any, url: str, path: Path) -> Any:
-    """Opens *path* in the viewer at *url*; returns the verdict once the checks are done."""
+    """Opens *path* in the viewer at *url*; returns the verdict once the checks are done.
+
+    The page is left for a blank one first, so that the viewer starts afresh: in one loaded run
+    the verdict found was the previous test's, of another file opened at the same address."""
+    browser.get("about:blank")
     browser.get(url)
     by_id(browser, "history-file").send_keys(str(path))
     return wait_for(browser, lambda b: by_id(b, "verdict") if by_id(b, "verdict").get_attribute(
