@@ -48,6 +48,7 @@ from events.redis_store import RedisEventStore
 from events.types import BidMade
 from service.processes.embedded_cluster import EmbeddedCluster
 from service.processes.free_ports import free_ports
+from service.processes.lifeline import parent_death_signal
 from service.processes.supervisor import stop_process
 
 
@@ -239,7 +240,8 @@ def _api_processes(cluster: EmbeddedCluster, tmp: Path, count: int) -> Iterator[
             log = log_path.open("w+")
             process = subprocess.Popen(
                 [sys.executable, "-c", code, "serve", "--port", str(port), "--workers", "1",
-                 "--no-worker", "--data-dir", str(tmp)], env=env, stdout=log, stderr=log)
+                 "--no-worker", "--data-dir", str(tmp)], env=env, stdout=log, stderr=log,
+                preexec_fn=parent_death_signal())
             started.append((port, process, log))
             _wait_until_up(port, process, log_path)
         yield [port for port, _, _ in started]

@@ -69,6 +69,7 @@ from service.http.server import (
     gunicorn_options,
 )
 from service.processes.free_ports import free_ports
+from service.processes.lifeline import parent_death_signal
 from service.processes.supervisor import stop_process
 
 AIM = 0.6
@@ -511,7 +512,8 @@ def _api_process(
                str(workers), "--threads", str(threads), "--no-worker", "--data-dir",
                str(data_dir), *extra]
     log = (data_dir / "serve.log").open("w+")
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=log,
+                               preexec_fn=parent_death_signal())
     try:
         _wait_until_up(port, process, data_dir / "serve.log")
         match = _EMBEDDED_LINE.search((data_dir / "serve.log").read_text())
@@ -567,7 +569,7 @@ def _bare_server(data_dir: Path, redis_url: str, workers: int, threads: int,
     process = subprocess.Popen(
         [sys.executable, "-c", code, redis_url, str(port), str(workers), str(threads),
          worker_class],
-        stdout=log, stderr=log,
+        stdout=log, stderr=log, preexec_fn=parent_death_signal(),
     )
     try:
         _wait_until_up(port, process, log_path, path="/nothing")

@@ -199,7 +199,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("robbing", "the ace of trumps may rob the turn-up", (True, False), lambda n: True,
            fixed={"bruff": True, "auction": False},
            why_absent={"auction": "the auction has no turn-up to rob"}),
-    Option("cap_at_target", "scores are shown capped at the target", (False, True),
+    Option("cap_at_target", "scores in the views and deal results are shown capped at the target "
+           "(the target_reached and game_won facts keep the score reached)", (False, True),
            lambda n: False, fixed=dict.fromkeys(_BOTH, False)),
     Option("spoil_five", "no score for a deal where no side takes three tricks", (False, True),
            lambda n: False, fixed=dict.fromkeys(_BOTH, False)),
@@ -272,17 +273,27 @@ def profile_players(profile: str) -> tuple[int, int]:
 def option_specs(profile: str, players: int | None = None) -> dict[str, dict[str, Any]]:
     """Returns the public description of *profile*'s options, with defaults.
 
-    Where a default depends on the player count and *players* is not given, the default for
-    the profile's smallest table is shown.
+    ``default`` is the default at *players* seats, else at the profile's smallest table;
+    ``default_by_players`` maps each table size whose default differs from it (a string, as
+    JSON keys are) to its own, or is ``None`` where the default never varies.
+
+    >>> option_specs("classic")["layout"]["default_by_players"]
+    {'4': 'pairs', '6': 'triples', '8': 'pairs'}
+    >>> option_specs("classic", 6)["layout"]["default"]
+    'triples'
     """
-    low, _ = profile_players(profile)
+    low, high = profile_players(profile)
     count = players if players is not None else low
     described: dict[str, dict[str, Any]] = {}
     for name in _OPTIONS[profile]:
         option = _OPTION[name]
+        default = option.default_in(profile, count)
+        varying = {str(seats): option.default_in(profile, seats) for seats in range(low, high + 1)
+                   if option.default_in(profile, seats) != default}
         described[name] = {
             "description": option.description,
-            "default": option.default_in(profile, count),
+            "default": default,
+            "default_by_players": varying or None,
             "values": list(option.values) if option.values is not None else None,
         }
     return described

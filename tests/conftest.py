@@ -5,6 +5,8 @@
   instead of flushing, so they can share the server.
 - Every test fails if something logs at ERROR (python-chess ``RaiseLogHandler``); a test
   that expects such a log reads and clears ``error_logs``.
+- SIGTERM and SIGINT keep their handlers from test to test, so a run stopped by a signal
+  stops (``default_signal_handlers``).
 - Under CI (``CI`` set), Hypothesis runs derandomized and without its example database, so a
   CI run is reproducible: property tests explore afresh on developers' machines instead.
   Everywhere, it has no deadline and no "too slow" health check: a loaded machine is slow,
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,6 +63,21 @@ def error_logs() -> Iterator[ErrorLogRecorder]:
     if recorder.records:
         lines = "\n".join(f"{r.name}: {r.getMessage()}" for r in recorder.records)
         pytest.fail(f"ERROR logged during the test:\n{lines}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def default_signal_handlers() -> Iterator[None]:
+    """Gives SIGTERM and SIGINT back their handlers after each test. An RQ worker run in this
+    process (``work(burst=True)``) installs its own, for a warm shutdown, and leaves them: a
+    SIGTERM to the run (``timeout``) would then be taken for a request to stop a worker that is
+    long gone, and the suite would go on."""
+    saved = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            if handler is not None:  # None: set outside Python, and not ours to change.
+                signal.signal(signum, handler)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -39,9 +40,10 @@ from replay.errors import HistoryError
 from replay.formats.build import build_history, replay_log
 from replay.formats.derive import Replayer, apply_start
 from replay.formats.diagnostics import Diagnostic, has_errors
-from replay.formats.document import HandHistory, HistoryEvent, StartBlock
+from replay.formats.document import FORMAT, HandHistory, HistoryEvent, StartBlock
 from replay.formats.jsonformat import read_json
-from replay.formats.text import read_hand
+from replay.formats.notation import HEADER_TAGS
+from replay.formats.text import TAG, read_hand
 
 Format = Literal["json", "text"]
 
@@ -74,6 +76,38 @@ class ImportResult:
         if self.history is None or self.history.results is None:
             return []
         return list(self.history.results["irregularities"])
+
+
+def not_a_history(data: bytes | str) -> str | None:
+    """Says why *data* is no hand history at all, or returns ``None`` when it may be one (a
+    history with faults included: those are :func:`read_history`'s diagnostics).
+
+    JSON is one when it is an object whose ``format`` is the format's name; text, when it is
+    UTF-8 with at least one header tag (``[Profile "bruff"]``: every history has some).
+
+    >>> not_a_history(b'{"format": "fortyfive-hand-history"}') is None
+    True
+    >>> not_a_history(b"root:x:0:0:root:/root:/bin/bash")
+    'it holds no header tag such as [Profile "bruff"] (a text history starts with them)'
+    """
+    if not data.strip():
+        return "it is empty"
+    if detect(data) == "json":
+        try:
+            document = json.loads(data)
+        except ValueError:
+            return None  # A history cut short, say: its diagnostic says where.
+        if not isinstance(document, dict) or document.get("format") != FORMAT:
+            return f'its JSON has no "format": "{FORMAT}"'
+        return None
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "it is not UTF-8 text"
+    if not any(match.group(1) in HEADER_TAGS for match in TAG.finditer(data)):
+        return 'it holds no header tag such as [Profile "bruff"] (a text history starts with them)'
+    return None
 
 
 def detect(data: bytes | str) -> Format:

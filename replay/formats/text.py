@@ -49,7 +49,8 @@ T = TypeVar("T")
 SUPPORTED_MAJOR = "1"
 """The format major version this reader understands."""
 
-_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+"""A tag, ``[Profile "bruff"]``: its name and its quoted value."""
 _TRICK = re.compile(r"([0-9]+)\.")
 
 
@@ -228,7 +229,7 @@ class _Reader:
             if text[index].isspace():
                 index += 1
                 continue
-            match = _TAG.match(text, index)
+            match = TAG.match(text, index)
             if match is None:
                 self.error("bad_tag", 'a tag is written [Name "value"]', number, index + 1)
                 return

@@ -30,6 +30,19 @@ def _value(value: Any) -> str:
     return f"`{json.dumps(value)}`"
 
 
+def _default(spec: dict[str, Any]) -> str:
+    """An option's default in words: ``"individuals"``, or per table size where it varies,
+    ``"pairs"` at 4 and 8 players, `"triples"` at 6, else `"individuals"``."""
+    varying = spec["default_by_players"]
+    if not varying:
+        return _value(spec["default"])
+    by_value: dict[str, list[str]] = {}
+    for players, value in varying.items():
+        by_value.setdefault(_value(value), []).append(players)
+    parts = [f"{value} at {' and '.join(counts)} players" for value, counts in by_value.items()]
+    return f"{', '.join(parts)}, else {_value(spec['default'])}"
+
+
 def _anchor(title: str) -> str:
     return re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-")
 
@@ -45,7 +58,7 @@ def generated() -> str:
         for name, spec in option_specs(profile).items():
             values = (allowed_values(name) if spec["values"] is None
                       else ", ".join(_value(value) for value in spec["values"]))
-            lines.append(f"| `{name}` | {_value(spec['default'])} | {values} | "
+            lines.append(f"| `{name}` | {_default(spec)} | {values} | "
                          f"{_cell(spec['description'])} |")
         lines.append("")
     lines += ["### Rule ids", "",

@@ -40,7 +40,7 @@ from events import tree_heads
 from events.chain import HASH_FORM
 from replay.formats.diagnostics import has_errors
 from replay.formats.export import export_text
-from replay.formats.importing import ImportResult, read_history
+from replay.formats.importing import ImportResult, not_a_history, read_history
 from replay.formats.jsonformat import dumps
 from replay.presentation.diagram import DiagramError, render_svg
 from replay.presentation.show import render
@@ -117,15 +117,21 @@ def _head_hash(text: str) -> str:
     return text
 
 
-def _read(path: str) -> ImportResult:
-    """Reads FILE (or stdin for ``-``).
+def _read(path: str, command: str | None = None) -> ImportResult:
+    """Reads FILE (or stdin for ``-``). With *command*, a file that is no hand history at all
+    is refused in one line naming the command (its diagnostics would be a line per line of
+    the file, all saying the same).
 
-    :raises UsageError: if the file cannot be opened.
+    :raises UsageError: if the file cannot be opened, or (with *command*) is no history.
     """
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
         raise UsageError(f"fortyfive history: cannot read {path}: {error.strerror}") from None
+    reason = not_a_history(data) if command else None
+    if reason:
+        shown = "standard input" if path == "-" else path
+        raise UsageError(f"fortyfive history {command}: {shown} is not a hand history: {reason}")
     return read_history(data)
 
 
@@ -223,11 +229,11 @@ def _check_log(url: str, checkpoint: Mapping[str, Any] | None, keys: dict[str, b
 
 
 def run_show(args: argparse.Namespace) -> int:
-    """Prints FILE trick by trick; returns 0, or 1 when it cannot be read.
+    """Prints FILE trick by trick; returns 0, or 1 when it is a history with errors.
 
-    :raises UsageError: if the file cannot be opened or has no deal ``--deal``.
+    :raises UsageError: if the file cannot be opened, is no history or has no deal ``--deal``.
     """
-    result = _read(args.file)
+    result = _read(args.file, "show")
     _print_diagnostics(result)
     if result.history is None or has_errors(result.diagnostics):
         return 1
@@ -239,11 +245,11 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    """Writes FILE in the encoding ``--to``; returns 0, or 1 when it cannot be read.
+    """Writes FILE in the encoding ``--to``; returns 0, or 1 when it is a history with errors.
 
-    :raises UsageError: if a file cannot be opened or written.
+    :raises UsageError: if a file cannot be opened or written, or is no history.
     """
-    result = _read(args.file)
+    result = _read(args.file, "convert")
     _print_diagnostics(result)
     history = result.history
     if history is None or has_errors(result.diagnostics) or not history.sealed:

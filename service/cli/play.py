@@ -3,6 +3,11 @@
 The game runs in-process on the engine (no server needed). The person types the number of an
 action from the list shown, or just a card code such as ``5s`` to play it. ``--seed`` makes
 the whole game (deals and bots) reproducible.
+
+Without a terminal the moves are read a line each (``fortyfive play < moves.txt``), and a line
+that is no legal move, or input that ends before the game does, is an error: one line on
+stderr, exit status 2, as for every command. ``--auto`` needs no input: the bot plays the
+person's seat too, and the game, as that seat sees it, is printed to its end.
 """
 
 from __future__ import annotations
@@ -40,25 +45,55 @@ def register(subparsers: Any) -> None:
                         "GET /v1/profiles lists them)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", help="any text: makes deals and bots reproducible")
+    parser.add_argument("--auto", action="store_true",
+                        help="the bot plays your seat too: no input is read, the game is "
+                        "printed as your seat sees it, to its end and its result")
     parser.set_defaults(func=run)
 
 
+class _Moves:
+    """The lines the person types (or a file gives), counted; a terminal asks again after a
+    line that is no move, other input is refused at its first such line."""
+
+    def __init__(self, stdin: TextIO) -> None:
+        self._stdin = stdin
+        self.interactive = _is_terminal(stdin)
+        self.number = 0
+
+    def readline(self) -> str:
+        line = self._stdin.readline()
+        if line:
+            self.number += 1
+        return line
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # No such method, or a closed stream.
+        return False
+
+
 def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
-    """Plays one game; returns 0 when it ends, 1 if the input ends first."""
-    stdin = stdin or sys.stdin
+    """Plays one game; returns 0 when it ends.
+
+    :raises UsageError: for an invalid option, seat or profile; and, unless the input is a
+        terminal, for a line that is no legal move or input that ends before the game does.
+    """
     out = out or sys.stdout
     players = args.players or profile_players(args.profile)[0]
     options = {}
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep:
-            raise UsageError(f"--option {item!r}: expected K=V")
+            raise UsageError(f"fortyfive play: --option {item!r}: expected K=V")
         try:
             options[key] = parse_option_text(args.profile, key, value)
         except FortyFiveError as error:
-            raise UsageError(str(error)) from None
+            raise UsageError(f"fortyfive play: {error}") from None
     if not 0 <= args.seat < players:
-        raise UsageError(f"--seat {args.seat}: expected 0..{players - 1}")
+        raise UsageError(f"fortyfive play: --seat {args.seat}: expected 0..{players - 1}")
+    moves = None if args.auto else _Moves(stdin or sys.stdin)
     entropy = _entropy(args.seed)
     chance = random.Random(args.seed if args.seed is not None else secrets.token_hex(8))
     seats = ["bot"] * players
@@ -70,17 +105,19 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
         state = fold(start_game(args.profile, options, seats, entropy(), entropy(),
                                 context=context, contribution_secret=entropy()))
     except FortyFiveError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(f"fortyfive play: {error}") from None
     shown = 0
     while state.phase != "over":
         shown = _show_news(state, shown, args.seat, out)
         seat = state.turn
         assert seat is not None, "a game in play has a seat to act"
-        if seat == args.seat:
-            action = _ask(state, seat, stdin, out)
+        if seat == args.seat and moves is not None:
+            action = _ask(state, seat, moves, out)
             if action is None:
-                print("input ended; game abandoned", file=out)
-                return 1
+                deal = state.deal.number if state.deal else 1
+                raise UsageError(
+                    f"fortyfive play: the input ended before the game did (deal {deal}, your "
+                    "turn); the game is abandoned (--auto lets the bot play your seat)")
         else:
             action = choose_action(state, seat, chance)
             assert action is not None, "a bot always has an action on its turn"
@@ -121,8 +158,12 @@ def _show_news(state: GameState, shown: int, seat: int, out: TextIO) -> int:
     return len(facts)
 
 
-def _ask(state: GameState, seat: int, stdin: TextIO, out: TextIO) -> dict[str, Any] | None:
-    """Shows the table to *seat* and reads its choice; ``None`` at end of input."""
+def _ask(state: GameState, seat: int, moves: _Moves, out: TextIO) -> dict[str, Any] | None:
+    """Shows the table to *seat* and reads its choice; ``None`` at end of input.
+
+    :raises UsageError: for a line that is no legal move, unless the input is a terminal
+        (which asks again).
+    """
     view = game_view(state, seat)
     deal = view["deal"]
     actions = list(legal_actions(state, seat))
@@ -142,7 +183,7 @@ def _ask(state: GameState, seat: int, stdin: TextIO, out: TextIO) -> dict[str, A
         print(f"  {number}) {action['type']} {detail}".rstrip(), file=out)
     while True:
         print("> ", end="", file=out, flush=True)
-        line = stdin.readline()
+        line = moves.readline()
         if not line:
             return None
         text = line.strip()
@@ -151,4 +192,8 @@ def _ask(state: GameState, seat: int, stdin: TextIO, out: TextIO) -> dict[str, A
         for action in actions:
             if action.get("card", "").upper() == text.upper().replace("10", "T"):
                 return action
-        print(f"  ? {text!r}: type a number from 1 to {len(actions)} or a card code", file=out)
+        hint = f"type a number from 1 to {len(actions)} or the code of a card listed"
+        if not moves.interactive:
+            raise UsageError(f"fortyfive play: line {moves.number}: {text!r} is not one of "
+                             f"the {len(actions)} moves listed: {hint}")
+        print(f"  ? {text!r}: {hint}", file=out)

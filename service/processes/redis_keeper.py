@@ -132,7 +132,7 @@ class RedisKeeper:
         """Starts the server; returns whether it answers. A failure is recorded and, after a
         first start, retried after the backoff's delay."""
         restart = self.status["state"] == "down" or self._port is not None
-        server = EmbeddedRedis(self.data_dir, self._port, die_with_parent=True)
+        server = EmbeddedRedis(self.data_dir, self._port)
         try:
             server.start()
         except EmbeddedRedisError as error:

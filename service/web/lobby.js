@@ -13,7 +13,10 @@ export async function openLobby() {
   document.title = "Forty-Five: create or join a game";
   $("create-form").addEventListener("submit", createGame);
   $("join-form").addEventListener("submit", joinGame);
-  $("players").addEventListener("input", () => renderSeatChoices());
+  $("players").addEventListener("input", () => {
+    renderSeatChoices();
+    followDefaults();
+  });
   $("profile").addEventListener("change", () => selectProfile());
   const response = await api("/v1/profiles");
   if (!response.ok) {
@@ -48,10 +51,32 @@ function selectProfile() {
   renderOptions(profile);
 }
 
+/** The table size the form asks for, within the profile's range. */
+function tableSize(profile) {
+  const players = Number.parseInt($("players").value, 10);
+  return profile ? Math.min(Math.max(players || profile.players.min, profile.players.min), profile.players.max) : 2;
+}
+
+/** An option's default at *count* seats (classic's layout depends on the table size). */
+function defaultAt(spec, count) {
+  const varying = spec.default_by_players;
+  return varying && String(count) in varying ? varying[String(count)] : spec.default;
+}
+
+/** Shows, for the new table size, the default of each option whose default depends on it. */
+function followDefaults() {
+  const profile = currentProfile();
+  if (!profile) return;
+  const count = tableSize(profile);
+  for (const select of document.querySelectorAll("select[data-option]")) {
+    const spec = profile.options[select.dataset.option];
+    if (spec.default_by_players) select.value = JSON.stringify(defaultAt(spec, count));
+  }
+}
+
 function renderSeatChoices() {
   const profile = currentProfile();
-  const players = Number.parseInt($("players").value, 10);
-  const count = profile ? Math.min(Math.max(players || profile.players.min, profile.players.min), profile.players.max) : 2;
+  const count = tableSize(profile);
   const previous = Array.from(document.querySelectorAll("#seat-choices select"), (select) => select.value);
   fill($("seat-choices"), Array.from({ length: count }, (_, seat) => el("p", { class: "field seat-choice" },
     el("label", { for: `seat-type-${seat}`, text: `Seat ${seat + 1}` }),
@@ -61,6 +86,7 @@ function renderSeatChoices() {
 }
 
 function renderOptions(profile) {
+  const count = tableSize(profile);
   const fields = Object.entries(profile.options).map(([name, spec]) => {
     const id = `option-${name}`;
     const words = optionWords(name, spec);
@@ -69,7 +95,8 @@ function renderOptions(profile) {
     if (Array.isArray(spec.values)) {
       input = el("select", { id, "data-option": name, "aria-describedby": described, onchange: clearOptionErrors },
         spec.values.map((value) => el("option", {
-          value: JSON.stringify(value), text: words.value(value), selected: value === spec.default,
+          value: JSON.stringify(value), text: words.value(value),
+          selected: value === defaultAt(spec, count),
         })));
     } else {
       input = el("input", {
@@ -114,6 +141,7 @@ function showOptionError(problem, profile) {
 }
 
 function chosenOptions(profile) {
+  const count = tableSize(profile);
   const options = {};
   for (const input of document.querySelectorAll("[data-option]")) {
     const name = input.dataset.option;
@@ -121,7 +149,7 @@ function chosenOptions(profile) {
     let value;
     if (input.tagName === "SELECT") value = JSON.parse(input.value);
     else value = input.value.trim() === "" ? null : Number(input.value);
-    if (value !== spec.default) options[name] = value;
+    if (value !== defaultAt(spec, count)) options[name] = value;
   }
   return options;
 }

@@ -21,6 +21,7 @@ from events.store import PARTITIONS
 from service.application.commands import new_cache
 from service.application.signing import KEY_ENV, write_key
 from service.processes.embedded_cluster import EmbeddedCluster
+from service.processes.lifeline import parent_death_signal
 from service.processes.supervisor import stop_process
 from workers import context, integrity, projections, retention
 from workers.jobs import bot_command_id
@@ -41,7 +42,8 @@ def worker(log: Path, env: Mapping[str, str], *args: str) -> Iterator[subprocess
         process = subprocess.Popen(
             [sys.executable, "-c", "import sys; from service.cli import main; sys.exit(main())",
              "worker", *args],
-            env={**os.environ, **env}, stdout=sink, stderr=subprocess.STDOUT)
+            env={**os.environ, **env}, stdout=sink, stderr=subprocess.STDOUT,
+            preexec_fn=parent_death_signal())
     try:
         yield process
     finally:

@@ -79,6 +79,20 @@ def test_the_smallest_table_is_the_default_player_count() -> None:
 def test_classic_layout_default_depends_on_the_player_count(players: int, layout: str) -> None:
     assert make_ruleset("classic", players=players).layout == layout
     assert option_specs("classic", players)["layout"]["default"] == layout
+    # Without a table size the description gives the default at each (GET /v1/profiles).
+    spec = option_specs("classic")["layout"]
+    assert spec["default_by_players"].get(str(players), spec["default"]) == layout
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_default_described_is_the_engines_at_every_table_size(profile: str) -> None:
+    low, high = profile_players(profile)
+    for name, spec in option_specs(profile).items():
+        for players in range(low, high + 1):
+            shown = (spec["default_by_players"] or {}).get(str(players), spec["default"])
+            # Choosing the default shown makes the same rules as choosing nothing.
+            chosen = make_ruleset(profile, {name: shown}, players)
+            assert chosen == make_ruleset(profile, players=players), (name, players, shown)
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from engine.errors import ProfileError
 from engine.profiles import make_ruleset
 from engine.rejections import GameOverError, IllegalPlayError
 from engine.shuffle import pack
+from replay.views import game_view
 
 # Bruff, spades trumps (9S turned), dealer 5, sides 0, 1, 2, 0, 1, 2. Seat 0 leads KS and wins;
 # seat 1 wins the second trick with KH. Seat 4 holds either 5S (withheld from the KS lead, so
@@ -296,6 +297,14 @@ def test_cap_at_target_changes_nothing_in_the_engines_scores() -> None:
     assert capped.deal.result == plain.deal.result
     assert capped.deal.facts == plain.deal.facts
     assert capped.state.winner == plain.state.winner == 0
+    # What docs/rules.md says it changes: the scores a view shows, the game's and the deal
+    # result's; the facts keep the score reached.
+    shown = game_view(capped.state, "auditor")
+    assert shown["scores"] == [45, 0] and shown["deal"]["result"]["scores"] == [45, 0]
+    assert game_view(plain.state, "auditor")["scores"] == [50, 0]
+    reached = {fact["kind"]: fact["points"] for fact in shown["deal"]["facts"]
+               if fact["kind"] in ("target_reached", "game_won")}
+    assert reached == {"target_reached": 50, "game_won": 50}
 
 
 SPOILED = ["7D,3H,2S,4H,QS", "7S,AD,2D,AS,4S", "QC,5D,3C,QD,8S", "9C,4D,KS,JC,TD",

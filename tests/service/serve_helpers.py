@@ -17,6 +17,7 @@ from typing import Any
 
 from service.processes.embedded_redis import START_ATTEMPTS
 from service.processes.free_ports import free_ports
+from service.processes.lifeline import parent_death_signal
 from service.processes.supervisor import stop_process
 
 DEADLINE = 60.0
@@ -156,6 +157,7 @@ def _start(port: int, tmp_path: Path, args: tuple[str, ...], environ: Mapping[st
              "serve", "--port", str(port), "--workers", "1", "--threads", "4",
              "--data-dir", str(tmp_path), *args],
             env=environ, stdout=sink, stderr=subprocess.STDOUT, start_new_session=own_session,
+            preexec_fn=parent_death_signal(),  # It stops when the suite dies.
         )
     return Served(port, process, log)
 

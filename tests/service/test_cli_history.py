@@ -111,6 +111,37 @@ def test_show_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2 and "no deal 7" in err
 
 
+@pytest.mark.parametrize(("content", "reason"), [
+    (b"root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n",
+     'it holds no header tag such as [Profile "bruff"]'),
+    (b'{"games": [1, 2]}', 'its JSON has no "format": "fortyfive-hand-history"'),
+    (b"\x7fELF\x02\x01\x01\x00\xff\xfe", "it is not UTF-8 text"),
+    (b"\n  \n", "it is empty"),
+])
+@pytest.mark.parametrize("command", [["show"], ["convert", "--to", "json"]])
+def test_a_file_that_is_no_history_is_refused_in_one_line_with_status_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, reason: str,
+    command: list[str],
+) -> None:
+    path = tmp_path / "some.file"
+    path.write_bytes(content)
+    status, out, err = _run(capsys, command[0], str(path), *command[1:])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"fortyfive history {command[0]}: {path} is not a hand history: "
+                          f"{reason}")
+    assert err.count("\n") == 1
+
+
+def test_show_of_a_history_with_errors_lists_them_and_exits_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Profile "bruff"]\n[Deal "1"]\n1. 0:7S ZZ\n')
+    status, out, err = _run(capsys, "show", str(path))
+    assert (status, out) == (1, "")
+    assert "line 3, column 9: error:" in err
+
+
 def test_show_imports_a_hand_written_table_record(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "show", str(GOLDEN / "chronology-finish.table.txt"))
     assert status == 0

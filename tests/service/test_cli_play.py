@@ -10,7 +10,7 @@ import pytest
 
 from engine.shuffle import ALGORITHM_2
 from events.types import DeckShuffled
-from service.cli import play
+from service.cli import main, play
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -58,7 +58,73 @@ def test_the_same_seed_plays_the_same_game(monkeypatch: pytest.MonkeyPatch) -> N
     assert first[1] == second[1]
 
 
-def test_input_that_ends_abandons_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    status, printed, _ = _game(monkeypatch, "--profile", "classic", "--players", "2",
-                               "--seed", "e", answers="")
-    assert status == 1 and "input ended; game abandoned" in printed
+class _Unread(io.StringIO):
+    def readline(self, *_: Any) -> str:  # type: ignore[override]
+        raise AssertionError("--auto read its input")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _main(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: io.StringIO,
+          *argv: str) -> tuple[int, str, str]:
+    """Runs ``fortyfive play`` as the command line does, with *stdin*."""
+    monkeypatch.setattr("sys.stdin", stdin)
+    status = main(["play", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_auto_plays_the_seat_by_the_bot_to_the_end_without_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    argv = ("--profile", "classic", "--players", "3", "--option", "target=15", "--seed", "a",
+            "--seat", "2", "--auto")
+    status, out, err = _main(capsys, monkeypatch, _Unread(), *argv)
+    assert (status, err) == (0, "")
+    last = out.splitlines()[-1]
+    assert last.startswith("Game over: side ") and "wins; scores [" in last
+    assert "your hand" not in out and "> " not in out  # Nothing was asked.
+    again = _main(capsys, monkeypatch, _Unread(), *argv)
+    assert again == (status, out, err)  # The seed makes it the same game.
+
+
+def test_input_that_ends_before_the_game_is_refused_in_one_line_with_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    status, _, err = _main(capsys, monkeypatch, io.StringIO(""), "--seed", "e")
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith("fortyfive play: the input ended before the game did (deal 1, ")
+    assert "--auto" in err
+
+
+def test_a_line_that_is_no_move_is_refused_naming_the_line_unless_at_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    argv = ("--profile", "classic", "--players", "2", "--seed", "m")
+    status, _, err = _main(capsys, monkeypatch, io.StringIO("1\nnonsense\n1\n"), *argv)
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith("fortyfive play: line 2: 'nonsense' is not one of the ")
+    # At a terminal the same line is asked again, and the game goes on.
+    status, out, err = _main(capsys, monkeypatch, _Terminal("1\nnonsense\n" + "1\n" * 2000),
+                             *argv)
+    assert (status, err) == (0, "")
+    assert "? 'nonsense': type a number from 1 to " in out and "Game over: side" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--seat", "6"], "fortyfive play: --seat 6: expected 0..5"),
+    (["--option", "target"], "fortyfive play: --option 'target': expected K=V"),
+    (["--option", "colour=red"], "fortyfive play: unknown option 'colour' for profile 'bruff'"),
+    (["--profile", "classic", "--players", "11"], "fortyfive play: classic is played by 2 to "),
+    (["--profile", "whist"], "fortyfive play: argument --profile: invalid choice: 'whist'"),
+])
+def test_invalid_arguments_are_one_line_with_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
+    message: str,
+) -> None:
+    status, out, err = _main(capsys, monkeypatch, _Unread(), *argv)
+    assert (status, out) == (2, "")
+    assert err.startswith(message) and err.count("\n") == 1

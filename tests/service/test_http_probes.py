@@ -42,6 +42,9 @@ def test_profiles_list_every_option_with_its_default(client: FlaskClient) -> Non
         assert profile["options"] == option_specs(profile["name"])
     auction = next(profile for profile in listed if profile["name"] == "auction")
     assert auction["options"]["target"]["default"] == 120
+    classic = next(profile for profile in listed if profile["name"] == "classic")
+    assert classic["options"]["layout"]["default_by_players"] == {
+        "4": "pairs", "6": "triples", "8": "pairs"}
 
 
 @pytest.mark.parametrize(

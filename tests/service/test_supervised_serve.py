@@ -50,10 +50,7 @@ def test_a_worker_killed_mid_game_is_restarted_and_the_game_finishes(tmp_path: P
         os.kill(first, signal.SIGKILL)
         second = wait_until(lambda: (pid := served.runner_pid()) != first and pid,
                             "the worker's restart")
-        _finish(served, game)
-        bots = create_game(served, ["bot", "bot"], target=15)
-        wait_until(lambda: (served.json(f"/v1/games/{bots['id']}") or {}).get("phase") == "over",
-                   "an all-bot game's end")
+        _finish(served, game)  # Every bot move after the kill is the restarted worker's.
 
         log = served.log_text()
         assert f"worker (pid {first}) was killed by SIGKILL after" in log
@@ -90,16 +87,6 @@ def test_readyz_is_degraded_while_the_worker_is_hung_and_ready_after_its_restart
         os.kill(runner, signal.SIGKILL)
         wait_until(lambda: readiness()[0] == 200, "readiness after the restart")
         assert served.runner_pid() != runner
-
-
-def test_without_a_worker_readiness_does_not_wait_for_one(tmp_path: Path) -> None:
-    with serving(tmp_path, "--no-worker", env={"READY_STALE_SECONDS": "5"}) as served:
-        status, _, body = served.call("GET", "/readyz")
-        ready = json.loads(body)
-        assert status == 200 and ready["status"] == "ready"
-        assert ready["workers_required"] is False
-        assert ready["stale"] == ["worker", "dispatcher"], "reported, but not required"
-        assert ready["worker"]["heartbeat_age_s"] is None
 
 
 def test_a_redis_outage_mid_game_ends_nothing_and_the_game_finishes(tmp_path: Path) -> None:

@@ -9,32 +9,38 @@ selenium-manager never runs) and ``SE_OFFLINE`` is set. Without ``chromium`` and
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
-import tempfile
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import DESKTOP, Bots, LiveServer
+from web_helpers import DESKTOP, SCREENSHOTS_ENV, WAIT, Bots, LiveServer, find_browser
 
+from service.processes import lifeline
 from service.processes.embedded_redis import EmbeddedRedis
+from service.processes.lifeline import parent_death_signal
 
-BROWSERS = ("chromium", "chromium-browser")
 
-
-def _browser() -> str | None:
-    for name in BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the pictures the tests take: ``FORTYFIVE_SCREENSHOTS`` if set (``./dev
+    screenshots`` sets it to docs/screenshots), else a temporary one."""
+    chosen = os.environ.get(SCREENSHOTS_ENV)
+    if not chosen:
+        return tmp_path_factory.mktemp("screenshots")
+    folder = Path(chosen)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="module")
 def chrome_paths() -> tuple[str, str]:
     """The browser and driver binaries, or a skip saying what is missing."""
     pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
-    browser, driver = _browser(), shutil.which("chromedriver")
+    browser, driver = find_browser(), shutil.which("chromedriver")
     if browser is None or driver is None:
         missing = " and ".join(
             name for name, path in (("chromium", browser), ("chromedriver", driver)) if path is None
@@ -69,35 +75,51 @@ def bots(redis_server: EmbeddedRedis) -> Iterator[Bots]:
 
 
 @pytest.fixture(scope="module")
-def chrome(chrome_paths: tuple[str, str]) -> Iterator[Any]:
-    """A headless Chromium (one per module: starting one takes a second or two)."""
+def chrome(
+    chrome_paths: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """A headless Chromium (one per module: starting one takes a second or two).
+
+    Both chromedriver and the browser it starts get SIGTERM when their parent dies (Linux,
+    :mod:`service.processes.lifeline`), so a killed test run leaves no browser behind."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     offline = os.environ.get("SE_OFFLINE")
     os.environ["SE_OFFLINE"] = "true"  # selenium-manager must never fetch anything.
     binary, driver_path = chrome_paths
-    profile = tempfile.mkdtemp(prefix="fortyfive-chromium-")
+    folder = tmp_path_factory.mktemp("chromium")
     options = webdriver.ChromeOptions()
-    options.binary_location = binary
+    options.binary_location = _with_lifeline(binary, folder / "chromium")
     for argument in (
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", f"--user-data-dir={profile}", "--window-size=1280,1000",
+        "--disable-sync", f"--user-data-dir={folder / 'profile'}", "--window-size=1280,1000",
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
-    driver.set_page_load_timeout(20)
+    service = Service(executable_path=driver_path,
+                      popen_kw={"preexec_fn": parent_death_signal()})
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(WAIT)
     try:
         yield driver
     finally:
         driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
         if offline is None:
             os.environ.pop("SE_OFFLINE", None)
         else:
             os.environ["SE_OFFLINE"] = offline
+
+
+def _with_lifeline(binary: str, wrapper: Path) -> str:
+    """Writes *wrapper*, an executable that runs *binary* under
+    ``service/processes/lifeline.py`` (chromedriver starts the browser: no ``preexec_fn``
+    reaches it); returns its path."""
+    command = [sys.executable, lifeline.__file__, binary]
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.join(command)} "$@"\n', "utf-8")
+    wrapper.chmod(0o755)
+    return str(wrapper)
 
 
 @pytest.fixture

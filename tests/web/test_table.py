@@ -4,12 +4,14 @@ on the table with its winner and ruling, trumps marked in the hand, an unplayabl
 says why, the turn clock's countdown and its move announced, the score sheet against the
 API's scores deal by deal, the bidding table, and no serious axe-core finding.
 
-The tests save the pictures README.md shows into docs/screenshots/.
+The tests marked ``screenshots`` take the pictures README.md shows (``./dev screenshots``
+saves them into docs/screenshots/; a test run keeps them in a temporary folder).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,9 +99,37 @@ def expected_trumps(view: dict[str, Any]) -> tuple[set[str], set[str]]:
 
 # The table's layout --------------------------------------------------------------------------
 
+READ_TABLE = """
+const box = (e) => { const r = e.getBoundingClientRect();
+  return {x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height}; };
+const all = (selector) => [...document.querySelectorAll(selector)];
+return {
+  plates: all('#seats .seat').length,
+  dealers: all('#seats .dealer-chip').map((chip) => chip.closest('li').dataset.seat),
+  to_act: all('#seats .seat.to-act').map((plate) => plate.dataset.seat),
+  badges: all('#seats .seat .side-badge').map((badge) => badge.textContent.trim()),
+  trump_info: document.getElementById('trump-info').innerText,
+  trumps: all('#hand .card.trump').map((card) => card.dataset.card),
+  top_trumps: all('#hand .card.top-trump').map((card) => card.dataset.card),
+  felt: box(document.getElementById('felt')),
+  trick: all('#trick li').map(box),
+  trick_box: box(document.getElementById('trick')),
+  hand: box(document.getElementById('hand')),
+  hand_cards: all('#hand .card').map(box),
+};
+"""
 
+
+def read_table(browser: Any) -> dict[str, Any]:
+    """The seats, trumps and boxes of the table, read in one script: the page redraws the
+    table whenever its stream reconnects, which a read element by element could straddle."""
+    table: dict[str, Any] = browser.execute_script(READ_TABLE)
+    return table
+
+
+@pytest.mark.screenshots
 def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
-    live: LiveServer, bots: Bots, browser: Any,
+    live: LiveServer, bots: Bots, browser: Any, screenshots: Path,
 ) -> None:
     created = live.create_game("bruff", ["human"] + ["bot"] * 5)
     game_id, token = created["id"], created["seats"][0]["token"]
@@ -118,45 +148,38 @@ def test_the_table_puts_seats_around_the_trick_and_the_hand_at_the_near_edge(
              and by_id(b, "trick").get_attribute("data-held") == "false")
     wait_for(browser, lambda b: by_id(b, "hand").get_attribute("data-marked") == "true")
 
-    plates = css(browser, "#seats .seat")
-    assert len(plates) == 6
-    assert len(css(browser, "#seats .dealer-chip")) == 1
-    dealer = css(browser, "#seats .dealer-chip")[0].find_element("xpath", "ancestor::li")
-    assert dealer.get_attribute("data-seat") == str(view["deal"]["dealer"])
-    to_act = css(browser, "#seats .seat.to-act")
-    assert [plate.get_attribute("data-seat") for plate in to_act] == ["0"]
-    badges = {plate.find_element("css selector", ".side-badge").text for plate in plates}
-    assert badges == {"A", "B", "C"}
+    table = read_table(browser)
+    assert table["plates"] == 6
+    assert table["dealers"] == [str(view["deal"]["dealer"])]
+    assert table["to_act"] == ["0"]
+    assert set(table["badges"]) == {"A", "B", "C"}
     # Trumps and the turn-up beside the trick, and the hand's trumps marked as the engine says.
-    info = by_id(browser, "trump-info").text
+    info = table["trump_info"]
     assert {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}[view["trump"]] in info
     trumps, top = expected_trumps(view)
-    assert {card.get_attribute("data-card") for card in css(browser, "#hand .card.trump")} == trumps
-    marked_top = {card.get_attribute("data-card") for card in css(browser, "#hand .card.top-trump")}
-    assert marked_top == top
+    assert set(table["trumps"]) == trumps
+    assert set(table["top_trumps"]) == top
     # Every card of the trick sits on the felt, toward the seat that played it.
-    felt = by_id(browser, "felt").rect
-    cards = css(browser, "#trick li")
-    assert len(cards) == len(view["deal"]["current_trick"]["cards"])
-    for card in cards:
-        box = card.rect
+    felt = table["felt"]
+    assert len(table["trick"]) == len(view["deal"]["current_trick"]["cards"])
+    for box in table["trick"]:
         assert felt["x"] < box["x"] and box["x"] + box["width"] < felt["x"] + felt["width"]
-    hand = by_id(browser, "hand").rect
+    hand = table["hand"]
     assert hand["y"] > felt["y"] + felt["height"] / 2, "the hand is at the near edge"
     assert not serious_violations(browser), serious_violations(browser)
-    screenshot(browser, "table-desktop", *DESKTOP)
+    screenshot(browser, screenshots, "table-desktop", *DESKTOP)
 
-    screenshot(browser, "table-phone", *PHONE)
+    screenshot(browser, screenshots, "table-phone", *PHONE)
     height = browser.execute_script("return window.innerHeight")
     wide = browser.execute_script(
         "return [...document.querySelectorAll('body *')]"
         ".filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)"
         ".map((e) => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)")
     assert not wide, f"the phone page is wider than the screen: {wide}"
-    trick = by_id(browser, "trick").rect
-    hand_cards = css(browser, "#hand .card")
+    table = read_table(browser)
+    trick = table["trick_box"]
     assert trick["y"] + trick["height"] <= height, "the trick is on the phone's first screen"
-    assert all(card.rect["y"] + card.rect["height"] <= height for card in hand_cards), (
+    assert all(card["y"] + card["height"] <= height for card in table["hand_cards"]), (
         "the hand is on the phone's first screen"
     )
     browser.set_window_size(*DESKTOP)
@@ -231,6 +254,7 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_and_ruling(
 
 
 def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
     for _attempt in range(20):
@@ -261,10 +285,16 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
     trick = [play["card"] for play in found["deal"]["current_trick"]["cards"]]
     _, ruling = legal_cards(parse_cards(found["hand"]), parse_cards(trick), order, rules)
 
-    card = css(browser, "#hand button.unplayable")[0]
-    code = card.get_attribute("data-card")
-    assert card.get_attribute("aria-disabled") == "true"
-    card.click()
+    def click_unplayable(b: Any) -> tuple[str, str]:
+        """Clicks the first unplayable card; again if a redraw (the stream reconnecting)
+        replaced it meanwhile (wait_for retries a stale element)."""
+        card = css(b, "#hand button.unplayable")[0]
+        found = card.get_attribute("data-card"), card.get_attribute("aria-disabled")
+        card.click()
+        return found
+
+    code, disabled = wait_for(browser, click_unplayable)
+    assert disabled == "true"
     reason = wait_for(browser, lambda b: by_id(b, "card-reason").text or None)
     # In a player's words with suit symbols (the engine's refusal for this card), the ruling
     # and its rule id kept in a details element.
@@ -282,14 +312,17 @@ def test_a_card_that_may_not_be_played_says_why(live: LiveServer, browser: Any) 
     browser.execute_script("document.querySelector('#hand button[tabindex=\"0\"]').focus()")
     explained = 0
     for _ in found["hand"]:
-        active = browser.switch_to.active_element
-        code = active.get_attribute("data-card")
-        if "unplayable" in (active.get_attribute("class") or ""):
+        # Read in one script and typed to whatever has the focus: a redraw keeps the focus
+        # but replaces the elements.
+        code, unplayable = browser.execute_script(
+            "const e = document.activeElement;"
+            "return [e.dataset.card || null, e.classList.contains('unplayable')]")
+        if unplayable:
             wait_for(browser, lambda b, c=code: (
                 by_id(b, "card-reason").get_attribute("data-card") == c
                 and ruling.rule_id in by_id(b, "card-reason").get_attribute("textContent")))
             explained += 1
-        active.send_keys(Keys.ARROW_RIGHT)
+        ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
     assert explained == len(found["hand"]) - len(
         [a for a in found["legal_actions"] if a["type"] == "play"])
     assert not console_errors(browser)
@@ -313,7 +346,9 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
     assert 0 < first <= 60
     wait_for(browser, lambda b: int(by_id(b, "clock").get_attribute("data-seconds")) < first)
     assert re.search(r"\d+ s to act", by_id(browser, "clock").text)
-    assert css(browser, "#seats .seat.to-act .seat-clock")[0].text.strip().endswith("s")
+    seat_clock = browser.execute_script(
+        "return document.querySelector('#seats .seat.to-act .seat-clock').innerText")
+    assert seat_clock.strip().endswith("s")
 
     # The clock falls due: the worker's job acts for the seat, and the table says so.
     view = api_view(live, game_id)
@@ -340,8 +375,9 @@ def sheet_totals(browser: Any) -> dict[int, list[int]]:
     return {int(deal): [int(total) for total in totals] for deal, totals in rows}
 
 
+@pytest.mark.screenshots
 def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_table(
-    live: LiveServer, bots: Bots, browser: Any,
+    live: LiveServer, bots: Bots, browser: Any, screenshots: Path,
 ) -> None:
     created = live.create_game("auction", ["human", "bot", "bot", "bot"])
     game_id, token = created["id"], created["seats"][0]["token"]
@@ -378,7 +414,8 @@ def test_the_score_sheet_matches_the_api_after_each_deal_and_the_auction_is_a_ta
         assert api_view(live, game_id)["phase"] != "over", "seat 0 never called after another"
         wait_for(browser, lambda b: by_id(b, "trick").get_attribute("data-held") == "false"
                  and css(b, "#trick li.call"))
-    screenshot(browser, "auction", DESKTOP[0], 1180)  # Tall enough for the bidding table.
+    # Tall enough for the bidding table.
+    screenshot(browser, screenshots, "auction", DESKTOP[0], 1180)
     browser.set_window_size(*DESKTOP)
 
     client = live.app.test_client()

@@ -4,6 +4,7 @@ browser tests."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -90,16 +91,38 @@ class LiveServer:
         return dict(response.get_json())
 
 
+BROWSERS = ("chromium", "chromium-browser")
+"""The names the browser may have on ``PATH``."""
+
+
+def find_browser() -> str | None:
+    """The path of the browser the tests drive, or ``None`` if none is installed."""
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def chromium_installed() -> bool:
+    """True if the browser fixtures can start a browser here (with its chromedriver)."""
+    return find_browser() is not None and shutil.which("chromedriver") is not None
+
+
 DESKTOP = (1366, 900)
 """The window of the desktop pictures and tests."""
 PHONE = (390, 844)
 """The window of the phone pictures and tests."""
 
-WAIT = 20.0
-"""Seconds a condition may take in the browser (a loaded machine is slow, never wrong)."""
+WAIT = 120.0
+"""Seconds a condition may take in the browser: generous, since a loaded machine is slow,
+never wrong (a wait ends as soon as its condition holds, so this costs a passing test
+nothing). Every wait is on what the page or the API says, never on a clock."""
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-"""Where the browser tests leave the pictures that README.md shows."""
+SCREENSHOTS_ENV = "FORTYFIVE_SCREENSHOTS"
+"""The folder the browser tests save their pictures in when set (``./dev screenshots`` sets
+it to docs/screenshots, the pictures README.md shows); else a temporary folder, so a test run
+never writes into the checkout."""
 
 
 def wait_for(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT) -> Any:
@@ -110,6 +133,12 @@ def wait_for(browser: Any, condition: Callable[[Any], Any], timeout: float = WAI
     return WebDriverWait(
         browser, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,),
     ).until(condition)
+
+
+def wait_for_game_over(browser: Any, live: LiveServer, game_id: str) -> None:
+    """Waits until the API says *game_id* is over (its bots played it to the end)."""
+    client = live.app.test_client()
+    wait_for(browser, lambda _: client.get(f"/v1/games/{game_id}").get_json()["phase"] == "over")
 
 
 def by_id(browser: Any, element_id: str) -> Any:
@@ -134,44 +163,18 @@ def console_errors(browser: Any) -> list[str]:
     ]
 
 
-def screenshot(browser: Any, name: str, width: int, height: int) -> Path:
-    """Saves the page at *width* x *height* CSS pixels as docs/screenshots/*name*.png."""
+def screenshot(browser: Any, folder: Path, name: str, width: int, height: int) -> Path:
+    """Saves the page at *width* x *height* CSS pixels as *folder*/*name*.png."""
     browser.set_window_size(width, height)
     # The window's outer size includes no chrome when headless, but make the viewport exact.
     inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
     if inner != [width, height]:
         browser.set_window_size(2 * width - inner[0], 2 * height - inner[1])
     browser.execute_script("window.scrollTo(0, 0)")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    path = folder / f"{name}.png"
     browser.save_screenshot(str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is no PNG"
     return path
-
-
-def serious_violations(browser: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page (axe-core's script comes with
-    axe-selenium-python: nothing is fetched)."""
-    from axe_selenium_python import Axe
-
-    axe = Axe(browser)
-    axe.inject()
-    results = axe.run()
-    found = []
-    for item in results["violations"]:
-        nodes = [node for node in item["nodes"] if not _known_false_positive(item["id"], node)]
-        if item["impact"] in ("serious", "critical") and nodes:
-            found.append(f"{item['id']} ({item['impact']}): {item['help']}: " + "; ".join(
-                f"{node['target']} {node.get('failureSummary', '')}" for node in nodes[:3]))
-    return found
-
-
-def _known_false_positive(rule: str, node: dict[str, Any]) -> bool:
-    """axe-core 3.1 (the one axe-selenium-python bundles) takes autocomplete="off" on a
-    password field for an invalid value; the HTML standard allows it, and later axe-core
-    versions accept it. Nothing else is ignored."""
-    html = node.get("html", "")
-    password_off = 'type="password"' in html and 'autocomplete="off"' in html
-    return rule == "autocomplete-valid" and password_off
 
 
 def click_first_action(browser: Any, selector: str = "#table button.action:not(:disabled)") -> bool:

@@ -53,7 +53,13 @@ class OptionSpecSchema(ma.Schema):
     """One option of a profile."""
 
     description = fields.String(required=True)
-    default = fields.Raw(required=True, allow_none=True)
+    default = fields.Raw(required=True, allow_none=True, metadata={
+        "description": "The default at the profile's smallest table (see default_by_players)"})
+    default_by_players = fields.Dict(
+        keys=fields.String(), values=fields.Raw(allow_none=True), required=True, allow_none=True,
+        metadata={"description": "The default at each table size where it differs from "
+                  "`default` (classic's layout: pairs at 4 and 8, triples at 6); null where "
+                  "it never varies", "example": {"4": "pairs", "6": "triples", "8": "pairs"}})
     values = fields.List(fields.Raw(allow_none=True), required=True, allow_none=True,
                          metadata={"description": "Allowed values (null: see description)"})
 
