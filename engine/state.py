@@ -154,6 +154,9 @@ class DealState(NamedTuple):
     """The duplicate board this deal is (``board_dealt``), whose seed the drive reveals."""
     boards: int = 0
     """For a board: how many boards the game plays (it is over after the last)."""
+    played_out: bool = False
+    """For a board dealt ``finish: played_out``: no target ends it or its game; the game is
+    decided after its last board."""
 
 
 class GameState(NamedTuple):

@@ -409,6 +409,13 @@ class BoardDealt(Event):
     cut: int
     seed: str
     """Hex seed (32 bytes); private until revealed."""
+    finish: str | None = None
+    """How the game of boards ends: ``"played_out"``, after its last board whatever the
+    scores (every table plays every board, so every board compares), won by the side with
+    the most points over the boards; ``None`` (boards dealt before drives played them out):
+    when a side reaches the target, or after the last board."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"finish"})
 
 
 # Drive events -----------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from engine.drives import (
     table_size,
 )
 from engine.errors import shown
-from engine.fold import apply_event
+from engine.fold import PLAYED_OUT, apply_event
 from engine.profiles import make_ruleset
 from engine.state import GameState
 from events.chain import GENESIS_HASH
@@ -162,6 +162,10 @@ def create_drive(
     rules = make_ruleset(profile, options, size)
     if format == "duplicate" and rules.match_games != 1:
         raise DriveError("a duplicate drive plays its boards once: match_games must be 1")
+    if format == "duplicate" and rules.jink == "announced":
+        raise DriveError("a duplicate drive plays every board out and the side with the most "
+                         "points over them wins: an announced jink, which wins or loses the "
+                         "game, does not fit (jink must be none)")
     if rules.sides * 2 != size:
         raise DriveError(f"a drive table seats partnerships of two; layout {rules.layout!r} "
                          "does not")
@@ -365,7 +369,8 @@ def _board_event(drive: DriveState, board: Mapping[str, Any],
                  secrets_: Mapping[str, str]) -> BoardDealt:
     """Returns the deal of *board* at a table (the same event at every table)."""
     return BoardDealt(board["deal"], board["board"], drive.boards, BOARD_ALGORITHM,
-                      board["commitment"], board["cut"], secrets_[f"seed:{board['board']}"])
+                      board["commitment"], board["cut"], secrets_[f"seed:{board['board']}"],
+                      finish=PLAYED_OUT)
 
 
 def _deal_boards(store: Any, cache: commands.GameCache, drives: DriveStore, drive: DriveState,

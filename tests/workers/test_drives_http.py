@@ -80,6 +80,10 @@ def test_bots_that_fill_a_table_take_names_nobody_has(client: FlaskClient) -> No
     ({"format": "duplicate", "players": _players(0, 4)},
      "a duplicate drive compares tables: it needs two or more, not one (5 players or more, "
      "with fill_with_bots)"),
+    ({"format": "duplicate", "options": {"jink": "announced"}},
+     "a duplicate drive plays every board out and the side with the most points over them "
+     "wins: an announced jink, which wins or loses the game, does not fit (jink must be "
+     "none)"),
 ])
 def test_a_drive_a_director_cannot_have_meant_is_refused_saying_why(
     client: FlaskClient, body: dict[str, Any], detail: str
