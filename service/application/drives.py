@@ -18,7 +18,7 @@ import itertools
 import re
 import secrets
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.actions import start_game
@@ -62,10 +62,17 @@ from service.application import commands, signing
 from service.application.tokens import Role, TokenRegistry, new_token, token_digest
 
 MAX_PLAYERS = 400
+MAX_TABLES = 50
+"""Tables per round of a drive, at most (docs/api.md)."""
 MAX_ROUNDS = 30
+"""Rounds per drive, at most (docs/api.md)."""
 MAX_BOARDS = 12
 DEFAULT_BOARDS = 2
 """Boards per round of a duplicate drive when its creator names no number."""
+DEFAULT_TURN_SECONDS = 120
+"""The turn clock of a drive's games when its creator names none (``turn_seconds``): an absent
+player's seat is played for after it, so one absence cannot halt an evening. A creator may
+give ``null`` for no clock; a stalled table is then the director's to resolve."""
 
 _GAME_OF_DRIVE = re.compile(r"(dr-[0-9a-f]{20})\.(\d+)\.(\d+)")
 
@@ -141,9 +148,13 @@ def create_drive(
     rounds: int,
     fill_with_bots: bool = False,
     boards: int | None = None,
+    admit: Callable[[int], None] | None = None,
 ) -> tuple[str, dict[int, str]]:
     """Creates a drive and returns its id and a token per human player (by player index).
-    *boards* (duplicate only) defaults to :data:`DEFAULT_BOARDS`.
+    *boards* (duplicate only) defaults to :data:`DEFAULT_BOARDS`. Once the drive is known to
+    be valid, and before anything is kept, *admit* is called with the number of games it will
+    start (tables times rounds): the HTTP layer counts them against the creation rate limit,
+    and whatever it raises leaves nothing done.
 
     :raises DriveError: for a bad format, count of rounds or boards, players that do not
         fill the tables or share a name, or a duplicate drive of one table.
@@ -159,6 +170,7 @@ def create_drive(
     if format == "duplicate" and not 1 <= boards <= MAX_BOARDS:
         raise DriveError(f"boards must be 1 to {MAX_BOARDS}, got {boards}")
     size = table_size(profile)
+    options = {"turn_seconds": DEFAULT_TURN_SECONDS, **options}
     rules = make_ruleset(profile, options, size)
     if format == "duplicate" and rules.match_games != 1:
         raise DriveError("a duplicate drive plays its boards once: match_games must be 1")
@@ -186,9 +198,14 @@ def create_drive(
     if len(roster) > MAX_PLAYERS:
         raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")
     check_players(len(roster), size)
+    if len(roster) // size > MAX_TABLES:
+        raise DriveError(f"a drive has at most {MAX_TABLES} tables a round, got "
+                         f"{len(roster) // size}")
     if format == "duplicate" and len(roster) == size:
         raise DriveError(f"a duplicate drive compares tables: it needs two or more, not one "
                          f"({size + 1} players or more, with fill_with_bots)")
+    if admit is not None:
+        admit(len(roster) // size * rounds)
     drive_id = new_drive_id()
     tokens = {i: new_token() for i, p in enumerate(roster) if p["type"] == "human"}
     drives.keep_secrets(drive_id, {f"token:{i}": token_digest(t) for i, t in tokens.items()})

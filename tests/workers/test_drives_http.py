@@ -80,6 +80,7 @@ def test_bots_that_fill_a_table_take_names_nobody_has(client: FlaskClient) -> No
     ({"format": "duplicate", "players": _players(0, 4)},
      "a duplicate drive compares tables: it needs two or more, not one (5 players or more, "
      "with fill_with_bots)"),
+    ({"players": _players(0, 204)}, "a drive has at most 50 tables a round, got 51"),
     ({"format": "duplicate", "options": {"jink": "announced"}},
      "a duplicate drive plays every board out and the side with the most points over them "
      "wins: an announced jink, which wins or loses the game, does not fit (jink must be "
@@ -182,3 +183,15 @@ def test_a_duplicate_drive_verifies_and_a_changed_board_seed_does_not(
     history["games"][1]["head"] = _rehash(history["games"][1]["game"], game)
     problems = verify_drive(history)
     assert any("is not the board the drive committed to" in p for p in problems), problems
+
+
+def test_a_drives_games_have_a_turn_clock_unless_its_creator_says_none(
+    client: FlaskClient,
+) -> None:
+    body = {"profile": "classic", "players": _players(0, 8), "format": "progressive",
+            "rounds": 1}
+    clocked = client.post("/v1/drives", json=body).json["id"]
+    assert client.get(f"/v1/drives/{clocked}").json["options"]["turn_seconds"] == 120
+    unclocked = client.post("/v1/drives", json={**body, "options": {"turn_seconds": None}})
+    assert client.get(f"/v1/drives/{unclocked.json['id']}").json["options"][
+        "turn_seconds"] is None

@@ -17,6 +17,7 @@ from events.drive_store import DriveStore
 from service.application import drive_history, drives, signing
 from service.http.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
 from service.http.errors import problems
+from service.http.limits import charge_creations
 from service.http.repository import services
 from service.http.schemas.drives import (
     DriveCreatedSchema,
@@ -67,7 +68,8 @@ class Drives(MethodView):
             drive_id, tokens = drives.create_drive(
                 _drives(), profile=body["profile"], options=body["options"],
                 players=body["players"], format=body["format"], rounds=body["rounds"],
-                fill_with_bots=body["fill_with_bots"], boards=body["boards"])
+                fill_with_bots=body["fill_with_bots"], boards=body["boards"],
+                admit=charge_creations)
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
         drive = _load(drive_id)
