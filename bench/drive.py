@@ -81,7 +81,7 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
     drive_store = DriveStore(store)
     started = time.perf_counter()
     try:
-        drive_id, _ = drives.create_drive(drive_store, profile=profile, options=options,
+        drive_id, _, _ = drives.create_drive(drive_store, profile=profile, options=options,
                                           players=players, format=format, rounds=rounds)
     except DriveError as error:
         raise BenchUsageError(f"fortyfive bench drive: --tables {tables}: {error}") from None

@@ -36,6 +36,9 @@ from events.types import (
     BoardRevealed,
     DriveCreated,
     DriveFinished,
+    DrivePaused,
+    DriveResumed,
+    DriveStopped,
     Event,
     RoundEnded,
     RoundStarted,
@@ -191,6 +194,15 @@ class DriveState:
     """Boards (deals) per round in duplicate; 0 in progressive."""
     played: tuple[RoundState, ...] = ()
     finished: bool = False
+    paused: bool = False
+    """Paused by its director: no round starts until it is resumed."""
+    stopped: bool = False
+    """Stopped by its director between rounds (it is then finished, with fewer rounds)."""
+
+    @property
+    def between_rounds(self) -> bool:
+        """True when no round is in play (none started yet, or the last one ended)."""
+        return self.current is None or self.current.ended
 
     @property
     def sides(self) -> int:
@@ -286,6 +298,14 @@ def _apply(event: Event, state: DriveState) -> DriveState:
                      "after its creation")
 
 
+def apply_drive_event(state: DriveState, event: Event) -> DriveState:
+    """Returns *state* after one more *event* (what :func:`fold_drive` does for each).
+
+    :raises DriveError: if the event does not follow there.
+    """
+    return _apply(event, state)
+
+
 APPLIES = _apply.registry
 """The apply function of each drive event type (tests/events/test_drive_event_types.py
 checks every type has one)."""
@@ -298,6 +318,8 @@ def _round_started(event: RoundStarted, state: DriveState) -> DriveState:
         raise DriveError(f"round {event.round} starts out of order")
     if event.round > state.rounds:
         raise DriveError(f"round {event.round} of a drive of {state.rounds}")
+    if state.paused:
+        raise DriveError(f"round {event.round} starts while its director has paused the drive")
     if len(event.games) != len(state.schedule[event.round - 1]):
         raise DriveError(f"round {event.round} starts {len(event.games)} games for "
                          f"{len(state.schedule[event.round - 1])} tables")
@@ -356,6 +378,28 @@ def _drive_finished(event: DriveFinished, state: DriveState) -> DriveState:
     if len(state.played) != state.rounds or not state.played[-1].ended:
         raise DriveError("a drive finishes only after its last round")
     return _next(state, finished=True)
+
+
+@_apply.register
+def _drive_paused(event: DrivePaused, state: DriveState) -> DriveState:
+    if state.paused:
+        raise DriveError("the drive is paused already")
+    return _next(state, paused=True)
+
+
+@_apply.register
+def _drive_resumed(event: DriveResumed, state: DriveState) -> DriveState:
+    if not state.paused:
+        raise DriveError("the drive is not paused")
+    return _next(state, paused=False)
+
+
+@_apply.register
+def _drive_stopped(event: DriveStopped, state: DriveState) -> DriveState:
+    if not state.between_rounds:
+        raise DriveError(f"round {state.played[-1].number} is in play: a drive stops between "
+                         "rounds (pause it, and stop it once the round has ended)")
+    return _next(state, finished=True, stopped=True, paused=False)
 
 
 def _next(state: DriveState, **changes: Any) -> DriveState:

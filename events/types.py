@@ -5,8 +5,9 @@ card played). Trick winners, bonuses, scores and the winner are derived by the e
 and are never stored: that is what keeps a mid-deal finish reproducible.
 
 A drive's stream has types of its own (:data:`DRIVE_EVENT_TYPES`: its creation, each round's
-start and end, each board's reveal, its finish), folded by :func:`engine.drives.fold_drive`
-and listed in docs/api.md; tests/events/test_drive_event_types.py holds them to both.
+start and end, each board's reveal, its finish, and its director's pause, resume and stop),
+folded by :func:`engine.drives.fold_drive` and listed in docs/api.md;
+tests/events/test_drive_event_types.py holds them to both.
 
 Cards travel as their canonical codes (``"5S"``, ``"TD"``, ``"JK"``) and suits as one letter,
 so this module imports nothing of the project. Every type has a stable ``TYPE`` name used on
@@ -491,6 +492,35 @@ class DriveFinished(Event):
     TYPE: ClassVar[str] = "drive_finished"
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class DrivePaused(Event):
+    """The director paused the drive: no round starts until it is resumed (the round in
+    play, if any, plays on and ends)."""
+
+    TYPE: ClassVar[str] = "drive_paused"
+
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveResumed(Event):
+    """The director resumed a paused drive: the next round starts when due."""
+
+    TYPE: ClassVar[str] = "drive_resumed"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveStopped(Event):
+    """The director stopped the drive between rounds: the rounds not started are not played,
+    and its standings are final as the rounds played left them."""
+
+    TYPE: ClassVar[str] = "drive_stopped"
+
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -517,7 +547,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
-    for cls in (DriveCreated, RoundStarted, BoardRevealed, RoundEnded, DriveFinished)
+    for cls in (DriveCreated, RoundStarted, BoardRevealed, RoundEnded, DrivePaused,
+                DriveResumed, DriveFinished, DriveStopped)
 }
 """Every event type of a drive's stream by its wire name (no name is also a game's)."""
 assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES), "a type name belongs to one stream"

@@ -14,6 +14,7 @@ checkpoint of the drive there (as a worker signs a game's at each deal's end) an
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
 import re
 import secrets
@@ -30,6 +31,7 @@ from engine.drives import (
     DriveState,
     RoundState,
     TableResult,
+    apply_drive_event,
     check_players,
     fold_drive,
     movement,
@@ -44,7 +46,7 @@ from engine.profiles import make_ruleset
 from engine.state import GameState
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
-from events.envelope import SERVER, DriveEnvelope
+from events.envelope import DIRECTOR, SERVER, DriveEnvelope
 from events.errors import ConcurrencyError
 from events.fold_cache import Folded
 from events.types import (
@@ -52,6 +54,9 @@ from events.types import (
     BoardRevealed,
     DriveCreated,
     DriveFinished,
+    DrivePaused,
+    DriveResumed,
+    DriveStopped,
     Event,
     RoundEnded,
     RoundStarted,
@@ -149,8 +154,9 @@ def create_drive(
     fill_with_bots: bool = False,
     boards: int | None = None,
     admit: Callable[[int], None] | None = None,
-) -> tuple[str, dict[int, str]]:
-    """Creates a drive and returns its id and a token per human player (by player index).
+) -> tuple[str, dict[int, str], str]:
+    """Creates a drive and returns its id, a token per human player (by player index) and
+    its director's token (only its digest is kept: :func:`direct` takes it).
     *boards* (duplicate only) defaults to :data:`DEFAULT_BOARDS`. Once the drive is known to
     be valid, and before anything is kept, *admit* is called with the number of games it will
     start (tables times rounds): the HTTP layer counts them against the creation rate limit,
@@ -208,14 +214,63 @@ def create_drive(
         admit(len(roster) // size * rounds)
     drive_id = new_drive_id()
     tokens = {i: new_token() for i, p in enumerate(roster) if p["type"] == "human"}
-    drives.keep_secrets(drive_id, {f"token:{i}": token_digest(t) for i, t in tokens.items()})
+    director = new_token()
+    drives.keep_secrets(drive_id, {**{f"token:{i}": token_digest(t) for i, t in tokens.items()},
+                                   DIRECTOR_SECRET: token_digest(director)})
     created = DriveCreated(
         profile=profile, options=rules.options(), players=tuple(roster), format=format,
         rounds=rounds, table_size=size, schedule=movement(len(roster), size, rounds),
         boards=boards if format == "duplicate" else 0,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
-    return drive_id, tokens
+    return drive_id, tokens, director
+
+
+# The director ---------------------------------------------------------------------------------
+
+DIRECTOR_SECRET = "director"
+"""The field of a drive's secrets that keeps its director's token digest."""
+DIRECTOR_ACTIONS = ("pause", "resume", "stop")
+"""What a director can do to a drive (docs/api.md, "Running an evening")."""
+
+
+class DirectorTokenError(PermissionError):
+    """Raised for a director's action without the drive's director token."""
+
+
+def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
+           reason: str = "") -> DriveState:
+    """Carries out the director's *action* on *drive_id* (one of :data:`DIRECTOR_ACTIONS`)
+    as a drive event whose actor is the director; returns the drive after it.
+
+    :raises DriveNotFoundError: if there is no such drive.
+    :raises DirectorTokenError: if *token* is not its director's.
+    :raises DriveError: if the action does not fit the drive now (pausing a paused drive,
+        stopping it during a round, anything once it is finished); nothing is appended.
+    """
+    load(drives, drive_id)  # Not found first: a missing drive has no director either.
+    kept = drives.secrets(drive_id).get(DIRECTOR_SECRET)
+    if token is None or kept is None or not hmac.compare_digest(kept, token_digest(token)):
+        raise DirectorTokenError(f"that is not the director's token of drive {drive_id!r}")
+    event: Event
+    if action == "pause":
+        event = DrivePaused(reason)
+    elif action == "resume":
+        event = DriveResumed()
+    elif action == "stop":
+        event = DriveStopped(reason)
+    else:
+        raise DriveError(f"a director can {', '.join(DIRECTOR_ACTIONS)}, not {shown(action)}")
+    while True:
+        drive, head = load(drives, drive_id)
+        if drive.finished:
+            raise DriveError(f"drive {drive_id!r} is finished: there is nothing to {action}")
+        after = apply_drive_event(drive, event)
+        try:
+            drives.append(drive_id, drive.version, [event], head=head, actor=DIRECTOR)
+        except ConcurrencyError:
+            continue  # The workers moved it on meanwhile: decide again.
+        return after
 
 
 # Advancing ------------------------------------------------------------------------------------
@@ -268,7 +323,7 @@ def keep_checkpoints(drives: DriveStore, drive_id: str,
         event = decode_drive(envelope)
         if isinstance(event, RoundEnded):
             moment = f"round:{event.round}"
-        elif isinstance(event, DriveFinished):
+        elif isinstance(event, DriveFinished | DriveStopped):
             moment = "finished"
         else:
             continue
@@ -310,6 +365,8 @@ def _next_step(
     if current is None or current.ended:
         if len(drive.played) == drive.rounds:
             return DriveFinished()
+        if drive.paused:
+            return None  # Its director holds the next round.
         number = len(drive.played) + 1
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
         return RoundStarted(number, tuple(games), tuple(boards))
@@ -501,6 +558,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
         "players": [dict(p) for p in drive.players],
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,
+        "paused": drive.paused, "stopped": drive.stopped,
         "rounds": rounds,
         "head": {"version": drive.version, "hash": head, "checkpoint": checkpoint},
     }

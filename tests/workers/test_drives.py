@@ -24,7 +24,7 @@ def _bots(count: int) -> list[dict[str, str]]:
 
 
 def _create(store: RedisEventStore, **fields: Any) -> str:
-    drive_id, _ = drives.create_drive(DriveStore(store), **fields)
+    drive_id, _, _ = drives.create_drive(DriveStore(store), **fields)
     return drive_id
 
 

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_all
-from worker_helpers import state_of
+from worker_helpers import state_of, work
 
 from events.codec import canonical_json
 from replay.verification.drive import verify_drive
@@ -195,3 +195,53 @@ def test_a_drives_games_have_a_turn_clock_unless_its_creator_says_none(
     unclocked = client.post("/v1/drives", json={**body, "options": {"turn_seconds": None}})
     assert client.get(f"/v1/drives/{unclocked.json['id']}").json["options"][
         "turn_seconds"] is None
+
+
+def test_the_director_pauses_between_rounds_and_stops_the_drive_with_its_token_alone(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10}, "players": _players(0, 8),
+        "format": "progressive", "rounds": 3})
+    drive_id, director = created.json["id"], created.json["director_token"]
+    assert len(director) >= 40 and director not in client.get(f"/v1/drives/{drive_id}").text
+    dispatcher.poll()
+    work(queue)  # The drive's creation is dispatched: round 1 starts, nobody has played.
+    assert client.get(f"/v1/drives/{drive_id}").json["current_round"] == 1
+
+    def direct(action: str, token: str = director) -> Any:
+        return client.post(f"/v1/drives/{drive_id}/director",
+                           json={"action": action, "reason": "the raffle"},
+                           headers={"Authorization": f"Bearer {token}"})
+
+    refused = direct("pause", "not-the-director")
+    assert (refused.status_code, refused.json["code"]) == (401, "invalid_token")
+    assert direct("pause").json["paused"] is True
+    again = direct("pause")
+    assert (again.status_code, again.json["code"]) == (409, "drive_conflict")
+    early = direct("stop")
+    assert (early.status_code, early.json["code"]) == (409, "drive_conflict")
+    assert "round 1 is in play" in early.json["detail"]
+    run_all(dispatcher, queue)  # Round 1 plays out and ends; round 2 waits for the director.
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert [r["status"] for r in view["rounds"]] == ["finished"]
+    assert (view["status"], view["paused"]) == ("running", True)
+    stopped = direct("stop")
+    assert stopped.status_code == 200, stopped.json
+    assert (stopped.json["status"], stopped.json["stopped"]) == ("finished", True)
+    run_all(dispatcher, queue)  # Nothing more starts; the end is signed.
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert len(view["rounds"]) == 1 and view["status"] == "finished"
+    finished = direct("resume")
+    assert (finished.status_code, finished.json["code"]) == (409, "drive_conflict")
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    events = json.loads(history.data)["events"]
+    assert [(e["type"], e["actor"]) for e in events if e["actor"] == "director"] == [
+        ("drive_paused", "director"), ("drive_stopped", "director")]
+    assert events[-1]["type"] == "drive_stopped"
+    assert json.loads(history.data)["checkpoint"]["version"] == events[-1]["version"]
+    path = tmp_path / "drive.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json
+    assert sum(p["games_won"] for p in standings["players"]) == 2 * 2

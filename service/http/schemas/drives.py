@@ -6,7 +6,13 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from engine.drives import FORMATS, TABLE_SIZES
-from service.application.drives import DEFAULT_BOARDS, MAX_BOARDS, MAX_PLAYERS, MAX_ROUNDS
+from service.application.drives import (
+    DEFAULT_BOARDS,
+    DIRECTOR_ACTIONS,
+    MAX_BOARDS,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+)
 
 
 class DrivePlayerSchema(ma.Schema):
@@ -56,6 +62,19 @@ class DriveCreatedSchema(ma.Schema):
 
     id = fields.String(dump_only=True)
     players = fields.List(fields.Nested(DriveTokenSchema))
+    director_token = fields.String(metadata={
+        "description": "The director's token, shown only here: Authorization: Bearer on "
+                       "POST /v1/drives/{id}/director"})
+
+
+class DirectorActionSchema(ma.Schema):
+    """What the director does to the drive."""
+
+    action = fields.String(required=True, validate=validate.OneOf(DIRECTOR_ACTIONS), metadata={
+        "description": "pause (no round starts until resumed), resume, or stop (between "
+                       "rounds: the rounds not started are not played)"})
+    reason = fields.String(load_default="", validate=validate.Length(max=200),
+                           metadata={"description": "What the director tells the hall"})
 
 
 class DriveSeatSchema(ma.Schema):
@@ -134,6 +153,9 @@ class DriveViewSchema(ma.Schema):
     schedule = fields.List(fields.List(fields.List(fields.String())), metadata={
         "description": "Per round, per table, the players' names in seat order"})
     current_round = fields.Integer(allow_none=True)
+    paused = fields.Boolean(metadata={"description": "Paused by its director: no round starts"})
+    stopped = fields.Boolean(metadata={
+        "description": "Stopped by its director between rounds (status finished)"})
     rounds = fields.List(fields.Nested(DriveRoundSchema))
     head = fields.Nested(DriveHeadSchema)
 
