@@ -42,6 +42,7 @@ from events.types import (
     Event,
     RoundEnded,
     RoundStarted,
+    TableAbandoned,
 )
 
 Format: TypeAlias = Literal["progressive", "duplicate"]
@@ -58,6 +59,24 @@ TIE_RULE = (
     "won; players equal on both share the place (1, 2, 2, 4) and are listed by name"
 )
 """How standings break ties (published with the standings and in docs/api.md)."""
+
+
+ADJUSTED: dict[str, Fraction] = {
+    "average": Fraction(1, 2), "average_plus": Fraction(3, 5), "average_minus": Fraction(2, 5)}
+"""The adjusted scores a director may give a side of an abandoned table, as a share of the
+top (as duplicate bridge's average, average-plus and average-minus are 50, 60 and 40 per cent
+of a board's top). Duplicate: on each board the table did not finish, the side scores that
+share of the matchpoints a side could make on it (one per other table that finished it).
+Progressive: the side scores that share of the most points a side made at any other table of
+the round that was not abandoned. An abandoned table wins no game."""
+
+ADJUSTMENT_RULE = (
+    "an abandoned table's sides score the adjustment the director named: average, "
+    "average-plus or average-minus, 50, 60 or 40 per cent of the top (duplicate: of the "
+    "matchpoints a side could make on each board the table did not finish; progressive: of "
+    "the most points a side made at another table of the round); it wins no game"
+)
+"""How adjusted scores are computed (published with the standings and in docs/api.md)."""
 
 
 class DriveError(FortyFiveError, ValueError):
@@ -177,6 +196,18 @@ class RoundState:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A table its director abandoned, and the adjusted score of each side."""
+
+    round: int
+    table: int
+    """1-based."""
+    adjusted: tuple[str, ...]
+    """Per side, a key of :data:`ADJUSTED`."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DriveState:
     """A drive folded from its events."""
 
@@ -198,6 +229,13 @@ class DriveState:
     """Paused by its director: no round starts until it is resumed."""
     stopped: bool = False
     """Stopped by its director between rounds (it is then finished, with fewer rounds)."""
+    adjustments: tuple[Adjustment, ...] = ()
+    """The tables its director abandoned, in order."""
+
+    def adjustment(self, round_number: int, table: int) -> Adjustment | None:
+        """Returns the adjustment of *table* (1-based) in round *round_number*, if any."""
+        return next((a for a in self.adjustments
+                     if (a.round, a.table) == (round_number, table)), None)
 
     @property
     def between_rounds(self) -> bool:
@@ -358,6 +396,24 @@ def _board_revealed(event: BoardRevealed, state: DriveState) -> DriveState:
 
 
 @_apply.register
+def _table_abandoned(event: TableAbandoned, state: DriveState) -> DriveState:
+    current = _round(state.played, event.round)
+    if not _whole(event.table, 1) or event.table > len(current.games):
+        raise DriveError(f"round {event.round} has no table {event.table!r} (tables 1 to "
+                         f"{len(current.games)})")
+    if state.adjustment(event.round, event.table) is not None:
+        raise DriveError(f"table {event.table} of round {event.round} is abandoned already")
+    adjusted = tuple(event.adjusted) if isinstance(event.adjusted, Sequence) else ()
+    if len(adjusted) != state.sides or not all(a in ADJUSTED for a in adjusted):
+        raise DriveError(f"an abandoned table's adjusted score names one of "
+                         f"{', '.join(ADJUSTED)} for each of its {state.sides} sides")
+    if not isinstance(event.reason, str):
+        raise DriveError("a director's reason is text")
+    return _next(state, adjustments=(*state.adjustments, Adjustment(
+        event.round, event.table, adjusted, event.reason)))
+
+
+@_apply.register
 def _round_ended(event: RoundEnded, state: DriveState) -> DriveState:
     current = _round(state.played, event.round)
     heads = None
@@ -496,12 +552,19 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
     points: list[Fraction] = [Fraction(0)] * count
     for number, played in enumerate(drive.played):
         tables = drive.schedule[number]
-        for game, table in zip(played.games, tables, strict=True):
+        top = _progressive_top(drive, played, results)
+        for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
             result = results.get(game)
-            if result is None:
+            adjustment = drive.adjustment(played.number, index)
+            if result is None and adjustment is None:
                 continue
             for side, members in enumerate(partner_pairs(table, drive.sides)):
                 for player in members:
+                    if adjustment is not None:
+                        if drive.format == "progressive":
+                            points[player] += ADJUSTED[adjustment.adjusted[side]] * top
+                        continue
+                    assert result is not None
                     if result.winner == side:
                         won[player] += 1
                     if drive.format == "progressive":
@@ -525,12 +588,24 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
     return ranked
 
 
+def _progressive_top(drive: DriveState, played: RoundState,
+                     results: Mapping[str, TableResult]) -> Fraction:
+    """Returns the most points a side made at a table of round *played* that was not
+    abandoned (what a progressive adjustment is a share of; 0 when there is none)."""
+    scores = [score for index, game in enumerate(played.games, start=1)
+              if drive.adjustment(played.number, index) is None and game in results
+              for score in results[game].scores]
+    return Fraction(max(scores, default=0))
+
+
 def matchpoints(
     drive: DriveState, number: int, results: Mapping[str, TableResult]
 ) -> dict[int, Fraction]:
     """Returns each player's matchpoints in round *number* (0-based) of a duplicate drive:
     on every board, a side scores 1 for each other table whose same side it beat on that board
-    (more points), and 1/2 for each tie; only tables that finished the deal compare."""
+    (more points), and 1/2 for each tie; only tables that finished the deal compare. A side of
+    a table its director abandoned scores, on each board that table did not finish, its
+    adjusted share (:data:`ADJUSTED`) of the tables that finished it."""
     played = drive.played[number]
     tables = drive.schedule[number]
     earned: dict[int, Fraction] = {}
@@ -538,6 +613,14 @@ def matchpoints(
         scored = [(table, results[game].deals[deal]) for game, table in
                   zip(played.games, tables, strict=True)
                   if game in results and deal in results[game].deals]
+        for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
+            adjustment = drive.adjustment(played.number, index)
+            if adjustment is None or (game in results and deal in results[game].deals):
+                continue
+            for side, members in enumerate(partner_pairs(table, drive.sides)):
+                for player in members:
+                    earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
+                        adjustment.adjusted[side]] * len(scored)
         for table, mine in scored:
             for side, members in enumerate(partner_pairs(table, drive.sides)):
                 mp = Fraction(0)

@@ -504,6 +504,23 @@ class DrivePaused(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class TableAbandoned(Event):
+    """The director abandoned one table's game of the round in play: it ends without a
+    winner, and each side gets the adjusted score the director named, as duplicate bridge
+    scores a board a table could not play (engine.drives.ADJUSTED)."""
+
+    TYPE: ClassVar[str] = "table_abandoned"
+
+    round: int
+    table: int
+    """1-based, as the drive's view numbers tables."""
+    adjusted: tuple[str, ...]
+    """Per side: ``average``, ``average_plus`` or ``average_minus``."""
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DriveResumed(Event):
     """The director resumed a paused drive: the next round starts when due."""
 
@@ -547,8 +564,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
-    for cls in (DriveCreated, RoundStarted, BoardRevealed, RoundEnded, DrivePaused,
-                DriveResumed, DriveFinished, DriveStopped)
+    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundEnded,
+                DrivePaused, DriveResumed, DriveFinished, DriveStopped)
 }
 """Every event type of a drive's stream by its wire name (no name is also a game's)."""
 assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES), "a type name belongs to one stream"

@@ -13,6 +13,7 @@ checkpoint of the drive there (as a worker signs a game's at each deal's end) an
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import itertools
@@ -20,11 +21,13 @@ import re
 import secrets
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.actions import start_game
 from engine.boards import BOARD_ALGORITHM
 from engine.drives import (
+    ADJUSTMENT_RULE,
     FORMATS,
     TIE_RULE,
     DriveError,
@@ -35,6 +38,7 @@ from engine.drives import (
     check_players,
     fold_drive,
     movement,
+    partner_pairs,
     public_results,
     standings,
     table_result,
@@ -61,6 +65,7 @@ from events.types import (
     RoundEnded,
     RoundStarted,
     SeedRevealed,
+    TableAbandoned,
 )
 from events.upcasting import decode_drive
 from service.application import commands, signing
@@ -230,7 +235,7 @@ def create_drive(
 
 DIRECTOR_SECRET = "director"
 """The field of a drive's secrets that keeps its director's token digest."""
-DIRECTOR_ACTIONS = ("pause", "resume", "stop")
+DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table")
 """What a director can do to a drive (docs/api.md, "Running an evening")."""
 
 
@@ -239,9 +244,15 @@ class DirectorTokenError(PermissionError):
 
 
 def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
-           reason: str = "") -> DriveState:
+           reason: str = "", *, table: int | None = None,
+           adjusted: Sequence[str] | None = None,
+           cache: commands.GameCache | None = None) -> DriveState:
     """Carries out the director's *action* on *drive_id* (one of :data:`DIRECTOR_ACTIONS`)
     as a drive event whose actor is the director; returns the drive after it.
+    ``abandon_table`` names the *table* (1-based) of the round in play and the *adjusted*
+    score of each side (keys of :data:`engine.drives.ADJUSTED`); its game is then ended by
+    :func:`abandon_tables` (the caller runs it, as does every advance). With the games'
+    *cache*, a table whose game is over is refused.
 
     :raises DriveNotFoundError: if there is no such drive.
     :raises DirectorTokenError: if *token* is not its director's.
@@ -259,18 +270,55 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
         event = DriveResumed()
     elif action == "stop":
         event = DriveStopped(reason)
+    elif action == "abandon_table":
+        if table is None or adjusted is None:
+            raise DriveError("abandon_table names the table and each side's adjusted score")
+        current = load(drives, drive_id)[0].current
+        event = TableAbandoned(current.number if current is not None else 0, table,
+                               tuple(adjusted), reason)
     else:
         raise DriveError(f"a director can {', '.join(DIRECTOR_ACTIONS)}, not {shown(action)}")
     while True:
         drive, head = load(drives, drive_id)
         if drive.finished:
             raise DriveError(f"drive {drive_id!r} is finished: there is nothing to {action}")
+        if isinstance(event, TableAbandoned) and drive.current is not None:
+            event = dataclasses.replace(event, round=drive.current.number)
         after = apply_drive_event(drive, event)
+        if isinstance(event, TableAbandoned) and cache is not None and commands.load(
+                cache, drive.played[-1].games[event.table - 1]).state.phase == "over":
+            raise DriveError(f"table {event.table} of round {event.round} is over: there is "
+                             "nothing to abandon")
         try:
             drives.append(drive_id, drive.version, [event], head=head, actor=DIRECTOR)
         except ConcurrencyError:
             continue  # The workers moved it on meanwhile: decide again.
         return after
+
+
+def abandon_tables(store: Any, cache: commands.GameCache, drive: DriveState) -> list[str]:
+    """Ends, as abandoned, the game of every table of the round in play that its director
+    abandoned and that is not over yet; returns their ids. The game's ``game_abandoned`` is
+    the server's (it carries out the decision the drive's ``table_abandoned`` records), with
+    the seconds the game had waited and ``after_seconds`` 0 (no idle policy was applied)."""
+    current = drive.current
+    if current is None or current.ended:
+        return []
+    done = []
+    for adjustment in drive.adjustments:
+        if adjustment.round != current.number:
+            continue
+        game = current.games[adjustment.table - 1]
+        folded = commands.load(cache, game)
+        if folded.state.phase == "over":
+            continue
+        last = store.read(game, after=folded.version - 1, limit=1)[0].envelope.occurred_at
+        idle = max(0, int(datetime.now(UTC).timestamp() - datetime.fromisoformat(
+            last.replace("Z", "+00:00")).timestamp()))
+        if commands.abandon(store, cache, game, expected_version=folded.version,
+                            idle_seconds=idle, after_seconds=0):
+            done.append(game)
+    return done
 
 
 # Advancing ------------------------------------------------------------------------------------
@@ -370,6 +418,7 @@ def _next_step(
         number = len(drive.played) + 1
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
         return RoundStarted(number, tuple(games), tuple(boards))
+    abandon_tables(store, cache, drive)
     folded = [commands.load(cache, game) for game in current.games]
     if drive.format == "duplicate":
         states = [game.state for game in folded]
@@ -567,5 +616,14 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
 def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
     """Returns the standings of a drive, with its tie rule, from the results anyone may see
     (:func:`engine.drives.public_results`)."""
+    names = [p["name"] for p in drive.players]
+    adjustments = [{
+        "round": a.round, "table": a.table, "by": DIRECTOR, "reason": a.reason,
+        "sides": [{"players": [names[p] for p in members], "adjusted": a.adjusted[side]}
+                  for side, members in enumerate(partner_pairs(
+                      drive.schedule[a.round - 1][a.table - 1], drive.sides))],
+    } for a in drive.adjustments]
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
-            "tie_rule": TIE_RULE, "players": standings(drive, public_results(drive, results))}
+            "tie_rule": TIE_RULE, "adjustment_rule": ADJUSTMENT_RULE,
+            "adjustments": adjustments,
+            "players": standings(drive, public_results(drive, results))}

@@ -35,6 +35,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
                       "boards": [{"board": "d/r1/b1", "deal": 1, "commitment": "ab" * 32,
                                   "cut": 9}]},
     "board_revealed": {"round": 1, "board": "d/r1/b1", "deal": 1, "seed": "cd" * 32},
+    "table_abandoned": {"round": 1, "table": 2, "adjusted": ["average_plus", "average_minus"],
+                        "reason": "a player fell ill"},
     "round_ended": {"round": 1, "heads": [{"game": "g1", "version": 40, "head": "01" * 32},
                                           {"game": "g2", "version": 38, "head": "02" * 32}]},
     "drive_paused": {"reason": "tea"},
@@ -75,6 +77,8 @@ def test_the_samples_fold_into_a_finished_drive() -> None:
     assert stopped.finished and stopped.stopped and not stopped.paused
     assert drive.played[0].heads == (drives.GameHead("g1", 40, "01" * 32),
                                      drives.GameHead("g2", 38, "02" * 32))
+    assert drive.adjustments == (drives.Adjustment(1, 2, ("average_plus", "average_minus"),
+                                                   "a player fell ill"),)
 
 
 @pytest.mark.parametrize("name", TYPES)

@@ -245,3 +245,68 @@ def test_the_director_pauses_between_rounds_and_stops_the_drive_with_its_token_a
     assert main(["drive", "verify", str(path)]) == 0
     standings = client.get(f"/v1/drives/{drive_id}/standings").json
     assert sum(p["games_won"] for p in standings["players"]) == 2 * 2
+
+
+def test_the_director_abandons_a_stalled_table_with_adjusted_scores_the_standings_show(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    # One person without a turn clock stalls their table on board 1; the others play on.
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 15, "turn_seconds": None},
+        "players": _players(1, 11), "format": "duplicate", "rounds": 1, "boards": 2})
+    drive_id, director = created.json["id"], created.json["director_token"]
+    run_all(dispatcher, queue)
+    view = client.get(f"/v1/drives/{drive_id}").json
+    table = next(t for t in view["rounds"][0]["tables"]
+                 if any(p["name"] == "H1" for p in t["players"]))
+    human_side = next(p["side"] for p in table["players"] if p["name"] == "H1")
+    assert view["status"] == "running" and table["status"] == "in_progress"
+    adjusted = ["average_minus", "average_minus"]
+    adjusted[human_side] = "average_plus"
+
+    def abandon(**fields: Any) -> Any:
+        return client.post(f"/v1/drives/{drive_id}/director", json={
+            "action": "abandon_table", "reason": "H1 was called away", **fields},
+            headers={"Authorization": f"Bearer {director}"})
+
+    for fields, code in (({"table": 4, "adjusted": adjusted}, "drive_conflict"),
+                         ({"table": table["table"], "adjusted": ["average"]}, "drive_conflict"),
+                         ({"table": table["table"], "adjusted": ["top", "average"]},
+                          "invalid_request")):
+        refused = abandon(**fields)
+        assert (refused.status_code, refused.json["code"]) == (
+            409 if code == "drive_conflict" else 422, code), refused.json
+    answer = abandon(table=table["table"], adjusted=adjusted)
+    assert answer.status_code == 200, answer.json
+    again = abandon(table=table["table"], adjusted=adjusted)
+    assert (again.status_code, again.json["code"]) == (409, "drive_conflict")
+    assert "abandoned already" in again.json["detail"]
+    assert state_of(table["game"]).phase == "over"  # Ended at once, without a winner.
+    run_all(dispatcher, queue)  # The other tables' boards are revealed; the drive finishes.
+    assert client.get(f"/v1/drives/{drive_id}").json["status"] == "finished"
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json
+    names = {p["name"]: p["side"] for p in table["players"]}
+    assert standings["adjustments"] == [{
+        "round": 1, "table": table["table"], "by": "director", "reason": "H1 was called away",
+        "sides": [{"players": [n for n, side in names.items() if side == s],
+                   "adjusted": adjusted[s]} for s in (0, 1)]}]
+    rows = {p["name"]: p for p in standings["players"]}
+    # Two boards the table did not finish, each played at two other tables: a top of 2 a
+    # board, of which average-plus is 60 per cent and average-minus 40.
+    for name, side in names.items():
+        assert rows[name]["games_won"] == 0
+        assert rows[name]["points"] == (2.4 if side == human_side else 1.6), rows[name]
+    # The two tables that played compare with each other: 1 matchpoint a board per side pair.
+    assert sum(p["points"] for p in standings["players"]) == pytest.approx(8 + 2 * 2.4 + 2 * 1.6)
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    events = json.loads(history.data)["events"]
+    assert [(e["type"], e["actor"]) for e in events if e["type"] == "table_abandoned"] == [
+        ("table_abandoned", "director")]
+    path = tmp_path / "drive.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+    document = json.loads(history.data)
+    row = next(p for p in document["standings"]["players"] if p["name"] == "H1")
+    row["points"] = 3
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 1

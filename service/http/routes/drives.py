@@ -115,20 +115,26 @@ class Director(MethodView):
     @blp.response(200, DriveViewSchema)
     @problems(blp, 400, 401, 404, 409, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], drive_id: str) -> Any:
-        """Pause, resume or stop the drive, with the director's token (``Authorization:
-        Bearer``, from the drive's creation). Each is an event of the drive's history whose
-        actor is ``director``. Pause: no round starts until resumed (the round in play
-        ends). Stop: between rounds only (409 ``drive_conflict`` during one); the rounds not
-        started are not played and the standings are final. Answers the drive's view."""
+        """Pause, resume or stop the drive, or abandon one table, with the director's token
+        (``Authorization: Bearer``, from the drive's creation). Each is an event of the
+        drive's history whose actor is ``director``. Pause: no round starts until resumed
+        (the round in play ends). Stop: between rounds only (409 ``drive_conflict`` during
+        one); the rounds not started are not played and the standings are final.
+        abandon_table: the ``table`` of the round in play ends now, without a winner, and
+        each side scores the ``adjusted`` score named (average, average_plus,
+        average_minus; the standings list it). Answers the drive's view."""
         try:
-            drives.direct(_drives(), drive_id, bearer_of(request.headers.get("Authorization")),
-                          body["action"], body["reason"])
+            drive = drives.direct(
+                _drives(), drive_id, bearer_of(request.headers.get("Authorization")),
+                body["action"], body["reason"], table=body["table"], adjusted=body["adjusted"],
+                cache=services().cache)
         except drives.DriveNotFoundError:
             abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
         except drives.DirectorTokenError as error:
             abort(401, message=str(error), code="invalid_token")
         except DriveError as error:
             abort(409, message=str(error), code="drive_conflict")
+        drives.abandon_tables(services().store, services().cache, drive)
         return _view(*_load_head(drive_id))
 
 

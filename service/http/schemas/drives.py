@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.drives import FORMATS, TABLE_SIZES
+from engine.drives import ADJUSTED, FORMATS, TABLE_SIZES
 from service.application.drives import (
     DEFAULT_BOARDS,
     DIRECTOR_ACTIONS,
@@ -71,10 +71,17 @@ class DirectorActionSchema(ma.Schema):
     """What the director does to the drive."""
 
     action = fields.String(required=True, validate=validate.OneOf(DIRECTOR_ACTIONS), metadata={
-        "description": "pause (no round starts until resumed), resume, or stop (between "
-                       "rounds: the rounds not started are not played)"})
+        "description": "pause (no round starts until resumed), resume, stop (between "
+                       "rounds: the rounds not started are not played), or abandon_table "
+                       "(with table and adjusted)"})
     reason = fields.String(load_default="", validate=validate.Length(max=200),
                            metadata={"description": "What the director tells the hall"})
+    table = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),
+                           metadata={"description": "abandon_table: the table (from 1) of the "
+                                                    "round in play"})
+    adjusted = fields.List(
+        fields.String(validate=validate.OneOf(tuple(ADJUSTED))), load_default=None,
+        metadata={"description": "abandon_table: each side's adjusted score, side 1 first"})
 
 
 class DriveSeatSchema(ma.Schema):
@@ -171,6 +178,21 @@ class StandingSchema(ma.Schema):
     place = fields.Integer()
 
 
+class AdjustedSideSchema(ma.Schema):
+    players = fields.List(fields.String())
+    adjusted = fields.String(metadata={"description": "average, average_plus or average_minus"})
+
+
+class AdjustmentSchema(ma.Schema):
+    """A table its director abandoned, and each side's adjusted score."""
+
+    round = fields.Integer()
+    table = fields.Integer()
+    by = fields.String(metadata={"description": "Who decided it: director"})
+    reason = fields.String()
+    sides = fields.List(fields.Nested(AdjustedSideSchema))
+
+
 class StandingsSchema(ma.Schema):
     """The players ranked, with the rule that breaks ties."""
 
@@ -178,4 +200,8 @@ class StandingsSchema(ma.Schema):
     status = fields.String()
     format = fields.String()
     tie_rule = fields.String()
+    adjustment_rule = fields.String(metadata={
+        "description": "How an abandoned table's adjusted scores are computed"})
+    adjustments = fields.List(fields.Nested(AdjustmentSchema), metadata={
+        "description": "Every table the director abandoned, in order"})
     players = fields.List(fields.Nested(StandingSchema))
