@@ -54,11 +54,22 @@ Round: TypeAlias = tuple[Table, ...]
 TABLE_SIZES: dict[str, int] = {"classic": 4, "auction": 4, "bruff": 6}
 """Seats per table of a drive, by profile: two partnerships of two, or bruff's three."""
 
-TIE_RULE = (
-    "ranked by points (matchpoints in duplicate, game points in progressive), then by games "
-    "won; players equal on both share the place (1, 2, 2, 4) and are listed by name"
-)
-"""How standings break ties (published with the standings and in docs/api.md)."""
+RANKINGS = ("points", "games_won")
+"""What a drive ranks its players by for the prizes (``rank_by``), the other breaking ties."""
+
+TIE_RULES: dict[str, str] = {
+    "points": (
+        "ranked by points (matchpoints in duplicate, game points in progressive), then by "
+        "games won; players equal on both share the place (1, 2, 2, 4) and are listed by name"),
+    "games_won": (
+        "ranked by games won, then by points (matchpoints in duplicate, game points in "
+        "progressive); players equal on both share the place (1, 2, 2, 4) and are listed by "
+        "name"),
+}
+"""How standings rank and break ties, by ``rank_by`` (published with the standings and in
+docs/api.md)."""
+TIE_RULE = TIE_RULES["points"]
+"""The tie rule of a drive ranked by points (every drive created before ``rank_by``)."""
 
 
 ADJUSTED: dict[str, Fraction] = {
@@ -223,6 +234,8 @@ class DriveState:
     schedule: tuple[Round, ...]
     boards: int
     """Boards (deals) per round in duplicate; 0 in progressive."""
+    rank_by: str = "points"
+    """A key of :data:`TIE_RULES`: what the standings rank by."""
     played: tuple[RoundState, ...] = ()
     finished: bool = False
     paused: bool = False
@@ -275,7 +288,7 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
                 options=dict(event.options), players=tuple(dict(p) for p in event.players),
                 format=_format(event.format), rounds=event.rounds, size=event.table_size,
                 schedule=tuple(tuple(tuple(t) for t in r) for r in event.schedule),
-                boards=event.boards,
+                boards=event.boards, rank_by=event.rank_by or "points",
             )
             continue
         state = _apply(event, state)
@@ -304,6 +317,8 @@ def _check_created(event: DriveCreated) -> None:
                and p.get("type") in ("human", "bot") for p in players):
         raise DriveError("every player of a drive is an object with a name and a type, human "
                          "or bot")
+    if event.rank_by is not None and event.rank_by not in RANKINGS:
+        raise DriveError(f"a drive ranks by {' or '.join(RANKINGS)}, not {event.rank_by!r}")
     size = event.table_size
     if not _whole(size, 4) or size % 2 or not _whole(event.boards) or not _whole(event.rounds, 1):
         raise DriveError(f"a drive of tables of {size!r}, {event.rounds!r} rounds and "
@@ -544,9 +559,9 @@ def public_results(drive: DriveState,
 
 
 def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dict[str, Any]]:
-    """Returns the players ranked (see :data:`TIE_RULE`), each with ``name``, ``type``,
-    ``games_won``, ``points`` and ``place``; *results* maps game ids to their results
-    (a game not yet in it counts nothing)."""
+    """Returns the players ranked (see :data:`TIE_RULES`, by the drive's ``rank_by``), each
+    with ``name``, ``type``, ``games_won``, ``points`` and ``place``; *results* maps game ids
+    to their results (a game not yet in it counts nothing)."""
     count = len(drive.players)
     won = [0] * count
     points: list[Fraction] = [Fraction(0)] * count
@@ -572,8 +587,9 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
         if drive.format == "duplicate":
             for player, mp in matchpoints(drive, number, results).items():
                 points[player] += mp
-    order = sorted(range(count),
-                   key=lambda p: (-points[p], -won[p], drive.players[p]["name"], p))
+    by_wins = drive.rank_by == "games_won"
+    order = sorted(range(count), key=lambda p: (
+        (-won[p], -points[p]) if by_wins else (-points[p], -won[p]), drive.players[p]["name"], p))
     ranked: list[dict[str, Any]] = []
     for position, player in enumerate(order):
         if ranked and (points[player], won[player]) == (ranked[-1]["_p"], ranked[-1]["games_won"]):

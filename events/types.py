@@ -443,6 +443,11 @@ class DriveCreated(Event):
     """Per round, per table, the players (indices into :attr:`players`) in seat order."""
     boards: int
     """Boards (deals) per round in duplicate; 0 in progressive."""
+    rank_by: str | None = None
+    """How its standings rank the players for the prizes: ``points`` or ``games_won`` (the
+    other breaks ties); ``None`` (drives created before the option) ranks by points."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -95,7 +95,8 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
     score the adjustment named, a share of the top (docs/api.md). Duplicate: on each board, a
     side scores 1 for every other
     table of the round that played the board and whose same side made fewer points, 1/2 for
-    each that made as many. Ranked by points, then games won; equal on both share the place
+    each that made as many. Ranked by points, then games won (by games won, then points, for a
+    drive whose ``rank_by`` is ``games_won``); equal on both share the place
     and are listed by name.
     """
     counted = shown(drive, outcomes)
@@ -130,8 +131,12 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
             for player, earned in _adjusted_matchpoints(drive, played.number, played.games,
                                                         seating, counted).items():
                 points[player] += earned
-    ranked = sorted(range(count), key=lambda p: (-points[p], -wins[p],
-                                                  drive.players[p]["name"], p))
+    if drive.rank_by == "games_won":
+        ranked = sorted(range(count), key=lambda p: (-wins[p], -points[p],
+                                                      drive.players[p]["name"], p))
+    else:
+        ranked = sorted(range(count), key=lambda p: (-points[p], -wins[p],
+                                                      drive.players[p]["name"], p))
     rows: list[dict[str, Any]] = []
     place = 0
     for position, player in enumerate(ranked):

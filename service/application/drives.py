@@ -29,7 +29,8 @@ from engine.boards import BOARD_ALGORITHM
 from engine.drives import (
     ADJUSTMENT_RULE,
     FORMATS,
-    TIE_RULE,
+    RANKINGS,
+    TIE_RULES,
     DriveError,
     DriveState,
     RoundState,
@@ -159,6 +160,7 @@ def create_drive(
     fill_with_bots: bool = False,
     boards: int | None = None,
     admit: Callable[[int], None] | None = None,
+    rank_by: str = "points",
 ) -> tuple[str, dict[int, str], str]:
     """Creates a drive and returns its id, a token per human player (by player index) and
     its director's token (only its digest is kept: :func:`direct` takes it).
@@ -173,6 +175,8 @@ def create_drive(
     """
     if format not in FORMATS:
         raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
+    if rank_by not in RANKINGS:
+        raise DriveError(f"rank_by must be one of {', '.join(RANKINGS)}, got {shown(rank_by)}")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise DriveError(f"rounds must be 1 to {MAX_ROUNDS}, got {rounds}")
     if format == "progressive" and boards is not None:
@@ -225,7 +229,7 @@ def create_drive(
     created = DriveCreated(
         profile=profile, options=rules.options(), players=tuple(roster), format=format,
         rounds=rounds, table_size=size, schedule=movement(len(roster), size, rounds),
-        boards=boards if format == "duplicate" else 0,
+        boards=boards if format == "duplicate" else 0, rank_by=rank_by,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
     return drive_id, tokens, director
@@ -603,7 +607,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
     return {
         "id": drive.drive_id, "status": drive.status, "profile": drive.profile,
         "options": dict(drive.options), "format": drive.format, "round_count": drive.rounds,
-        "boards_per_round": drive.boards, "version": drive.version,
+        "boards_per_round": drive.boards, "rank_by": drive.rank_by, "version": drive.version,
         "players": [dict(p) for p in drive.players],
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,
@@ -624,6 +628,7 @@ def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dic
                       drive.schedule[a.round - 1][a.table - 1], drive.sides))],
     } for a in drive.adjustments]
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
-            "tie_rule": TIE_RULE, "adjustment_rule": ADJUSTMENT_RULE,
+            "rank_by": drive.rank_by, "tie_rule": TIE_RULES[drive.rank_by],
+            "adjustment_rule": ADJUSTMENT_RULE,
             "adjustments": adjustments,
             "players": standings(drive, public_results(drive, results))}

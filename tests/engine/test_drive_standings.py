@@ -25,6 +25,7 @@ from engine.fold import fold
 from engine.profiles import make_ruleset
 from engine.shuffle import ShuffleError, deal_key
 from events.types import DRIVE_EVENT_TYPES, GameAbandoned, event_from_data
+from replay.verification.drive_standings import Outcome, derive
 
 
 @pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 4), (12, 6), (16, 4), (40, 4)])
@@ -173,3 +174,29 @@ def test_each_deal_of_a_match_counts_the_points_it_made_not_the_reset_after_a_ga
     assert all(points >= 0 for deal in result.deals.values() for points in deal), result.deals
     finished = [*state.past_deals, state.deal]
     assert result.deals == {deal.number: tuple(deal.result.points) for deal in finished}
+
+
+def test_a_drive_ranks_by_points_or_by_games_won_and_the_verifier_agrees() -> None:
+    results = {"a": TableResult("a", True, 0, (25, 10), {}),
+               "b": TableResult("b", True, 1, (0, 10), {}),
+               "c": TableResult("c", True, 0, (10, 0), {}),
+               "d": TableResult("d", True, 1, (30, 20), {})}
+    outcomes = {g: Outcome(r.over, r.winner, r.scores, r.deals) for g, r in results.items()}
+    orders = {}
+    for rank_by in ("points", "games_won"):
+        created = _drive("progressive", 8)
+        created["data"].update(rank_by=rank_by, rounds=2, schedule=[
+            [list(t) for t in r] for r in movement(8, 4, 2)])
+        drive = _fold([created,
+                       {"type": "round_started", "data": {"round": 1, "games": ["a", "b"]}},
+                       {"type": "round_ended", "data": {"round": 1, "heads": None}},
+                       {"type": "round_started", "data": {"round": 2, "games": ["c", "d"]}}])
+        table = standings(drive, results)
+        first, second = ("games_won", "points") if rank_by == "games_won" else (
+            "points", "games_won")
+        keys = [(-row[first], -row[second]) for row in table]
+        assert drive.rank_by == rank_by and keys == sorted(keys)
+        assert derive(drive, outcomes) == table
+        orders[rank_by] = [row["name"] for row in table]
+    # Some players won more games with fewer points: the two rankings differ.
+    assert orders["points"] != orders["games_won"]

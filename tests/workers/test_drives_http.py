@@ -310,3 +310,27 @@ def test_the_director_abandons_a_stalled_table_with_adjusted_scores_the_standing
     row["points"] = 3
     path.write_text(json.dumps(document))
     assert main(["drive", "verify", str(path)]) == 1
+
+
+def test_a_drive_ranked_by_games_won_says_so_and_ranks_by_them_then_points(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10}, "players": _players(0, 8),
+        "format": "progressive", "rounds": 3, "rank_by": "games_won"})
+    drive_id = created.json["id"]
+    run_all(dispatcher, queue)
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json
+    assert standings["rank_by"] == "games_won"
+    assert standings["tie_rule"].startswith("ranked by games won, then by points")
+    rows = standings["players"]
+    keys = [(-p["games_won"], -p["points"]) for p in rows]
+    assert keys == sorted(keys) and len({p["games_won"] for p in rows}) > 1
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    path = tmp_path / "drive.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+    refused = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 8), "format": "progressive", "rounds": 1,
+        "rank_by": "tricks"})
+    assert (refused.status_code, refused.json["code"]) == (422, "invalid_request")

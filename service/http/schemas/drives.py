@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.drives import ADJUSTED, FORMATS, TABLE_SIZES
+from engine.drives import ADJUSTED, FORMATS, RANKINGS, TABLE_SIZES
 from service.application.drives import (
     DEFAULT_BOARDS,
     DIRECTOR_ACTIONS,
@@ -40,6 +40,11 @@ class DriveCreateSchema(ma.Schema):
         strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_BOARDS),
         metadata={"description": "Duplicate only: boards (deals) per round, the same at every "
                                  f"table (default {DEFAULT_BOARDS})"})
+    rank_by = fields.String(
+        load_default="points", validate=validate.OneOf(RANKINGS),
+        metadata={"description": "What the standings rank by for the prizes: points "
+                                 "(matchpoints in duplicate) or games_won; the other breaks "
+                                 "ties"})
     fill_with_bots = fields.Boolean(
         load_default=False,
         metadata={"description": "Fill the last table with bots when the players do not"})
@@ -155,6 +160,7 @@ class DriveViewSchema(ma.Schema):
     format = fields.String()
     round_count = fields.Integer()
     boards_per_round = fields.Integer()
+    rank_by = fields.String(metadata={"description": "points or games_won"})
     version = fields.Integer()
     players = fields.List(fields.Nested(DrivePlayerSchema))
     schedule = fields.List(fields.List(fields.List(fields.String())), metadata={
@@ -199,6 +205,7 @@ class StandingsSchema(ma.Schema):
     id = fields.String()
     status = fields.String()
     format = fields.String()
+    rank_by = fields.String(metadata={"description": "points or games_won"})
     tie_rule = fields.String()
     adjustment_rule = fields.String(metadata={
         "description": "How an abandoned table's adjusted scores are computed"})
