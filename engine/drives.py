@@ -163,6 +163,61 @@ def movement(players: int, size: int, rounds: int) -> tuple[Round, ...]:
     return tuple(schedule)
 
 
+MOVEMENTS = ("round_robin", "fixed_partners")
+"""The movements a drive can use (``movement``): docs/api.md says what each gives."""
+
+
+def fixed_partners(players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns a movement of set partnerships, as a Mitchell moves pairs: players ``2k`` and
+    ``2k + 1`` partner each other all evening. At table *t* of round *r* (0-based) side 0 is
+    the stationary partnership *t*; side 1 is the partnership that moved up *r* tables; in
+    bruff, side 2 is the one that moved down *r* tables. Over as many rounds as tables, each
+    stationary pair meets every moving pair once (classic, auction).
+
+    >>> fixed_partners(8, 4, 2)
+    (((0, 4, 1, 5), (2, 6, 3, 7)), ((0, 6, 1, 7), (2, 4, 3, 5)))
+    """
+    sides = size // 2
+    tables = players // size
+    shift = (0, 1, -1)
+    schedule = []
+    for number in range(rounds):
+        seated = []
+        for table in range(tables):
+            pairs = [side * tables + (table - shift[side] * number) % tables
+                     for side in range(sides)]
+            seated.append(tuple(2 * pairs[seat % sides] + seat // sides for seat in range(size)))
+        schedule.append(tuple(seated))
+    return tuple(schedule)
+
+
+def schedule_of(movement_name: str, players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns the schedule of the movement named *movement_name*.
+
+    :raises DriveError: for a movement that is none of :data:`MOVEMENTS`.
+    """
+    if movement_name == "round_robin":
+        return movement(players, size, rounds)
+    if movement_name == "fixed_partners":
+        return fixed_partners(players, size, rounds)
+    raise DriveError(f"movement must be one of {', '.join(MOVEMENTS)}, got {movement_name!r}")
+
+
+def meetings(schedule: Sequence[Round], sides: int) -> tuple[list[int], list[int]]:
+    """Returns, per player, how many different partners and how many different opponents
+    they meet over *schedule* (for ``fortyfive bench drive``)."""
+    count = 1 + max(p for r in schedule for t in r for p in t)
+    partners: list[set[int]] = [set() for _ in range(count)]
+    opponents: list[set[int]] = [set() for _ in range(count)]
+    for tables in schedule:
+        for table in tables:
+            for members in partner_pairs(table, sides):
+                for player in members:
+                    partners[player] |= set(members) - {player}
+                    opponents[player] |= set(table) - set(members)
+    return [len(p) for p in partners], [len(o) for o in opponents]
+
+
 def partner_pairs(table: Table, sides: int) -> tuple[tuple[int, ...], ...]:
     """Returns the partnerships of *table* (the players of each side)."""
     return tuple(tuple(table[s] for s in range(side, len(table), sides)) for side in range(sides))
@@ -236,6 +291,8 @@ class DriveState:
     """Boards (deals) per round in duplicate; 0 in progressive."""
     rank_by: str = "points"
     """A key of :data:`TIE_RULES`: what the standings rank by."""
+    movement: str = "round_robin"
+    """A key of :data:`MOVEMENTS`: how its schedule was drawn."""
     played: tuple[RoundState, ...] = ()
     finished: bool = False
     paused: bool = False
@@ -289,6 +346,7 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
                 format=_format(event.format), rounds=event.rounds, size=event.table_size,
                 schedule=tuple(tuple(tuple(t) for t in r) for r in event.schedule),
                 boards=event.boards, rank_by=event.rank_by or "points",
+                movement=event.movement or "round_robin",
             )
             continue
         state = _apply(event, state)
@@ -317,6 +375,9 @@ def _check_created(event: DriveCreated) -> None:
                and p.get("type") in ("human", "bot") for p in players):
         raise DriveError("every player of a drive is an object with a name and a type, human "
                          "or bot")
+    if event.movement is not None and event.movement not in MOVEMENTS:
+        raise DriveError(f"a drive's movement is {' or '.join(MOVEMENTS)}, not "
+                         f"{event.movement!r}")
     if event.rank_by is not None and event.rank_by not in RANKINGS:
         raise DriveError(f"a drive ranks by {' or '.join(RANKINGS)}, not {event.rank_by!r}")
     size = event.table_size

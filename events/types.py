@@ -446,8 +446,11 @@ class DriveCreated(Event):
     rank_by: str | None = None
     """How its standings rank the players for the prizes: ``points`` or ``games_won`` (the
     other breaks ties); ``None`` (drives created before the option) ranks by points."""
+    movement: str | None = None
+    """The movement its schedule was drawn by: ``round_robin`` or ``fixed_partners``;
+    ``None`` (drives created before the option): ``round_robin``."""
 
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

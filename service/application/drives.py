@@ -38,9 +38,9 @@ from engine.drives import (
     apply_drive_event,
     check_players,
     fold_drive,
-    movement,
     partner_pairs,
     public_results,
+    schedule_of,
     standings,
     table_result,
     table_size,
@@ -161,6 +161,7 @@ def create_drive(
     boards: int | None = None,
     admit: Callable[[int], None] | None = None,
     rank_by: str = "points",
+    movement: str = "round_robin",
 ) -> tuple[str, dict[int, str], str]:
     """Creates a drive and returns its id, a token per human player (by player index) and
     its director's token (only its digest is kept: :func:`direct` takes it).
@@ -219,6 +220,7 @@ def create_drive(
     if format == "duplicate" and len(roster) == size:
         raise DriveError(f"a duplicate drive compares tables: it needs two or more, not one "
                          f"({size + 1} players or more, with fill_with_bots)")
+    schedule = schedule_of(movement, len(roster), size, rounds)
     if admit is not None:
         admit(len(roster) // size * rounds)
     drive_id = new_drive_id()
@@ -228,8 +230,8 @@ def create_drive(
                                    DIRECTOR_SECRET: token_digest(director)})
     created = DriveCreated(
         profile=profile, options=rules.options(), players=tuple(roster), format=format,
-        rounds=rounds, table_size=size, schedule=movement(len(roster), size, rounds),
-        boards=boards if format == "duplicate" else 0, rank_by=rank_by,
+        rounds=rounds, table_size=size, schedule=schedule,
+        boards=boards if format == "duplicate" else 0, rank_by=rank_by, movement=movement,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
     return drive_id, tokens, director
@@ -607,7 +609,8 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
     return {
         "id": drive.drive_id, "status": drive.status, "profile": drive.profile,
         "options": dict(drive.options), "format": drive.format, "round_count": drive.rounds,
-        "boards_per_round": drive.boards, "rank_by": drive.rank_by, "version": drive.version,
+        "boards_per_round": drive.boards, "rank_by": drive.rank_by,
+        "movement": drive.movement, "version": drive.version,
         "players": [dict(p) for p in drive.players],
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,

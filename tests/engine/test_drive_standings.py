@@ -13,10 +13,13 @@ from engine.drives import (
     DriveError,
     TableResult,
     check_players,
+    fixed_partners,
     fold_drive,
+    meetings,
     movement,
     partner_pairs,
     public_results,
+    schedule_of,
     standings,
     table_result,
     table_size,
@@ -200,3 +203,28 @@ def test_a_drive_ranks_by_points_or_by_games_won_and_the_verifier_agrees() -> No
         orders[rank_by] = [row["name"] for row in table]
     # Some players won more games with fewer points: the two rankings differ.
     assert orders["points"] != orders["games_won"]
+
+
+@pytest.mark.parametrize(("players", "size"), [(16, 4), (24, 6)])
+def test_fixed_partners_keep_their_partner_and_meet_each_moving_pair_once(
+    players: int, size: int,
+) -> None:
+    tables, sides = players // size, size // 2
+    schedule = fixed_partners(players, size, tables)
+    for tables_of_round in schedule:
+        assert sorted(p for t in tables_of_round for p in t) == list(range(players))
+        for table in tables_of_round:
+            assert all(pair[0] // 2 == pair[1] // 2 and pair[0] % 2 == 0
+                       for pair in partner_pairs(table, sides))
+    met = [frozenset(p[0] // 2 for p in partner_pairs(t, sides)) for r in schedule for t in r]
+    assert len(met) == len(set(met))  # No two partnerships meet twice over the tables' rounds.
+    partners, opponents = meetings(schedule, sides)
+    # Every stationary partnership (side 1: the first 2 x tables players) meets every moving
+    # one once; in classic that is everyone's count.
+    assert set(partners) == {1} and set(opponents[:2 * tables]) == {(size - 2) * tables}
+    if sides == 2:
+        assert set(opponents) == {2 * tables}
+    round_robin = meetings(schedule_of("round_robin", players, size, tables), sides)
+    assert min(round_robin[0]) == min(tables, players - 1)
+    with pytest.raises(DriveError, match="movement must be one of round_robin, fixed_partners"):
+        schedule_of("winners_move", players, size, 1)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bench.drive import movement_figures
 from bench.engine import random_game
 from engine.fold import fold
 from service.cli import main
@@ -332,3 +333,12 @@ def test_bench_drive_refuses_a_drive_that_cannot_be_made_in_one_line(
     assert err.splitlines() == ["fortyfive bench drive: --tables 1: a duplicate drive compares "
                                 "tables: it needs two or more, not one (5 players or more, "
                                 "with fill_with_bots)"]
+
+
+def test_bench_drive_reports_the_partners_and_opponents_of_every_movement() -> None:
+    figures = movement_figures(40, 4, 3)
+    assert set(figures) == {"round_robin", "fixed_partners"}
+    assert figures["round_robin"]["partners_min"] == 3
+    assert figures["fixed_partners"] == {"partners_mean": 1.0, "partners_min": 1,
+                                         "opponents_mean": 6.0, "opponents_min": 6}
+    assert figures["round_robin"]["opponents_min"] < 6

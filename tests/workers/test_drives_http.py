@@ -334,3 +334,21 @@ def test_a_drive_ranked_by_games_won_says_so_and_ranks_by_them_then_points(
         "profile": "classic", "players": _players(0, 8), "format": "progressive", "rounds": 1,
         "rank_by": "tricks"})
     assert (refused.status_code, refused.json["code"]) == (422, "invalid_request")
+
+
+def test_a_fixed_partners_drive_keeps_partnerships_and_says_its_movement(
+    client: FlaskClient,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 12), "format": "progressive",
+        "rounds": 3, "movement": "fixed_partners"})
+    view = client.get(f"/v1/drives/{created.json['id']}").json
+    assert view["movement"] == "fixed_partners"
+    for tables in view["schedule"]:
+        for seats in tables:  # B1 partners B2, B3 partners B4...: seats 0 and 2, 1 and 3.
+            for first, second in ((seats[0], seats[2]), (seats[1], seats[3])):
+                assert (int(first[1:]) + 1) // 2 == (int(second[1:]) + 1) // 2
+    refused = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 8), "format": "progressive", "rounds": 1,
+        "movement": "howell"})
+    assert (refused.status_code, refused.json["code"]) == (422, "invalid_request")

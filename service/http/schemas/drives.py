@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.drives import ADJUSTED, FORMATS, RANKINGS, TABLE_SIZES
+from engine.drives import ADJUSTED, FORMATS, MOVEMENTS, RANKINGS, TABLE_SIZES
 from service.application.drives import (
     DEFAULT_BOARDS,
     DIRECTOR_ACTIONS,
@@ -40,6 +40,10 @@ class DriveCreateSchema(ma.Schema):
         strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_BOARDS),
         metadata={"description": "Duplicate only: boards (deals) per round, the same at every "
                                  f"table (default {DEFAULT_BOARDS})"})
+    movement = fields.String(
+        load_default="round_robin", validate=validate.OneOf(MOVEMENTS),
+        metadata={"description": "round_robin (partners change every round) or "
+                                 "fixed_partners (set partnerships move as in a Mitchell)"})
     rank_by = fields.String(
         load_default="points", validate=validate.OneOf(RANKINGS),
         metadata={"description": "What the standings rank by for the prizes: points "
@@ -160,6 +164,7 @@ class DriveViewSchema(ma.Schema):
     format = fields.String()
     round_count = fields.Integer()
     boards_per_round = fields.Integer()
+    movement = fields.String(metadata={"description": "round_robin or fixed_partners"})
     rank_by = fields.String(metadata={"description": "points or games_won"})
     version = fields.Integer()
     players = fields.List(fields.Nested(DrivePlayerSchema))
