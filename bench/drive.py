@@ -4,7 +4,8 @@ A drive of ``--tables`` tables of bots (four seats each for classic and auction,
 bruff) plays ``--rounds`` rounds through the real path: the dispatcher reads the feeds, the
 jobs (bots, the drive's own advance) run on a worker in this process, one at a time, as on a
 single-worker deployment. Figures: seconds per round (the mean, and the slowest), the games
-and the actions they took, actions per second.
+and the actions they took, actions per second; and, per movement (``--movement`` picks the
+one played), how many different partners and opponents a player meets over the rounds.
 
 By default a private redis-server (AOF, ``appendfsync always``) runs in a temporary
 directory for the run. ``--redis-url`` uses another server instead: only use a scratch one,
@@ -25,7 +26,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from bench import BenchUsageError, positive_int
-from engine.drives import DriveError, table_size
+from engine.drives import MOVEMENTS, DriveError, meetings, schedule_of, table_size
 from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
 from service.application import commands, drives
@@ -45,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the games' target (default: the profile's)")
     parser.add_argument("--format", choices=("progressive", "duplicate"),
                         default="progressive", help="the drive's format (default progressive)")
+    parser.add_argument("--movement", choices=MOVEMENTS, default="round_robin",
+                        help="the drive's movement (default round_robin); the figures give "
+                             "the partners and opponents every movement meets")
     parser.add_argument("--fsync", choices=("always", "everysec"), default="always",
                         help="appendfsync of the private server (default always)")
     parser.add_argument("--redis-url", default=None,
@@ -61,11 +65,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         context.configure(url)
         with RedisEventStore.from_url(url) as store:
             return play_drive(store, url, tables=args.tables, rounds=args.rounds,
-                              profile=args.profile, target=args.target, format=args.format)
+                              profile=args.profile, target=args.target, format=args.format,
+                              movement=args.movement)
 
 
 def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, profile: str,
-               target: int | None, format: str) -> dict[str, Any]:
+               target: int | None, format: str,
+               movement: str = "round_robin") -> dict[str, Any]:
     """Plays a drive of bots to its end through dispatcher and worker; returns the figures.
 
     :raises BenchUsageError: for a drive that cannot be made (a duplicate drive of one table).
@@ -81,8 +87,9 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
     drive_store = DriveStore(store)
     started = time.perf_counter()
     try:
-        drive_id, _ = drives.create_drive(drive_store, profile=profile, options=options,
-                                          players=players, format=format, rounds=rounds)
+        drive_id, _, _ = drives.create_drive(drive_store, profile=profile, options=options,
+                                             players=players, format=format, rounds=rounds,
+                                             movement=movement)
     except DriveError as error:
         raise BenchUsageError(f"fortyfive bench drive: --tables {tables}: {error}") from None
     round_started: dict[int, float] = {}
@@ -107,7 +114,8 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
     connection.close()
     return {
         "drive": {"profile": profile, "format": format, "tables": tables, "rounds": rounds,
-                  "target": target, "players": len(players)},
+                  "target": target, "players": len(players), "movement": movement},
+        "movements": movement_figures(len(players), size, rounds),
         "round_seconds": round(sum(round_seconds.values()) / len(round_seconds), 3),
         "slowest_round_seconds": round(max(round_seconds.values()), 3),
         "total_seconds": round(total, 3),
@@ -115,6 +123,19 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
         "events": actions,
         "events_per_second": round(actions / total, 1),
     }
+
+
+def movement_figures(players: int, size: int, rounds: int) -> dict[str, dict[str, float]]:
+    """Returns, per movement, the different partners and opponents a player meets over the
+    evening: the mean and the fewest (from the schedule alone)."""
+    figures = {}
+    for name in MOVEMENTS:
+        partners, opponents = meetings(schedule_of(name, players, size, rounds), size // 2)
+        figures[name] = {
+            "partners_mean": round(sum(partners) / players, 2), "partners_min": min(partners),
+            "opponents_mean": round(sum(opponents) / players, 2),
+            "opponents_min": min(opponents)}
+    return figures
 
 
 @contextlib.contextmanager

@@ -36,9 +36,13 @@ from events.types import (
     BoardRevealed,
     DriveCreated,
     DriveFinished,
+    DrivePaused,
+    DriveResumed,
+    DriveStopped,
     Event,
     RoundEnded,
     RoundStarted,
+    TableAbandoned,
 )
 
 Format: TypeAlias = Literal["progressive", "duplicate"]
@@ -50,11 +54,40 @@ Round: TypeAlias = tuple[Table, ...]
 TABLE_SIZES: dict[str, int] = {"classic": 4, "auction": 4, "bruff": 6}
 """Seats per table of a drive, by profile: two partnerships of two, or bruff's three."""
 
-TIE_RULE = (
-    "ranked by points (matchpoints in duplicate, game points in progressive), then by games "
-    "won; players equal on both share the place (1, 2, 2, 4) and are listed by name"
+RANKINGS = ("points", "games_won")
+"""What a drive ranks its players by for the prizes (``rank_by``), the other breaking ties."""
+
+TIE_RULES: dict[str, str] = {
+    "points": (
+        "ranked by points (matchpoints in duplicate, game points in progressive), then by "
+        "games won; players equal on both share the place (1, 2, 2, 4) and are listed by name"),
+    "games_won": (
+        "ranked by games won, then by points (matchpoints in duplicate, game points in "
+        "progressive); players equal on both share the place (1, 2, 2, 4) and are listed by "
+        "name"),
+}
+"""How standings rank and break ties, by ``rank_by`` (published with the standings and in
+docs/api.md)."""
+TIE_RULE = TIE_RULES["points"]
+"""The tie rule of a drive ranked by points (every drive created before ``rank_by``)."""
+
+
+ADJUSTED: dict[str, Fraction] = {
+    "average": Fraction(1, 2), "average_plus": Fraction(3, 5), "average_minus": Fraction(2, 5)}
+"""The adjusted scores a director may give a side of an abandoned table, as a share of the
+top (as duplicate bridge's average, average-plus and average-minus are 50, 60 and 40 per cent
+of a board's top). Duplicate: on each board the table did not finish, the side scores that
+share of the matchpoints a side could make on it (one per other table that finished it).
+Progressive: the side scores that share of the most points a side made at any other table of
+the round that was not abandoned. An abandoned table wins no game."""
+
+ADJUSTMENT_RULE = (
+    "an abandoned table's sides score the adjustment the director named: average, "
+    "average-plus or average-minus, 50, 60 or 40 per cent of the top (duplicate: of the "
+    "matchpoints a side could make on each board the table did not finish; progressive: of "
+    "the most points a side made at another table of the round); it wins no game"
 )
-"""How standings break ties (published with the standings and in docs/api.md)."""
+"""How adjusted scores are computed (published with the standings and in docs/api.md)."""
 
 
 class DriveError(FortyFiveError, ValueError):
@@ -130,6 +163,61 @@ def movement(players: int, size: int, rounds: int) -> tuple[Round, ...]:
     return tuple(schedule)
 
 
+MOVEMENTS = ("round_robin", "fixed_partners")
+"""The movements a drive can use (``movement``): docs/api.md says what each gives."""
+
+
+def fixed_partners(players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns a movement of set partnerships, as a Mitchell moves pairs: players ``2k`` and
+    ``2k + 1`` partner each other all evening. At table *t* of round *r* (0-based) side 0 is
+    the stationary partnership *t*; side 1 is the partnership that moved up *r* tables; in
+    bruff, side 2 is the one that moved down *r* tables. Over as many rounds as tables, each
+    stationary pair meets every moving pair once (classic, auction).
+
+    >>> fixed_partners(8, 4, 2)
+    (((0, 4, 1, 5), (2, 6, 3, 7)), ((0, 6, 1, 7), (2, 4, 3, 5)))
+    """
+    sides = size // 2
+    tables = players // size
+    shift = (0, 1, -1)
+    schedule = []
+    for number in range(rounds):
+        seated = []
+        for table in range(tables):
+            pairs = [side * tables + (table - shift[side] * number) % tables
+                     for side in range(sides)]
+            seated.append(tuple(2 * pairs[seat % sides] + seat // sides for seat in range(size)))
+        schedule.append(tuple(seated))
+    return tuple(schedule)
+
+
+def schedule_of(movement_name: str, players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns the schedule of the movement named *movement_name*.
+
+    :raises DriveError: for a movement that is none of :data:`MOVEMENTS`.
+    """
+    if movement_name == "round_robin":
+        return movement(players, size, rounds)
+    if movement_name == "fixed_partners":
+        return fixed_partners(players, size, rounds)
+    raise DriveError(f"movement must be one of {', '.join(MOVEMENTS)}, got {movement_name!r}")
+
+
+def meetings(schedule: Sequence[Round], sides: int) -> tuple[list[int], list[int]]:
+    """Returns, per player, how many different partners and how many different opponents
+    they meet over *schedule* (for ``fortyfive bench drive``)."""
+    count = 1 + max(p for r in schedule for t in r for p in t)
+    partners: list[set[int]] = [set() for _ in range(count)]
+    opponents: list[set[int]] = [set() for _ in range(count)]
+    for tables in schedule:
+        for table in tables:
+            for members in partner_pairs(table, sides):
+                for player in members:
+                    partners[player] |= set(members) - {player}
+                    opponents[player] |= set(table) - set(members)
+    return [len(p) for p in partners], [len(o) for o in opponents]
+
+
 def partner_pairs(table: Table, sides: int) -> tuple[tuple[int, ...], ...]:
     """Returns the partnerships of *table* (the players of each side)."""
     return tuple(tuple(table[s] for s in range(side, len(table), sides)) for side in range(sides))
@@ -174,6 +262,18 @@ class RoundState:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A table its director abandoned, and the adjusted score of each side."""
+
+    round: int
+    table: int
+    """1-based."""
+    adjusted: tuple[str, ...]
+    """Per side, a key of :data:`ADJUSTED`."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DriveState:
     """A drive folded from its events."""
 
@@ -189,8 +289,28 @@ class DriveState:
     schedule: tuple[Round, ...]
     boards: int
     """Boards (deals) per round in duplicate; 0 in progressive."""
+    rank_by: str = "points"
+    """A key of :data:`TIE_RULES`: what the standings rank by."""
+    movement: str = "round_robin"
+    """A key of :data:`MOVEMENTS`: how its schedule was drawn."""
     played: tuple[RoundState, ...] = ()
     finished: bool = False
+    paused: bool = False
+    """Paused by its director: no round starts until it is resumed."""
+    stopped: bool = False
+    """Stopped by its director between rounds (it is then finished, with fewer rounds)."""
+    adjustments: tuple[Adjustment, ...] = ()
+    """The tables its director abandoned, in order."""
+
+    def adjustment(self, round_number: int, table: int) -> Adjustment | None:
+        """Returns the adjustment of *table* (1-based) in round *round_number*, if any."""
+        return next((a for a in self.adjustments
+                     if (a.round, a.table) == (round_number, table)), None)
+
+    @property
+    def between_rounds(self) -> bool:
+        """True when no round is in play (none started yet, or the last one ended)."""
+        return self.current is None or self.current.ended
 
     @property
     def sides(self) -> int:
@@ -225,7 +345,8 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
                 options=dict(event.options), players=tuple(dict(p) for p in event.players),
                 format=_format(event.format), rounds=event.rounds, size=event.table_size,
                 schedule=tuple(tuple(tuple(t) for t in r) for r in event.schedule),
-                boards=event.boards,
+                boards=event.boards, rank_by=event.rank_by or "points",
+                movement=event.movement or "round_robin",
             )
             continue
         state = _apply(event, state)
@@ -254,6 +375,11 @@ def _check_created(event: DriveCreated) -> None:
                and p.get("type") in ("human", "bot") for p in players):
         raise DriveError("every player of a drive is an object with a name and a type, human "
                          "or bot")
+    if event.movement is not None and event.movement not in MOVEMENTS:
+        raise DriveError(f"a drive's movement is {' or '.join(MOVEMENTS)}, not "
+                         f"{event.movement!r}")
+    if event.rank_by is not None and event.rank_by not in RANKINGS:
+        raise DriveError(f"a drive ranks by {' or '.join(RANKINGS)}, not {event.rank_by!r}")
     size = event.table_size
     if not _whole(size, 4) or size % 2 or not _whole(event.boards) or not _whole(event.rounds, 1):
         raise DriveError(f"a drive of tables of {size!r}, {event.rounds!r} rounds and "
@@ -286,6 +412,14 @@ def _apply(event: Event, state: DriveState) -> DriveState:
                      "after its creation")
 
 
+def apply_drive_event(state: DriveState, event: Event) -> DriveState:
+    """Returns *state* after one more *event* (what :func:`fold_drive` does for each).
+
+    :raises DriveError: if the event does not follow there.
+    """
+    return _apply(event, state)
+
+
 APPLIES = _apply.registry
 """The apply function of each drive event type (tests/events/test_drive_event_types.py
 checks every type has one)."""
@@ -298,6 +432,8 @@ def _round_started(event: RoundStarted, state: DriveState) -> DriveState:
         raise DriveError(f"round {event.round} starts out of order")
     if event.round > state.rounds:
         raise DriveError(f"round {event.round} of a drive of {state.rounds}")
+    if state.paused:
+        raise DriveError(f"round {event.round} starts while its director has paused the drive")
     if len(event.games) != len(state.schedule[event.round - 1]):
         raise DriveError(f"round {event.round} starts {len(event.games)} games for "
                          f"{len(state.schedule[event.round - 1])} tables")
@@ -336,6 +472,24 @@ def _board_revealed(event: BoardRevealed, state: DriveState) -> DriveState:
 
 
 @_apply.register
+def _table_abandoned(event: TableAbandoned, state: DriveState) -> DriveState:
+    current = _round(state.played, event.round)
+    if not _whole(event.table, 1) or event.table > len(current.games):
+        raise DriveError(f"round {event.round} has no table {event.table!r} (tables 1 to "
+                         f"{len(current.games)})")
+    if state.adjustment(event.round, event.table) is not None:
+        raise DriveError(f"table {event.table} of round {event.round} is abandoned already")
+    adjusted = tuple(event.adjusted) if isinstance(event.adjusted, Sequence) else ()
+    if len(adjusted) != state.sides or not all(a in ADJUSTED for a in adjusted):
+        raise DriveError(f"an abandoned table's adjusted score names one of "
+                         f"{', '.join(ADJUSTED)} for each of its {state.sides} sides")
+    if not isinstance(event.reason, str):
+        raise DriveError("a director's reason is text")
+    return _next(state, adjustments=(*state.adjustments, Adjustment(
+        event.round, event.table, adjusted, event.reason)))
+
+
+@_apply.register
 def _round_ended(event: RoundEnded, state: DriveState) -> DriveState:
     current = _round(state.played, event.round)
     heads = None
@@ -356,6 +510,28 @@ def _drive_finished(event: DriveFinished, state: DriveState) -> DriveState:
     if len(state.played) != state.rounds or not state.played[-1].ended:
         raise DriveError("a drive finishes only after its last round")
     return _next(state, finished=True)
+
+
+@_apply.register
+def _drive_paused(event: DrivePaused, state: DriveState) -> DriveState:
+    if state.paused:
+        raise DriveError("the drive is paused already")
+    return _next(state, paused=True)
+
+
+@_apply.register
+def _drive_resumed(event: DriveResumed, state: DriveState) -> DriveState:
+    if not state.paused:
+        raise DriveError("the drive is not paused")
+    return _next(state, paused=False)
+
+
+@_apply.register
+def _drive_stopped(event: DriveStopped, state: DriveState) -> DriveState:
+    if not state.between_rounds:
+        raise DriveError(f"round {state.played[-1].number} is in play: a drive stops between "
+                         "rounds (pause it, and stop it once the round has ended)")
+    return _next(state, finished=True, stopped=True, paused=False)
 
 
 def _next(state: DriveState, **changes: Any) -> DriveState:
@@ -444,20 +620,27 @@ def public_results(drive: DriveState,
 
 
 def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dict[str, Any]]:
-    """Returns the players ranked (see :data:`TIE_RULE`), each with ``name``, ``type``,
-    ``games_won``, ``points`` and ``place``; *results* maps game ids to their results
-    (a game not yet in it counts nothing)."""
+    """Returns the players ranked (see :data:`TIE_RULES`, by the drive's ``rank_by``), each
+    with ``name``, ``type``, ``games_won``, ``points`` and ``place``; *results* maps game ids
+    to their results (a game not yet in it counts nothing)."""
     count = len(drive.players)
     won = [0] * count
     points: list[Fraction] = [Fraction(0)] * count
     for number, played in enumerate(drive.played):
         tables = drive.schedule[number]
-        for game, table in zip(played.games, tables, strict=True):
+        top = _progressive_top(drive, played, results)
+        for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
             result = results.get(game)
-            if result is None:
+            adjustment = drive.adjustment(played.number, index)
+            if result is None and adjustment is None:
                 continue
             for side, members in enumerate(partner_pairs(table, drive.sides)):
                 for player in members:
+                    if adjustment is not None:
+                        if drive.format == "progressive":
+                            points[player] += ADJUSTED[adjustment.adjusted[side]] * top
+                        continue
+                    assert result is not None
                     if result.winner == side:
                         won[player] += 1
                     if drive.format == "progressive":
@@ -465,8 +648,9 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
         if drive.format == "duplicate":
             for player, mp in matchpoints(drive, number, results).items():
                 points[player] += mp
-    order = sorted(range(count),
-                   key=lambda p: (-points[p], -won[p], drive.players[p]["name"], p))
+    by_wins = drive.rank_by == "games_won"
+    order = sorted(range(count), key=lambda p: (
+        (-won[p], -points[p]) if by_wins else (-points[p], -won[p]), drive.players[p]["name"], p))
     ranked: list[dict[str, Any]] = []
     for position, player in enumerate(order):
         if ranked and (points[player], won[player]) == (ranked[-1]["_p"], ranked[-1]["games_won"]):
@@ -481,12 +665,24 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
     return ranked
 
 
+def _progressive_top(drive: DriveState, played: RoundState,
+                     results: Mapping[str, TableResult]) -> Fraction:
+    """Returns the most points a side made at a table of round *played* that was not
+    abandoned (what a progressive adjustment is a share of; 0 when there is none)."""
+    scores = [score for index, game in enumerate(played.games, start=1)
+              if drive.adjustment(played.number, index) is None and game in results
+              for score in results[game].scores]
+    return Fraction(max(scores, default=0))
+
+
 def matchpoints(
     drive: DriveState, number: int, results: Mapping[str, TableResult]
 ) -> dict[int, Fraction]:
     """Returns each player's matchpoints in round *number* (0-based) of a duplicate drive:
     on every board, a side scores 1 for each other table whose same side it beat on that board
-    (more points), and 1/2 for each tie; only tables that finished the deal compare."""
+    (more points), and 1/2 for each tie; only tables that finished the deal compare. A side of
+    a table its director abandoned scores, on each board that table did not finish, its
+    adjusted share (:data:`ADJUSTED`) of the tables that finished it."""
     played = drive.played[number]
     tables = drive.schedule[number]
     earned: dict[int, Fraction] = {}
@@ -494,6 +690,14 @@ def matchpoints(
         scored = [(table, results[game].deals[deal]) for game, table in
                   zip(played.games, tables, strict=True)
                   if game in results and deal in results[game].deals]
+        for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
+            adjustment = drive.adjustment(played.number, index)
+            if adjustment is None or (game in results and deal in results[game].deals):
+                continue
+            for side, members in enumerate(partner_pairs(table, drive.sides)):
+                for player in members:
+                    earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
+                        adjustment.adjusted[side]] * len(scored)
         for table, mine in scored:
             for side, members in enumerate(partner_pairs(table, drive.sides)):
                 mp = Fraction(0)

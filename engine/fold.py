@@ -8,6 +8,7 @@ that lacks it, a reveal of the wrong seed) raises :class:`EventSequenceError`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -224,11 +225,15 @@ def _shuffled(event: DeckShuffled, state: GameState) -> GameState:
 def _board(event: BoardDealt, state: GameState) -> GameState:
     if commitment(event.seed) != event.commitment:
         raise EventSequenceError(f"board {event.board!r}: the seed does not match its commitment")
+    if event.finish not in (None, PLAYED_OUT):
+        raise EventSequenceError(f"board {event.board!r}: unknown finish {event.finish!r} "
+                                 f"(known: {PLAYED_OUT})")
     order = board_order(state.rules, event.seed, event.board, event.deal, event.cut,
                         event.algorithm)
     deal = _fresh_deal(
         state, event.deal, algorithm=event.algorithm, commitment=event.commitment,
         seed=event.seed, order=order, board=event.board, boards=event.boards,
+        played_out=event.finish == PLAYED_OUT,
     )
     return _with_deal(state, _deal_out(state.rules, deal, cut(order, event.cut), event.cut),
                       past_deals=_past_deals(state))
@@ -555,8 +560,19 @@ def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
     return _replaced(deal, bonus_proven=True, facts=deal.facts + (fact,))
 
 
+PLAYED_OUT = "played_out"
+"""The ``finish`` of a board every table plays out (``board_dealt``)."""
+BOARD_TARGET = 1 << 30
+"""The target a played-out board is scored against: none a deal can reach, so no board stops
+at the game's target (every table plays it out and every board compares); the game of boards
+is decided after its last board (:func:`_end_deal`)."""
+
+
 def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settlement | None:
     """Returns how the deal ends after this play, or ``None`` while it goes on."""
+    if deal.played_out:
+        # Taking all five tricks of a board is its points, not the game (bruff's jink).
+        rules = dataclasses.replace(rules, target=BOARD_TARGET, jink="none")
     if deal.jink_seat is not None and rules.jink == "announced":
         jinker = rules.side_of(deal.jink_seat)
         if any(rules.side_of(t.winner) != jinker for t in deal.tricks if t.winner is not None):
@@ -598,6 +614,14 @@ def _end_deal(
     game_number = state.game_number
     winner = state.winner
     game_winners = state.game_winners
+    if deal.played_out:
+        # A game of played-out boards ends after its last board, whatever the scores, and is
+        # won by the side with the most points over the boards (equal best: by nobody).
+        last = deal.number >= deal.boards
+        best = max(scores)
+        leaders = [side for side, score in enumerate(scores) if score == best]
+        result = dataclasses.replace(
+            result, winner=leaders[0] if last and len(leaders) == 1 else None)
     if result.winner is not None:
         side = result.winner
         games_won = games_won[:side] + (games_won[side] + 1,) + games_won[side + 1:]

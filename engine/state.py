@@ -157,6 +157,9 @@ class DealState(NamedTuple):
     opened: int = 0
     """The version of the event that opened the deal (its shuffle, board or recorded hands):
     a ``/2`` deal's nonce window runs from that event's time."""
+    played_out: bool = False
+    """For a board dealt ``finish: played_out``: no target ends it or its game; the game is
+    decided after its last board."""
 
 
 class GameState(NamedTuple):

@@ -20,6 +20,9 @@ Actor: TypeAlias = Seat | str
 
 SERVER = "server"
 """The actor of events the service decides itself (shuffles, timeouts, seed reveals)."""
+DIRECTOR = "director"
+"""The actor of a drive's events its director decided (pause, resume, stop), with the
+director's token."""
 
 BODY_FIELDS = (
     "game_id",

@@ -5,8 +5,9 @@ card played). Trick winners, bonuses, scores and the winner are derived by the e
 and are never stored: that is what keeps a mid-deal finish reproducible.
 
 A drive's stream has types of its own (:data:`DRIVE_EVENT_TYPES`: its creation, each round's
-start and end, each board's reveal, its finish), folded by :func:`engine.drives.fold_drive`
-and listed in docs/api.md; tests/events/test_drive_event_types.py holds them to both.
+start and end, each board's reveal, its finish, and its director's pause, resume and stop),
+folded by :func:`engine.drives.fold_drive` and listed in docs/api.md;
+tests/events/test_drive_event_types.py holds them to both.
 
 Cards travel as their canonical codes (``"5S"``, ``"TD"``, ``"JK"``) and suits as one letter,
 so this module imports nothing of the project. Every type has a stable ``TYPE`` name used on
@@ -423,6 +424,13 @@ class BoardDealt(Event):
     cut: int
     seed: str
     """Hex seed (32 bytes); private until revealed."""
+    finish: str | None = None
+    """How the game of boards ends: ``"played_out"``, after its last board whatever the
+    scores (every table plays every board, so every board compares), won by the side with
+    the most points over the boards; ``None`` (boards dealt before drives played them out):
+    when a side reaches the target, or after the last board."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"finish"})
 
 
 # Drive events -----------------------------------------------------------------------------------
@@ -449,6 +457,14 @@ class DriveCreated(Event):
     """Per round, per table, the players (indices into :attr:`players`) in seat order."""
     boards: int
     """Boards (deals) per round in duplicate; 0 in progressive."""
+    rank_by: str | None = None
+    """How its standings rank the players for the prizes: ``points`` or ``games_won`` (the
+    other breaks ties); ``None`` (drives created before the option) ranks by points."""
+    movement: str | None = None
+    """The movement its schedule was drawn by: ``round_robin`` or ``fixed_partners``;
+    ``None`` (drives created before the option): ``round_robin``."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -498,6 +514,52 @@ class DriveFinished(Event):
     TYPE: ClassVar[str] = "drive_finished"
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class DrivePaused(Event):
+    """The director paused the drive: no round starts until it is resumed (the round in
+    play, if any, plays on and ends)."""
+
+    TYPE: ClassVar[str] = "drive_paused"
+
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableAbandoned(Event):
+    """The director abandoned one table's game of the round in play: it ends without a
+    winner, and each side gets the adjusted score the director named, as duplicate bridge
+    scores a board a table could not play (engine.drives.ADJUSTED)."""
+
+    TYPE: ClassVar[str] = "table_abandoned"
+
+    round: int
+    table: int
+    """1-based, as the drive's view numbers tables."""
+    adjusted: tuple[str, ...]
+    """Per side: ``average``, ``average_plus`` or ``average_minus``."""
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveResumed(Event):
+    """The director resumed a paused drive: the next round starts when due."""
+
+    TYPE: ClassVar[str] = "drive_resumed"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DriveStopped(Event):
+    """The director stopped the drive between rounds: the rounds not started are not played,
+    and its standings are final as the rounds played left them."""
+
+    TYPE: ClassVar[str] = "drive_stopped"
+
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -524,7 +586,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
-    for cls in (DriveCreated, RoundStarted, BoardRevealed, RoundEnded, DriveFinished)
+    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundEnded,
+                DrivePaused, DriveResumed, DriveFinished, DriveStopped)
 }
 """Every event type of a drive's stream by its wire name (no name is also a game's)."""
 assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES), "a type name belongs to one stream"

@@ -6,8 +6,9 @@ One pass (:func:`run`), scheduled hourly as the ``retain`` job and run by hand w
 1. **Abandon.** Every game in progress whose last event is older than ``ABANDON_AFTER``
    seconds (default 3 days; 0: never) gets a ``game_abandoned`` event from the server,
    through the command path (:func:`service.application.commands.abandon`), so it is over, without a
-   winner, and says why; but a drive's game that waits for its drive is not abandoned, its
-   drive is advanced instead (:func:`abandon_idle`).
+   winner, and says why; but a drive's game is never abandoned here (a stalled table is its
+   director's to resolve); one that waits for its drive has its drive advanced instead
+   (:func:`abandon_idle`).
 2. **Archive.** Every game over for longer than ``ARCHIVE_AFTER`` seconds (default 7 days;
    0: never) has its stream replaced by its tombstone and compressed events
    (:meth:`events.redis_store.RedisEventStore.archive`); its access log moves into the
@@ -159,11 +160,11 @@ def abandon_idle(
     """Abandons the games in progress whose last event is more than *after* seconds before
     *now* (none when *after* is ``None``); returns their ids.
 
-    A game of a drive that waits for its drive (a duplicate table for the board other tables
-    are still playing) is idle through nobody's fault: it is not abandoned, but its drive is
-    advanced here, should the job that was to do so have been lost, and it is looked at again
-    *after* seconds on. Once the table that stalls the others is abandoned, that advance
-    reveals the board and they go on."""
+    A game of a drive is never abandoned here: its turn clock acts for an absent seat, and a
+    table that still stalls is its director's to resolve (docs/operating.md). One that waits
+    for its drive (a duplicate table for the board other tables are still playing) has its
+    drive advanced here, should the job that was to do so have been lost; either is looked at
+    again *after* seconds on."""
     if after is None:
         return []
     client = store.client
@@ -179,9 +180,13 @@ def abandon_idle(
             client.zadd(keys.LIVE_KEY, {game_id: last})  # The index was behind the game.
             continue
         drive_id = drives.drive_of(game_id)
-        if folded.state.turn is None and drive_id is not None:
+        if drive_id is not None:
+            # A drive's table is its turn clock's and its director's to resolve, never the
+            # store-wide policy's: abandoning it here would end one table of an evening, or
+            # all of them, without the director knowing.
             client.zadd(keys.LIVE_KEY, {game_id: now}, xx=True)
-            waiting.append(drive_id)
+            if folded.state.turn is None:
+                waiting.append(drive_id)
             continue
         if commands.abandon(store, games, game_id, expected_version=folded.version,
                             idle_seconds=idle, after_seconds=after):

@@ -6,7 +6,8 @@ by the user, and the one the document carries; their signatures given the keys),
 of an ended round against the head the drive pinned it at, every listed game's chain and
 result (re-folded from its events), every revealed board against its commitment, every board
 a game was dealt against the board the drive committed to (so every table of a round had the
-same cards), and the standings, derived again on a path of their own
+same cards), every game of boards played out against the rule (every board played, won on
+the total), and the standings, derived again on a path of their own
 (:mod:`replay.verification.drive_standings`) and compared with the ones the document states.
 
 A checkpoint pins the drive's events up to its version (the players' names, the schedule,
@@ -30,6 +31,7 @@ from events.chain import verify as verify_game_chain
 from events.chain import verify_drive as verify_drive_chain
 from events.envelope import DriveEnvelope, Envelope
 from events.errors import CorruptStreamError, SchemaError
+from events.types import BoardDealt
 from events.upcasting import decode, decode_drive
 from replay.formats.document import FORMAT as HAND_HISTORY_FORMAT
 from replay.verification.drive_standings import Outcome, derive
@@ -245,7 +247,34 @@ def _outcome(game: str, entry: Mapping[str, Any]) -> Outcome:
     if head != entry.get("head") or len(envelopes) != entry.get("version"):
         raise ValueError(f"chain head {head[:12]}... at version {len(envelopes)} is not the "
                          "listed head")
-    derived = Outcome.of_game(fold(decode(envelope) for envelope in envelopes))
+    events = [decode(envelope) for envelope in envelopes]
+    state = fold(events)
+    derived = Outcome.of_game(state)
     if derived != stated:
         raise ValueError("the listed result differs from the result of its events")
+    played_out = [e for e in events if isinstance(e, BoardDealt) and e.finish == "played_out"]
+    if played_out and derived.over and not state.abandoned:
+        check_played_out(derived, played_out[0].boards)
     return derived
+
+
+def check_played_out(outcome: Outcome, boards: int) -> None:
+    """Checks a game of boards played out (docs/api.md, "Drives") as the rule reads, apart
+    from the fold: over only after every board, its scores the sums of its boards, and won by
+    the side with the most points over them (by nobody on equal best).
+
+    :raises ValueError: naming what does not hold.
+    """
+    if sorted(outcome.deals) != list(range(1, boards + 1)):
+        raise ValueError(f"it is over after boards {sorted(outcome.deals)}, not after every "
+                         f"one of its {boards} boards")
+    sums = [sum(points[side] for points in outcome.deals.values())
+            for side in range(len(outcome.scores))]
+    if sums != list(outcome.scores):
+        raise ValueError(f"its scores {list(outcome.scores)} are not the sums of its boards "
+                         f"{sums}")
+    leaders = [side for side, total in enumerate(sums) if total == max(sums)]
+    winner = leaders[0] if len(leaders) == 1 else None
+    if outcome.winner != winner:
+        raise ValueError(f"it is won by side {outcome.winner}, but the side with the most "
+                         f"points over its boards is {winner}")

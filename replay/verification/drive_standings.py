@@ -91,9 +91,12 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
     *outcomes* are every game's (a game missing counts nothing); they are counted as
     :func:`shown` lets them be. Seat *s* plays for side *s* mod the number of sides. A side
     that wins its game wins it for each of its players. Progressive: a player's points are
-    their side's points in each game. Duplicate: on each board, a side scores 1 for every other
+    their side's points in each game. A table its director abandoned wins nothing; its sides
+    score the adjustment named, a share of the top (docs/api.md). Duplicate: on each board, a
+    side scores 1 for every other
     table of the round that played the board and whose same side made fewer points, 1/2 for
-    each that made as many. Ranked by points, then games won; equal on both share the place
+    each that made as many. Ranked by points, then games won (by games won, then points, for a
+    drive whose ``rank_by`` is ``games_won``); equal on both share the place
     and are listed by name.
     """
     counted = shown(drive, outcomes)
@@ -101,10 +104,20 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
     count = len(drive.players)
     wins = [0] * count
     points = [Fraction(0)] * count
+    abandoned = {(a.round, a.table): a.adjusted for a in drive.adjustments}
     for played in drive.played:
         seating = drive.schedule[played.number - 1]
-        for game, table in zip(played.games, seating, strict=True):
+        best = max((score for t, game in enumerate(played.games, start=1)
+                    if (played.number, t) not in abandoned and game in counted
+                    for score in counted[game].scores), default=0)
+        for t, (game, table) in enumerate(zip(played.games, seating, strict=True), start=1):
             outcome = counted.get(game)
+            adjusted = abandoned.get((played.number, t))
+            if adjusted is not None:
+                if drive.format == "progressive":
+                    for seat, player in enumerate(table):
+                        points[player] += _SHARE[adjusted[seat % sides]] * best
+                continue
             if outcome is None:
                 continue
             for seat, player in enumerate(table):
@@ -115,8 +128,15 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
         if drive.format == "duplicate":
             for player, earned in _matchpoints(drive, played.games, seating, counted).items():
                 points[player] += earned
-    ranked = sorted(range(count), key=lambda p: (-points[p], -wins[p],
-                                                  drive.players[p]["name"], p))
+            for player, earned in _adjusted_matchpoints(drive, played.number, played.games,
+                                                        seating, counted).items():
+                points[player] += earned
+    if drive.rank_by == "games_won":
+        ranked = sorted(range(count), key=lambda p: (-wins[p], -points[p],
+                                                      drive.players[p]["name"], p))
+    else:
+        ranked = sorted(range(count), key=lambda p: (-points[p], -wins[p],
+                                                      drive.players[p]["name"], p))
     rows: list[dict[str, Any]] = []
     place = 0
     for position, player in enumerate(ranked):
@@ -129,6 +149,33 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
                      "games_won": wins[player], "place": place,
                      "points": int(value) if value.denominator == 1 else float(value)})
     return rows
+
+
+_SHARE = {"average": Fraction(50, 100), "average_plus": Fraction(60, 100),
+          "average_minus": Fraction(40, 100)}
+"""docs/api.md: average, average-plus and average-minus are 50, 60 and 40 per cent of the
+top."""
+
+
+def _adjusted_matchpoints(drive: DriveState, number: int, games: tuple[str, ...],
+                          seating: tuple[tuple[int, ...], ...],
+                          counted: Mapping[str, Outcome]) -> dict[int, Fraction]:
+    """Returns what the players of the tables abandoned in round *number* score on the
+    boards their table did not finish: the named share of the tables that finished each."""
+    sides = drive.size // 2
+    earned: dict[int, Fraction] = {}
+    for adjustment in drive.adjustments:
+        if adjustment.round != number:
+            continue
+        game = games[adjustment.table - 1]
+        for deal in range(1, drive.boards + 1):
+            if game in counted and deal in counted[game].deals:
+                continue  # Played before the table was abandoned: compared as any other.
+            top = sum(1 for other in games if other in counted and deal in counted[other].deals)
+            for seat, player in enumerate(seating[adjustment.table - 1]):
+                earned[player] = earned.get(player, Fraction(0)) + (
+                    _SHARE[adjustment.adjusted[seat % sides]] * top)
+    return earned
 
 
 def _matchpoints(drive: DriveState, games: tuple[str, ...], seating: tuple[tuple[int, ...], ...],

@@ -13,37 +13,44 @@ checkpoint of the drive there (as a worker signs a game's at each deal's end) an
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import hmac
 import itertools
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.actions import start_game
 from engine.boards import BOARD_ALGORITHM
 from engine.drives import (
+    ADJUSTMENT_RULE,
     FORMATS,
-    TIE_RULE,
+    RANKINGS,
+    TIE_RULES,
     DriveError,
     DriveState,
     RoundState,
     TableResult,
+    apply_drive_event,
     check_players,
     fold_drive,
-    movement,
+    partner_pairs,
     public_results,
+    schedule_of,
     standings,
     table_result,
     table_size,
 )
 from engine.errors import shown
-from engine.fold import apply_event
+from engine.fold import PLAYED_OUT, apply_event
 from engine.profiles import make_ruleset
 from engine.state import GameState
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
-from events.envelope import SERVER, DriveEnvelope
+from events.envelope import DIRECTOR, SERVER, DriveEnvelope
 from events.errors import ConcurrencyError
 from events.fold_cache import Folded
 from events.types import (
@@ -51,10 +58,14 @@ from events.types import (
     BoardRevealed,
     DriveCreated,
     DriveFinished,
+    DrivePaused,
+    DriveResumed,
+    DriveStopped,
     Event,
     RoundEnded,
     RoundStarted,
     SeedRevealed,
+    TableAbandoned,
 )
 from events.upcasting import decode_drive
 from service.application import commands, signing
@@ -62,10 +73,17 @@ from service.application.names import name_key
 from service.application.tokens import Role, TokenRegistry, new_token, token_digest
 
 MAX_PLAYERS = 400
+MAX_TABLES = 50
+"""Tables per round of a drive, at most (docs/api.md)."""
 MAX_ROUNDS = 30
+"""Rounds per drive, at most (docs/api.md)."""
 MAX_BOARDS = 12
 DEFAULT_BOARDS = 2
 """Boards per round of a duplicate drive when its creator names no number."""
+DEFAULT_TURN_SECONDS = 120
+"""The turn clock of a drive's games when its creator names none (``turn_seconds``): an absent
+player's seat is played for after it, so one absence cannot halt an evening. A creator may
+give ``null`` for no clock; a stalled table is then the director's to resolve."""
 
 _GAME_OF_DRIVE = re.compile(r"(dr-[0-9a-f]{20})\.(\d+)\.(\d+)")
 
@@ -135,9 +153,16 @@ def create_drive(
     rounds: int,
     fill_with_bots: bool = False,
     boards: int | None = None,
-) -> tuple[str, dict[int, str]]:
-    """Creates a drive and returns its id and a token per human player (by player index).
-    *boards* (duplicate only) defaults to :data:`DEFAULT_BOARDS`.
+    admit: Callable[[int], None] | None = None,
+    rank_by: str = "points",
+    movement: str = "round_robin",
+) -> tuple[str, dict[int, str], str]:
+    """Creates a drive and returns its id, a token per human player (by player index) and
+    its director's token (only its digest is kept: :func:`direct` takes it).
+    *boards* (duplicate only) defaults to :data:`DEFAULT_BOARDS`. Once the drive is known to
+    be valid, and before anything is kept, *admit* is called with the number of games it will
+    start (tables times rounds): the HTTP layer counts them against the creation rate limit,
+    and whatever it raises leaves nothing done.
 
     :raises DriveError: for a bad format, count of rounds or boards, players that do not
         fill the tables or share a name, or a duplicate drive of one table.
@@ -145,6 +170,8 @@ def create_drive(
     """
     if format not in FORMATS:
         raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
+    if rank_by not in RANKINGS:
+        raise DriveError(f"rank_by must be one of {', '.join(RANKINGS)}, got {shown(rank_by)}")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise DriveError(f"rounds must be 1 to {MAX_ROUNDS}, got {rounds}")
     if format == "progressive" and boards is not None:
@@ -153,9 +180,14 @@ def create_drive(
     if format == "duplicate" and not 1 <= boards <= MAX_BOARDS:
         raise DriveError(f"boards must be 1 to {MAX_BOARDS}, got {boards}")
     size = table_size(profile)
+    options = {"turn_seconds": DEFAULT_TURN_SECONDS, **options}
     rules = make_ruleset(profile, options, size)
     if format == "duplicate" and rules.match_games != 1:
         raise DriveError("a duplicate drive plays its boards once: match_games must be 1")
+    if format == "duplicate" and rules.jink == "announced":
+        raise DriveError("a duplicate drive plays every board out and the side with the most "
+                         "points over them wins: an announced jink, which wins or loses the "
+                         "game, does not fit (jink must be none)")
     if rules.sides * 2 != size:
         raise DriveError(f"a drive table seats partnerships of two; layout {rules.layout!r} "
                          "does not")
@@ -176,19 +208,117 @@ def create_drive(
     if len(roster) > MAX_PLAYERS:
         raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")
     check_players(len(roster), size)
+    if len(roster) // size > MAX_TABLES:
+        raise DriveError(f"a drive has at most {MAX_TABLES} tables a round, got "
+                         f"{len(roster) // size}")
     if format == "duplicate" and len(roster) == size:
         raise DriveError(f"a duplicate drive compares tables: it needs two or more, not one "
                          f"({size + 1} players or more, with fill_with_bots)")
+    schedule = schedule_of(movement, len(roster), size, rounds)
+    if admit is not None:
+        admit(len(roster) // size * rounds)
     drive_id = new_drive_id()
     tokens = {i: new_token() for i, p in enumerate(roster) if p["type"] == "human"}
-    drives.keep_secrets(drive_id, {f"token:{i}": token_digest(t) for i, t in tokens.items()})
+    director = new_token()
+    drives.keep_secrets(drive_id, {**{f"token:{i}": token_digest(t) for i, t in tokens.items()},
+                                   DIRECTOR_SECRET: token_digest(director)})
     created = DriveCreated(
         profile=profile, options=rules.options(), players=tuple(roster), format=format,
-        rounds=rounds, table_size=size, schedule=movement(len(roster), size, rounds),
-        boards=boards if format == "duplicate" else 0,
+        rounds=rounds, table_size=size, schedule=schedule,
+        boards=boards if format == "duplicate" else 0, rank_by=rank_by, movement=movement,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
-    return drive_id, tokens
+    return drive_id, tokens, director
+
+
+# The director ---------------------------------------------------------------------------------
+
+DIRECTOR_SECRET = "director"
+"""The field of a drive's secrets that keeps its director's token digest."""
+DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table")
+"""What a director can do to a drive (docs/api.md, "Running an evening")."""
+
+
+class DirectorTokenError(PermissionError):
+    """Raised for a director's action without the drive's director token."""
+
+
+def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
+           reason: str = "", *, table: int | None = None,
+           adjusted: Sequence[str] | None = None,
+           cache: commands.GameCache | None = None) -> DriveState:
+    """Carries out the director's *action* on *drive_id* (one of :data:`DIRECTOR_ACTIONS`)
+    as a drive event whose actor is the director; returns the drive after it.
+    ``abandon_table`` names the *table* (1-based) of the round in play and the *adjusted*
+    score of each side (keys of :data:`engine.drives.ADJUSTED`); its game is then ended by
+    :func:`abandon_tables` (the caller runs it, as does every advance). With the games'
+    *cache*, a table whose game is over is refused.
+
+    :raises DriveNotFoundError: if there is no such drive.
+    :raises DirectorTokenError: if *token* is not its director's.
+    :raises DriveError: if the action does not fit the drive now (pausing a paused drive,
+        stopping it during a round, anything once it is finished); nothing is appended.
+    """
+    load(drives, drive_id)  # Not found first: a missing drive has no director either.
+    kept = drives.secrets(drive_id).get(DIRECTOR_SECRET)
+    if token is None or kept is None or not hmac.compare_digest(kept, token_digest(token)):
+        raise DirectorTokenError(f"that is not the director's token of drive {drive_id!r}")
+    event: Event
+    if action == "pause":
+        event = DrivePaused(reason)
+    elif action == "resume":
+        event = DriveResumed()
+    elif action == "stop":
+        event = DriveStopped(reason)
+    elif action == "abandon_table":
+        if table is None or adjusted is None:
+            raise DriveError("abandon_table names the table and each side's adjusted score")
+        current = load(drives, drive_id)[0].current
+        event = TableAbandoned(current.number if current is not None else 0, table,
+                               tuple(adjusted), reason)
+    else:
+        raise DriveError(f"a director can {', '.join(DIRECTOR_ACTIONS)}, not {shown(action)}")
+    while True:
+        drive, head = load(drives, drive_id)
+        if drive.finished:
+            raise DriveError(f"drive {drive_id!r} is finished: there is nothing to {action}")
+        if isinstance(event, TableAbandoned) and drive.current is not None:
+            event = dataclasses.replace(event, round=drive.current.number)
+        after = apply_drive_event(drive, event)
+        if isinstance(event, TableAbandoned) and cache is not None and commands.load(
+                cache, drive.played[-1].games[event.table - 1]).state.phase == "over":
+            raise DriveError(f"table {event.table} of round {event.round} is over: there is "
+                             "nothing to abandon")
+        try:
+            drives.append(drive_id, drive.version, [event], head=head, actor=DIRECTOR)
+        except ConcurrencyError:
+            continue  # The workers moved it on meanwhile: decide again.
+        return after
+
+
+def abandon_tables(store: Any, cache: commands.GameCache, drive: DriveState) -> list[str]:
+    """Ends, as abandoned, the game of every table of the round in play that its director
+    abandoned and that is not over yet; returns their ids. The game's ``game_abandoned`` is
+    the server's (it carries out the decision the drive's ``table_abandoned`` records), with
+    the seconds the game had waited and ``after_seconds`` 0 (no idle policy was applied)."""
+    current = drive.current
+    if current is None or current.ended:
+        return []
+    done = []
+    for adjustment in drive.adjustments:
+        if adjustment.round != current.number:
+            continue
+        game = current.games[adjustment.table - 1]
+        folded = commands.load(cache, game)
+        if folded.state.phase == "over":
+            continue
+        last = store.read(game, after=folded.version - 1, limit=1)[0].envelope.occurred_at
+        idle = max(0, int(datetime.now(UTC).timestamp() - datetime.fromisoformat(
+            last.replace("Z", "+00:00")).timestamp()))
+        if commands.abandon(store, cache, game, expected_version=folded.version,
+                            idle_seconds=idle, after_seconds=0):
+            done.append(game)
+    return done
 
 
 # Advancing ------------------------------------------------------------------------------------
@@ -241,7 +371,7 @@ def keep_checkpoints(drives: DriveStore, drive_id: str,
         event = decode_drive(envelope)
         if isinstance(event, RoundEnded):
             moment = f"round:{event.round}"
-        elif isinstance(event, DriveFinished):
+        elif isinstance(event, DriveFinished | DriveStopped):
             moment = "finished"
         else:
             continue
@@ -283,9 +413,12 @@ def _next_step(
     if current is None or current.ended:
         if len(drive.played) == drive.rounds:
             return DriveFinished()
+        if drive.paused:
+            return None  # Its director holds the next round.
         number = len(drive.played) + 1
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
         return RoundStarted(number, tuple(games), tuple(boards))
+    abandon_tables(store, cache, drive)
     folded = [commands.load(cache, game) for game in current.games]
     if drive.format == "duplicate":
         states = [game.state for game in folded]
@@ -361,7 +494,8 @@ def _board_event(drive: DriveState, board: Mapping[str, Any],
                  secrets_: Mapping[str, str]) -> BoardDealt:
     """Returns the deal of *board* at a table (the same event at every table)."""
     return BoardDealt(board["deal"], board["board"], drive.boards, BOARD_ALGORITHM,
-                      board["commitment"], board["cut"], secrets_[f"seed:{board['board']}"])
+                      board["commitment"], board["cut"], secrets_[f"seed:{board['board']}"],
+                      finish=PLAYED_OUT)
 
 
 def _deal_boards(store: Any, cache: commands.GameCache, drives: DriveStore, drive: DriveState,
@@ -471,10 +605,12 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
     return {
         "id": drive.drive_id, "status": drive.status, "profile": drive.profile,
         "options": dict(drive.options), "format": drive.format, "round_count": drive.rounds,
-        "boards_per_round": drive.boards, "version": drive.version,
+        "boards_per_round": drive.boards, "rank_by": drive.rank_by,
+        "movement": drive.movement, "version": drive.version,
         "players": [dict(p) for p in drive.players],
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,
+        "paused": drive.paused, "stopped": drive.stopped,
         "rounds": rounds,
         "head": {"version": drive.version, "hash": head, "checkpoint": checkpoint},
     }
@@ -483,5 +619,15 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
 def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
     """Returns the standings of a drive, with its tie rule, from the results anyone may see
     (:func:`engine.drives.public_results`)."""
+    names = [p["name"] for p in drive.players]
+    adjustments = [{
+        "round": a.round, "table": a.table, "by": DIRECTOR, "reason": a.reason,
+        "sides": [{"players": [names[p] for p in members], "adjusted": a.adjusted[side]}
+                  for side, members in enumerate(partner_pairs(
+                      drive.schedule[a.round - 1][a.table - 1], drive.sides))],
+    } for a in drive.adjustments]
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
-            "tie_rule": TIE_RULE, "players": standings(drive, public_results(drive, results))}
+            "rank_by": drive.rank_by, "tie_rule": TIE_RULES[drive.rank_by],
+            "adjustment_rule": ADJUSTMENT_RULE,
+            "adjustments": adjustments,
+            "players": standings(drive, public_results(drive, results))}

@@ -5,7 +5,9 @@ binds to anything but loopback (as it does ``REQUIRE_API_KEY``), so ``./dev run`
 tests are not throttled. Five classes, each with its own quota per window (``RATE_LIMITS``,
 see :data:`DEFAULT_LIMITS`):
 
-- ``creation``: ``POST /v1/games``, ``POST /v1/drives`` and claiming a seat;
+- ``creation``: ``POST /v1/games``, a seat's claim, and ``POST /v1/drives``, which counts as
+  many creations as the games the drive will start (its tables times its rounds,
+  :func:`charge_creations`);
 - ``actions``: ``POST /v1/games/{id}/actions``, counted per seat token (a seat of one game;
   a token the game does not know counts against the address), generous, so that a seat
   playing at any human pace is never stopped;
@@ -92,8 +94,9 @@ DEFAULT_LIMITS: Mapping[str, Limit] = {
 """The quotas of a fresh deployment, per client and window; ``RATE_LIMITS`` overrides them."""
 
 _COUNT = """
--- KEYS[1] the counter  ARGV[1] the window in ms. Returns {count, ms until the window ends}.
-local n = redis.call('INCR', KEYS[1])
+-- KEYS[1] the counter  ARGV[1] the window in ms  ARGV[2] how many requests this one counts as.
+-- Returns {count, ms until the window ends}.
+local n = redis.call('INCRBY', KEYS[1], tonumber(ARGV[2] or 1))
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -232,16 +235,17 @@ class Count:
                 ("RateLimit", f'"{name}";r={self.remaining};t={self.reset}')]
 
 
-def count_request(app: Flask, limit_class: str, client: str) -> Count | None:
-    """Counts one request of *client* in *limit_class* of *app*; ``None`` when the class has
-    no quota.
+def count_request(app: Flask, limit_class: str, client: str, weight: int = 1) -> Count | None:
+    """Counts *weight* requests of *client* in *limit_class* of *app*; ``None`` when the
+    class has no quota.
 
     :raises StoreUnavailableError: if the store cannot be reached to count.
     """
     limit = app.extensions["fortyfive.limits"][limit_class]
     if limit.quota <= 0:
         return None
-    count, ttl_ms = _increment(app, store_keys.rate_key(client, limit_class), limit.window)
+    count, ttl_ms = _increment(app, store_keys.rate_key(client, limit_class), limit.window,
+                               weight)
     reset = max(1, math.ceil(ttl_ms / 1000))
     return Count(limit_class, limit, max(0, limit.quota - count), reset, count > limit.quota)
 
@@ -272,8 +276,55 @@ def count_current() -> None:
             code="rate_limited", headers={"Retry-After": str(reset)})
 
 
-def _increment(app: Flask, key: str, window: int) -> tuple[int, int]:
-    """Runs the counting script on *key*; returns the count and the ms left in its window.
+def charge_creations(games: int) -> None:
+    """Counts the creations a drive request stands for beyond the one its request counted:
+    *games*, the games the drive will start, in all. Called once the drive is known to be
+    valid and before anything is written, so a refusal leaves nothing done.
+
+    :raises werkzeug.exceptions.HTTPException: 422 ``drive_over_quota`` for a drive of more
+        games than the creation quota allows in a window (waiting would not help); 429
+        ``rate_limited`` when this client's window has no room for them now.
+    """
+    if not current_app.config["ENFORCE_RATE_LIMITS"] or games <= 1:
+        return
+    limit = current_app.extensions["fortyfive.limits"]["creation"]
+    if limit.quota <= 0:
+        return
+    if games > limit.quota:
+        abort(422, message=(
+            f"this drive would start {games} games (tables x rounds) and counts as {games} "
+            f"creations, more than the {limit.quota} per {limit.window} s a client may make: "
+            "fewer tables or rounds, or ask the operator for a larger creation quota "
+            "(RATE_LIMITS)"), code="drive_over_quota")
+    try:
+        counted = count_request(current_app, "creation", _client("creation"), games - 1)
+    except StoreUnavailableError as error:
+        log.warning("rate limits not counted: %s", error)
+        return
+    if counted is None:
+        return
+    g.rate_limit = counted
+    if counted.over:
+        _refund(current_app, store_keys.rate_key(_client("creation"), "creation"), games - 1)
+        abort(429, message=(
+            f"too many creation requests: this drive counts as {games} creations (the games it "
+            f"will start), {limit.quota} per {limit.window} s are allowed, and it was not "
+            f"created; retry in {counted.reset} s"),
+            code="rate_limited", headers={"Retry-After": str(counted.reset)})
+
+
+def _refund(app: Flask, key: str, weight: int) -> None:
+    """Takes back *weight* counted on *key* for a request that was refused (a drive the
+    window had no room for counts as the one request it was, not as the games it was not)."""
+    try:
+        app.extensions[EXTENSION].store.client.decrby(key, weight)
+    except RedisError as error:
+        log.warning("rate limit count not taken back: %s", error)
+
+
+def _increment(app: Flask, key: str, window: int, weight: int = 1) -> tuple[int, int]:
+    """Runs the counting script on *key*, adding *weight*; returns the count and the ms left
+    in its window.
 
     :raises StoreUnavailableError: if the store cannot be reached.
     """
@@ -283,7 +334,7 @@ def _increment(app: Flask, key: str, window: int) -> tuple[int, int]:
         if script is None:
             script = store.client.register_script(_COUNT)
             app.extensions["fortyfive.limits.script"] = script
-        count, ttl = script(keys=[key], args=[window * 1000])
+        count, ttl = script(keys=[key], args=[window * 1000, weight])
     except RedisError as error:  # Unreachable, or refusing writes (out of memory).
         raise StoreUnavailableError(str(error) or type(error).__name__) from error
     return int(count), int(ttl)

@@ -109,7 +109,9 @@ async function refresh() {
   const d = state.drive;
   $("drive-title").textContent = `Drive ${d.id}`;
   $("drive-summary").textContent = `${d.format} ${d.profile}, ${d.players.length} players, `
-    + `${d.round_count} round(s): ${d.status}.`;
+    + `${d.round_count} round(s): ${d.status}`
+    + (d.stopped ? ", stopped by the director after round " + d.rounds.length
+      : d.paused ? ", paused by the director: the next round waits" : "") + ".";
   renderPlayers();
   renderRound();
   renderStandings();

@@ -13,10 +13,13 @@ from engine.drives import (
     DriveError,
     TableResult,
     check_players,
+    fixed_partners,
     fold_drive,
+    meetings,
     movement,
     partner_pairs,
     public_results,
+    schedule_of,
     standings,
     table_result,
     table_size,
@@ -25,6 +28,7 @@ from engine.fold import fold
 from engine.profiles import make_ruleset
 from engine.shuffle import ShuffleError, deal_key
 from events.types import DRIVE_EVENT_TYPES, GameAbandoned, event_from_data
+from replay.verification.drive_standings import Outcome, derive
 
 
 @pytest.mark.parametrize(("players", "size"), [(8, 4), (12, 4), (12, 6), (16, 4), (40, 4)])
@@ -173,3 +177,54 @@ def test_each_deal_of_a_match_counts_the_points_it_made_not_the_reset_after_a_ga
     assert all(points >= 0 for deal in result.deals.values() for points in deal), result.deals
     finished = [*state.past_deals, state.deal]
     assert result.deals == {deal.number: tuple(deal.result.points) for deal in finished}
+
+
+def test_a_drive_ranks_by_points_or_by_games_won_and_the_verifier_agrees() -> None:
+    results = {"a": TableResult("a", True, 0, (25, 10), {}),
+               "b": TableResult("b", True, 1, (0, 10), {}),
+               "c": TableResult("c", True, 0, (10, 0), {}),
+               "d": TableResult("d", True, 1, (30, 20), {})}
+    outcomes = {g: Outcome(r.over, r.winner, r.scores, r.deals) for g, r in results.items()}
+    orders = {}
+    for rank_by in ("points", "games_won"):
+        created = _drive("progressive", 8)
+        created["data"].update(rank_by=rank_by, rounds=2, schedule=[
+            [list(t) for t in r] for r in movement(8, 4, 2)])
+        drive = _fold([created,
+                       {"type": "round_started", "data": {"round": 1, "games": ["a", "b"]}},
+                       {"type": "round_ended", "data": {"round": 1, "heads": None}},
+                       {"type": "round_started", "data": {"round": 2, "games": ["c", "d"]}}])
+        table = standings(drive, results)
+        first, second = ("games_won", "points") if rank_by == "games_won" else (
+            "points", "games_won")
+        keys = [(-row[first], -row[second]) for row in table]
+        assert drive.rank_by == rank_by and keys == sorted(keys)
+        assert derive(drive, outcomes) == table
+        orders[rank_by] = [row["name"] for row in table]
+    # Some players won more games with fewer points: the two rankings differ.
+    assert orders["points"] != orders["games_won"]
+
+
+@pytest.mark.parametrize(("players", "size"), [(16, 4), (24, 6)])
+def test_fixed_partners_keep_their_partner_and_meet_each_moving_pair_once(
+    players: int, size: int,
+) -> None:
+    tables, sides = players // size, size // 2
+    schedule = fixed_partners(players, size, tables)
+    for tables_of_round in schedule:
+        assert sorted(p for t in tables_of_round for p in t) == list(range(players))
+        for table in tables_of_round:
+            assert all(pair[0] // 2 == pair[1] // 2 and pair[0] % 2 == 0
+                       for pair in partner_pairs(table, sides))
+    met = [frozenset(p[0] // 2 for p in partner_pairs(t, sides)) for r in schedule for t in r]
+    assert len(met) == len(set(met))  # No two partnerships meet twice over the tables' rounds.
+    partners, opponents = meetings(schedule, sides)
+    # Every stationary partnership (side 1: the first 2 x tables players) meets every moving
+    # one once; in classic that is everyone's count.
+    assert set(partners) == {1} and set(opponents[:2 * tables]) == {(size - 2) * tables}
+    if sides == 2:
+        assert set(opponents) == {2 * tables}
+    round_robin = meetings(schedule_of("round_robin", players, size, tables), sides)
+    assert min(round_robin[0]) == min(tables, players - 1)
+    with pytest.raises(DriveError, match="movement must be one of round_robin, fixed_partners"):
+        schedule_of("winners_move", players, size, 1)

@@ -35,11 +35,18 @@ SAMPLES: dict[str, dict[str, Any]] = {
                       "boards": [{"board": "d/r1/b1", "deal": 1, "commitment": "ab" * 32,
                                   "cut": 9}]},
     "board_revealed": {"round": 1, "board": "d/r1/b1", "deal": 1, "seed": "cd" * 32},
+    "table_abandoned": {"round": 1, "table": 2, "adjusted": ["average_plus", "average_minus"],
+                        "reason": "a player fell ill"},
     "round_ended": {"round": 1, "heads": [{"game": "g1", "version": 40, "head": "01" * 32},
                                           {"game": "g2", "version": 38, "head": "02" * 32}]},
+    "drive_paused": {"reason": "tea"},
+    "drive_resumed": {},
     "drive_finished": {},
+    "drive_stopped": {"reason": "the hall closes"},
 }
-"""One event of each type, in a drive's order."""
+"""One event of each type, in a drive's order (a drive finishes, or is stopped: the last
+one is the other end, :data:`STOPPED`)."""
+STOPPED = "drive_stopped"
 
 RELEASED: dict[tuple[str, int], dict[str, Any]] = {
     ("round_ended", 1): {"round": 1},
@@ -61,11 +68,17 @@ def test_the_drive_fold_applies_every_type(name: str) -> None:
 
 
 def test_the_samples_fold_into_a_finished_drive() -> None:
-    events = [event_from_data(name, data, DRIVE_EVENT_TYPES) for name, data in SAMPLES.items()]
+    events = [event_from_data(name, data, DRIVE_EVENT_TYPES) for name, data in SAMPLES.items()
+              if name != STOPPED]
     drive = drives.fold_drive("d", events)
-    assert drive.finished and drive.version == len(SAMPLES)
+    assert drive.finished and not drive.stopped and drive.version == len(SAMPLES) - 1
+    stopped = drives.fold_drive("d", [*events[:-1], event_from_data(
+        STOPPED, SAMPLES[STOPPED], DRIVE_EVENT_TYPES)])
+    assert stopped.finished and stopped.stopped and not stopped.paused
     assert drive.played[0].heads == (drives.GameHead("g1", 40, "01" * 32),
                                      drives.GameHead("g2", 38, "02" * 32))
+    assert drive.adjustments == (drives.Adjustment(1, 2, ("average_plus", "average_minus"),
+                                                   "a player fell ill"),)
 
 
 @pytest.mark.parametrize("name", TYPES)

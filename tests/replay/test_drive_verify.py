@@ -13,7 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from replay.verification.drive import FORMAT, VERSION, check_drive, verify_drive
+from replay.verification.drive import (
+    FORMAT,
+    VERSION,
+    check_drive,
+    check_played_out,
+    verify_drive,
+)
+from replay.verification.drive_standings import Outcome
 from service.cli import main
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -118,3 +125,26 @@ def test_a_listed_result_of_the_wrong_shape_is_a_problem() -> None:
     assert check_drive(document).problems[0] == (
         f"game {entry['game']}: its result is not one of 2 sides (whole points per side, a "
         "winning side or null)")
+
+
+@pytest.mark.parametrize(("outcome", "problem"), [
+    (Outcome(True, 1, (15, 25), {1: (5, 20), 2: (10, 5)}), None),
+    (Outcome(True, None, (15, 15), {1: (5, 10), 2: (10, 5)}), None),
+    (Outcome(True, 1, (5, 20), {1: (5, 20)}),
+     "it is over after boards [1], not after every one of its 2 boards"),
+    (Outcome(True, 1, (15, 30), {1: (5, 20), 2: (10, 5)}),
+     "its scores [15, 30] are not the sums of its boards [15, 25]"),
+    (Outcome(True, 0, (15, 25), {1: (5, 20), 2: (10, 5)}),
+     "it is won by side 0, but the side with the most points over its boards is 1"),
+    (Outcome(True, 0, (15, 15), {1: (5, 10), 2: (10, 5)}),
+     "it is won by side 0, but the side with the most points over its boards is None"),
+])
+def test_a_game_of_boards_played_out_is_held_to_the_rule_apart_from_the_fold(
+    outcome: Outcome, problem: str | None,
+) -> None:
+    if problem is None:
+        check_played_out(outcome, 2)
+    else:
+        with pytest.raises(ValueError) as raised:
+            check_played_out(outcome, 2)
+        assert str(raised.value) == problem

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bench.drive import movement_figures
 from bench.engine import random_game
 from engine.fold import fold
 from service.cli import main
@@ -355,3 +356,12 @@ def test_bench_history_reports_verification_and_fold_measured_in_turns(
     assert figures["verify_cost_in_folds"] == round(
         figures["fold_per_second"] / figures["verify_per_second"], 1)
     assert figures["verify_seat_view_per_second"] > 0
+
+
+def test_bench_drive_reports_the_partners_and_opponents_of_every_movement() -> None:
+    figures = movement_figures(40, 4, 3)
+    assert set(figures) == {"round_robin", "fixed_partners"}
+    assert figures["round_robin"]["partners_min"] == 3
+    assert figures["fixed_partners"] == {"partners_mean": 1.0, "partners_min": 1,
+                                         "opponents_mean": 6.0, "opponents_min": 6}
+    assert figures["round_robin"]["opponents_min"] < 6

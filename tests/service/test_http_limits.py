@@ -222,3 +222,28 @@ def test_without_the_store_keyless_endpoints_still_answer_a_request_with_a_key()
         assert client.post("/v1/rules/legal", json=LEGAL, headers=headers).status_code == 200
         refused = client.post("/v1/games", json=GAME, headers=headers)
         assert (refused.status_code, refused.get_json()["code"]) == (503, "store_unavailable")
+
+
+def _drive(tables: int, rounds: int) -> dict[str, object]:
+    return {"profile": "classic", "format": "progressive", "rounds": rounds,
+            "players": [{"name": f"P{n}", "type": "bot"} for n in range(4 * tables)]}
+
+
+def test_a_drive_counts_as_the_games_it_will_start(redis_url: str, address: str) -> None:
+    app = next(_limited(redis_url, creation="10/60"))
+    client = _client(app, address)
+    created = client.post("/v1/drives", json=_drive(2, 2))  # 4 games.
+    assert created.status_code == 201, created.get_json()
+    assert CURRENT.match(created.headers["RateLimit"]).group(2) == "6"
+    refused = client.post("/v1/drives", json=_drive(3, 3))  # 9 games: 6 left.
+    assert (refused.status_code, refused.get_json()["code"]) == (429, "rate_limited")
+    assert "counts as 9 creations" in refused.get_json()["detail"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    # Refused, it took only its own request: 5 creations are left, and a game fits.
+    assert client.post("/v1/drives", json=_drive(1, 5)).status_code == 201
+    assert client.post("/v1/games", json=GAME).status_code == 429
+    never = _client(app, address + "1").post("/v1/drives", json=_drive(3, 4))  # 12 games.
+    assert (never.status_code, never.get_json()["code"]) == (422, "drive_over_quota")
+    assert never.get_json()["detail"].startswith(
+        "this drive would start 12 games (tables x rounds) and counts as 12 creations, more "
+        "than the 10 per 60 s a client may make")

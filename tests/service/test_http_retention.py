@@ -226,14 +226,16 @@ def test_a_game_still_played_is_not_abandoned(
     assert table.id not in done.abandoned and table.view().get_json()["phase"] != "over"
 
 
-def test_a_duplicate_table_waiting_for_the_others_is_not_abandoned_but_its_drive_goes_on(
+def test_no_table_of_a_drive_is_abandoned_by_the_store_wide_policy(
     own: FlaskClient, own_store: RedisEventStore, own_app: Flask
 ) -> None:
     """Table 2 has played board 1 and waits (nobody is to act: the drive owes it the board's
-    reveal); table 1 stalls on a seat. The pass abandons table 1 only, and advances the
-    drive, which reveals board 1 and deals board 2 to table 2."""
+    reveal); table 1 stalls on a seat (a drive without a turn clock). The pass abandons
+    neither: a stalled table is the director's to resolve (issue 25.7), and the drive still
+    waits for table 1's board 1."""
     created = own.post("/v1/drives", json={
-        "profile": "classic", "options": {"target": 120}, "format": "duplicate", "rounds": 1,
+        "profile": "classic", "options": {"target": 120, "turn_seconds": None},
+        "format": "duplicate", "rounds": 1,
         "boards": 2, "players": [{"name": f"H{n}", "type": "human"} for n in range(8)]})
     assert created.status_code == 201, created.get_json()
     drive_id = created.get_json()["id"]
@@ -258,10 +260,10 @@ def test_a_duplicate_table_waiting_for_the_others_is_not_abandoned_but_its_drive
         _project(game)
 
     done = _pass(own_store, time.time() + 3 * DAY, abandon_after=2 * DAY, archive_after=None)
-    assert stalled in done.abandoned and waiting not in done.abandoned
-    after = [r.event.TYPE for r in own_store.read(waiting)][view["version"]:]
-    assert after == ["seed_revealed", "board_dealt"]
-    assert own.get(f"/v1/games/{waiting}", headers=bearer(seats[0])).get_json()["turn"] is not None
+    assert stalled not in done.abandoned and waiting not in done.abandoned
+    assert len(own_store.read(waiting)) == view["version"]
+    assert "game_abandoned" not in [r.event.TYPE for r in own_store.read(stalled)]
+    assert own.get(f"/v1/drives/{drive_id}").get_json()["status"] == "running"
 
 
 def test_a_finished_game_is_kept_until_its_time(

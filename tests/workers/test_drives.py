@@ -24,7 +24,7 @@ def _bots(count: int) -> list[dict[str, str]]:
 
 
 def _create(store: RedisEventStore, **fields: Any) -> str:
-    drive_id, _ = drives.create_drive(DriveStore(store), **fields)
+    drive_id, _, _ = drives.create_drive(DriveStore(store), **fields)
     return drive_id
 
 
@@ -116,3 +116,38 @@ def test_a_drive_of_forty_players_at_ten_tables_runs_to_the_end(
     partners = [frozenset(pair) for r in drive.schedule for t in r
                 for pair in partner_pairs(t, 2)]
     assert len(partners) == len(set(partners)) == 20
+
+
+def test_a_duplicate_table_plays_every_board_though_a_side_reaches_the_target(
+    store: RedisEventStore, dispatcher: Dispatcher, queue: Queue,
+) -> None:
+    # Issue 25.1: with a target of 15 a side reaches it on the first or second board; the
+    # table must still play every board (so every board compares), end, and count its winner.
+    drive_id = _create(store, profile="classic", options={"target": 15}, players=_bots(8),
+                       format="duplicate", rounds=1, boards=3)
+    _finish(dispatcher, queue)
+    drive, _ = drives.load(DriveStore(store), drive_id)
+    assert drive.status == "finished"
+    played = drive.played[0]
+    states = {game: state_of(game) for game in played.games}
+    results = {game: table_result(game, state) for game, state in states.items()}
+    for game, state in states.items():
+        assert state.phase == "over" and sorted(results[game].deals) == [1, 2, 3], game
+        totals = [sum(points[side] for points in results[game].deals.values())
+                  for side in range(2)]
+        assert list(state.scores) == totals
+        expected = None if totals[0] == totals[1] else totals.index(max(totals))
+        assert state.winner == expected
+    view = drives.drive_view(drive, results, head="0" * 64)
+    assert all(t["status"] == "over" for t in view["rounds"][0]["tables"])
+    table = drives.standings_view(drive, results)["players"]
+    won = {row["name"]: row["games_won"] for row in table}
+    expected_won = {p["name"]: 0 for p in drive.players}
+    for game, seats in zip(played.games, drive.schedule[0], strict=True):
+        if results[game].winner is not None:
+            for player in partner_pairs(seats, 2)[results[game].winner]:
+                expected_won[drive.players[player]["name"]] += 1
+    assert won == expected_won
+    # Two tables, three boards: on each board each side-pair comparison gives 1 matchpoint
+    # per side between them, to two players each.
+    assert sum(row["points"] for row in table) == 3 * 2 * 2 * 1

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_all
-from worker_helpers import state_of
+from worker_helpers import state_of, work
 
 from events.codec import canonical_json
 from replay.verification.drive import verify_drive
@@ -80,6 +80,11 @@ def test_bots_that_fill_a_table_take_names_nobody_has(client: FlaskClient) -> No
     ({"format": "duplicate", "players": _players(0, 4)},
      "a duplicate drive compares tables: it needs two or more, not one (5 players or more, "
      "with fill_with_bots)"),
+    ({"players": _players(0, 204)}, "a drive has at most 50 tables a round, got 51"),
+    ({"format": "duplicate", "options": {"jink": "announced"}},
+     "a duplicate drive plays every board out and the side with the most points over them "
+     "wins: an announced jink, which wins or loses the game, does not fit (jink must be "
+     "none)"),
 ])
 def test_a_drive_a_director_cannot_have_meant_is_refused_saying_why(
     client: FlaskClient, body: dict[str, Any], detail: str
@@ -178,3 +183,172 @@ def test_a_duplicate_drive_verifies_and_a_changed_board_seed_does_not(
     history["games"][1]["head"] = _rehash(history["games"][1]["game"], game)
     problems = verify_drive(history)
     assert any("is not the board the drive committed to" in p for p in problems), problems
+
+
+def test_a_drives_games_have_a_turn_clock_unless_its_creator_says_none(
+    client: FlaskClient,
+) -> None:
+    body = {"profile": "classic", "players": _players(0, 8), "format": "progressive",
+            "rounds": 1}
+    clocked = client.post("/v1/drives", json=body).json["id"]
+    assert client.get(f"/v1/drives/{clocked}").json["options"]["turn_seconds"] == 120
+    unclocked = client.post("/v1/drives", json={**body, "options": {"turn_seconds": None}})
+    assert client.get(f"/v1/drives/{unclocked.json['id']}").json["options"][
+        "turn_seconds"] is None
+
+
+def test_the_director_pauses_between_rounds_and_stops_the_drive_with_its_token_alone(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10}, "players": _players(0, 8),
+        "format": "progressive", "rounds": 3})
+    drive_id, director = created.json["id"], created.json["director_token"]
+    assert len(director) >= 40 and director not in client.get(f"/v1/drives/{drive_id}").text
+    dispatcher.poll()
+    work(queue)  # The drive's creation is dispatched: round 1 starts, nobody has played.
+    assert client.get(f"/v1/drives/{drive_id}").json["current_round"] == 1
+
+    def direct(action: str, token: str = director) -> Any:
+        return client.post(f"/v1/drives/{drive_id}/director",
+                           json={"action": action, "reason": "the raffle"},
+                           headers={"Authorization": f"Bearer {token}"})
+
+    refused = direct("pause", "not-the-director")
+    assert (refused.status_code, refused.json["code"]) == (401, "invalid_token")
+    assert direct("pause").json["paused"] is True
+    again = direct("pause")
+    assert (again.status_code, again.json["code"]) == (409, "drive_conflict")
+    early = direct("stop")
+    assert (early.status_code, early.json["code"]) == (409, "drive_conflict")
+    assert "round 1 is in play" in early.json["detail"]
+    run_all(dispatcher, queue)  # Round 1 plays out and ends; round 2 waits for the director.
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert [r["status"] for r in view["rounds"]] == ["finished"]
+    assert (view["status"], view["paused"]) == ("running", True)
+    stopped = direct("stop")
+    assert stopped.status_code == 200, stopped.json
+    assert (stopped.json["status"], stopped.json["stopped"]) == ("finished", True)
+    run_all(dispatcher, queue)  # Nothing more starts; the end is signed.
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert len(view["rounds"]) == 1 and view["status"] == "finished"
+    finished = direct("resume")
+    assert (finished.status_code, finished.json["code"]) == (409, "drive_conflict")
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    events = json.loads(history.data)["events"]
+    assert [(e["type"], e["actor"]) for e in events if e["actor"] == "director"] == [
+        ("drive_paused", "director"), ("drive_stopped", "director")]
+    assert events[-1]["type"] == "drive_stopped"
+    assert json.loads(history.data)["checkpoint"]["version"] == events[-1]["version"]
+    path = tmp_path / "drive.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json
+    assert sum(p["games_won"] for p in standings["players"]) == 2 * 2
+
+
+def test_the_director_abandons_a_stalled_table_with_adjusted_scores_the_standings_show(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    # One person without a turn clock stalls their table on board 1; the others play on.
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 15, "turn_seconds": None},
+        "players": _players(1, 11), "format": "duplicate", "rounds": 1, "boards": 2})
+    drive_id, director = created.json["id"], created.json["director_token"]
+    run_all(dispatcher, queue)
+    view = client.get(f"/v1/drives/{drive_id}").json
+    table = next(t for t in view["rounds"][0]["tables"]
+                 if any(p["name"] == "H1" for p in t["players"]))
+    human_side = next(p["side"] for p in table["players"] if p["name"] == "H1")
+    assert view["status"] == "running" and table["status"] == "in_progress"
+    adjusted = ["average_minus", "average_minus"]
+    adjusted[human_side] = "average_plus"
+
+    def abandon(**fields: Any) -> Any:
+        return client.post(f"/v1/drives/{drive_id}/director", json={
+            "action": "abandon_table", "reason": "H1 was called away", **fields},
+            headers={"Authorization": f"Bearer {director}"})
+
+    for fields, code in (({"table": 4, "adjusted": adjusted}, "drive_conflict"),
+                         ({"table": table["table"], "adjusted": ["average"]}, "drive_conflict"),
+                         ({"table": table["table"], "adjusted": ["top", "average"]},
+                          "invalid_request")):
+        refused = abandon(**fields)
+        assert (refused.status_code, refused.json["code"]) == (
+            409 if code == "drive_conflict" else 422, code), refused.json
+    answer = abandon(table=table["table"], adjusted=adjusted)
+    assert answer.status_code == 200, answer.json
+    again = abandon(table=table["table"], adjusted=adjusted)
+    assert (again.status_code, again.json["code"]) == (409, "drive_conflict")
+    assert "abandoned already" in again.json["detail"]
+    assert state_of(table["game"]).phase == "over"  # Ended at once, without a winner.
+    run_all(dispatcher, queue)  # The other tables' boards are revealed; the drive finishes.
+    assert client.get(f"/v1/drives/{drive_id}").json["status"] == "finished"
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json
+    names = {p["name"]: p["side"] for p in table["players"]}
+    assert standings["adjustments"] == [{
+        "round": 1, "table": table["table"], "by": "director", "reason": "H1 was called away",
+        "sides": [{"players": [n for n, side in names.items() if side == s],
+                   "adjusted": adjusted[s]} for s in (0, 1)]}]
+    rows = {p["name"]: p for p in standings["players"]}
+    # Two boards the table did not finish, each played at two other tables: a top of 2 a
+    # board, of which average-plus is 60 per cent and average-minus 40.
+    for name, side in names.items():
+        assert rows[name]["games_won"] == 0
+        assert rows[name]["points"] == (2.4 if side == human_side else 1.6), rows[name]
+    # The two tables that played compare with each other: 1 matchpoint a board per side pair.
+    assert sum(p["points"] for p in standings["players"]) == pytest.approx(8 + 2 * 2.4 + 2 * 1.6)
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    events = json.loads(history.data)["events"]
+    assert [(e["type"], e["actor"]) for e in events if e["type"] == "table_abandoned"] == [
+        ("table_abandoned", "director")]
+    path = tmp_path / "drive.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+    document = json.loads(history.data)
+    row = next(p for p in document["standings"]["players"] if p["name"] == "H1")
+    row["points"] = 3
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 1
+
+
+def test_a_drive_ranked_by_games_won_says_so_and_ranks_by_them_then_points(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10}, "players": _players(0, 8),
+        "format": "progressive", "rounds": 3, "rank_by": "games_won"})
+    drive_id = created.json["id"]
+    run_all(dispatcher, queue)
+    standings = client.get(f"/v1/drives/{drive_id}/standings").json
+    assert standings["rank_by"] == "games_won"
+    assert standings["tie_rule"].startswith("ranked by games won, then by points")
+    rows = standings["players"]
+    keys = [(-p["games_won"], -p["points"]) for p in rows]
+    assert keys == sorted(keys) and len({p["games_won"] for p in rows}) > 1
+    history = client.get(f"/v1/drives/{drive_id}/history")
+    path = tmp_path / "drive.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+    refused = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 8), "format": "progressive", "rounds": 1,
+        "rank_by": "tricks"})
+    assert (refused.status_code, refused.json["code"]) == (422, "invalid_request")
+
+
+def test_a_fixed_partners_drive_keeps_partnerships_and_says_its_movement(
+    client: FlaskClient,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 12), "format": "progressive",
+        "rounds": 3, "movement": "fixed_partners"})
+    view = client.get(f"/v1/drives/{created.json['id']}").json
+    assert view["movement"] == "fixed_partners"
+    for tables in view["schedule"]:
+        for seats in tables:  # B1 partners B2, B3 partners B4...: seats 0 and 2, 1 and 3.
+            for first, second in ((seats[0], seats[2]), (seats[1], seats[3])):
+                assert (int(first[1:]) + 1) // 2 == (int(second[1:]) + 1) // 2
+    refused = client.post("/v1/drives", json={
+        "profile": "classic", "players": _players(0, 8), "format": "progressive", "rounds": 1,
+        "movement": "howell"})
+    assert (refused.status_code, refused.json["code"]) == (422, "invalid_request")

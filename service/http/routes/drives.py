@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -15,10 +15,13 @@ from engine.drives import DriveError, DriveState
 from events.codec import canonical_json
 from events.drive_store import DriveStore
 from service.application import drive_history, drives, signing
-from service.http.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
+from service.http.apikeys import OPTIONAL_API_KEY_AUTH, bearer_of, require_api_key
+from service.http.auth import SEAT_AUTH
 from service.http.errors import problems
+from service.http.limits import charge_creations
 from service.http.repository import services
 from service.http.schemas.drives import (
+    DirectorActionSchema,
     DriveCreatedSchema,
     DriveCreateSchema,
     DriveViewSchema,
@@ -64,10 +67,11 @@ class Drives(MethodView):
         """
         require_api_key(services().keys, what="creating a drive")
         try:
-            drive_id, tokens = drives.create_drive(
+            drive_id, tokens, director = drives.create_drive(
                 _drives(), profile=body["profile"], options=body["options"],
                 players=body["players"], format=body["format"], rounds=body["rounds"],
-                fill_with_bots=body["fill_with_bots"], boards=body["boards"])
+                fill_with_bots=body["fill_with_bots"], boards=body["boards"],
+                admit=charge_creations, rank_by=body["rank_by"], movement=body["movement"])
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
         drive = _load(drive_id)
@@ -75,7 +79,7 @@ class Drives(MethodView):
                     "page": f"/drive/{drive_id}#token={tokens[i]}&player={i}" if i in tokens
                     else None}
                    for i, p in enumerate(drive.players)]
-        return {"id": drive_id, "players": players}, 201, {
+        return {"id": drive_id, "players": players, "director_token": director}, 201, {
             "Location": f"/v1/drives/{drive_id}", "Cache-Control": "no-store"}
 
 
@@ -90,13 +94,48 @@ class Drive(MethodView):
         with its tables (game id, players in seat order, status, scores) and the checkpoint
         signed when it ended, and ``head``: the drive's version, the hash of its last event,
         and that head signed (docs/verification.md section 8)."""
-        drive, head = _load_head(drive_id)
-        svc = services()
-        return drives.drive_view(
-            drive, drives.results_of(svc.cache, drive), head=head,
-            checkpoint=drives.head_checkpoint(_drives(), svc.signing, drive_id, drive.version,
-                                              head),
-            kept=signing.drive_checkpoints(svc.store.client, drive_id))
+        return _view(*_load_head(drive_id))
+
+
+def _view(drive: DriveState, head: str) -> dict[str, Any]:
+    svc = services()
+    return drives.drive_view(
+        drive, drives.results_of(svc.cache, drive), head=head,
+        checkpoint=drives.head_checkpoint(_drives(), svc.signing, drive.drive_id,
+                                          drive.version, head),
+        kept=signing.drive_checkpoints(svc.store.client, drive.drive_id))
+
+
+@blp.route("/<drive_id>/director")
+class Director(MethodView):
+    """The director's actions on a drive."""
+
+    @blp.doc(security=SEAT_AUTH)
+    @blp.arguments(DirectorActionSchema())
+    @blp.response(200, DriveViewSchema)
+    @problems(blp, 400, 401, 404, 409, 413, 415, 422, 429, 503)
+    def post(self, body: dict[str, Any], drive_id: str) -> Any:
+        """Pause, resume or stop the drive, or abandon one table, with the director's token
+        (``Authorization: Bearer``, from the drive's creation). Each is an event of the
+        drive's history whose actor is ``director``. Pause: no round starts until resumed
+        (the round in play ends). Stop: between rounds only (409 ``drive_conflict`` during
+        one); the rounds not started are not played and the standings are final.
+        abandon_table: the ``table`` of the round in play ends now, without a winner, and
+        each side scores the ``adjusted`` score named (average, average_plus,
+        average_minus; the standings list it). Answers the drive's view."""
+        try:
+            drive = drives.direct(
+                _drives(), drive_id, bearer_of(request.headers.get("Authorization")),
+                body["action"], body["reason"], table=body["table"], adjusted=body["adjusted"],
+                cache=services().cache)
+        except drives.DriveNotFoundError:
+            abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
+        except drives.DirectorTokenError as error:
+            abort(401, message=str(error), code="invalid_token")
+        except DriveError as error:
+            abort(409, message=str(error), code="drive_conflict")
+        drives.abandon_tables(services().store, services().cache, drive)
+        return _view(*_load_head(drive_id))
 
 
 @blp.route("/<drive_id>/standings")

@@ -5,8 +5,14 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.drives import FORMATS, TABLE_SIZES
-from service.application.drives import DEFAULT_BOARDS, MAX_BOARDS, MAX_PLAYERS, MAX_ROUNDS
+from engine.drives import ADJUSTED, FORMATS, MOVEMENTS, RANKINGS, TABLE_SIZES
+from service.application.drives import (
+    DEFAULT_BOARDS,
+    DIRECTOR_ACTIONS,
+    MAX_BOARDS,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+)
 
 
 class DrivePlayerSchema(ma.Schema):
@@ -34,6 +40,15 @@ class DriveCreateSchema(ma.Schema):
         strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_BOARDS),
         metadata={"description": "Duplicate only: boards (deals) per round, the same at every "
                                  f"table (default {DEFAULT_BOARDS})"})
+    movement = fields.String(
+        load_default="round_robin", validate=validate.OneOf(MOVEMENTS),
+        metadata={"description": "round_robin (partners change every round) or "
+                                 "fixed_partners (set partnerships move as in a Mitchell)"})
+    rank_by = fields.String(
+        load_default="points", validate=validate.OneOf(RANKINGS),
+        metadata={"description": "What the standings rank by for the prizes: points "
+                                 "(matchpoints in duplicate) or games_won; the other breaks "
+                                 "ties"})
     fill_with_bots = fields.Boolean(
         load_default=False,
         metadata={"description": "Fill the last table with bots when the players do not"})
@@ -56,6 +71,26 @@ class DriveCreatedSchema(ma.Schema):
 
     id = fields.String(dump_only=True)
     players = fields.List(fields.Nested(DriveTokenSchema))
+    director_token = fields.String(metadata={
+        "description": "The director's token, shown only here: Authorization: Bearer on "
+                       "POST /v1/drives/{id}/director"})
+
+
+class DirectorActionSchema(ma.Schema):
+    """What the director does to the drive."""
+
+    action = fields.String(required=True, validate=validate.OneOf(DIRECTOR_ACTIONS), metadata={
+        "description": "pause (no round starts until resumed), resume, stop (between "
+                       "rounds: the rounds not started are not played), or abandon_table "
+                       "(with table and adjusted)"})
+    reason = fields.String(load_default="", validate=validate.Length(max=200),
+                           metadata={"description": "What the director tells the hall"})
+    table = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),
+                           metadata={"description": "abandon_table: the table (from 1) of the "
+                                                    "round in play"})
+    adjusted = fields.List(
+        fields.String(validate=validate.OneOf(tuple(ADJUSTED))), load_default=None,
+        metadata={"description": "abandon_table: each side's adjusted score, side 1 first"})
 
 
 class DriveSeatSchema(ma.Schema):
@@ -129,11 +164,16 @@ class DriveViewSchema(ma.Schema):
     format = fields.String()
     round_count = fields.Integer()
     boards_per_round = fields.Integer()
+    movement = fields.String(metadata={"description": "round_robin or fixed_partners"})
+    rank_by = fields.String(metadata={"description": "points or games_won"})
     version = fields.Integer()
     players = fields.List(fields.Nested(DrivePlayerSchema))
     schedule = fields.List(fields.List(fields.List(fields.String())), metadata={
         "description": "Per round, per table, the players' names in seat order"})
     current_round = fields.Integer(allow_none=True)
+    paused = fields.Boolean(metadata={"description": "Paused by its director: no round starts"})
+    stopped = fields.Boolean(metadata={
+        "description": "Stopped by its director between rounds (status finished)"})
     rounds = fields.List(fields.Nested(DriveRoundSchema))
     head = fields.Nested(DriveHeadSchema)
 
@@ -149,11 +189,31 @@ class StandingSchema(ma.Schema):
     place = fields.Integer()
 
 
+class AdjustedSideSchema(ma.Schema):
+    players = fields.List(fields.String())
+    adjusted = fields.String(metadata={"description": "average, average_plus or average_minus"})
+
+
+class AdjustmentSchema(ma.Schema):
+    """A table its director abandoned, and each side's adjusted score."""
+
+    round = fields.Integer()
+    table = fields.Integer()
+    by = fields.String(metadata={"description": "Who decided it: director"})
+    reason = fields.String()
+    sides = fields.List(fields.Nested(AdjustedSideSchema))
+
+
 class StandingsSchema(ma.Schema):
     """The players ranked, with the rule that breaks ties."""
 
     id = fields.String()
     status = fields.String()
     format = fields.String()
+    rank_by = fields.String(metadata={"description": "points or games_won"})
     tie_rule = fields.String()
+    adjustment_rule = fields.String(metadata={
+        "description": "How an abandoned table's adjusted scores are computed"})
+    adjustments = fields.List(fields.Nested(AdjustmentSchema), metadata={
+        "description": "Every table the director abandoned, in order"})
     players = fields.List(fields.Nested(StandingSchema))
