@@ -148,7 +148,7 @@ def _short_string(scan: Scan, key: str) -> None:
 
 def _drive_secrets(scan: Scan, key: str) -> None:
     fields = scan.client.hkeys(key)
-    assert all(re.fullmatch(r"token:\d+|round:\d+:game_seed|seed:.+", field)
+    assert all(re.fullmatch(r"director|token:\d+|round:\d+:game_seed|seed:.+", field)
                for field in fields), fields
 
 
@@ -225,6 +225,12 @@ def _key_games(scan: Scan, key: str) -> None:
         assert scan.client.exists(drive_key(member)) or scan.store.read(member, limit=1), member
 
 
+def _paced(scan: Scan, key: str) -> None:
+    assert scan.client.type(key) == "zset"
+    games = sum(1 for _ in scan.client.scan_iter(match="f45:{p*}:game:*", count=1000))
+    assert scan.client.zcard(key) <= games, "at most one held bot job per game"
+
+
 def _log_size(scan: Scan) -> int:
     return int(scan.client.get(log_key("size")) or 0)
 
@@ -258,6 +264,7 @@ CHECKS: dict[str, Check] = {
     "f45:{p<NNN>}:access:<id>": _access,
     "f45:{p<NNN>}:sealed:<id>:<deal>": _sealed,
     "f45:{p<NNN>}:archive:<id>": _archive,
+    "f45:{p<NNN>}:rematch:<id>": _short_string,
     "f45:{commit:<commitment>}": _short_string,
     "f45:{p<NNN>}:drive:<drive id>": _stream_of_events,
     "f45:{p<NNN>}:drivecmd:<drive id>": _commands(drive_key),
@@ -275,6 +282,7 @@ CHECKS: dict[str, Check] = {
     "f45:{integrity}:chain:anchors": _games_indexed(None),
     "f45:{integrity}:chain:last": _short_string,
     "f45:{workers}:heartbeats": _heartbeats,
+    "f45:{workers}:paced:<queue>": _paced,
     "f45:{keys}:index": _nothing,
     "f45:{keys}:key:<key id>": _api_key,
     "f45:{keys}:games:<key id>": _key_games,
