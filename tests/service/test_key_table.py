@@ -206,6 +206,14 @@ def _expires(longest: int) -> Check:
     return check
 
 
+def _rq_job(scan: Scan, key: str) -> None:
+    """A job still to run (a bot's cut scheduled for its nonce window's end, say) lives until
+    it runs; a job that ran expires."""
+    if scan.client.hget(key, "status") in ("queued", "scheduled", "deferred"):
+        return
+    _expires(context.FAILURE_TTL)(scan, key)
+
+
 def _upload(scan: Scan, key: str) -> None:
     _expires(DEFAULT_TTL)(scan, key)
     assert scan.client.strlen(key) <= DEFAULT_MAX_BYTES
@@ -296,7 +304,7 @@ CHECKS: dict[str, Check] = {
     "f45:{log}:nodes:<level>:<chunk>": _log_nodes,
     "f45:{rate:<who>}:<class>": _expires(3600),
     "f45:history:h-<id>": _upload,
-    "rq:job:<job id>": _expires(context.FAILURE_TTL),
+    "rq:job:<job id>": _rq_job,
     "rq:results:<job id>": _expires(context.FAILURE_TTL),
     "rq:<name>": _rq,
 }
@@ -327,7 +335,8 @@ def _play(url: str, store: RedisEventStore) -> None:
         live.step(rng)
     assert client.get(live.path, headers=bearer(live.auditor)).status_code == 200
     claimable = client.post("/v1/games", json={
-        "profile": "classic", "seats": [{"type": "human", "claimable": True}, {"type": "bot"}]})
+        "profile": "classic",
+        "seats": [{"type": "human", "claimable": True}, {"type": "bot"}]})
     assert claimable.status_code == 201, claimable.get_json()
     invite = claimable.json["seats"][0]["claim"]
     claimed = client.post(invite["url"], json={"code": invite["code"]})
