@@ -94,3 +94,10 @@ class Prefix:
         return (f"{said}; a checkpoint vouches for event {self.vouched}, so at least "
                 f"{missing} event{'s' if missing != 1 else ''} of the game "
                 f"{'are' if missing != 1 else 'is'} missing from it")
+
+
+def no_counts() -> dict[str, int]:
+    """Returns the counts of what a verification checked, all at zero: the report's
+    ``checked``."""
+    return {"hashes_recomputed": 0, "hashes_rebuilt": 0, "events_folded": 0, "seeds": 0,
+            "results": 0}

@@ -24,7 +24,7 @@ from replay.verification import (
     view,
 )
 from replay.verification.contributions import DealContributions
-from replay.verification.findings import Finding, Prefix, Signature, Unchecked
+from replay.verification.findings import Finding, Prefix, Signature, Unchecked, no_counts
 from replay.verification.state import Run
 
 __all__ = ["PROBLEM_CODES", "Problem", "Report", "Unchecked"]
@@ -82,10 +82,7 @@ class Report:
     problems: list[Problem] = dataclasses.field(default_factory=list)
     unchecked: list[Unchecked] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
-    checked: dict[str, int] = dataclasses.field(default_factory=lambda: {
-        "hashes_recomputed": 0, "hashes_rebuilt": 0, "events_folded": 0, "seeds": 0,
-        "results": 0,
-    })
+    checked: dict[str, int] = dataclasses.field(default_factory=no_counts)
     irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     contributions: list[DealContributions] = dataclasses.field(default_factory=list)
     """Per deal, what its deck's fairness rests on (:mod:`replay.verification.contributions`)."""

@@ -15,7 +15,7 @@ from engine.profiles import RuleSet
 from replay.formats.derive import Replayer
 from replay.formats.document import HandHistory
 from replay.verification.contributions import DealContributions
-from replay.verification.findings import Finding, Prefix, Signature, Unchecked
+from replay.verification.findings import Finding, Prefix, Signature, Unchecked, no_counts
 
 
 @dataclasses.dataclass
@@ -37,10 +37,7 @@ class Run:
     problems: list[Finding] = dataclasses.field(default_factory=list)
     unchecked: list[Unchecked] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
-    checked: dict[str, int] = dataclasses.field(default_factory=lambda: {
-        "hashes_recomputed": 0, "hashes_rebuilt": 0, "events_folded": 0, "seeds": 0,
-        "results": 0,
-    })
+    checked: dict[str, int] = dataclasses.field(default_factory=no_counts)
     irregularities: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     contributions: list[DealContributions] = dataclasses.field(default_factory=list)
     signatures: list[Signature] = dataclasses.field(default_factory=list)
