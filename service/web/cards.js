@@ -66,6 +66,12 @@ export function cardText(code) {
   return `${rank === "T" ? "10" : rank}${SUITS[suit] ? SUITS[suit].symbol : suit}`;
 }
 
+/** The text a card's face shows ("10♥", "A♠", "Jkr": the joker's star is drawn by the style
+ * sheet), with which a control showing the card starts its accessible name (WCAG 2.5.3). */
+export function cardShown(code) {
+  return parseCard(code).rank === "JK" ? "Jkr" : cardText(code);
+}
+
 /** A card face as an element (a <span>, or *tag* such as "button"). */
 export function cardFace(code, tag = "span", attrs = {}) {
   const { rank, suit } = parseCard(code);
@@ -83,7 +89,7 @@ export function cardFace(code, tag = "span", attrs = {}) {
   }
   if (rank === "JK") {
     face.append(el("span", { class: "rank", "aria-hidden": "true", text: "Jkr" }),
-      el("span", { class: "suit", "aria-hidden": "true", text: "\u2605" }));
+      el("span", { class: "suit star", "aria-hidden": "true" }));
   } else {
     face.append(
       el("span", { class: "rank", "aria-hidden": "true", text: rank === "T" ? "10" : rank }),

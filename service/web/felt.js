@@ -2,7 +2,7 @@
 // seat that played it), the trumps and the turn-up beside the trick, and the seat's own hand
 // at the near edge. Pure rendering: app.js decides what to show and what a click does.
 
-import { cardBack, cardFace, cardName, cardText, el, fill, sideName, suitFace } from "./cards.js";
+import { cardBack, cardFace, cardName, cardShown, el, fill, sideName, suitFace } from "./cards.js";
 
 /** The seat's place around an ellipse: the viewer at the bottom, play going clockwise. */
 export function seatAngle(seat, players, bottom) {
@@ -176,7 +176,7 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     const name = `${cardName(card)}${kind ? `, ${kind}` : ""}`;
     // The accessible name starts with the text on the card ("K♣ top"), as speech input users
     // say it (WCAG 2.5.3), then says it in words.
-    const shown = `${cardText(card)}${kind ? ` ${top ? "top" : "trump"}` : ""}`;
+    const shown = `${cardShown(card)}${kind ? ` ${top ? "top" : "trump"}` : ""}`;
     if (choose) {
       // The exchange: each card a toggle, pressed when it is to be thrown out.
       const chosen = choose.chosen.has(code);
