@@ -5,7 +5,8 @@
 tricks in order with their winners, the bonus and the result. Like :mod:`replay.presentation.show`
 it reads only the history (its events and derived results), which :mod:`replay.views` has
 already cut to the viewer: whatever the history hides, the picture cannot show. Seats are
-numbered from 1, as people count them.
+numbered as the histories and the rulings number them, from 0, so that the picture and a
+ruling's sentence name a seat alike.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def card_label(code: str) -> str:
 
 def seat_label(seat: object) -> str:
     """Returns how a person reads a seat number (the history counts from 0)."""
-    return f"Seat {seat + 1}" if isinstance(seat, int) else "?"
+    return f"Seat {seat}" if isinstance(seat, int) else "?"
 
 
 def seat_names(history: HandHistory) -> list[str | None]:

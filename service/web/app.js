@@ -93,7 +93,7 @@ function openTable(gameId) {
   $("join-form").addEventListener("submit", joinGame);
   if (table.seat !== null && !table.token) {
     showJoinForm();
-    say(`This tab has no token for seat ${table.seat + 1}: paste it in "Join a game", or watch below as a spectator.`, "error");
+    say(`This tab has no token for seat ${table.seat}: paste it in "Join a game", or watch below as a spectator.`, "error");
     table.seat = null;
   }
   table.countdown = new Countdown(showClock);
@@ -431,7 +431,7 @@ function renderSummary(view) {
   else turn = `${seatLabel(view.turn, view)} to act.`;
   if (table.seat === null) turn += " You are watching as a spectator.";
   fill($("turn"), turn);
-  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat + 1}, side ${sideName(sideOf(table.seat, view))})`);
+  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat}, side ${sideName(sideOf(table.seat, view))})`);
   const myTurn = view.turn !== null && view.turn === table.seat && view.winner === null;
   $("turn").classList.toggle("your-turn", myTurn);
   noticeTurn(myTurn);

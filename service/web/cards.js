@@ -146,7 +146,7 @@ export function factHeading(fact) {
   const parts = [];
   if (fact.kind === "trick_won") {
     let text = `Trick ${fact.trick} won`;
-    if (fact.seat !== undefined) text += ` by seat ${fact.seat + 1}`;
+    if (fact.seat !== undefined) text += ` by seat ${fact.seat}`;
     if (fact.side !== undefined) text += ` (side ${sideName(fact.side)})`;
     parts.push(text);
   } else if (fact.kind === "bonus_proven") {
@@ -156,7 +156,7 @@ export function factHeading(fact) {
     parts.push(text);
   } else {
     let text = title;
-    if (fact.seat !== undefined) text += `: seat ${fact.seat + 1}`;
+    if (fact.seat !== undefined) text += `: seat ${fact.seat}`;
     if (fact.side !== undefined) text += `${fact.seat !== undefined ? "," : ":"} side ${sideName(fact.side)}`;
     if (fact.trick !== undefined) text += `, trick ${fact.trick}`;
     parts.push(text);

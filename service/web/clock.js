@@ -149,7 +149,7 @@ export function noticeClock(message) {
   if (!isClockMove(event)) return;
   const seat = event.data.seat;
   const who = seat === table.seat ? "Your time ran out" : `Time ran out for ${seatLabel(seat)}`;
-  const text = `${who}: the clock ${clockMove(event)} for ${seat === table.seat ? "you" : `seat ${seat + 1}`}.`;
+  const text = `${who}: the clock ${clockMove(event)} for ${seat === table.seat ? "you" : `seat ${seat}`}.`;
   const notice = $("clock-notice");
   notice.hidden = false;
   notice.dataset.version = String(event.version);

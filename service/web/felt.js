@@ -19,11 +19,11 @@ function place(node, angle) {
   node.style.setProperty("--y", Math.sin(angle).toFixed(4));
 }
 
-/** "Seat 3 (bot)", "Seat 1 Ann (you)": seats counted from 1, as people count them (the API
- * counts from 0), with the name the player gave. */
+/** "Seat 3 (bot)", "Seat 1 Ann (you)": seats numbered as the API, the histories and the
+ * rulings number them (from 0), with the name the player gave. */
 export function seatLabel(seat, view, me, lower = false) {
   const kinds = view ? view.seat_types : [];
-  let label = `${lower ? "seat" : "Seat"} ${seat + 1}`;
+  let label = `${lower ? "seat" : "Seat"} ${seat}`;
   const name = view && view.names ? view.names[seat] : null;
   if (name) label += ` ${name}`;
   if (seat === me) label += " (you)";
@@ -51,7 +51,7 @@ export function renderSeats(node, view, me) {
     },
     el("span", { class: "seat-line" },
       el("span", { class: "side-badge", title: `side ${sideName(side)}`, text: sideName(side) }),
-      el("span", { class: "seat-name" }, `Seat ${seat + 1}`,
+      el("span", { class: "seat-name" }, `Seat ${seat}`,
         view.names && view.names[seat] ? el("span", { class: "player-name", text: ` ${view.names[seat]}` }) : null,
         seat === me ? " (you)" : el("span", { class: "seat-kind", text: kind === "bot" ? " (bot)" : "" })),
       dealer ? el("span", { class: "dealer-chip", title: "dealer", "aria-label": "dealer", text: "D" }) : null),

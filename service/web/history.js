@@ -127,13 +127,12 @@ export function scoresBefore(model, section) {
 /** One line saying what an event was, as its viewer may see it (as `history show`). */
 export function describeEvent(event) {
   const data = event.data || {};
-  // Seats counted from 1, as people count them (the history counts from 0).
-  const seat = Number.isInteger(data.seat) ? data.seat + 1 : data.seat;
+  const seat = data.seat;
   const hidden = event.redacted && event.redacted.length ? "a card face down" : null;
   const short = (value) => (value ? `${String(value).slice(0, 16)}\u2026` : "hidden");
   switch (event.type) {
     case "game_created":
-      return `Game created: ${data.profile}, seats ${(data.seats || []).map((kind, index) => `${index + 1} ${kind}${data.names && data.names[index] ? ` (${data.names[index]})` : ""}`).join(", ")}`;
+      return `Game created: ${data.profile}, seats ${(data.seats || []).map((kind, index) => `${index} ${kind}${data.names && data.names[index] ? ` (${data.names[index]})` : ""}`).join(", ")}`;
     case "deck_shuffled":
       return `Deal ${data.deal}: shuffled (${data.algorithm}); commitment ${short(data.commitment)}; `
         + (data.seed ? `seed ${short(data.seed)}` : "seed hidden until the deal is over");

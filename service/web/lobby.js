@@ -79,7 +79,7 @@ function renderSeatChoices() {
   const count = tableSize(profile);
   const previous = Array.from(document.querySelectorAll("#seat-choices select"), (select) => select.value);
   fill($("seat-choices"), Array.from({ length: count }, (_, seat) => el("p", { class: "field seat-choice" },
-    el("label", { for: `seat-type-${seat}`, text: `Seat ${seat + 1}` }),
+    el("label", { for: `seat-type-${seat}`, text: `Seat ${seat}` }),
     el("select", { id: `seat-type-${seat}`, name: `seat-${seat}` },
       el("option", { value: "human", text: "Human", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "human" }),
       el("option", { value: "bot", text: "Bot", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "bot" })))));

@@ -166,9 +166,9 @@ function previousTrick() {
 function seatText(seat) {
   const info = viewer.model.seats.find((item) => item.seat === seat);
   if (!Number.isInteger(seat)) return `seat ${seat}`;
-  if (!info) return `seat ${seat + 1}`;
+  if (!info) return `seat ${seat}`;
   const name = viewer.names && viewer.names[seat] ? ` ${viewer.names[seat]}` : "";
-  return `seat ${seat + 1}${name}${info.type === "bot" ? " (bot)" : ""}`;
+  return `seat ${seat}${name}${info.type === "bot" ? " (bot)" : ""}`;
 }
 
 function viewName(value) {
