@@ -31,6 +31,9 @@ OPTIONS: dict[str, dict[str, Any]] = {
 def check_first_screen(browser: Any, view: dict[str, Any], what: str) -> None:
     for size, (width, height) in FIRST_SCREENS.items():
         set_viewport(browser, width, height)
+        # Measured at rest: a card sliding in to the trick passes its seat's plate on the way.
+        wait_for(browser, lambda b: b.execute_script(
+            "return document.getAnimations().every((a) => a.playState !== 'running')"))
         found = browser.execute_script(LAYOUT)
         where = f"{what}, {view['profile']}, {size} {width}x{height}"
         names = found["names"]
