@@ -154,16 +154,24 @@ def check(checkpoint: Any, keys: Mapping[str, bytes], subject: str = "game_id") 
         match.
     """
     checked = check_form(checkpoint, subject)
-    kid = checked["key_id"]
+    check_signature(checked, message(checked), keys, "checkpoint", CheckpointError)
+
+
+def check_signature(signed: Mapping[str, Any], signed_bytes: bytes, keys: Mapping[str, bytes],
+                    what: str, error: type[ValueError]) -> None:
+    """Checks that *signed*'s ``signature`` over *signed_bytes* was made by its ``key_id``, one
+    of *keys*: the one check behind checkpoints and tree heads alike (*what* names the document
+    in the *error* raised).
+    """
+    kid = signed["key_id"]
     if kid not in keys:
-        raise CheckpointError(f"the checkpoint is signed with key {kid}, which is not among "
-                              f"the published keys ({', '.join(sorted(keys)) or 'none'})")
+        raise error(f"the {what} is signed with key {kid}, which is not among the published "
+                    f"keys ({', '.join(sorted(keys)) or 'none'})")
     try:
         Ed25519PublicKey.from_public_bytes(keys[kid]).verify(
-            bytes.fromhex(checked["signature"]), message(checked))
+            bytes.fromhex(signed["signature"]), signed_bytes)
     except InvalidSignature:
-        raise CheckpointError(f"the signature does not match the checkpoint (made with key "
-                              f"{kid})") from None
+        raise error(f"the signature does not match the {what} (made with key {kid})") from None
 
 
 def read_keys(document: Any) -> dict[str, bytes]:

@@ -30,7 +30,7 @@ the consistency proof does not lead to the first tree's root hash
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 LEAF_PREFIX = b"\x00"
 """Prefixes a leaf before it is hashed (RFC 9162's domain separation)."""
@@ -199,6 +199,27 @@ def _right_shift_until(first: int, second: int, *, odd: bool) -> tuple[int, int]
     return first, second
 
 
+def _walk(position: int, last: int, path: Sequence[bytes], proof: str,
+          trees: str) -> Iterator[tuple[bytes, bool]]:
+    """Yields each hash of *path* with whether it joins on the left, climbing from leaf
+    *position* of a tree whose last leaf is *last*: the walk RFC 9162 (sections 2.1.3.2 and
+    2.1.4.2) shares between inclusion and consistency proofs.
+
+    :raises ProofError: if *path* is longer or shorter than the tree is deep (*proof* and
+        *trees* name them in the message).
+    """
+    for hashed in path:
+        if last == 0:
+            raise ProofError(f"{proof} is longer than {trees} deep")
+        on_left = bool(position & 1) or position == last
+        yield hashed, on_left
+        if on_left and not position & 1:
+            position, last = _right_shift_until(position, last, odd=False)
+        position, last = position >> 1, last >> 1
+    if last != 0:
+        raise ProofError(f"{proof} is shorter than {trees} deep")
+
+
 def verify_inclusion(hashed: bytes, index: int, size: int, path: Sequence[bytes],
                      expected_root: bytes) -> None:
     """Checks that *path* proves the leaf hashed *hashed* is leaf *index* of the tree of *size*
@@ -208,20 +229,9 @@ def verify_inclusion(hashed: bytes, index: int, size: int, path: Sequence[bytes]
     """
     if not 0 <= index < size:
         raise ProofError(f"leaf {index} is not in a tree of {size} leaves")
-    position, last = index, size - 1
     result = hashed
-    for sibling in path:
-        if last == 0:
-            raise ProofError("the audit path is longer than the tree is deep")
-        if position & 1 or position == last:
-            result = node_hash(sibling, result)
-            if not position & 1:
-                position, last = _right_shift_until(position, last, odd=False)
-        else:
-            result = node_hash(result, sibling)
-        position, last = position >> 1, last >> 1
-    if last != 0:
-        raise ProofError("the audit path is shorter than the tree is deep")
+    for sibling, on_left in _walk(index, size - 1, path, "the audit path", "the tree is"):
+        result = node_hash(sibling, result) if on_left else node_hash(result, sibling)
     if result != expected_root:
         raise ProofError("the audit path does not lead to the tree's root hash")
 
@@ -250,19 +260,13 @@ def verify_consistency(first: int, second: int, proof: Sequence[bytes], first_ro
         path.insert(0, first_root)
     position, last = _right_shift_until(first - 1, second - 1, odd=True)
     first_result = second_result = path[0]
-    for hashed in path[1:]:
-        if last == 0:
-            raise ProofError("the consistency proof is longer than the trees are deep")
-        if position & 1 or position == last:
+    for hashed, on_left in _walk(position, last, path[1:], "the consistency proof",
+                                 "the trees are"):
+        if on_left:
             first_result = node_hash(hashed, first_result)
             second_result = node_hash(hashed, second_result)
-            if not position & 1:
-                position, last = _right_shift_until(position, last, odd=False)
         else:
             second_result = node_hash(second_result, hashed)
-        position, last = position >> 1, last >> 1
-    if last != 0:
-        raise ProofError("the consistency proof is shorter than the trees are deep")
     if first_result != first_root:
         raise ProofError("the consistency proof does not lead to the first tree's root hash")
     if second_result != second_root:

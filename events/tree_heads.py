@@ -27,13 +27,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
-    Ed25519PublicKey,
 )
 
-from events.checkpoints import key_id, public_bytes
+from events.checkpoints import check_signature, key_id, public_bytes
 from events.codec import canonical_json
 
 PREFIX = b"fortyfive/tree-head/1"
@@ -98,13 +96,4 @@ def check(head: Any, keys: Mapping[str, bytes]) -> None:
         match.
     """
     checked = check_form(head)
-    kid = checked["key_id"]
-    if kid not in keys:
-        raise TreeHeadError(f"the tree head is signed with key {kid}, which is not among the "
-                            f"published keys ({', '.join(sorted(keys)) or 'none'})")
-    try:
-        Ed25519PublicKey.from_public_bytes(keys[kid]).verify(
-            bytes.fromhex(checked["signature"]), message(checked))
-    except InvalidSignature:
-        raise TreeHeadError(f"the signature does not match the tree head (made with key "
-                            f"{kid})") from None
+    check_signature(checked, message(checked), keys, "tree head", TreeHeadError)

@@ -255,14 +255,7 @@ def run_convert(args: argparse.Namespace) -> int:
     if history is None or has_errors(result.diagnostics) or not history.sealed:
         return 1
     text = (dumps(history).decode() + "\n") if args.to == "json" else export_text(history)
-    if args.output is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"fortyfive history convert: cannot write {args.output}: "
-                         f"{error.strerror}") from None
+    _write(text, args.output, "convert")
     return 0
 
 
@@ -280,12 +273,20 @@ def run_diagram(args: argparse.Namespace) -> int:
         svg = render_svg(result.history, args.deal)
     except DiagramError as error:
         raise UsageError(f"fortyfive history diagram: {error}") from None
-    if args.out is None:
-        sys.stdout.write(svg)
-        return 0
-    try:
-        Path(args.out).write_text(svg, encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"fortyfive history diagram: cannot write {args.out}: "
-                         f"{error.strerror}") from None
+    _write(svg, args.out, "diagram")
     return 0
+
+
+def _write(text: str, path: str | None, command: str) -> None:
+    """Writes *text* to the file *path*, or to standard output when there is none.
+
+    :raises UsageError: naming ``fortyfive history`` *command* if the file cannot be written.
+    """
+    if path is None:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"fortyfive history {command}: cannot write {path}: "
+                         f"{error.strerror}") from None

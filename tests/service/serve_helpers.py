@@ -213,3 +213,18 @@ def play_human_turn(served: Served, game: Mapping[str, Any]) -> bool:
     except OSError:
         pass
     return False
+
+
+def command_ids(served: Served, game: Mapping[str, Any]) -> set[str]:
+    """The command ids of every event of *game*, as its auditor reads them page by page: what
+    a test compares with the actions it saw acknowledged."""
+    auth = {"Authorization": f"Bearer {game['auditor_token']}"}
+    found: set[str] = set()
+    after: int | None = 0
+    while after is not None:
+        page = served.json(f"/v1/games/{game['id']}/events?view=auditor&after={after}",
+                           headers=auth)
+        assert page is not None
+        found |= {event["command_id"] for event in page["events"] if event["command_id"]}
+        after = page["next_after"]
+    return found

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_helpers import DEADLINE, Served, serving, wait_until
+from serve_helpers import DEADLINE, Served, command_ids, serving, wait_until
 
 from events.redis_store import RedisEventStore
 from service.application.commands import new_cache
@@ -137,18 +137,6 @@ def _history(served: Served, game: dict[str, Any], over: bool) -> bytes:
     return body
 
 
-def _command_ids(served: Served, game: dict[str, Any]) -> set[str]:
-    auth = {"Authorization": f"Bearer {game['auditor_token']}"}
-    found: set[str] = set()
-    after: int | None = 0
-    while after is not None:
-        page = served.json(f"/v1/games/{game['id']}/events?view=auditor&after={after}",
-                           headers=auth)
-        assert page is not None
-        found |= {event["command_id"] for event in page["events"] if event["command_id"]}
-        after = page["next_after"]
-    return found
-
 
 def test_the_documented_backup_restores_every_acknowledged_action_while_games_are_played(
     tmp_path: Path,
@@ -202,7 +190,7 @@ def test_the_documented_backup_restores_every_acknowledged_action_while_games_ar
             if game_id not in before and view is None:
                 continue  # Created after the backup began: in the next one.
             assert view is not None, f"game {game_id} was created before the backup"
-            missing = before.get(game_id, set()) - _command_ids(restored, game)
+            missing = before.get(game_id, set()) - command_ids(restored, game)
             assert not missing, f"acknowledged before the backup, not restored: {missing}"
             history = json.loads(_history(restored, game, over=view["phase"] == "over"))
             status, _, body = restored.call("POST", "/v1/histories", {"history": history})

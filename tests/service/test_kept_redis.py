@@ -15,7 +15,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from serve_helpers import Served, alive, serving, wait_until
+from serve_helpers import Served, alive, command_ids, serving, wait_until
 
 from service.application.keeper_status import read_status
 
@@ -58,19 +58,6 @@ def _act(served: Served, game: dict[str, Any], count: int) -> list[str]:
     return acked
 
 
-def _command_ids(served: Served, game: dict[str, Any]) -> set[str]:
-    """The command ids of every event of the game, as its auditor reads them."""
-    auth = {"Authorization": f"Bearer {game['auditor_token']}"}
-    found: set[str] = set()
-    after: int | None = 0
-    while after is not None:
-        page = served.json(f"/v1/games/{game['id']}/events?view=auditor&after={after}",
-                           headers=auth)
-        assert page is not None
-        found |= {event["command_id"] for event in page["events"] if event["command_id"]}
-        after = page["next_after"]
-    return found
-
 
 def test_a_redis_server_killed_three_times_is_started_again_and_loses_nothing(
     tmp_path: Path,
@@ -97,11 +84,11 @@ def test_a_redis_server_killed_three_times_is_started_again_and_loses_nothing(
             assert kept["last_exit"]["pid"] == before["pid"]
             assert kept["last_exit"]["how"] == "was killed by SIGKILL"
             assert kept["error"] is None
-            missing = set(acked) - _command_ids(served, game)
+            missing = set(acked) - command_ids(served, game)
             assert not missing, f"acknowledged before kill {kill}, lost: {sorted(missing)}"
             assert read_status(data_dir)["port"] == before["port"], "the same address"
         acked += _act(served, game, 2)  # It plays on.
-        assert set(acked) <= _command_ids(served, game)
+        assert set(acked) <= command_ids(served, game)
         log = served.log_text()
         assert log.count("was killed by SIGKILL after") == 3
         assert "restarted redis-server (pid" in log and "restart 3)" in log
@@ -125,7 +112,7 @@ def test_a_killed_keeper_is_replaced_and_its_server_with_it(tmp_path: Path) -> N
         assert after["port"] == before["port"] and after["restarts"] == 1
         assert after["last_exit"]["pid"] == before["pid"]
         assert after["last_exit"]["how"] == "was stopped when its keeper died"
-        assert set(acked) <= _command_ids(served, game)
+        assert set(acked) <= command_ids(served, game)
         assert f"the embedded redis-server's keeper (pid {before['keeper_pid']}) is gone" \
             in served.log_text()
 
