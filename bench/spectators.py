@@ -121,8 +121,8 @@ def spectate_main(argv: list[str] | None = None) -> int:
             refused: dict[str, int] = {}
             for spectator in spectators:
                 if spectator.status != 200:
-                    key = str(spectator.status)
-                    refused[key] = refused.get(key, 0) + 1
+                    status = str(spectator.status)
+                    refused[status] = refused.get(status, 0) + 1
             _say({"held": len(held), "refused": refused,
                   "seconds": round(time.monotonic() - start, 3)})
         elif not answered and time.monotonic() - start > OPEN_SECONDS:
