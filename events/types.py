@@ -461,10 +461,15 @@ class DriveCreated(Event):
     """How its standings rank the players for the prizes: ``points`` or ``games_won`` (the
     other breaks ties); ``None`` (drives created before the option) ranks by points."""
     movement: str | None = None
-    """The movement its schedule was drawn by: ``round_robin`` or ``fixed_partners``;
-    ``None`` (drives created before the option): ``round_robin``."""
+    """The movement its schedule was drawn by: ``round_robin``, ``fixed_partners`` or
+    ``winners_move`` (whose schedule holds round 1 only: each next round is seated at its
+    start); ``None`` (drives created before the option): ``round_robin``."""
+    odd_players: str | None = None
+    """What seats players that do not fill the tables after arrivals and withdrawals:
+    ``bots`` (house bots fill the last table) or ``sit_out``; ``None`` (drives created before
+    the option): ``bots``."""
 
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement", "odd_players"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -479,6 +484,11 @@ class RoundStarted(Event):
     """The game of each table, table 1 first."""
     boards: tuple[Mapping[str, Any], ...]
     """Each ``{"board", "deal", "commitment", "cut"}``; empty in progressive."""
+    tables: tuple[tuple[int, ...], ...] | None = None
+    """The players of each table in seat order, when the round is seated at its start
+    (``winners_move``, from the last round's results); ``None``: as the schedule says."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"tables"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -560,6 +570,55 @@ class DriveStopped(Event):
     """What the director said, for the hall (may be empty)."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerSubstituted(Event):
+    """The director put a newcomer in a player's place: the newcomer plays the player's
+    seats from now on and carries their score (a person gets a token of their own; the old
+    one opens no table any more)."""
+
+    TYPE: ClassVar[str] = "player_substituted"
+
+    player: int
+    """The place taken (an index into the drive's players)."""
+    name: str
+    type: str
+    """``human`` or ``bot``."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerAdded(Event):
+    """The director added a late arrival between rounds; the rounds not started are seated
+    again."""
+
+    TYPE: ClassVar[str] = "player_added"
+
+    players: tuple[Mapping[str, str], ...]
+    """The arrival first (``{"name", "type"}``), then any house bots seated with them."""
+    withdrawn: tuple[int, ...]
+    """House bots stood down to make room (indices into the drive's players)."""
+    schedule: tuple[tuple[tuple[int, ...], ...], ...]
+    """The rounds not yet started, seated again (none for ``winners_move`` after round 1
+    has started: its rounds are seated at their start)."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerWithdrawn(Event):
+    """The director withdrew a player between rounds (they keep what they scored); the rounds
+    not started are seated again."""
+
+    TYPE: ClassVar[str] = "player_withdrawn"
+
+    players: tuple[Mapping[str, str], ...]
+    """House bots seated to fill the gap (``{"name", "type"}``)."""
+    withdrawn: tuple[int, ...]
+    """The player withdrawn first, then any house bots stood down with them."""
+    schedule: tuple[tuple[tuple[int, ...], ...], ...]
+    """As :attr:`PlayerAdded.schedule`."""
+    reason: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -587,7 +646,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundEnded,
-                DrivePaused, DriveResumed, DriveFinished, DriveStopped)
+                DrivePaused, DriveResumed, PlayerSubstituted, PlayerAdded, PlayerWithdrawn,
+                DriveFinished, DriveStopped)
 }
 """Every event type of a drive's stream by its wire name (no name is also a game's)."""
 assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES), "a type name belongs to one stream"
