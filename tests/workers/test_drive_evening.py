@@ -1,0 +1,254 @@
+"""A whole evening of a drive over REST, as a director runs one: 40 players, winners move on,
+a table abandoned with an adjusted score, a substitution and a late arrival between rounds,
+people playing their seats by hand beside the workers' bots; the standings are then
+recomputed here from the drive's history alone, and `drive verify` passes it.
+
+The evening is driven by :class:`Evening`: the director's requests, the people's seats
+(:meth:`Evening.play_by_hand`, one seat at a time through its own token and the REST API,
+as a person at a screen would), and the workers. Another kind of table (a paper table whose
+score card is entered) plugs in beside :meth:`Evening.play_by_hand`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+from rq import Queue
+from worker_helpers import drive as run_workers
+
+from engine.bots import choose_action
+from replay.seat_state import state_from_view
+from service.cli import main
+from workers.dispatcher import Dispatcher
+
+SHARE = {"average": Fraction(1, 2), "average_plus": Fraction(3, 5),
+         "average_minus": Fraction(2, 5)}
+"""docs/api.md: average, average-plus and average-minus, per cent of the top."""
+
+
+class Evening:
+    """A drive in a hall: its director, the people at its tables, and the workers."""
+
+    def __init__(self, client: FlaskClient, dispatcher: Dispatcher, queue: Queue,
+                 created: Mapping[str, Any]) -> None:
+        self.client, self.dispatcher, self.queue = client, dispatcher, queue
+        self.drive_id: str = created["id"]
+        self.director: str = created["director_token"]
+        self.people: dict[int, str] = {p["player"]: p["token"] for p in created["players"]
+                                       if p["token"] is not None}
+        """Each person's token, by player number; the people who play their seats."""
+        self.absent: set[int] = set()
+        """People who do not come to their table (their table stalls: no turn clock)."""
+        self.chance = random.Random(25)
+
+    def direct(self, action: str, **fields: Any) -> Any:
+        """Sends one director's action; returns the answer."""
+        return self.client.post(f"/v1/drives/{self.drive_id}/director",
+                                json={"action": action, **fields},
+                                headers={"Authorization": f"Bearer {self.director}"})
+
+    def view(self) -> dict[str, Any]:
+        answer: dict[str, Any] = self.client.get(f"/v1/drives/{self.drive_id}").json
+        return answer
+
+    def table_of(self, player: int) -> dict[str, Any]:
+        """Returns the table of the round in play that seats *player*."""
+        view = self.view()
+        name = view["players"][player]["name"]
+        return next(t for t in view["rounds"][-1]["tables"]
+                    if any(p["name"] == name for p in t["players"]))
+
+    def play_by_hand(self, player: int) -> bool:
+        """Plays *player*'s seat of the round in play through their token, as long as the
+        seat has something to do; True if it acted."""
+        table = self.table_of(player)
+        headers = {"Authorization": f"Bearer {self.people[player]}"}
+        acted = False
+        while True:
+            view = self.client.get(f"/v1/games/{table['game']}", headers=headers).json
+            if view["phase"] == "over":
+                return acted
+            state, seat = state_from_view(view)
+            action = choose_action(state, seat, self.chance)
+            if action is None:
+                return acted
+            answer = self.client.post(f"/v1/games/{table['game']}/actions", json=action,
+                                      headers={**headers, "If-Match": f'"{state.version}"'})
+            assert answer.status_code in (201, 409, 412), answer.json
+            acted = True
+
+    def run(self) -> None:
+        """Runs the workers and plays the people's seats until nobody has anything to do."""
+        while True:
+            run_workers(self.dispatcher, self.queue)
+            view = self.view()
+            if view["status"] == "finished" or not view["rounds"] or view["rounds"][-1][
+                    "status"] == "finished":
+                return
+            if not any(self.play_by_hand(p) for p in self.people if p not in self.absent):
+                return  # A table waits for someone absent.
+
+
+def test_a_whole_evening_of_forty_with_a_director_and_standings_recomputed_from_its_history(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    players = [{"name": "Ann", "type": "human"}] + [
+        {"name": f"B{n}", "type": "bot"} for n in range(1, 40)]
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10, "turn_seconds": None},
+        "players": players, "format": "progressive", "rounds": 3,
+        "movement": "winners_move"})
+    assert created.status_code == 201, created.json
+    evening = Evening(client, dispatcher, queue, created.json)
+    assert evening.view()["movement"] == "winners_move"
+    assert len(evening.view()["schedule"]) == 1  # Later rounds are seated from results.
+
+    # Round 1: Ann does not come; the director holds round 2 and abandons her table.
+    evening.absent.add(0)
+    evening.run()
+    assert evening.direct("pause", reason="Ann is late").status_code == 200
+    stalled = evening.table_of(0)
+    assert stalled["status"] == "in_progress"
+    ann_side = next(p["side"] for p in stalled["players"] if p["name"] == "Ann")
+    adjusted = ["average_plus", "average_plus"]
+    adjusted[ann_side] = "average_minus"
+    late = evening.direct("add_player", name="Nora", type="human")
+    assert (late.status_code, late.json["code"]) == (409, "round_in_play"), late.json
+    answer = evening.direct("abandon_table", table=stalled["table"], adjusted=adjusted,
+                            reason="Ann's table cannot play")
+    assert answer.status_code == 200, answer.json
+    evening.run()
+    view = evening.view()
+    assert [r["status"] for r in view["rounds"]] == ["finished"] and view["paused"]
+
+    # Between rounds: Sam takes Ann's place (a new token; hers stops working), Nora arrives
+    # late, house bots fill her table, and round 2 is seated from round 1's results.
+    old_token = evening.people[0]
+    taken = evening.direct("substitute", player=0, name="Sam", type="human",
+                           reason="Ann went home")
+    assert taken.status_code == 200, taken.json
+    assert taken.json["issued"]["player"] == 0 and taken.json["issued"]["token"] != old_token
+    evening.people[0] = taken.json["issued"]["token"]
+    evening.absent.clear()
+    refused = evening.direct("add_player", name=" b1 ", type="human")
+    assert (refused.status_code, refused.json["code"]) == (422, "name_taken")
+    nobody = evening.direct("withdraw_player", player=99)
+    assert (nobody.status_code, nobody.json["code"]) == (422, "unknown_player")
+    arrived = evening.direct("add_player", name="Nora", type="human", reason="traffic")
+    assert arrived.status_code == 200, arrived.json
+    nora = arrived.json["issued"]["player"]
+    evening.people[nora] = arrived.json["issued"]["token"]
+    assert [p["name"] for p in arrived.json["players"][40:]] == [
+        "Nora", "Bot 1", "Bot 2", "Bot 3"]
+    assert evening.direct("resume").status_code == 200
+    evening.run()
+    round_two = evening.view()["rounds"][1]["tables"]
+    assert len(round_two) == 11
+    sams = next(t for t in round_two if any(p["name"] == "Sam" for p in t["players"]))
+    assert client.get(f"/v1/games/{sams['game']}", headers={
+        "Authorization": f"Bearer {old_token}"}).status_code == 401
+    evening.run()
+    view = evening.view()
+    assert view["status"] == "finished", view["rounds"][-1]
+
+    history = client.get(f"/v1/drives/{evening.drive_id}/history")
+    document = json.loads(history.data)
+    director_events = [(e["type"], e["actor"]) for e in document["events"]
+                       if e["actor"] == "director"]
+    assert director_events == [
+        ("drive_paused", "director"), ("table_abandoned", "director"),
+        ("player_substituted", "director"), ("player_added", "director"),
+        ("drive_resumed", "director")]
+    standings = client.get(f"/v1/drives/{evening.drive_id}/standings").json
+    assert standings["players"] == document["standings"]["players"]
+    assert standings["adjustments"][0]["by"] == "director"
+    assert [(c["action"], c["round"], c["name"], c["replaced"]) for c in standings["roster"]][
+        :2] == [("substitute", 2, "Sam", "Ann"), ("add_player", 2, "Nora", None)]
+    recomputed = recompute(document)
+    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
+        recomputed)
+    assert recomputed[0][0] > 0  # Ann's adjusted score, then Sam's games, on one card.
+    check_winners_moved(document)
+    path = tmp_path / "evening.json"
+    path.write_bytes(history.data)
+    assert main(["drive", "verify", str(path)]) == 0
+
+
+def _seatings(document: Mapping[str, Any]) -> dict[int, list[list[int]]]:
+    """Returns each round's tables (player numbers in seat order), as the history's events
+    give them: the creation's schedule, then each round seated at its start or again."""
+    events = [(e["type"], e["data"]) for e in document["events"]]
+    schedule = {n: tables for n, tables in enumerate(events[0][1]["schedule"], start=1)}
+    started = 0
+    for kind, data in events[1:]:
+        if kind == "round_started":
+            started = data["round"]
+            if data.get("tables") is not None:
+                schedule[started] = data["tables"]
+        elif kind in ("player_added", "player_withdrawn"):
+            for offset, tables in enumerate(data["schedule"], start=started + 1):
+                schedule[offset] = tables
+    return schedule
+
+
+def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]:
+    """Returns each player's (points, games won) of a progressive drive, from its history
+    alone (docs/api.md): a side's points in each game go to both its players, a winning side
+    wins a game for each; an abandoned table scores each side its share of the most points a
+    side made at the round's other tables; a player who sat out scores the round's
+    average."""
+    seatings = _seatings(document)
+    results = {g["game"]: g["result"] for g in document["games"]}
+    abandoned = {(e["data"]["round"], e["data"]["table"]): e["data"]["adjusted"]
+                 for e in document["events"] if e["type"] == "table_abandoned"}
+    players = len(document["events"][0]["data"]["players"]) + sum(
+        len(e["data"]["players"]) for e in document["events"]
+        if e["type"] in ("player_added", "player_withdrawn"))
+    points = [Fraction(0)] * players
+    won = [0] * players
+    for event in document["events"]:
+        if event["type"] != "round_started":
+            continue
+        number, games = event["data"]["round"], event["data"]["games"]
+        tables = seatings[number]
+        top = max(score for t, game in enumerate(games, start=1)
+                  if (number, t) not in abandoned for score in results[game]["scores"])
+        for t, (game, table) in enumerate(zip(games, tables, strict=True), start=1):
+            for seat, player in enumerate(table):
+                if (number, t) in abandoned:
+                    points[player] += SHARE[abandoned[number, t][seat % 2]] * top
+                    continue
+                points[player] += results[game]["scores"][seat % 2]
+                won[player] += results[game]["winner"] == seat % 2
+    return {p: (int(points[p]) if points[p].denominator == 1 else float(points[p]), won[p])
+            for p in range(players)}
+
+
+def check_winners_moved(document: Mapping[str, Any]) -> None:
+    """Checks each round after the first seats the players as winners_move says: at every
+    table the side that won the last round's table before it has come, split."""
+    seatings = _seatings(document)
+    results = {g["game"]: g["result"] for g in document["games"]}
+    starts = {e["data"]["round"]: e["data"]["games"] for e in document["events"]
+              if e["type"] == "round_started"}
+    for number in range(2, len(starts) + 1):
+        before, now = seatings[number - 1], seatings[number]
+        for t, (game, table) in enumerate(zip(starts[number - 1], before, strict=True)):
+            result = results[game]
+            side = result["winner"]
+            if side is None:
+                side = 0 if result["scores"][0] >= result["scores"][1] else 1
+            movers = {table[side], table[side + 2]}
+            stayers = set(table) - movers
+            arrived = now[(t + 1) % len(before)]
+            assert movers <= set(arrived), (number, t)
+            assert stayers <= set(now[t]), (number, t)
+            for pair, where in ((movers, arrived), (stayers, now[t])):
+                first, second = sorted(pair)
+                assert where.index(first) % 2 != where.index(second) % 2, "partners split"
