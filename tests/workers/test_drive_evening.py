@@ -21,6 +21,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_workers
+from worker_helpers import work as run_once
 
 from engine.bots import choose_action
 from replay.seat_state import state_from_view
@@ -201,8 +202,8 @@ def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]
     """Returns each player's (points, games won) of a progressive drive, from its history
     alone (docs/api.md): a side's points in each game go to both its players, a winning side
     wins a game for each; an abandoned table scores each side its share of the most points a
-    side made at the round's other tables; a player who sat out scores the round's
-    average."""
+    side made at the round's other tables; a player there when the round started whom it
+    seats nowhere sat out and scores the round's average."""
     seatings = _seatings(document)
     results = {g["game"]: g["result"] for g in document["games"]}
     abandoned = {(e["data"]["round"], e["data"]["table"]): e["data"]["adjusted"]
@@ -212,6 +213,17 @@ def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]
         if e["type"] in ("player_added", "player_withdrawn"))
     points = [Fraction(0)] * players
     won = [0] * players
+    present: dict[int, set[int]] = {}
+    here = set(range(len(document["events"][0]["data"]["players"])))
+    joined = len(here)
+    for event in document["events"]:
+        data = event["data"]
+        if event["type"] in ("player_added", "player_withdrawn"):
+            here |= set(range(joined, joined + len(data["players"])))
+            joined += len(data["players"])
+            here -= set(data["withdrawn"])
+        elif event["type"] == "round_started":
+            present[data["round"]] = set(here)
     for event in document["events"]:
         if event["type"] != "round_started":
             continue
@@ -219,6 +231,10 @@ def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]
         tables = seatings[number]
         top = max(score for t, game in enumerate(games, start=1)
                   if (number, t) not in abandoned for score in results[game]["scores"])
+        seated = {player for table in tables for player in table}
+        for player in present[number]:
+            if player not in seated:
+                points[player] += SHARE["average"] * top
         for t, (game, table) in enumerate(zip(games, tables, strict=True), start=1):
             for seat, player in enumerate(table):
                 if (number, t) in abandoned:
@@ -252,3 +268,96 @@ def check_winners_moved(document: Mapping[str, Any]) -> None:
             for pair, where in ((movers, arrived), (stayers, now[t])):
                 first, second = sorted(pair)
                 assert where.index(first) % 2 != where.index(second) % 2, "partners split"
+
+
+def _start_first_round(evening: Evening) -> None:
+    evening.dispatcher.poll()
+    run_once(evening.queue)  # The creation is dispatched: round 1 starts, nobody has played.
+
+
+def test_a_director_changes_the_players_between_rounds_and_a_person_at_once(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    players = [{"name": "H1", "type": "human"}] + [
+        {"name": f"B{n}", "type": "bot"} for n in range(1, 8)]
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10, "turn_seconds": None},
+        "players": players, "format": "progressive", "rounds": 2})
+    evening = Evening(client, dispatcher, queue, created.json)
+    _start_first_round(evening)
+    table = evening.table_of(0)
+    game, seat = table["game"], next(p["seat"] for p in table["players"] if p["name"] == "H1")
+    old = evening.people[0]
+    # During a round a person takes a person's seat at once; nothing else changes.
+    sam = evening.direct("substitute", player=0, name="Sam", type="human")
+    assert sam.status_code == 200 and sam.json["issued"]["name"] == "Sam", sam.json
+    evening.people[0] = sam.json["issued"]["token"]
+    assert client.get(f"/v1/games/{game}", headers={
+        "Authorization": f"Bearer {old}"}).status_code == 401
+    assert client.get(f"/v1/games/{game}", headers={
+        "Authorization": f"Bearer {evening.people[0]}"}).json["viewer"] == seat
+    for action, fields, code in (
+            ("substitute", {"player": 1, "name": "Pat", "type": "human"}, "round_in_play"),
+            ("withdraw_player", {"player": 2}, "round_in_play"),
+            ("add_player", {"name": "Nora", "type": "human"}, "round_in_play"),
+            ("substitute", {"player": 1}, "director_action_incomplete"),
+            ("resume", {}, "drive_not_paused")):
+        refused = evening.direct(action, **fields)
+        assert refused.json["code"] == code, (action, refused.json)
+    assert evening.direct("pause").status_code == 200
+    evening.run()  # Sam plays round 1 out; round 2 waits.
+    between = evening.direct("abandon_table", table=1, adjusted=["average", "average"])
+    assert (between.status_code, between.json["code"]) == (409, "no_round_in_play")
+    gone = evening.direct("withdraw_player", player=2, reason="not here")
+    assert gone.status_code == 200, gone.json
+    listed = {p["name"]: p for p in gone.json["players"]}
+    assert listed["B2"]["withdrawn"] and listed["Bot 1"]["type"] == "bot"
+    seated = {name for table in gone.json["schedule"][1] for name in table}
+    assert "B2" not in seated and {"Bot 1", "Sam"} <= seated and len(seated) == 8
+    again = evening.direct("withdraw_player", player=2)
+    assert (again.status_code, again.json["code"]) == (409, "player_withdrawn")
+    pat = evening.direct("substitute", player=3, name="Pat", type="human")
+    assert pat.status_code == 200, pat.json
+    evening.people[3] = pat.json["issued"]["token"]
+    assert evening.direct("resume").status_code == 200
+    evening.run()
+    assert evening.view()["status"] == "finished"
+    standings = client.get(f"/v1/drives/{evening.drive_id}/standings").json
+    assert [(c["action"], c["round"], c["name"], c["replaced"]) for c in standings["roster"]] == [
+        ("substitute", 1, "Sam", "H1"), ("add_player", 2, "Bot 1", None),
+        ("withdraw_player", 2, "B2", None), ("substitute", 2, "Pat", "B3")]
+    document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
+    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
+        recompute(document))
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 0
+
+
+def test_players_over_sit_out_in_turn_and_score_the_rounds_average(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10},
+        "players": [{"name": f"B{n}", "type": "bot"} for n in range(1, 9)],
+        "format": "progressive", "rounds": 3, "odd_players": "sit_out"})
+    evening = Evening(client, dispatcher, queue, created.json)
+    _start_first_round(evening)
+    assert evening.direct("pause").status_code == 200
+    evening.run()
+    late = evening.direct("add_player", name="Late", type="bot")
+    assert late.status_code == 200 and late.json["issued"] is None, late.json
+    assert [len(r) for r in late.json["schedule"]] == [2, 2, 2]
+    assert evening.direct("resume").status_code == 200
+    evening.run()
+    standings = client.get(f"/v1/drives/{evening.drive_id}/standings").json
+    # The last to join sits out first; then, of those who have sat out least, the last.
+    assert standings["sit_outs"] == [{"round": 2, "players": ["Late"]},
+                                     {"round": 3, "players": ["B8"]}]
+    assert "average" in standings["sit_out_rule"]
+    document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
+    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
+        recompute(document))
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 0
