@@ -44,6 +44,7 @@ from events.types import (
     PlayerAdded,
     PlayerSubstituted,
     PlayerWithdrawn,
+    RoundCalled,
     RoundEnded,
     RoundStarted,
     TableAbandoned,
@@ -92,6 +93,18 @@ ADJUSTMENT_RULE = (
     "the most points a side made at another table of the round); it wins no game"
 )
 """How adjusted scores are computed (published with the standings and in docs/api.md)."""
+
+CALLED_RULE = (
+    "when the director ends a round at its time, every table still playing ends as it "
+    "stands: the deal in play does not count; progressive: each side keeps the points of "
+    "the deals it finished and the side ahead wins the game (none on equal points); "
+    "duplicate: the boards it finished compare as any other, on each board it did not "
+    "finish each side scores average (50 per cent of the matchpoints a side could make on "
+    "it, one per table that finished it), and the side ahead over its finished boards wins "
+    "the game (none on equal points)"
+)
+"""How a table still playing when its round is called is scored (published with the
+standings and in docs/api.md)."""
 
 
 class DriveError(FortyFiveError, ValueError):
@@ -285,6 +298,8 @@ class RoundState:
     round ended before drives recorded them)."""
     sitting_out: tuple[int, ...] = ()
     """The players present when it started that it seats at no table."""
+    called: bool = False
+    """Its director rang the bell: the tables still playing ended as they stood."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -582,6 +597,16 @@ def _table_abandoned(event: TableAbandoned, state: DriveState) -> DriveState:
 
 
 @_apply.register
+def _round_called(event: RoundCalled, state: DriveState) -> DriveState:
+    current = _round(state.played, event.round)
+    if current.called:
+        raise DriveError(f"round {event.round} is called already")
+    if not isinstance(event.reason, str):
+        raise DriveError("a director's reason is text")
+    return _next(state, played=(*state.played[:-1], dataclasses.replace(current, called=True)))
+
+
+@_apply.register
 def _round_ended(event: RoundEnded, state: DriveState) -> DriveState:
     current = _round(state.played, event.round)
     heads = None
@@ -808,7 +833,7 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
                             points[player] += ADJUSTED[adjustment.adjusted[side]] * top
                         continue
                     assert result is not None
-                    if result.winner == side:
+                    if table_winner(played, result) == side:
                         won[player] += 1
                     if drive.format == "progressive":
                         points[player] += result.scores[side]
@@ -833,6 +858,16 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
     for row in ranked:
         del row["_p"]
     return ranked
+
+
+def table_winner(played: RoundState, result: TableResult) -> int | None:
+    """Returns the side that won *result*'s game: its winner, or in a round its director
+    called, for a game that ended without one, the side ahead (:data:`CALLED_RULE`)."""
+    if result.winner is not None or not played.called or not result.over:
+        return result.winner
+    best = max(result.scores)
+    ahead = [side for side, score in enumerate(result.scores) if score == best]
+    return ahead[0] if len(ahead) == 1 else None
 
 
 def _progressive_top(drive: DriveState, played: RoundState,
@@ -865,7 +900,15 @@ def matchpoints(
             earned[player] = earned.get(player, Fraction(0)) + ADJUSTED["average"] * len(scored)
         for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
             adjustment = drive.adjustment(played.number, index)
-            if adjustment is None or (game in results and deal in results[game].deals):
+            if game in results and deal in results[game].deals:
+                continue
+            if adjustment is None and played.called and game in results:
+                # Did not finish the board when the round was called: average each side.
+                for player in table:
+                    earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
+                        "average"] * len(scored)
+                continue
+            if adjustment is None:
                 continue
             for side, members in enumerate(partner_pairs(table, drive.sides)):
                 for player in members:

@@ -553,6 +553,18 @@ class TableAbandoned(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class RoundCalled(Event):
+    """The director rang the bell on the round in play: every table still playing ends as it
+    stands (engine.drives.CALLED_RULE scores it)."""
+
+    TYPE: ClassVar[str] = "round_called"
+
+    round: int
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DriveResumed(Event):
     """The director resumed a paused drive: the next round starts when due."""
 
@@ -645,7 +657,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
-    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundEnded,
+    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundCalled,
+                RoundEnded,
                 DrivePaused, DriveResumed, PlayerSubstituted, PlayerAdded, PlayerWithdrawn,
                 DriveFinished, DriveStopped)
 }

@@ -121,8 +121,13 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
                 continue
             if outcome is None:
                 continue
+            winner = outcome.winner
+            if winner is None and played.called and outcome.over:
+                # Ended at the bell without a winner: the side strictly ahead wins it.
+                leaders = [s for s, v in enumerate(outcome.scores) if v == max(outcome.scores)]
+                winner = leaders[0] if len(leaders) == 1 else None
             for seat, player in enumerate(table):
-                if outcome.winner == seat % sides:
+                if winner == seat % sides:
                     wins[player] += 1
                 if drive.format == "progressive":
                     points[player] += outcome.scores[seat % sides]
@@ -144,6 +149,18 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
             for player, earned in _adjusted_matchpoints(drive, played.number, played.games,
                                                         seating, counted).items():
                 points[player] += earned
+            if played.called:
+                for t, (game, table) in enumerate(zip(played.games, seating, strict=True),
+                                                  start=1):
+                    if (played.number, t) in abandoned or game not in counted:
+                        continue
+                    for deal in range(1, drive.boards + 1):
+                        if deal in counted[game].deals:
+                            continue  # Finished before the bell.
+                        top = sum(1 for other in played.games
+                                  if other in counted and deal in counted[other].deals)
+                        for player in table:
+                            points[player] += _SHARE["average"] * top
     if drive.rank_by == "games_won":
         ranked = sorted(range(count), key=lambda p: (-wins[p], -points[p],
                                                       drive.players[p]["name"], p))

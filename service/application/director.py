@@ -35,6 +35,7 @@ from events.types import (
     PlayerAdded,
     PlayerSubstituted,
     PlayerWithdrawn,
+    RoundCalled,
     TableAbandoned,
 )
 from service.application import commands
@@ -47,8 +48,8 @@ from service.application.drives import (
 from service.application.names import name_key
 from service.application.tokens import TokenRegistry, new_token, token_digest
 
-DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table", "substitute", "add_player",
-                    "withdraw_player")
+DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table", "end_round", "substitute",
+                    "add_player", "withdraw_player")
 """What a director can do to a drive (docs/api.md, "Running an evening")."""
 
 
@@ -140,6 +141,15 @@ def _decide(drive: DriveState, action: str, reason: str, given: dict[str, Any],
         return DriveResumed(), None
     if action == "abandon_table":
         return _abandon(drive, reason, given, cache), None
+    if action == "end_round":
+        current = drive.current
+        if current is None or current.ended:
+            raise DirectorRefusal(409, "no_round_in_play", "no round is in play: the bell "
+                                                           "ends the round in play")
+        if current.called:
+            raise DirectorRefusal(409, "round_called",
+                                  f"round {current.number} is called already")
+        return RoundCalled(current.number, reason), None
     if action == "stop":
         _between_rounds(drive, "the drive stops between rounds (pause it, and stop it once "
                                "the round has ended)")

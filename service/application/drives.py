@@ -26,6 +26,7 @@ from engine.actions import start_game
 from engine.boards import BOARD_ALGORITHM
 from engine.drives import (
     ADJUSTMENT_RULE,
+    CALLED_RULE,
     FORMATS,
     ODD_PLAYERS,
     RANKINGS,
@@ -44,6 +45,7 @@ from engine.drives import (
     standings,
     table_result,
     table_size,
+    table_winner,
 )
 from engine.errors import shown
 from engine.fold import PLAYED_OUT, apply_event
@@ -247,17 +249,18 @@ class DirectorTokenError(PermissionError):
 
 def abandon_tables(store: Any, cache: commands.GameCache, drive: DriveState) -> list[str]:
     """Ends, as abandoned, the game of every table of the round in play that its director
-    abandoned and that is not over yet; returns their ids. The game's ``game_abandoned`` is
-    the server's (it carries out the decision the drive's ``table_abandoned`` records), with
-    the seconds the game had waited and ``after_seconds`` 0 (no idle policy was applied)."""
+    abandoned, or of every table when the director called the round, that is not over yet;
+    returns their ids. The game's ``game_abandoned`` is the server's (it carries out the
+    decision the drive's ``table_abandoned`` or ``round_called`` records), with the seconds
+    the game had waited and ``after_seconds`` 0 (no idle policy was applied)."""
     current = drive.current
     if current is None or current.ended:
         return []
     done = []
-    for adjustment in drive.adjustments:
-        if adjustment.round != current.number:
-            continue
-        game = current.games[adjustment.table - 1]
+    ended = range(1, len(current.games) + 1) if current.called else [
+        a.table for a in drive.adjustments if a.round == current.number]
+    for table in ended:
+        game = current.games[table - 1]
         folded = commands.load(cache, game)
         if folded.state.phase == "over":
             continue
@@ -570,7 +573,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
                              "side": seat % drive.sides} for seat, p in enumerate(table)],
                 "status": "over" if result is not None and result.over else "in_progress",
                 "scores": list(result.scores) if result is not None else [],
-                "winner": result.winner if result is not None else None,
+                "winner": table_winner(played, result) if result is not None else None,
             })
         rounds.append({
             "number": played.number, "status": "finished" if played.ended else "running",
@@ -606,7 +609,8 @@ def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dic
     } for a in drive.adjustments]
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
             "rank_by": drive.rank_by, "tie_rule": TIE_RULES[drive.rank_by],
-            "adjustment_rule": ADJUSTMENT_RULE,
+            "adjustment_rule": ADJUSTMENT_RULE, "called_rule": CALLED_RULE,
+            "called": [played.number for played in drive.played if played.called],
             "adjustments": adjustments,
             "roster": [{"action": c.action, "round": c.round, "by": DIRECTOR,
                         "reason": c.reason, "player": c.player, "name": c.name,

@@ -37,6 +37,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "board_revealed": {"round": 1, "board": "d/r1/b1", "deal": 1, "seed": "cd" * 32},
     "table_abandoned": {"round": 1, "table": 2, "adjusted": ["average_plus", "average_minus"],
                         "reason": "a player fell ill"},
+    "round_called": {"round": 1, "reason": "the hall closes at ten"},
     "round_ended": {"round": 1, "heads": [{"game": "g1", "version": 40, "head": "01" * 32},
                                           {"game": "g2", "version": 38, "head": "02" * 32}]},
     "drive_paused": {"reason": "tea"},

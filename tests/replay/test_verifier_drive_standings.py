@@ -16,7 +16,8 @@ from replay.verification.drive_standings import Outcome, derive
 
 
 def _drive(format: str, players: int, rounds: int, boards: int,
-           revealed: list[list[bool]], late: bool = False) -> DriveState:
+           revealed: list[list[bool]], late: bool = False,
+           called: list[bool] | None = None) -> DriveState:
     """Returns a drive folded from its events; with *late*, a player arrives after round 1
     and one player sits each later round out (the arrival, then player 0, ...)."""
     events: list[dict[str, Any]] = [{"type": "drive_created", "data": {
@@ -36,6 +37,8 @@ def _drive(format: str, players: int, rounds: int, boards: int,
                 events.append({"type": "board_revealed", "data": {
                     "round": number, "board": board["board"], "deal": board["deal"],
                     "seed": "11" * 32}})
+        if called and called[number - 1]:
+            events.append({"type": "round_called", "data": {"round": number, "reason": ""}})
         if number < rounds:
             events.append({"type": "round_ended", "data": {"round": number, "heads": None}})
         if number == 1 and late and rounds > 1:
@@ -62,7 +65,8 @@ def drives_and_results(draw: st.DrawFn) -> tuple[DriveState, dict[str, TableResu
     rounds = draw(st.integers(min_value=1, max_value=3))
     boards = draw(st.integers(min_value=1, max_value=3))
     revealed = [[draw(st.booleans()) for _ in range(boards)] for _ in range(rounds)]
-    drive = _drive(format, players, rounds, boards, revealed, late=draw(st.booleans()))
+    drive = _drive(format, players, rounds, boards, revealed, late=draw(st.booleans()),
+                   called=[draw(st.booleans()) for _ in range(rounds)])
     results = {}
     for played in drive.played:
         for game in played.games:

@@ -203,11 +203,13 @@ def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]
     alone (docs/api.md): a side's points in each game go to both its players, a winning side
     wins a game for each; an abandoned table scores each side its share of the most points a
     side made at the round's other tables; a player there when the round started whom it
-    seats nowhere sat out and scores the round's average."""
+    seats nowhere sat out and scores the round's average; in a round the director called, a
+    game ended without a winner is won by the side ahead."""
     seatings = _seatings(document)
     results = {g["game"]: g["result"] for g in document["games"]}
     abandoned = {(e["data"]["round"], e["data"]["table"]): e["data"]["adjusted"]
                  for e in document["events"] if e["type"] == "table_abandoned"}
+    called = {e["data"]["round"] for e in document["events"] if e["type"] == "round_called"}
     players = len(document["events"][0]["data"]["players"]) + sum(
         len(e["data"]["players"]) for e in document["events"]
         if e["type"] in ("player_added", "player_withdrawn"))
@@ -240,8 +242,13 @@ def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]
                 if (number, t) in abandoned:
                     points[player] += SHARE[abandoned[number, t][seat % 2]] * top
                     continue
-                points[player] += results[game]["scores"][seat % 2]
-                won[player] += results[game]["winner"] == seat % 2
+                result = results[game]
+                winner = result["winner"]
+                if winner is None and number in called and result["scores"][0] != result[
+                        "scores"][1]:
+                    winner = 0 if result["scores"][0] > result["scores"][1] else 1
+                points[player] += result["scores"][seat % 2]
+                won[player] += winner == seat % 2
     return {p: (int(points[p]) if points[p].denominator == 1 else float(points[p]), won[p])
             for p in range(players)}
 
@@ -356,6 +363,45 @@ def test_players_over_sit_out_in_turn_and_score_the_rounds_average(
                                      {"round": 3, "players": ["B8"]}]
     assert "average" in standings["sit_out_rule"]
     document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
+    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
+        recompute(document))
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 0
+
+
+def test_the_bell_ends_every_table_still_playing_as_it_stands(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 120, "turn_seconds": None},
+        "players": [{"name": "H1", "type": "human"}] + [
+            {"name": f"B{n}", "type": "bot"} for n in range(1, 8)],
+        "format": "progressive", "rounds": 1})
+    evening = Evening(client, dispatcher, queue, created.json)
+    early = evening.direct("end_round")
+    assert (early.status_code, early.json["code"]) == (409, "no_round_in_play")
+    run_workers(dispatcher, queue)
+    while not any(evening.table_of(0)["scores"]):  # H1 plays until a deal is scored.
+        assert evening.play_by_hand(0)
+        run_workers(dispatcher, queue)
+    assert evening.table_of(0)["status"] == "in_progress"  # Far from 120.
+    rung = evening.direct("end_round", reason="the hall closes")
+    assert rung.status_code == 200, rung.json
+    again = evening.direct("end_round")
+    assert (again.status_code, again.json["code"]) == (409, "round_called")
+    shown = {t["game"]: t for t in rung.json["rounds"][0]["tables"]}
+    for table in shown.values():
+        assert table["status"] == "over"
+        ahead = [s for s, v in enumerate(table["scores"]) if v == max(table["scores"])]
+        assert table["winner"] == (ahead[0] if len(ahead) == 1 else None)
+    run_workers(dispatcher, queue)  # The round ends, and the drive with it.
+    assert evening.view()["status"] == "finished"
+    standings = client.get(f"/v1/drives/{evening.drive_id}/standings").json
+    assert standings["called"] == [1] and "side ahead wins" in standings["called_rule"]
+    document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
+    assert [e["actor"] for e in document["events"] if e["type"] == "round_called"] == [
+        "director"]
     assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
         recompute(document))
     path = tmp_path / "drive.json"

@@ -90,7 +90,8 @@ class DirectorActionSchema(ma.Schema):
     action = fields.String(required=True, validate=validate.OneOf(DIRECTOR_ACTIONS), metadata={
         "description": "pause (no round starts until resumed), resume, stop (between "
                        "rounds: the rounds not started are not played), abandon_table "
-                       "(with table and adjusted), substitute (player, name, type), "
+                       "(with table and adjusted), end_round (the bell: every table still "
+                       "playing ends as it stands), substitute (player, name, type), "
                        "add_player (name, type; between rounds), withdraw_player (player; "
                        "between rounds)"})
     player = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0),
@@ -264,6 +265,10 @@ class StandingsSchema(ma.Schema):
         "description": "How an abandoned table's adjusted scores are computed"})
     adjustments = fields.List(fields.Nested(AdjustmentSchema), metadata={
         "description": "Every table the director abandoned, in order"})
+    called_rule = fields.String(metadata={
+        "description": "How a table still playing when its round is called is scored"})
+    called = fields.List(fields.Integer(), metadata={
+        "description": "The rounds the director called (ended at their time)"})
     roster = fields.List(fields.Nested(RosterChangeSchema), metadata={
         "description": "Every change of the players by the director, in order"})
     odd_players = fields.String(metadata={"description": "bots or sit_out"})
