@@ -11,6 +11,8 @@ score card is entered) plugs in beside :meth:`Evening.play_by_hand`.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 import random
 from collections.abc import Mapping
@@ -24,7 +26,9 @@ from worker_helpers import drive as run_workers
 from worker_helpers import work as run_once
 
 from engine.bots import choose_action
+from events.codec import canonical_json
 from replay.seat_state import state_from_view
+from replay.verification.drive import verify_drive
 from service.cli import main
 from workers.dispatcher import Dispatcher
 
@@ -179,6 +183,26 @@ def test_a_whole_evening_of_forty_with_a_director_and_standings_recomputed_from_
     path = tmp_path / "evening.json"
     path.write_bytes(history.data)
     assert main(["drive", "verify", str(path)]) == 0
+    # Two players swapped in round 2's seating, the drive's chain rewritten to match: the
+    # verifier seats the round again from round 1's results and tells.
+    forged = copy.deepcopy(document)
+    start = next(e for e in forged["events"]
+                 if e["type"] == "round_started" and e["data"]["round"] == 2)
+    tables = start["data"]["tables"]
+    tables[0][0], tables[1][0] = tables[1][0], tables[0][0]
+    forged["head"] = _rehash(forged["events"])
+    assert "round 2 is not seated as winners_move seats it from round 1's results" in (
+        verify_drive(forged))
+
+
+def _rehash(envelopes: list[dict[str, Any]]) -> str:
+    """Recomputes every hash and link of a chain of envelopes; returns the new head."""
+    prev = "0" * 64
+    for envelope in envelopes:
+        envelope["prev_hash"] = prev
+        body = {k: v for k, v in envelope.items() if k != "hash"}
+        envelope["hash"] = prev = hashlib.sha256(canonical_json(body)).hexdigest()
+    return prev
 
 
 def _seatings(document: Mapping[str, Any]) -> dict[int, list[list[int]]]:
