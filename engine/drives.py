@@ -359,6 +359,8 @@ class DriveState:
     """The tables its director abandoned, in order."""
     odd_players: str = "bots"
     """A key of :data:`ODD_PLAYERS`."""
+    round_minutes: int | None = None
+    """Minutes a round may last before the drive's clock calls it (``None``: no clock)."""
     withdrawn: tuple[int, ...] = ()
     """The players its director withdrew, in order."""
     house_bots: tuple[int, ...] = ()
@@ -423,6 +425,7 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
                 boards=event.boards, rank_by=event.rank_by or "points",
                 movement=event.movement or "round_robin",
                 odd_players=event.odd_players or "bots",
+                round_minutes=event.round_minutes,
             )
             continue
         state = _apply(event, state)
@@ -457,6 +460,9 @@ def _check_created(event: DriveCreated) -> None:
     if event.odd_players is not None and event.odd_players not in ODD_PLAYERS:
         raise DriveError(f"a drive seats odd players by {' or '.join(ODD_PLAYERS)}, not "
                          f"{event.odd_players!r}")
+    if event.round_minutes is not None and not _whole(event.round_minutes, 1):
+        raise DriveError(f"a drive's round_minutes is a whole number of minutes, not "
+                         f"{event.round_minutes!r}")
     if event.rank_by is not None and event.rank_by not in RANKINGS:
         raise DriveError(f"a drive ranks by {' or '.join(RANKINGS)}, not {event.rank_by!r}")
     size = event.table_size

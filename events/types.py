@@ -469,7 +469,12 @@ class DriveCreated(Event):
     ``bots`` (house bots fill the last table) or ``sit_out``; ``None`` (drives created before
     the option): ``bots``."""
 
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement", "odd_players"})
+    round_minutes: int | None = None
+    """Minutes a round may last: then the drive's clock rings the bell (``round_called``,
+    actor ``server``); ``None``: rounds end when their tables do, or at the director's bell."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement", "odd_players",
+                                                    "round_minutes"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

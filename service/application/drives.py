@@ -19,7 +19,7 @@ import itertools
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.actions import start_game
@@ -64,6 +64,7 @@ from events.types import (
     DriveFinished,
     DriveStopped,
     Event,
+    RoundCalled,
     RoundEnded,
     RoundStarted,
     SeedRevealed,
@@ -79,6 +80,8 @@ MAX_TABLES = 50
 MAX_ROUNDS = 30
 """Rounds per drive, at most (docs/api.md)."""
 MAX_BOARDS = 12
+MAX_ROUND_MINUTES = 240
+"""A drive's ``round_minutes``, at most (docs/api.md)."""
 DEFAULT_BOARDS = 2
 """Boards per round of a duplicate drive when its creator names no number."""
 DEFAULT_TURN_SECONDS = 120
@@ -158,6 +161,7 @@ def create_drive(
     rank_by: str = "points",
     movement: str = "round_robin",
     odd_players: str = "bots",
+    round_minutes: int | None = None,
 ) -> tuple[str, dict[int, str], str]:
     """Creates a drive and returns its id, a token per human player (by player index) and
     its director's token (only its digest is kept: :func:`direct` takes it).
@@ -172,6 +176,9 @@ def create_drive(
     """
     if format not in FORMATS:
         raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
+    if round_minutes is not None and not 1 <= round_minutes <= MAX_ROUND_MINUTES:
+        raise DriveError(f"round_minutes must be 1 to {MAX_ROUND_MINUTES}, got "
+                         f"{shown(round_minutes)}")
     if odd_players not in ODD_PLAYERS:
         raise DriveError(f"odd_players must be one of {', '.join(ODD_PLAYERS)}, got "
                          f"{shown(odd_players)}")
@@ -231,7 +238,7 @@ def create_drive(
         profile=profile, options=rules.options(), players=tuple(roster), format=format,
         rounds=rounds, table_size=size, schedule=schedule,
         boards=boards if format == "duplicate" else 0, rank_by=rank_by, movement=movement,
-        odd_players=odd_players,
+        odd_players=odd_players, round_minutes=round_minutes,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
     return drive_id, tokens, director
@@ -284,6 +291,7 @@ def advance(
     drive_id: str,
     entropy: commands.Entropy = commands.fresh_entropy,
     signer: signing.Publisher | signing.Signer | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> list[str]:
     """Does whatever *drive_id* is due for now; returns what it did (for logs and tests).
     With a *signer*, it also signs and keeps the checkpoint of every round end and of the
@@ -294,8 +302,11 @@ def advance(
     """
     done: list[str] = []
     for _step in range(4 + 2 * MAX_BOARDS):
-        drive, head = load(drives, drive_id)
-        step = _next_step(store, cache, drives, tokens, drive, entropy)
+        drive, envelopes = load_envelopes(drives, drive_id)
+        head = envelopes[-1].hash
+        step: Event | None = _bell_due(drive, envelopes, now())
+        if step is None:
+            step = _next_step(store, cache, drives, tokens, drive, entropy)
         if step is None:
             break
         try:
@@ -346,10 +357,37 @@ def head_checkpoint(drives: DriveStore, signer: signing.Publisher | signing.Sign
     return signer.checkpoint(drive_id, version, head, subject="drive_id")
 
 
+def round_deadline(drive: DriveState, envelopes: Sequence[DriveEnvelope]) -> datetime | None:
+    """Returns when the drive's clock calls the round in play (its start plus the drive's
+    ``round_minutes``, to the next whole second), or ``None``: no clock, no round in play,
+    or called already."""
+    current = drive.current
+    if drive.round_minutes is None or current is None or current.ended or current.called:
+        return None
+    for envelope in envelopes:
+        event = decode_drive(envelope)
+        if isinstance(event, RoundStarted) and event.round == current.number:
+            started = datetime.fromisoformat(envelope.occurred_at.replace("Z", "+00:00"))
+            due = started + timedelta(minutes=drive.round_minutes)
+            # To the next whole second: what the view publishes and the bell's job keeps.
+            return due.replace(microsecond=0) + timedelta(seconds=1 if due.microsecond else 0)
+    return None
+
+
+def _bell_due(drive: DriveState, envelopes: Sequence[DriveEnvelope],
+              now: datetime) -> RoundCalled | None:
+    """Returns the drive's clock's call of the round in play once its time is up."""
+    deadline = round_deadline(drive, envelopes)
+    if deadline is None or now < deadline:
+        return None
+    assert drive.current is not None
+    return RoundCalled(drive.current.number, f"{drive.round_minutes} minutes are up")
+
+
 def _step_key(step: Event) -> str:
     if isinstance(step, BoardRevealed):
         return step.board
-    if isinstance(step, RoundStarted | RoundEnded):
+    if isinstance(step, RoundStarted | RoundEnded | RoundCalled):
         return str(step.round)
     return "drive"
 
@@ -553,7 +591,8 @@ def results_of(cache: commands.GameCache, drive: DriveState) -> dict[str, TableR
 
 def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: str,
                checkpoint: Mapping[str, Any] | None = None,
-               kept: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+               kept: Mapping[str, Mapping[str, Any]] | None = None,
+               round_ends_at: datetime | None = None) -> dict[str, Any]:
     """Returns the public view of a drive: status, players, the schedule, every round started
     with its tables (game, players in seat order, status, scores), each table's result as
     :func:`engine.drives.public_results` lets anyone see it, and the checkpoint *kept* at its
@@ -592,6 +631,9 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,
         "paused": drive.paused, "stopped": drive.stopped,
+        "round_minutes": drive.round_minutes,
+        "round_ends_at": None if round_ends_at is None else round_ends_at.astimezone(
+            UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "rounds": rounds,
         "head": {"version": drive.version, "hash": head, "checkpoint": checkpoint},
     }

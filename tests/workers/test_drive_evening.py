@@ -12,24 +12,31 @@ score card is entered) plugs in beside :meth:`Evening.play_by_hand`.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import random
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
 from rq import Queue
+from rq.registry import ScheduledJobRegistry
 from worker_helpers import drive as run_workers
 from worker_helpers import work as run_once
 
 from engine.bots import choose_action
 from events.codec import canonical_json
+from events.drive_store import DriveStore
 from replay.seat_state import state_from_view
 from replay.verification.drive import verify_drive
+from service.application import drives
+from service.application.tokens import TokenRegistry
 from service.cli import main
+from workers import context, keys
 from workers.dispatcher import Dispatcher
 
 SHARE = {"average": Fraction(1, 2), "average_plus": Fraction(3, 5),
@@ -426,6 +433,45 @@ def test_the_bell_ends_every_table_still_playing_as_it_stands(
     document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
     assert [e["actor"] for e in document["events"] if e["type"] == "round_called"] == [
         "director"]
+    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
+        recompute(document))
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 0
+
+
+def test_a_drives_clock_calls_the_round_when_its_minutes_are_up(
+    client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "options": {"target": 10, "turn_seconds": None},
+        "players": [{"name": "H1", "type": "human"}] + [
+            {"name": f"B{n}", "type": "bot"} for n in range(1, 8)],
+        "format": "progressive", "rounds": 1, "round_minutes": 30})
+    assert created.status_code == 201, created.json
+    evening = Evening(client, dispatcher, queue, created.json)
+    run_workers(dispatcher, queue)  # H1 never comes: their table stalls.
+    view = evening.view()
+    deadline = datetime.fromisoformat(view["round_ends_at"].replace("Z", "+00:00"))
+    assert view["round_minutes"] == 30 and evening.table_of(0)["status"] == "in_progress"
+    # The workers have scheduled the bell for that moment (the test does not wait for it).
+    bell = keys.drive_job_id(evening.drive_id, "bell-1")
+    scheduled = ScheduledJobRegistry(queue=queue)
+    assert bell in scheduled.get_job_ids()
+    assert scheduled.get_scheduled_time(bell) == deadline  # Both to the second.
+    store = context.store()
+    advance = functools.partial(drives.advance, store, context.games(), DriveStore(store),
+                                TokenRegistry(store.client), evening.drive_id)
+    assert advance(now=lambda: deadline - timedelta(seconds=1)) == []
+    assert advance(now=lambda: deadline)[0] == "round_called 1"
+    run_workers(dispatcher, queue)
+    view = evening.view()
+    assert view["status"] == "finished" and view["round_ends_at"] is None
+    document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
+    assert [(e["actor"], e["data"]["reason"]) for e in document["events"]
+            if e["type"] == "round_called"] == [("server", "30 minutes are up")]
+    standings = client.get(f"/v1/drives/{evening.drive_id}/standings").json
+    assert standings["called"] == [1]
     assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
         recompute(document))
     path = tmp_path / "drive.json"

@@ -73,7 +73,7 @@ class Drives(MethodView):
                 players=body["players"], format=body["format"], rounds=body["rounds"],
                 fill_with_bots=body["fill_with_bots"], boards=body["boards"],
                 admit=charge_creations, rank_by=body["rank_by"], movement=body["movement"],
-                odd_players=body["odd_players"])
+                odd_players=body["odd_players"], round_minutes=body["round_minutes"])
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
         drive = _load(drive_id)
@@ -101,8 +101,12 @@ class Drive(MethodView):
 
 def _view(drive: DriveState, head: str) -> dict[str, Any]:
     svc = services()
+    deadline = None
+    if drive.round_minutes is not None:
+        deadline = drives.round_deadline(drive, drives.load_envelopes(_drives(),
+                                                                      drive.drive_id)[1])
     return drives.drive_view(
-        drive, drives.results_of(svc.cache, drive), head=head,
+        drive, drives.results_of(svc.cache, drive), head=head, round_ends_at=deadline,
         checkpoint=drives.head_checkpoint(_drives(), svc.signing, drive.drive_id,
                                           drive.version, head),
         kept=signing.drive_checkpoints(svc.store.client, drive.drive_id))

@@ -11,6 +11,7 @@ from service.application.drives import (
     DEFAULT_BOARDS,
     MAX_BOARDS,
     MAX_PLAYERS,
+    MAX_ROUND_MINUTES,
     MAX_ROUNDS,
 )
 
@@ -57,6 +58,12 @@ class DriveCreateSchema(ma.Schema):
         metadata={"description": "What the standings rank by for the prizes: points "
                                  "(matchpoints in duplicate) or games_won; the other breaks "
                                  "ties"})
+    round_minutes = fields.Integer(
+        strict=True, load_default=None, allow_none=True,
+        validate=validate.Range(min=1, max=MAX_ROUND_MINUTES),
+        metadata={"description": "Minutes a round may last: when they are up the drive's "
+                                 "clock ends every table still playing as it stands (as the "
+                                 "director's end_round does); null or left out: no clock"})
     fill_with_bots = fields.Boolean(
         load_default=False,
         metadata={"description": "Fill the last table with bots when the players do not"})
@@ -198,6 +205,10 @@ class DriveViewSchema(ma.Schema):
     version = fields.Integer()
     players = fields.List(fields.Nested(DriveViewPlayerSchema))
     odd_players = fields.String(metadata={"description": "bots or sit_out"})
+    round_minutes = fields.Integer(allow_none=True)
+    round_ends_at = fields.String(allow_none=True, metadata={
+        "description": "When the drive's clock calls the round in play (null: no clock, or "
+                       "no round in play, or called already)"})
     schedule = fields.List(fields.List(fields.List(fields.String())), metadata={
         "description": "Per round, per table, the players' names in seat order"})
     current_round = fields.Integer(allow_none=True)
