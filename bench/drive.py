@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import random
 import tempfile
 import time
 import uuid
@@ -26,7 +27,15 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from bench import BenchUsageError, positive_int
-from engine.drives import MOVEMENTS, DriveError, meetings, schedule_of, table_size
+from engine.drives import (
+    MOVEMENTS,
+    SEATED_AT_START,
+    DriveError,
+    meetings,
+    schedule_of,
+    table_size,
+)
+from engine.seating import winners_move
 from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
 from service.application import commands, drives
@@ -115,7 +124,8 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
     return {
         "drive": {"profile": profile, "format": format, "tables": tables, "rounds": rounds,
                   "target": target, "players": len(players), "movement": movement},
-        "movements": movement_figures(len(players), size, rounds),
+        "movements": movement_figures(len(players), size, rounds,
+                                      played=(movement, drive.schedule)),
         "round_seconds": round(sum(round_seconds.values()) / len(round_seconds), 3),
         "slowest_round_seconds": round(max(round_seconds.values()), 3),
         "total_seconds": round(total, 3),
@@ -125,17 +135,41 @@ def play_drive(store: RedisEventStore, url: str, *, tables: int, rounds: int, pr
     }
 
 
-def movement_figures(players: int, size: int, rounds: int) -> dict[str, dict[str, float]]:
+def movement_figures(
+    players: int, size: int, rounds: int,
+    played: tuple[str, tuple[tuple[tuple[int, ...], ...], ...]] | None = None,
+) -> dict[str, dict[str, Any]]:
     """Returns, per movement, the different partners and opponents a player meets over the
-    evening: the mean and the fewest (from the schedule alone)."""
+    evening: the mean and the fewest, and ``from``: the movement *played* (its name and the
+    drive's schedule as played) counts its real rounds; the others count their schedule
+    alone, and ``winners_move``, which seats each round from the last one's results, rounds
+    whose moving sides are drawn at random (seeded, so the figures repeat)."""
     figures = {}
     for name in MOVEMENTS:
-        partners, opponents = meetings(schedule_of(name, players, size, rounds), size // 2)
+        if played is not None and played[0] == name:
+            schedule, source = played[1], "played"
+        elif name == SEATED_AT_START:
+            schedule, source = _simulated_winners_move(players, size, rounds), "simulated"
+        else:
+            schedule, source = schedule_of(name, players, size, rounds), "schedule"
+        partners, opponents = meetings(schedule, size // 2)
         figures[name] = {
             "partners_mean": round(sum(partners) / players, 2), "partners_min": min(partners),
             "opponents_mean": round(sum(opponents) / players, 2),
-            "opponents_min": min(opponents)}
+            "opponents_min": min(opponents), "from": source}
     return figures
+
+
+def _simulated_winners_move(players: int, size: int,
+                            rounds: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Returns a ``winners_move`` evening whose moving side at each table is drawn at random
+    (seed 0)."""
+    draw = random.Random(0)
+    schedule = [schedule_of(SEATED_AT_START, players, size, 1)[0]]
+    for _ in range(rounds - 1):
+        movers = [draw.randrange(size // 2) for _ in schedule[-1]]
+        schedule.append(winners_move(schedule[-1], movers, size // 2))
+    return tuple(schedule)
 
 
 @contextlib.contextmanager

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
 from engine.errors import FortyFiveError
+from engine.seating import sitting_out
 from engine.state import GameState
 from events.types import (
     BoardRevealed,
@@ -40,6 +41,10 @@ from events.types import (
     DriveResumed,
     DriveStopped,
     Event,
+    PlayerAdded,
+    PlayerSubstituted,
+    PlayerWithdrawn,
+    RoundCalled,
     RoundEnded,
     RoundStarted,
     TableAbandoned,
@@ -88,6 +93,18 @@ ADJUSTMENT_RULE = (
     "the most points a side made at another table of the round); it wins no game"
 )
 """How adjusted scores are computed (published with the standings and in docs/api.md)."""
+
+CALLED_RULE = (
+    "when the director ends a round at its time, every table still playing ends as it "
+    "stands: the deal in play does not count; progressive: each side keeps the points of "
+    "the deals it finished and the side ahead wins the game (none on equal points); "
+    "duplicate: the boards it finished compare as any other, on each board it did not "
+    "finish each side scores average (50 per cent of the matchpoints a side could make on "
+    "it, one per table that finished it), and the side ahead over its finished boards wins "
+    "the game (none on equal points)"
+)
+"""How a table still playing when its round is called is scored (published with the
+standings and in docs/api.md)."""
 
 
 class DriveError(FortyFiveError, ValueError):
@@ -163,8 +180,26 @@ def movement(players: int, size: int, rounds: int) -> tuple[Round, ...]:
     return tuple(schedule)
 
 
-MOVEMENTS = ("round_robin", "fixed_partners")
-"""The movements a drive can use (``movement``): docs/api.md says what each gives."""
+MOVEMENTS = ("round_robin", "fixed_partners", "winners_move")
+"""The movements a drive can use (``movement``): docs/api.md says what each gives.
+``winners_move`` seats round 1 as ``round_robin`` does and each next round at its start from
+the last one's results (:func:`engine.seating.winners_move`)."""
+
+SEATED_AT_START = "winners_move"
+"""The movement whose rounds after the first are seated when they start."""
+
+ODD_PLAYERS = ("bots", "sit_out")
+"""What seats players that do not fill the tables after arrivals and withdrawals
+(``odd_players``): house bots, or sitting out."""
+
+SIT_OUT_RULE = (
+    "a player who sits out a round scores the round's average: 50 per cent of the top, as "
+    "an abandoned table's side given average does (duplicate: of the matchpoints a side "
+    "could make on each board, one per table that finished it; progressive: of the most "
+    "points a side made at a table of the round that was not abandoned); those who have sat "
+    "out least sit out first, and among them the last to join"
+)
+"""How sit-outs score and who sits out (published with the standings and in docs/api.md)."""
 
 
 def fixed_partners(players: int, size: int, rounds: int) -> tuple[Round, ...]:
@@ -200,6 +235,8 @@ def schedule_of(movement_name: str, players: int, size: int, rounds: int) -> tup
         return movement(players, size, rounds)
     if movement_name == "fixed_partners":
         return fixed_partners(players, size, rounds)
+    if movement_name == SEATED_AT_START:
+        return movement(players, size, 1)
     raise DriveError(f"movement must be one of {', '.join(MOVEMENTS)}, got {movement_name!r}")
 
 
@@ -259,6 +296,10 @@ class RoundState:
     heads: tuple[GameHead, ...] | None = None
     """Each game's version and head when the round ended (``None`` while it runs, and for a
     round ended before drives recorded them)."""
+    sitting_out: tuple[int, ...] = ()
+    """The players present when it started that it seats at no table."""
+    called: bool = False
+    """Its director rang the bell: the tables still playing ended as they stood."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -270,6 +311,21 @@ class Adjustment:
     """1-based."""
     adjusted: tuple[str, ...]
     """Per side, a key of :data:`ADJUSTED`."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RosterChange:
+    """A change of the drive's players by its director."""
+
+    action: Literal["substitute", "add_player", "withdraw_player"]
+    round: int
+    """The first round it applies to."""
+    player: int
+    name: str
+    """The player's name after it (for a withdrawal, the name of who left)."""
+    replaced: str | None
+    """For a substitution, the name before it."""
     reason: str
 
 
@@ -301,6 +357,27 @@ class DriveState:
     """Stopped by its director between rounds (it is then finished, with fewer rounds)."""
     adjustments: tuple[Adjustment, ...] = ()
     """The tables its director abandoned, in order."""
+    odd_players: str = "bots"
+    """A key of :data:`ODD_PLAYERS`."""
+    round_minutes: int | None = None
+    """Minutes a round may last before the drive's clock calls it (``None``: no clock)."""
+    withdrawn: tuple[int, ...] = ()
+    """The players its director withdrew, in order."""
+    house_bots: tuple[int, ...] = ()
+    """The bots seated by a change of the roster to fill a table (they may be stood down)."""
+    roster: tuple[RosterChange, ...] = ()
+    """Every change of its players by its director, in order."""
+
+    @property
+    def present(self) -> tuple[int, ...]:
+        """The players not withdrawn, in the order they joined."""
+        return tuple(p for p in range(len(self.players)) if p not in self.withdrawn)
+
+    @property
+    def next_round(self) -> int:
+        """The round a change of the roster applies to first: the round in play, else the
+        next to start."""
+        return len(self.played) + (1 if self.between_rounds else 0)
 
     def adjustment(self, round_number: int, table: int) -> Adjustment | None:
         """Returns the adjustment of *table* (1-based) in round *round_number*, if any."""
@@ -347,6 +424,8 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
                 schedule=tuple(tuple(tuple(t) for t in r) for r in event.schedule),
                 boards=event.boards, rank_by=event.rank_by or "points",
                 movement=event.movement or "round_robin",
+                odd_players=event.odd_players or "bots",
+                round_minutes=event.round_minutes,
             )
             continue
         state = _apply(event, state)
@@ -378,14 +457,21 @@ def _check_created(event: DriveCreated) -> None:
     if event.movement is not None and event.movement not in MOVEMENTS:
         raise DriveError(f"a drive's movement is {' or '.join(MOVEMENTS)}, not "
                          f"{event.movement!r}")
+    if event.odd_players is not None and event.odd_players not in ODD_PLAYERS:
+        raise DriveError(f"a drive seats odd players by {' or '.join(ODD_PLAYERS)}, not "
+                         f"{event.odd_players!r}")
+    if event.round_minutes is not None and not _whole(event.round_minutes, 1):
+        raise DriveError(f"a drive's round_minutes is a whole number of minutes, not "
+                         f"{event.round_minutes!r}")
     if event.rank_by is not None and event.rank_by not in RANKINGS:
         raise DriveError(f"a drive ranks by {' or '.join(RANKINGS)}, not {event.rank_by!r}")
     size = event.table_size
     if not _whole(size, 4) or size % 2 or not _whole(event.boards) or not _whole(event.rounds, 1):
         raise DriveError(f"a drive of tables of {size!r}, {event.rounds!r} rounds and "
                          f"{event.boards!r} boards is not one")
-    if len(event.schedule) != event.rounds:
-        raise DriveError(f"the schedule has {len(event.schedule)} rounds, not {event.rounds}")
+    known = 1 if event.movement == SEATED_AT_START else event.rounds
+    if len(event.schedule) != known:
+        raise DriveError(f"the schedule has {len(event.schedule)} rounds, not {known}")
     everyone = list(range(len(players)))
     for number, tables in enumerate(event.schedule, start=1):
         if not all(isinstance(t, tuple) and len(t) == size for t in tables) or sorted(
@@ -434,9 +520,17 @@ def _round_started(event: RoundStarted, state: DriveState) -> DriveState:
         raise DriveError(f"round {event.round} of a drive of {state.rounds}")
     if state.paused:
         raise DriveError(f"round {event.round} starts while its director has paused the drive")
-    if len(event.games) != len(state.schedule[event.round - 1]):
+    schedule = state.schedule
+    if event.tables is not None:
+        tables = tuple(tuple(t) for t in event.tables)
+        _check_round(state, tables, f"round {event.round}")
+        schedule = (*schedule[:event.round - 1], tables, *schedule[event.round:])
+    elif len(schedule) < event.round:
+        raise DriveError(f"round {event.round} starts without its tables (the schedule has "
+                         f"{len(schedule)} rounds)")
+    if len(event.games) != len(schedule[event.round - 1]):
         raise DriveError(f"round {event.round} starts {len(event.games)} games for "
-                         f"{len(state.schedule[event.round - 1])} tables")
+                         f"{len(schedule[event.round - 1])} tables")
     if not all(isinstance(g, str) for g in event.games) or len(set(event.games)) != len(
             event.games):
         raise DriveError(f"round {event.round} starts games that are not distinct ids")
@@ -452,7 +546,26 @@ def _round_started(event: RoundStarted, state: DriveState) -> DriveState:
     if len(boards) != (state.boards if state.format == "duplicate" else 0):
         raise DriveError(f"round {event.round} starts {len(boards)} boards, not "
                          f"{state.boards if state.format == 'duplicate' else 0}")
-    return _next(state, played=(*played, RoundState(event.round, tuple(event.games), boards)))
+    out = sitting_out(schedule[event.round - 1], state.present)
+    return _next(state, schedule=schedule, played=(*played, RoundState(
+        event.round, tuple(event.games), boards, sitting_out=out)))
+
+
+def _check_round(state: DriveState, tables: tuple[Table, ...], what: str) -> None:
+    """Checks *tables* seat present players only, each at most once, at tables of the
+    drive's size, leaving out fewer than a table's worth.
+
+    :raises DriveError: naming what does not fit.
+    """
+    present = set(state.present)
+    seated = [p for t in tables for p in t]
+    if not tables or not all(len(t) == state.size for t in tables) or len(set(seated)) != len(
+            seated) or not all(_whole(p) and p in present for p in seated):
+        raise DriveError(f"{what} does not seat players of the drive still there, each once, "
+                         f"at tables of {state.size}")
+    if len(present) - len(seated) >= state.size:
+        raise DriveError(f"{what} leaves {len(present) - len(seated)} players out: they fill "
+                         "a table")
 
 
 @_apply.register
@@ -490,6 +603,16 @@ def _table_abandoned(event: TableAbandoned, state: DriveState) -> DriveState:
 
 
 @_apply.register
+def _round_called(event: RoundCalled, state: DriveState) -> DriveState:
+    current = _round(state.played, event.round)
+    if current.called:
+        raise DriveError(f"round {event.round} is called already")
+    if not isinstance(event.reason, str):
+        raise DriveError("a director's reason is text")
+    return _next(state, played=(*state.played[:-1], dataclasses.replace(current, called=True)))
+
+
+@_apply.register
 def _round_ended(event: RoundEnded, state: DriveState) -> DriveState:
     current = _round(state.played, event.round)
     heads = None
@@ -510,6 +633,80 @@ def _drive_finished(event: DriveFinished, state: DriveState) -> DriveState:
     if len(state.played) != state.rounds or not state.played[-1].ended:
         raise DriveError("a drive finishes only after its last round")
     return _next(state, finished=True)
+
+
+@_apply.register
+def _player_substituted(event: PlayerSubstituted, state: DriveState) -> DriveState:
+    player = event.player
+    if not _whole(player) or player >= len(state.players) or player in state.withdrawn:
+        raise DriveError(f"player {player!r} is not a player of the drive still there")
+    if not isinstance(event.name, str) or not event.name.strip() or event.type not in (
+            "human", "bot") or not isinstance(event.reason, str):
+        raise DriveError("a substitute has a name and a type, human or bot")
+    if not state.between_rounds and event.type != state.players[player]["type"]:
+        raise DriveError("a bot and a person change places only between rounds")
+    before = state.players[player]["name"]
+    players = (*state.players[:player], {"name": event.name, "type": event.type},
+               *state.players[player + 1:])
+    return _next(state, players=players, roster=(*state.roster, RosterChange(
+        "substitute", state.next_round, player, event.name, before, event.reason)))
+
+
+@_apply.register
+def _player_added(event: PlayerAdded, state: DriveState) -> DriveState:
+    return _roster_changed(state, event.players, event.withdrawn, event.schedule,
+                           event.reason, arrival=True)
+
+
+@_apply.register
+def _player_withdrawn(event: PlayerWithdrawn, state: DriveState) -> DriveState:
+    return _roster_changed(state, event.players, event.withdrawn, event.schedule,
+                           event.reason, arrival=False)
+
+
+def _roster_changed(state: DriveState, players: Sequence[Mapping[str, str]],
+                    withdrawn: Sequence[int], schedule: Sequence[Sequence[Table]],
+                    reason: str, *, arrival: bool) -> DriveState:
+    """Returns *state* with *players* added and *withdrawn* withdrawn between rounds, and the
+    rounds not started seated by *schedule*; with *arrival*, the first player added is the
+    director's arrival (the others are house bots), else the first withdrawn is the
+    director's withdrawal (the others house bots stood down)."""
+    what = "an arrival" if arrival else "a withdrawal"
+    if not state.between_rounds:
+        raise DriveError(f"{what} waits for the end of round {state.played[-1].number}")
+    if not all(isinstance(p, Mapping) and isinstance(p.get("name"), str)
+               and p.get("type") in ("human", "bot") for p in players) or not isinstance(
+            reason, str):
+        raise DriveError("every player added is an object with a name and a type")
+    if (arrival and not players) or (not arrival and not withdrawn) or not all(
+            p.get("type") == "bot" for p in players[1 if arrival else 0:]):
+        raise DriveError(f"{what} names its player; only house bots come and go with it")
+    count = len(state.players)
+    house = [count + i for i in range(1 if arrival else 0, len(players))]
+    if len(set(withdrawn)) != len(withdrawn) or not all(
+            _whole(p) and p < count and p not in state.withdrawn for p in withdrawn) or not all(
+            p in state.house_bots for p in withdrawn[0 if arrival else 1:]):
+        raise DriveError(f"{what} withdraws players of the drive still there (beside the "
+                         "player withdrawn, house bots only)")
+    number = state.next_round
+    changes = [RosterChange("add_player", number, count + i, p["name"], None, reason)
+               for i, p in enumerate(players)]
+    changes += [RosterChange("withdraw_player", number, p, state.players[p]["name"], None,
+                             reason) for p in withdrawn]
+    after = dataclasses.replace(
+        state, players=(*state.players, *({"name": p["name"], "type": p["type"]}
+                                           for p in players)),
+        withdrawn=(*state.withdrawn, *withdrawn), house_bots=(*state.house_bots, *house),
+        roster=(*state.roster, *changes))
+    rest = tuple(tuple(tuple(t) for t in r) for r in schedule)
+    known = (1 if not state.played else 0) if state.movement == SEATED_AT_START else (
+        state.rounds - len(state.played))
+    if len(rest) != known:
+        raise DriveError(f"{what} seats {len(rest)} rounds again, not the {known} still to "
+                         "start")
+    for offset, tables in enumerate(rest):
+        _check_round(after, tables, f"round {number + offset} seated again")
+    return _next(after, schedule=(*state.schedule[:len(state.played)], *rest))
 
 
 @_apply.register
@@ -621,7 +818,8 @@ def public_results(drive: DriveState,
 
 def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dict[str, Any]]:
     """Returns the players ranked (see :data:`TIE_RULES`, by the drive's ``rank_by``), each
-    with ``name``, ``type``, ``games_won``, ``points`` and ``place``; *results* maps game ids
+    with ``name``, ``type``, ``games_won``, ``points`` and ``place``; *results*
+    maps game ids
     to their results (a game not yet in it counts nothing)."""
     count = len(drive.players)
     won = [0] * count
@@ -641,10 +839,13 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
                             points[player] += ADJUSTED[adjustment.adjusted[side]] * top
                         continue
                     assert result is not None
-                    if result.winner == side:
+                    if table_winner(played, result) == side:
                         won[player] += 1
                     if drive.format == "progressive":
                         points[player] += result.scores[side]
+        if drive.format == "progressive":
+            for player in played.sitting_out:
+                points[player] += ADJUSTED["average"] * top
         if drive.format == "duplicate":
             for player, mp in matchpoints(drive, number, results).items():
                 points[player] += mp
@@ -665,6 +866,16 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
     return ranked
 
 
+def table_winner(played: RoundState, result: TableResult) -> int | None:
+    """Returns the side that won *result*'s game: its winner, or in a round its director
+    called, for a game that ended without one, the side ahead (:data:`CALLED_RULE`)."""
+    if result.winner is not None or not played.called or not result.over:
+        return result.winner
+    best = max(result.scores)
+    ahead = [side for side, score in enumerate(result.scores) if score == best]
+    return ahead[0] if len(ahead) == 1 else None
+
+
 def _progressive_top(drive: DriveState, played: RoundState,
                      results: Mapping[str, TableResult]) -> Fraction:
     """Returns the most points a side made at a table of round *played* that was not
@@ -682,7 +893,8 @@ def matchpoints(
     on every board, a side scores 1 for each other table whose same side it beat on that board
     (more points), and 1/2 for each tie; only tables that finished the deal compare. A side of
     a table its director abandoned scores, on each board that table did not finish, its
-    adjusted share (:data:`ADJUSTED`) of the tables that finished it."""
+    adjusted share (:data:`ADJUSTED`) of the tables that finished it, and a player who sat
+    the round out their average share of them (:data:`SIT_OUT_RULE`)."""
     played = drive.played[number]
     tables = drive.schedule[number]
     earned: dict[int, Fraction] = {}
@@ -690,9 +902,19 @@ def matchpoints(
         scored = [(table, results[game].deals[deal]) for game, table in
                   zip(played.games, tables, strict=True)
                   if game in results and deal in results[game].deals]
+        for player in played.sitting_out:
+            earned[player] = earned.get(player, Fraction(0)) + ADJUSTED["average"] * len(scored)
         for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
             adjustment = drive.adjustment(played.number, index)
-            if adjustment is None or (game in results and deal in results[game].deals):
+            if game in results and deal in results[game].deals:
+                continue
+            if adjustment is None and played.called and game in results:
+                # Did not finish the board when the round was called: average each side.
+                for player in table:
+                    earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
+                        "average"] * len(scored)
+                continue
+            if adjustment is None:
                 continue
             for side, members in enumerate(partner_pairs(table, drive.sides)):
                 for player in members:

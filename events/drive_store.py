@@ -122,6 +122,11 @@ class DriveStore:
         pipe.execute()
         return self.secrets(drive_id)
 
+    def replace_secrets(self, drive_id: str, values: Mapping[str, str]) -> None:
+        """Stores each of *values*, replacing what the field held (a director's substitute
+        takes a player's token field)."""
+        self._redis.hset(drive_secrets_key(drive_id), mapping=dict(values))
+
 
 def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)

@@ -461,10 +461,20 @@ class DriveCreated(Event):
     """How its standings rank the players for the prizes: ``points`` or ``games_won`` (the
     other breaks ties); ``None`` (drives created before the option) ranks by points."""
     movement: str | None = None
-    """The movement its schedule was drawn by: ``round_robin`` or ``fixed_partners``;
-    ``None`` (drives created before the option): ``round_robin``."""
+    """The movement its schedule was drawn by: ``round_robin``, ``fixed_partners`` or
+    ``winners_move`` (whose schedule holds round 1 only: each next round is seated at its
+    start); ``None`` (drives created before the option): ``round_robin``."""
+    odd_players: str | None = None
+    """What seats players that do not fill the tables after arrivals and withdrawals:
+    ``bots`` (house bots fill the last table) or ``sit_out``; ``None`` (drives created before
+    the option): ``bots``."""
 
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement"})
+    round_minutes: int | None = None
+    """Minutes a round may last: then the drive's clock rings the bell (``round_called``,
+    actor ``server``); ``None``: rounds end when their tables do, or at the director's bell."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement", "odd_players",
+                                                    "round_minutes"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -479,6 +489,11 @@ class RoundStarted(Event):
     """The game of each table, table 1 first."""
     boards: tuple[Mapping[str, Any], ...]
     """Each ``{"board", "deal", "commitment", "cut"}``; empty in progressive."""
+    tables: tuple[tuple[int, ...], ...] | None = None
+    """The players of each table in seat order, when the round is seated at its start
+    (``winners_move``, from the last round's results); ``None``: as the schedule says."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"tables"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -543,6 +558,18 @@ class TableAbandoned(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class RoundCalled(Event):
+    """The director rang the bell on the round in play: every table still playing ends as it
+    stands (engine.drives.CALLED_RULE scores it)."""
+
+    TYPE: ClassVar[str] = "round_called"
+
+    round: int
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DriveResumed(Event):
     """The director resumed a paused drive: the next round starts when due."""
 
@@ -558,6 +585,55 @@ class DriveStopped(Event):
 
     reason: str
     """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerSubstituted(Event):
+    """The director put a newcomer in a player's place: the newcomer plays the player's
+    seats from now on and carries their score (a person gets a token of their own; the old
+    one opens no table any more)."""
+
+    TYPE: ClassVar[str] = "player_substituted"
+
+    player: int
+    """The place taken (an index into the drive's players)."""
+    name: str
+    type: str
+    """``human`` or ``bot``."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerAdded(Event):
+    """The director added a late arrival between rounds; the rounds not started are seated
+    again."""
+
+    TYPE: ClassVar[str] = "player_added"
+
+    players: tuple[Mapping[str, str], ...]
+    """The arrival first (``{"name", "type"}``), then any house bots seated with them."""
+    withdrawn: tuple[int, ...]
+    """House bots stood down to make room (indices into the drive's players)."""
+    schedule: tuple[tuple[tuple[int, ...], ...], ...]
+    """The rounds not yet started, seated again (none for ``winners_move`` after round 1
+    has started: its rounds are seated at their start)."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerWithdrawn(Event):
+    """The director withdrew a player between rounds (they keep what they scored); the rounds
+    not started are seated again."""
+
+    TYPE: ClassVar[str] = "player_withdrawn"
+
+    players: tuple[Mapping[str, str], ...]
+    """House bots seated to fill the gap (``{"name", "type"}``)."""
+    withdrawn: tuple[int, ...]
+    """The player withdrawn first, then any house bots stood down with them."""
+    schedule: tuple[tuple[tuple[int, ...], ...], ...]
+    """As :attr:`PlayerAdded.schedule`."""
+    reason: str
 
 
 EVENT_TYPES: Mapping[str, type[Event]] = {
@@ -586,8 +662,10 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
-    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundEnded,
-                DrivePaused, DriveResumed, DriveFinished, DriveStopped)
+    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundCalled,
+                RoundEnded,
+                DrivePaused, DriveResumed, PlayerSubstituted, PlayerAdded, PlayerWithdrawn,
+                DriveFinished, DriveStopped)
 }
 """Every event type of a drive's stream by its wire name (no name is also a game's)."""
 assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES), "a type name belongs to one stream"

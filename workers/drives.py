@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import logging
 
+from rq import get_current_job
+from rq.exceptions import DuplicateJobError
+
 from events.drive_store import DriveStore, is_drive_id
 from service.application import drives
 from service.application.tokens import TokenRegistry
@@ -28,7 +31,29 @@ def advance_drive(drive_id: str) -> list[str]:
                           TokenRegistry(store.client), drive_id, signer=context.signing())
     if done:
         log.info("drive %s: %s", drive_id, "; ".join(done))
+    schedule_bell(drive_id)
     return done
+
+
+def schedule_bell(drive_id: str) -> bool:
+    """Schedules, on the queue of the job running, the advance that calls the round in play
+    of *drive_id* when its ``round_minutes`` are up (one job per round); returns True if it
+    scheduled it now. Outside a job, or for a drive without a clock, it does nothing."""
+    job = get_current_job()
+    if job is None:
+        return False
+    drive, envelopes = drives.load_envelopes(DriveStore(context.store()), drive_id)
+    deadline = drives.round_deadline(drive, envelopes)
+    if deadline is None or drive.current is None:
+        return False
+    queue = context.make_queue(job.connection, job.origin)
+    try:
+        queue.enqueue_at(deadline, advance_drive, drive_id, job_id=keys.drive_job_id(
+            drive_id, f"bell-{drive.current.number}"), unique=True, retry=context.retry(),
+            result_ttl=context.RESULT_TTL, failure_ttl=context.FAILURE_TTL)
+    except DuplicateJobError:
+        return False
+    return True
 
 
 def drive_reason(game_id: str, version: int, finished: int, phase: str) -> tuple[str, str] | None:

@@ -23,9 +23,10 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.drives import DriveError, DriveState, fold_drive
+from engine.drives import SEATED_AT_START, DriveError, DriveState, fold_drive
 from engine.errors import FortyFiveError, shown
 from engine.fold import fold
+from engine.seating import choose_sit_outs, mover, seat_present, winners_move
 from events import checkpoints
 from events.chain import verify as verify_game_chain
 from events.chain import verify_drive as verify_drive_chain
@@ -120,6 +121,7 @@ def check_drive(document: Any, *, checkpoint: Any = None,
         else:
             problems.append(f"game {game}: its result is not one of {drive.size // 2} sides "
                             "(whole points per side, a winning side or null)")
+    problems += _seating_problems(drive, outcomes)
     stated = document.get("standings")
     if not isinstance(stated, Mapping) or stated.get("players") != derive(drive, outcomes):
         problems.append("the standings stated differ from the standings derived from the games")
@@ -224,6 +226,34 @@ def _pinned_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]],
             elif entry.get("events") is None:
                 problems.append(f"game {pinned.game}: its round ended, but the history does "
                                 "not carry its events, so its result cannot be derived")
+    return problems
+
+
+def _seating_problems(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[str]:
+    """Returns the rounds of a ``winners_move`` drive not seated as the movement says from
+    the last round's results (docs/api.md, "Drives"): the moving side of every table moved
+    on, those who sat out were the ones the rule names, and the seats of players who left
+    went to those waiting."""
+    if drive.movement != SEATED_AT_START:
+        return []
+    problems = []
+    sat_out: list[int] = []
+    for before, played in zip(drive.played, drive.played[1:], strict=False):
+        sat_out += before.sitting_out
+        if any(game not in outcomes for game in before.games):
+            problems.append(f"round {played.number}: the results of round {before.number} "
+                            "that seat it are not all known")
+            continue
+        tables = drive.schedule[played.number - 1]
+        present = sorted({p for t in tables for p in t} | set(played.sitting_out))
+        out = choose_sit_outs(present, len(present) % drive.size, sat_out)
+        movers = [mover(outcomes[game].scores, outcomes[game].winner) for game in before.games]
+        expected = seat_present(
+            winners_move(drive.schedule[before.number - 1], movers, drive.size // 2),
+            [p for p in present if p not in out], drive.size)
+        if expected != tables:
+            problems.append(f"round {played.number} is not seated as winners_move seats it "
+                            f"from round {before.number}'s results")
     return problems
 
 

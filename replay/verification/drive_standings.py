@@ -92,7 +92,8 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
     :func:`shown` lets them be. Seat *s* plays for side *s* mod the number of sides. A side
     that wins its game wins it for each of its players. Progressive: a player's points are
     their side's points in each game. A table its director abandoned wins nothing; its sides
-    score the adjustment named, a share of the top (docs/api.md). Duplicate: on each board, a
+    score the adjustment named, a share of the top (docs/api.md); a player who sat the round
+    out scores its average, as such a side given ``average`` would. Duplicate: on each board, a
     side scores 1 for every other
     table of the round that played the board and whose same side made fewer points, 1/2 for
     each that made as many. Ranked by points, then games won (by games won, then points, for a
@@ -120,17 +121,46 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
                 continue
             if outcome is None:
                 continue
+            winner = outcome.winner
+            if winner is None and played.called and outcome.over:
+                # Ended at the bell without a winner: the side strictly ahead wins it.
+                leaders = [s for s, v in enumerate(outcome.scores) if v == max(outcome.scores)]
+                winner = leaders[0] if len(leaders) == 1 else None
             for seat, player in enumerate(table):
-                if outcome.winner == seat % sides:
+                if winner == seat % sides:
                     wins[player] += 1
                 if drive.format == "progressive":
                     points[player] += outcome.scores[seat % sides]
+        # Present when the round started (the drive's fold says who), seated nowhere: the
+        # round's average.
+        out = played.sitting_out
+        if drive.format == "progressive":
+            for player in out:
+                points[player] += _SHARE["average"] * best
+        else:
+            for deal in range(1, drive.boards + 1):
+                top = sum(1 for game in played.games
+                          if game in counted and deal in counted[game].deals)
+                for player in out:
+                    points[player] += _SHARE["average"] * top
         if drive.format == "duplicate":
             for player, earned in _matchpoints(drive, played.games, seating, counted).items():
                 points[player] += earned
             for player, earned in _adjusted_matchpoints(drive, played.number, played.games,
                                                         seating, counted).items():
                 points[player] += earned
+            if played.called:
+                for t, (game, table) in enumerate(zip(played.games, seating, strict=True),
+                                                  start=1):
+                    if (played.number, t) in abandoned or game not in counted:
+                        continue
+                    for deal in range(1, drive.boards + 1):
+                        if deal in counted[game].deals:
+                            continue  # Finished before the bell.
+                        top = sum(1 for other in played.games
+                                  if other in counted and deal in counted[other].deals)
+                        for player in table:
+                            points[player] += _SHARE["average"] * top
     if drive.rank_by == "games_won":
         ranked = sorted(range(count), key=lambda p: (-wins[p], -points[p],
                                                       drive.players[p]["name"], p))

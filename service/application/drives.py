@@ -15,26 +15,28 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import hmac
 import itertools
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.actions import start_game
 from engine.boards import BOARD_ALGORITHM
 from engine.drives import (
     ADJUSTMENT_RULE,
+    CALLED_RULE,
     FORMATS,
+    ODD_PLAYERS,
     RANKINGS,
+    SEATED_AT_START,
+    SIT_OUT_RULE,
     TIE_RULES,
     DriveError,
     DriveState,
     RoundState,
     TableResult,
-    apply_drive_event,
     check_players,
     fold_drive,
     partner_pairs,
@@ -43,10 +45,12 @@ from engine.drives import (
     standings,
     table_result,
     table_size,
+    table_winner,
 )
 from engine.errors import shown
 from engine.fold import PLAYED_OUT, apply_event
 from engine.profiles import make_ruleset
+from engine.seating import choose_sit_outs, mover, seat_present, winners_move
 from engine.state import GameState
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
@@ -58,14 +62,12 @@ from events.types import (
     BoardRevealed,
     DriveCreated,
     DriveFinished,
-    DrivePaused,
-    DriveResumed,
     DriveStopped,
     Event,
+    RoundCalled,
     RoundEnded,
     RoundStarted,
     SeedRevealed,
-    TableAbandoned,
 )
 from events.upcasting import decode_drive
 from service.application import commands, signing
@@ -78,6 +80,8 @@ MAX_TABLES = 50
 MAX_ROUNDS = 30
 """Rounds per drive, at most (docs/api.md)."""
 MAX_BOARDS = 12
+MAX_ROUND_MINUTES = 240
+"""A drive's ``round_minutes``, at most (docs/api.md)."""
 DEFAULT_BOARDS = 2
 """Boards per round of a duplicate drive when its creator names no number."""
 DEFAULT_TURN_SECONDS = 120
@@ -156,6 +160,8 @@ def create_drive(
     admit: Callable[[int], None] | None = None,
     rank_by: str = "points",
     movement: str = "round_robin",
+    odd_players: str = "bots",
+    round_minutes: int | None = None,
 ) -> tuple[str, dict[int, str], str]:
     """Creates a drive and returns its id, a token per human player (by player index) and
     its director's token (only its digest is kept: :func:`direct` takes it).
@@ -170,6 +176,12 @@ def create_drive(
     """
     if format not in FORMATS:
         raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
+    if round_minutes is not None and not 1 <= round_minutes <= MAX_ROUND_MINUTES:
+        raise DriveError(f"round_minutes must be 1 to {MAX_ROUND_MINUTES}, got "
+                         f"{shown(round_minutes)}")
+    if odd_players not in ODD_PLAYERS:
+        raise DriveError(f"odd_players must be one of {', '.join(ODD_PLAYERS)}, got "
+                         f"{shown(odd_players)}")
     if rank_by not in RANKINGS:
         raise DriveError(f"rank_by must be one of {', '.join(RANKINGS)}, got {shown(rank_by)}")
     if not 1 <= rounds <= MAX_ROUNDS:
@@ -226,6 +238,7 @@ def create_drive(
         profile=profile, options=rules.options(), players=tuple(roster), format=format,
         rounds=rounds, table_size=size, schedule=schedule,
         boards=boards if format == "duplicate" else 0, rank_by=rank_by, movement=movement,
+        odd_players=odd_players, round_minutes=round_minutes,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
     return drive_id, tokens, director
@@ -235,80 +248,26 @@ def create_drive(
 
 DIRECTOR_SECRET = "director"
 """The field of a drive's secrets that keeps its director's token digest."""
-DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table")
-"""What a director can do to a drive (docs/api.md, "Running an evening")."""
 
 
 class DirectorTokenError(PermissionError):
     """Raised for a director's action without the drive's director token."""
 
 
-def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
-           reason: str = "", *, table: int | None = None,
-           adjusted: Sequence[str] | None = None,
-           cache: commands.GameCache | None = None) -> DriveState:
-    """Carries out the director's *action* on *drive_id* (one of :data:`DIRECTOR_ACTIONS`)
-    as a drive event whose actor is the director; returns the drive after it.
-    ``abandon_table`` names the *table* (1-based) of the round in play and the *adjusted*
-    score of each side (keys of :data:`engine.drives.ADJUSTED`); its game is then ended by
-    :func:`abandon_tables` (the caller runs it, as does every advance). With the games'
-    *cache*, a table whose game is over is refused.
-
-    :raises DriveNotFoundError: if there is no such drive.
-    :raises DirectorTokenError: if *token* is not its director's.
-    :raises DriveError: if the action does not fit the drive now (pausing a paused drive,
-        stopping it during a round, anything once it is finished); nothing is appended.
-    """
-    load(drives, drive_id)  # Not found first: a missing drive has no director either.
-    kept = drives.secrets(drive_id).get(DIRECTOR_SECRET)
-    if token is None or kept is None or not hmac.compare_digest(kept, token_digest(token)):
-        raise DirectorTokenError(f"that is not the director's token of drive {drive_id!r}")
-    event: Event
-    if action == "pause":
-        event = DrivePaused(reason)
-    elif action == "resume":
-        event = DriveResumed()
-    elif action == "stop":
-        event = DriveStopped(reason)
-    elif action == "abandon_table":
-        if table is None or adjusted is None:
-            raise DriveError("abandon_table names the table and each side's adjusted score")
-        current = load(drives, drive_id)[0].current
-        event = TableAbandoned(current.number if current is not None else 0, table,
-                               tuple(adjusted), reason)
-    else:
-        raise DriveError(f"a director can {', '.join(DIRECTOR_ACTIONS)}, not {shown(action)}")
-    while True:
-        drive, head = load(drives, drive_id)
-        if drive.finished:
-            raise DriveError(f"drive {drive_id!r} is finished: there is nothing to {action}")
-        if isinstance(event, TableAbandoned) and drive.current is not None:
-            event = dataclasses.replace(event, round=drive.current.number)
-        after = apply_drive_event(drive, event)
-        if isinstance(event, TableAbandoned) and cache is not None and commands.load(
-                cache, drive.played[-1].games[event.table - 1]).state.phase == "over":
-            raise DriveError(f"table {event.table} of round {event.round} is over: there is "
-                             "nothing to abandon")
-        try:
-            drives.append(drive_id, drive.version, [event], head=head, actor=DIRECTOR)
-        except ConcurrencyError:
-            continue  # The workers moved it on meanwhile: decide again.
-        return after
-
-
 def abandon_tables(store: Any, cache: commands.GameCache, drive: DriveState) -> list[str]:
     """Ends, as abandoned, the game of every table of the round in play that its director
-    abandoned and that is not over yet; returns their ids. The game's ``game_abandoned`` is
-    the server's (it carries out the decision the drive's ``table_abandoned`` records), with
-    the seconds the game had waited and ``after_seconds`` 0 (no idle policy was applied)."""
+    abandoned, or of every table when the director called the round, that is not over yet;
+    returns their ids. The game's ``game_abandoned`` is the server's (it carries out the
+    decision the drive's ``table_abandoned`` or ``round_called`` records), with the seconds
+    the game had waited and ``after_seconds`` 0 (no idle policy was applied)."""
     current = drive.current
     if current is None or current.ended:
         return []
     done = []
-    for adjustment in drive.adjustments:
-        if adjustment.round != current.number:
-            continue
-        game = current.games[adjustment.table - 1]
+    ended = range(1, len(current.games) + 1) if current.called else [
+        a.table for a in drive.adjustments if a.round == current.number]
+    for table in ended:
+        game = current.games[table - 1]
         folded = commands.load(cache, game)
         if folded.state.phase == "over":
             continue
@@ -332,6 +291,7 @@ def advance(
     drive_id: str,
     entropy: commands.Entropy = commands.fresh_entropy,
     signer: signing.Publisher | signing.Signer | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> list[str]:
     """Does whatever *drive_id* is due for now; returns what it did (for logs and tests).
     With a *signer*, it also signs and keeps the checkpoint of every round end and of the
@@ -342,8 +302,11 @@ def advance(
     """
     done: list[str] = []
     for _step in range(4 + 2 * MAX_BOARDS):
-        drive, head = load(drives, drive_id)
-        step = _next_step(store, cache, drives, tokens, drive, entropy)
+        drive, envelopes = load_envelopes(drives, drive_id)
+        head = envelopes[-1].hash
+        step: Event | None = _bell_due(drive, envelopes, now())
+        if step is None:
+            step = _next_step(store, cache, drives, tokens, drive, entropy)
         if step is None:
             break
         try:
@@ -394,10 +357,37 @@ def head_checkpoint(drives: DriveStore, signer: signing.Publisher | signing.Sign
     return signer.checkpoint(drive_id, version, head, subject="drive_id")
 
 
+def round_deadline(drive: DriveState, envelopes: Sequence[DriveEnvelope]) -> datetime | None:
+    """Returns when the drive's clock calls the round in play (its start plus the drive's
+    ``round_minutes``, to the next whole second), or ``None``: no clock, no round in play,
+    or called already."""
+    current = drive.current
+    if drive.round_minutes is None or current is None or current.ended or current.called:
+        return None
+    for envelope in envelopes:
+        event = decode_drive(envelope)
+        if isinstance(event, RoundStarted) and event.round == current.number:
+            started = datetime.fromisoformat(envelope.occurred_at.replace("Z", "+00:00"))
+            due = started + timedelta(minutes=drive.round_minutes)
+            # To the next whole second: what the view publishes and the bell's job keeps.
+            return due.replace(microsecond=0) + timedelta(seconds=1 if due.microsecond else 0)
+    return None
+
+
+def _bell_due(drive: DriveState, envelopes: Sequence[DriveEnvelope],
+              now: datetime) -> RoundCalled | None:
+    """Returns the drive's clock's call of the round in play once its time is up."""
+    deadline = round_deadline(drive, envelopes)
+    if deadline is None or now < deadline:
+        return None
+    assert drive.current is not None
+    return RoundCalled(drive.current.number, f"{drive.round_minutes} minutes are up")
+
+
 def _step_key(step: Event) -> str:
     if isinstance(step, BoardRevealed):
         return step.board
-    if isinstance(step, RoundStarted | RoundEnded):
+    if isinstance(step, RoundStarted | RoundEnded | RoundCalled):
         return str(step.round)
     return "drive"
 
@@ -416,8 +406,11 @@ def _next_step(
         if drive.paused:
             return None  # Its director holds the next round.
         number = len(drive.played) + 1
+        tables = _seated_at_start(cache, drive, number)
+        if tables is not None:
+            drive = dataclasses.replace(drive, schedule=(*drive.schedule[:number - 1], tables))
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
-        return RoundStarted(number, tuple(games), tuple(boards))
+        return RoundStarted(number, tuple(games), tuple(boards), tables)
     abandon_tables(store, cache, drive)
     folded = [commands.load(cache, game) for game in current.games]
     if drive.format == "duplicate":
@@ -433,6 +426,29 @@ def _next_step(
     if all(game.state.phase == "over" for game in folded):
         return _round_ended(current, folded)
     return None
+
+
+def _seated_at_start(cache: commands.GameCache, drive: DriveState,
+                     number: int) -> tuple[tuple[int, ...], ...] | None:
+    """Returns the tables of round *number* of a ``winners_move`` drive, from the last
+    round's: each table's moving side (its winner; else the side ahead, the first on equal
+    points) moves on to the next table, the players who left give their seats to those
+    waiting (:func:`engine.seating.seat_present`), and with ``odd_players`` ``sit_out``
+    those who have sat out least, the last to join first, sit out. ``None`` for a round the
+    schedule seats."""
+    if drive.movement != SEATED_AT_START or number == 1:
+        return None
+    last = drive.played[-1]
+    previous = drive.schedule[number - 2]
+    movers = []
+    for game in last.games:
+        state = commands.load(cache, game).state
+        movers.append(mover(tuple(state.scores), state.winner))
+    moved = winners_move(previous, movers, drive.sides)
+    present = list(drive.present)
+    out = choose_sit_outs(present, len(present) % drive.size,
+                          [p for played in drive.played for p in played.sitting_out])
+    return seat_present(moved, [p for p in present if p not in out], drive.size)
 
 
 def _round_ended(current: RoundState,
@@ -471,7 +487,8 @@ def _start_round(
         seat_types = [drive.players[p]["type"] for p in table]
         names = [drive.players[p]["name"] for p in table]
         digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
-                                    if f"token:{p}" in kept}
+                                    if kept.get(f"token:{p}")
+                                    and drive.players[p]["type"] == "human"}
         if drive.format == "duplicate":
             # One game seed for the round: the same first dealer at every table.
             game_seed = bytes.fromhex(kept[f"round:{number}:game_seed"])
@@ -574,7 +591,8 @@ def results_of(cache: commands.GameCache, drive: DriveState) -> dict[str, TableR
 
 def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: str,
                checkpoint: Mapping[str, Any] | None = None,
-               kept: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+               kept: Mapping[str, Mapping[str, Any]] | None = None,
+               round_ends_at: datetime | None = None) -> dict[str, Any]:
     """Returns the public view of a drive: status, players, the schedule, every round started
     with its tables (game, players in seat order, status, scores), each table's result as
     :func:`engine.drives.public_results` lets anyone see it, and the checkpoint *kept* at its
@@ -594,7 +612,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
                              "side": seat % drive.sides} for seat, p in enumerate(table)],
                 "status": "over" if result is not None and result.over else "in_progress",
                 "scores": list(result.scores) if result is not None else [],
-                "winner": result.winner if result is not None else None,
+                "winner": table_winner(played, result) if result is not None else None,
             })
         rounds.append({
             "number": played.number, "status": "finished" if played.ended else "running",
@@ -607,10 +625,15 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
         "options": dict(drive.options), "format": drive.format, "round_count": drive.rounds,
         "boards_per_round": drive.boards, "rank_by": drive.rank_by,
         "movement": drive.movement, "version": drive.version,
-        "players": [dict(p) for p in drive.players],
+        "players": [{**p, "player": i, "withdrawn": i in drive.withdrawn}
+                    for i, p in enumerate(drive.players)],
+        "odd_players": drive.odd_players,
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,
         "paused": drive.paused, "stopped": drive.stopped,
+        "round_minutes": drive.round_minutes,
+        "round_ends_at": None if round_ends_at is None else round_ends_at.astimezone(
+            UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "rounds": rounds,
         "head": {"version": drive.version, "hash": head, "checkpoint": checkpoint},
     }
@@ -628,6 +651,14 @@ def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dic
     } for a in drive.adjustments]
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
             "rank_by": drive.rank_by, "tie_rule": TIE_RULES[drive.rank_by],
-            "adjustment_rule": ADJUSTMENT_RULE,
+            "adjustment_rule": ADJUSTMENT_RULE, "called_rule": CALLED_RULE,
+            "called": [played.number for played in drive.played if played.called],
             "adjustments": adjustments,
+            "roster": [{"action": c.action, "round": c.round, "by": DIRECTOR,
+                        "reason": c.reason, "player": c.player, "name": c.name,
+                        "replaced": c.replaced} for c in drive.roster],
+            "odd_players": drive.odd_players, "sit_out_rule": SIT_OUT_RULE,
+            "sit_outs": [{"round": played.number,
+                          "players": [names[p] for p in played.sitting_out]}
+                         for played in drive.played if played.sitting_out],
             "players": standings(drive, public_results(drive, results))}

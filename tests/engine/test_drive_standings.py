@@ -226,5 +226,6 @@ def test_fixed_partners_keep_their_partner_and_meet_each_moving_pair_once(
         assert set(opponents) == {2 * tables}
     round_robin = meetings(schedule_of("round_robin", players, size, tables), sides)
     assert min(round_robin[0]) == min(tables, players - 1)
-    with pytest.raises(DriveError, match="movement must be one of round_robin, fixed_partners"):
-        schedule_of("winners_move", players, size, 1)
+    with pytest.raises(DriveError, match="movement must be one of round_robin, fixed_partners, "
+                                         "winners_move, got 'howell'"):
+        schedule_of("howell", players, size, 1)

@@ -37,10 +37,19 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "board_revealed": {"round": 1, "board": "d/r1/b1", "deal": 1, "seed": "cd" * 32},
     "table_abandoned": {"round": 1, "table": 2, "adjusted": ["average_plus", "average_minus"],
                         "reason": "a player fell ill"},
+    "round_called": {"round": 1, "reason": "the hall closes at ten"},
     "round_ended": {"round": 1, "heads": [{"game": "g1", "version": 40, "head": "01" * 32},
                                           {"game": "g2", "version": 38, "head": "02" * 32}]},
     "drive_paused": {"reason": "tea"},
     "drive_resumed": {},
+    "player_substituted": {"player": 3, "name": "Sam", "type": "human", "reason": "P3 left"},
+    "player_added": {"players": [{"name": "Nora", "type": "human"},
+                                 {"name": "Bot 1", "type": "bot"},
+                                 {"name": "Bot 2", "type": "bot"},
+                                 {"name": "Bot 3", "type": "bot"}],
+                     "withdrawn": [], "schedule": [], "reason": "late"},
+    "player_withdrawn": {"players": [], "withdrawn": [2, 11], "schedule": [],
+                         "reason": "not here"},
     "drive_finished": {},
     "drive_stopped": {"reason": "the hall closes"},
 }
@@ -83,7 +92,8 @@ def test_the_samples_fold_into_a_finished_drive() -> None:
 
 @pytest.mark.parametrize("name", TYPES)
 def test_the_command_path_emits_every_type(name: str) -> None:
-    source = (ROOT / "service" / "application" / "drives.py").read_text()
+    source = "".join((ROOT / "service" / "application" / f"{module}.py").read_text()
+                     for module in ("drives", "director"))
     assert f"{DRIVE_EVENT_TYPES[name].__name__}(" in source, "service/application/drives.py"
 
 

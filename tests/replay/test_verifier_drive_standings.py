@@ -16,9 +16,13 @@ from replay.verification.drive_standings import Outcome, derive
 
 
 def _drive(format: str, players: int, rounds: int, boards: int,
-           revealed: list[list[bool]]) -> DriveState:
+           revealed: list[list[bool]], late: bool = False,
+           called: list[bool] | None = None) -> DriveState:
+    """Returns a drive folded from its events; with *late*, a player arrives after round 1
+    and one player sits each later round out (the arrival, then player 0, ...)."""
     events: list[dict[str, Any]] = [{"type": "drive_created", "data": {
         "profile": "classic", "options": {}, "format": format, "rounds": rounds,
+        "odd_players": "sit_out",
         "table_size": 4, "boards": boards if format == "duplicate" else 0,
         "players": [{"name": f"P{n % 5}{n}", "type": "bot"} for n in range(players)],
         "schedule": [[list(t) for t in r] for r in movement(players, 4, rounds)]}}]
@@ -33,8 +37,20 @@ def _drive(format: str, players: int, rounds: int, boards: int,
                 events.append({"type": "board_revealed", "data": {
                     "round": number, "board": board["board"], "deal": board["deal"],
                     "seed": "11" * 32}})
+        if called and called[number - 1]:
+            events.append({"type": "round_called", "data": {"round": number, "reason": ""}})
         if number < rounds:
             events.append({"type": "round_ended", "data": {"round": number, "heads": None}})
+        if number == 1 and late and rounds > 1:
+            plan = movement(players, 4, rounds)
+            again = []
+            for later in range(2, rounds + 1):
+                out = (players + later - 2) % (players + 1)
+                seated = [p for p in range(players + 1) if p != out]
+                again.append([[seated[i] for i in t] for t in plan[later - 1]])
+            events.append({"type": "player_added", "data": {
+                "players": [{"name": "Late", "type": "human"}], "withdrawn": [],
+                "schedule": again, "reason": ""}})
     return fold_drive("d", [event_from_data(e["type"], e["data"], DRIVE_EVENT_TYPES)
                             for e in events])
 
@@ -49,7 +65,8 @@ def drives_and_results(draw: st.DrawFn) -> tuple[DriveState, dict[str, TableResu
     rounds = draw(st.integers(min_value=1, max_value=3))
     boards = draw(st.integers(min_value=1, max_value=3))
     revealed = [[draw(st.booleans()) for _ in range(boards)] for _ in range(rounds)]
-    drive = _drive(format, players, rounds, boards, revealed)
+    drive = _drive(format, players, rounds, boards, revealed, late=draw(st.booleans()),
+                   called=[draw(st.booleans()) for _ in range(rounds)])
     results = {}
     for played in drive.played:
         for game in played.games:
@@ -72,6 +89,17 @@ def test_the_verifiers_standings_are_the_services_on_any_results(
     drive, results = case
     outcomes = {game: Outcome(r.over, r.winner, r.scores, r.deals) for game, r in results.items()}
     assert derive(drive, outcomes) == standings(drive, public_results(drive, results))
+
+
+def test_a_player_who_sits_out_scores_the_rounds_average_on_both_paths() -> None:
+    drive = _drive("progressive", 8, 2, 1, [[True], [True]], late=True)
+    assert drive.played[1].sitting_out == (8,) and drive.odd_players == "sit_out"
+    results = {f"g{r}.{t}": TableResult(f"g{r}.{t}", True, 0, (20 + t, 4), {1: (20 + t, 4)})
+               for r in (1, 2) for t in (0, 1)}
+    outcomes = {game: Outcome(r.over, r.winner, r.scores, r.deals) for game, r in results.items()}
+    rows = {row["name"]: row for row in derive(drive, outcomes)}
+    assert rows["Late"]["points"] == 10.5  # Half of 21, the most a side made in round 2.
+    assert derive(drive, outcomes) == standings(drive, results)
 
 
 def test_a_changed_result_changes_the_derived_standings() -> None:

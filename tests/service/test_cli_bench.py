@@ -360,8 +360,18 @@ def test_bench_history_reports_verification_and_fold_measured_in_turns(
 
 def test_bench_drive_reports_the_partners_and_opponents_of_every_movement() -> None:
     figures = movement_figures(40, 4, 3)
-    assert set(figures) == {"round_robin", "fixed_partners"}
+    assert set(figures) == {"round_robin", "fixed_partners", "winners_move"}
     assert figures["round_robin"]["partners_min"] == 3
     assert figures["fixed_partners"] == {"partners_mean": 1.0, "partners_min": 1,
-                                         "opponents_mean": 6.0, "opponents_min": 6}
+                                         "opponents_mean": 6.0, "opponents_min": 6,
+                                         "from": "schedule"}
     assert figures["round_robin"]["opponents_min"] < 6
+    # Winners move on and split: a new partner every round, and the only opponent met
+    # twice in 6 seats is at most the partner who stayed with them and is now across.
+    moved = figures["winners_move"]
+    assert (moved["partners_min"], moved["from"]) == (3, "simulated")
+    assert moved["opponents_min"] >= 5 > figures["round_robin"]["opponents_min"]
+    played = (((0, 1, 2, 3), (4, 5, 6, 7)), ((0, 1, 4, 5), (2, 3, 6, 7)))  # As it was played.
+    assert movement_figures(8, 4, 2, played=("winners_move", played))["winners_move"] == {
+        "partners_mean": 2.0, "partners_min": 2, "opponents_mean": 3.0, "opponents_min": 3,
+        "from": "played"}

@@ -218,9 +218,9 @@ def test_the_director_pauses_between_rounds_and_stops_the_drive_with_its_token_a
     assert (refused.status_code, refused.json["code"]) == (401, "invalid_token")
     assert direct("pause").json["paused"] is True
     again = direct("pause")
-    assert (again.status_code, again.json["code"]) == (409, "drive_conflict")
+    assert (again.status_code, again.json["code"]) == (409, "drive_paused")
     early = direct("stop")
-    assert (early.status_code, early.json["code"]) == (409, "drive_conflict")
+    assert (early.status_code, early.json["code"]) == (409, "round_in_play")
     assert "round 1 is in play" in early.json["detail"]
     run_all(dispatcher, queue)  # Round 1 plays out and ends; round 2 waits for the director.
     view = client.get(f"/v1/drives/{drive_id}").json
@@ -233,7 +233,7 @@ def test_the_director_pauses_between_rounds_and_stops_the_drive_with_its_token_a
     view = client.get(f"/v1/drives/{drive_id}").json
     assert len(view["rounds"]) == 1 and view["status"] == "finished"
     finished = direct("resume")
-    assert (finished.status_code, finished.json["code"]) == (409, "drive_conflict")
+    assert (finished.status_code, finished.json["code"]) == (409, "drive_finished")
     history = client.get(f"/v1/drives/{drive_id}/history")
     events = json.loads(history.data)["events"]
     assert [(e["type"], e["actor"]) for e in events if e["actor"] == "director"] == [
@@ -269,17 +269,18 @@ def test_the_director_abandons_a_stalled_table_with_adjusted_scores_the_standing
             "action": "abandon_table", "reason": "H1 was called away", **fields},
             headers={"Authorization": f"Bearer {director}"})
 
-    for fields, code in (({"table": 4, "adjusted": adjusted}, "drive_conflict"),
-                         ({"table": table["table"], "adjusted": ["average"]}, "drive_conflict"),
+    for fields, code in (({"table": 4, "adjusted": adjusted}, "unknown_table"),
+                         ({"table": table["table"], "adjusted": ["average"]},
+                          "adjusted_per_side"),
+                         ({"table": table["table"]}, "director_action_incomplete"),
                          ({"table": table["table"], "adjusted": ["top", "average"]},
                           "invalid_request")):
         refused = abandon(**fields)
-        assert (refused.status_code, refused.json["code"]) == (
-            409 if code == "drive_conflict" else 422, code), refused.json
+        assert (refused.status_code, refused.json["code"]) == (422, code), refused.json
     answer = abandon(table=table["table"], adjusted=adjusted)
     assert answer.status_code == 200, answer.json
     again = abandon(table=table["table"], adjusted=adjusted)
-    assert (again.status_code, again.json["code"]) == (409, "drive_conflict")
+    assert (again.status_code, again.json["code"]) == (409, "table_abandoned")
     assert "abandoned already" in again.json["detail"]
     assert state_of(table["game"]).phase == "over"  # Ended at once, without a winner.
     run_all(dispatcher, queue)  # The other tables' boards are revealed; the drive finishes.

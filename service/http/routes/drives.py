@@ -14,13 +14,14 @@ from flask_smorest import Blueprint, abort
 from engine.drives import DriveError, DriveState
 from events.codec import canonical_json
 from events.drive_store import DriveStore
-from service.application import drive_history, drives, signing
+from service.application import director, drive_history, drives, signing
 from service.http.apikeys import OPTIONAL_API_KEY_AUTH, bearer_of, require_api_key
 from service.http.auth import SEAT_AUTH
 from service.http.errors import problems
 from service.http.limits import charge_creations
 from service.http.repository import services
 from service.http.schemas.drives import (
+    DirectedSchema,
     DirectorActionSchema,
     DriveCreatedSchema,
     DriveCreateSchema,
@@ -71,7 +72,8 @@ class Drives(MethodView):
                 _drives(), profile=body["profile"], options=body["options"],
                 players=body["players"], format=body["format"], rounds=body["rounds"],
                 fill_with_bots=body["fill_with_bots"], boards=body["boards"],
-                admit=charge_creations, rank_by=body["rank_by"], movement=body["movement"])
+                admit=charge_creations, rank_by=body["rank_by"], movement=body["movement"],
+                odd_players=body["odd_players"], round_minutes=body["round_minutes"])
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
         drive = _load(drive_id)
@@ -99,8 +101,12 @@ class Drive(MethodView):
 
 def _view(drive: DriveState, head: str) -> dict[str, Any]:
     svc = services()
+    deadline = None
+    if drive.round_minutes is not None:
+        deadline = drives.round_deadline(drive, drives.load_envelopes(_drives(),
+                                                                      drive.drive_id)[1])
     return drives.drive_view(
-        drive, drives.results_of(svc.cache, drive), head=head,
+        drive, drives.results_of(svc.cache, drive), head=head, round_ends_at=deadline,
         checkpoint=drives.head_checkpoint(_drives(), svc.signing, drive.drive_id,
                                           drive.version, head),
         kept=signing.drive_checkpoints(svc.store.client, drive.drive_id))
@@ -112,30 +118,36 @@ class Director(MethodView):
 
     @blp.doc(security=SEAT_AUTH)
     @blp.arguments(DirectorActionSchema())
-    @blp.response(200, DriveViewSchema)
+    @blp.response(200, DirectedSchema)
     @problems(blp, 400, 401, 404, 409, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], drive_id: str) -> Any:
-        """Pause, resume or stop the drive, or abandon one table, with the director's token
-        (``Authorization: Bearer``, from the drive's creation). Each is an event of the
-        drive's history whose actor is ``director``. Pause: no round starts until resumed
-        (the round in play ends). Stop: between rounds only (409 ``drive_conflict`` during
-        one); the rounds not started are not played and the standings are final.
-        abandon_table: the ``table`` of the round in play ends now, without a winner, and
-        each side scores the ``adjusted`` score named (average, average_plus,
-        average_minus; the standings list it). Answers the drive's view."""
+        """A director's action, with the director's token (``Authorization: Bearer``, from
+        the drive's creation): pause, resume, stop, abandon_table, substitute, add_player,
+        withdraw_player (docs/api.md, "Running an evening: the director", says what each
+        does and every refusal's code). Each is an event of the drive's history whose actor
+        is ``director``. Answers the drive's view and ``issued``: the person it seated, with
+        their token (shown only here), or null."""
+        svc = services()
         try:
-            drive = drives.direct(
+            done = director.direct(
                 _drives(), drive_id, bearer_of(request.headers.get("Authorization")),
-                body["action"], body["reason"], table=body["table"], adjusted=body["adjusted"],
-                cache=services().cache)
+                body["action"], body["reason"],
+                fields={k: body[k] for k in ("table", "adjusted", "player", "name", "type")},
+                cache=svc.cache, tokens=svc.tokens)
         except drives.DriveNotFoundError:
             abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
         except drives.DirectorTokenError as error:
             abort(401, message=str(error), code="invalid_token")
-        except DriveError as error:
-            abort(409, message=str(error), code="drive_conflict")
-        drives.abandon_tables(services().store, services().cache, drive)
-        return _view(*_load_head(drive_id))
+        except director.DirectorRefusal as error:
+            abort(error.status, message=str(error), code=error.code)
+        drives.abandon_tables(svc.store, svc.cache, done.drive)
+        issued = None
+        if done.player is not None and done.token is not None:
+            issued = {"player": done.player, "name": done.drive.players[done.player]["name"],
+                      "token": done.token,
+                      "page": f"/drive/{drive_id}#token={done.token}&player={done.player}"}
+        return {**_view(*_load_head(drive_id)), "issued": issued}, 200, {
+            "Cache-Control": "no-store"}
 
 
 @blp.route("/<drive_id>/standings")

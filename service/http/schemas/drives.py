@@ -5,12 +5,13 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.drives import ADJUSTED, FORMATS, MOVEMENTS, RANKINGS, TABLE_SIZES
+from engine.drives import ADJUSTED, FORMATS, MOVEMENTS, ODD_PLAYERS, RANKINGS, TABLE_SIZES
+from service.application.director import DIRECTOR_ACTIONS
 from service.application.drives import (
     DEFAULT_BOARDS,
-    DIRECTOR_ACTIONS,
     MAX_BOARDS,
     MAX_PLAYERS,
+    MAX_ROUND_MINUTES,
     MAX_ROUNDS,
 )
 
@@ -42,13 +43,27 @@ class DriveCreateSchema(ma.Schema):
                                  f"table (default {DEFAULT_BOARDS})"})
     movement = fields.String(
         load_default="round_robin", validate=validate.OneOf(MOVEMENTS),
-        metadata={"description": "round_robin (partners change every round) or "
-                                 "fixed_partners (set partnerships move as in a Mitchell)"})
+        metadata={"description": "round_robin (partners change every round), "
+                                 "fixed_partners (set partnerships move as in a Mitchell) or "
+                                 "winners_move (the winning side moves on a table and its "
+                                 "partners split; the losers stay)"})
+    odd_players = fields.String(
+        load_default="bots", validate=validate.OneOf(ODD_PLAYERS),
+        metadata={"description": "When arrivals and withdrawals leave players that do not "
+                                 "fill the tables: bots (house bots fill the last table) or "
+                                 "sit_out (the players over sit the round out, scoring its "
+                                 "average)"})
     rank_by = fields.String(
         load_default="points", validate=validate.OneOf(RANKINGS),
         metadata={"description": "What the standings rank by for the prizes: points "
                                  "(matchpoints in duplicate) or games_won; the other breaks "
                                  "ties"})
+    round_minutes = fields.Integer(
+        strict=True, load_default=None, allow_none=True,
+        validate=validate.Range(min=1, max=MAX_ROUND_MINUTES),
+        metadata={"description": "Minutes a round may last: when they are up the drive's "
+                                 "clock ends every table still playing as it stands (as the "
+                                 "director's end_round does); null or left out: no clock"})
     fill_with_bots = fields.Boolean(
         load_default=False,
         metadata={"description": "Fill the last table with bots when the players do not"})
@@ -81,8 +96,20 @@ class DirectorActionSchema(ma.Schema):
 
     action = fields.String(required=True, validate=validate.OneOf(DIRECTOR_ACTIONS), metadata={
         "description": "pause (no round starts until resumed), resume, stop (between "
-                       "rounds: the rounds not started are not played), or abandon_table "
-                       "(with table and adjusted)"})
+                       "rounds: the rounds not started are not played), abandon_table "
+                       "(with table and adjusted), end_round (the bell: every table still "
+                       "playing ends as it stands), substitute (player, name, type), "
+                       "add_player (name, type; between rounds), withdraw_player (player; "
+                       "between rounds)"})
+    player = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0),
+                            metadata={"description": "substitute, withdraw_player: the "
+                                                     "player's number (from 0, as the "
+                                                     "standings' player)"})
+    name = fields.String(load_default=None, validate=validate.Length(min=1, max=40),
+                         metadata={"description": "substitute, add_player: the newcomer's "
+                                                  "name"})
+    type = fields.String(load_default=None, validate=validate.OneOf(("human", "bot")),
+                         metadata={"description": "substitute, add_player: human or bot"})
     reason = fields.String(load_default="", validate=validate.Length(max=200),
                            metadata={"description": "What the director tells the hall"})
     table = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),
@@ -91,6 +118,15 @@ class DirectorActionSchema(ma.Schema):
     adjusted = fields.List(
         fields.String(validate=validate.OneOf(tuple(ADJUSTED))), load_default=None,
         metadata={"description": "abandon_table: each side's adjusted score, side 1 first"})
+
+
+class DriveViewPlayerSchema(ma.Schema):
+    """A player of a drive as its view lists them."""
+
+    player = fields.Integer(metadata={"description": "Their number, from 0"})
+    name = fields.String()
+    type = fields.String()
+    withdrawn = fields.Boolean(metadata={"description": "Withdrawn by the director"})
 
 
 class DriveSeatSchema(ma.Schema):
@@ -167,7 +203,12 @@ class DriveViewSchema(ma.Schema):
     movement = fields.String(metadata={"description": "round_robin or fixed_partners"})
     rank_by = fields.String(metadata={"description": "points or games_won"})
     version = fields.Integer()
-    players = fields.List(fields.Nested(DrivePlayerSchema))
+    players = fields.List(fields.Nested(DriveViewPlayerSchema))
+    odd_players = fields.String(metadata={"description": "bots or sit_out"})
+    round_minutes = fields.Integer(allow_none=True)
+    round_ends_at = fields.String(allow_none=True, metadata={
+        "description": "When the drive's clock calls the round in play (null: no clock, or "
+                       "no round in play, or called already)"})
     schedule = fields.List(fields.List(fields.List(fields.String())), metadata={
         "description": "Per round, per table, the players' names in seat order"})
     current_round = fields.Integer(allow_none=True)
@@ -204,6 +245,25 @@ class AdjustmentSchema(ma.Schema):
     sides = fields.List(fields.Nested(AdjustedSideSchema))
 
 
+class RosterChangeSchema(ma.Schema):
+    """A change of the drive's players by its director."""
+
+    action = fields.String(metadata={"description": "substitute, add_player or "
+                                                    "withdraw_player"})
+    round = fields.Integer(metadata={"description": "The first round it applies to"})
+    by = fields.String(metadata={"description": "Who decided it: director"})
+    reason = fields.String()
+    player = fields.Integer()
+    name = fields.String()
+    replaced = fields.String(allow_none=True, metadata={
+        "description": "substitute: the name of who was replaced"})
+
+
+class SitOutSchema(ma.Schema):
+    round = fields.Integer()
+    players = fields.List(fields.String())
+
+
 class StandingsSchema(ma.Schema):
     """The players ranked, with the rule that breaks ties."""
 
@@ -216,4 +276,29 @@ class StandingsSchema(ma.Schema):
         "description": "How an abandoned table's adjusted scores are computed"})
     adjustments = fields.List(fields.Nested(AdjustmentSchema), metadata={
         "description": "Every table the director abandoned, in order"})
+    called_rule = fields.String(metadata={
+        "description": "How a table still playing when its round is called is scored"})
+    called = fields.List(fields.Integer(), metadata={
+        "description": "The rounds the director called (ended at their time)"})
+    roster = fields.List(fields.Nested(RosterChangeSchema), metadata={
+        "description": "Every change of the players by the director, in order"})
+    odd_players = fields.String(metadata={"description": "bots or sit_out"})
+    sit_out_rule = fields.String()
+    sit_outs = fields.List(fields.Nested(SitOutSchema), metadata={
+        "description": "The players who sat each round out"})
     players = fields.List(fields.Nested(StandingSchema))
+
+
+class IssuedSchema(ma.Schema):
+    """A person the director seated, and their token (shown only here)."""
+
+    player = fields.Integer()
+    name = fields.String()
+    token = fields.String()
+    page = fields.String(metadata={"description": "Their drive page, the token in its fragment"})
+
+
+class DirectedSchema(DriveViewSchema):
+    """The drive after a director's action, and the person it seated, if any."""
+
+    issued = fields.Nested(IssuedSchema, allow_none=True)

@@ -1,0 +1,313 @@
+"""The director of a drive: each action, checked and appended as a drive event whose actor is
+the director (docs/api.md, "Running an evening: the director").
+
+Refusals are :class:`DirectorRefusal`, each with a ``code`` and an HTTP ``status`` of its
+own, decided before anything is appended; the drive's fold (:mod:`engine.drives`) checks the
+event again as it folds it, so a history holds only actions that fitted the drive then.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from engine.drives import (
+    ADJUSTED,
+    SEATED_AT_START,
+    DriveError,
+    DriveState,
+    apply_drive_event,
+    schedule_of,
+)
+from engine.errors import shown
+from engine.seating import choose_sit_outs
+from events.drive_store import DriveStore
+from events.envelope import DIRECTOR
+from events.errors import ConcurrencyError
+from events.types import (
+    DrivePaused,
+    DriveResumed,
+    DriveStopped,
+    Event,
+    PlayerAdded,
+    PlayerSubstituted,
+    PlayerWithdrawn,
+    RoundCalled,
+    TableAbandoned,
+)
+from service.application import commands
+from service.application.drives import (
+    DIRECTOR_SECRET,
+    MAX_TABLES,
+    DirectorTokenError,
+    load,
+)
+from service.application.names import name_key
+from service.application.tokens import TokenRegistry, new_token, token_digest
+
+DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table", "end_round", "substitute",
+                    "add_player", "withdraw_player")
+"""What a director can do to a drive (docs/api.md, "Running an evening")."""
+
+
+class DirectorRefusal(DriveError):
+    """Raised for a director's action that does not fit the drive now, or names what the
+    drive does not have; ``code`` and ``status`` are its problem's (docs/api.md)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Directed:
+    """What a director's action did: the drive after it and, when it seated a person, their
+    player number and token (shown once)."""
+
+    drive: DriveState
+    player: int | None = None
+    token: str | None = None
+
+
+def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
+           reason: str = "", *, fields: dict[str, Any] | None = None,
+           cache: commands.GameCache | None = None,
+           tokens: TokenRegistry | None = None) -> Directed:
+    """Carries out the director's *action* on *drive_id* with its *fields* (``table``,
+    ``adjusted``, ``player``, ``name``, ``type``: docs/api.md) as one drive event whose
+    actor is the director. With the games' *cache*, a table whose game is over is not
+    abandoned; with *tokens*, a person who takes another's seat in the round in play gets it
+    at once.
+
+    :raises DriveNotFoundError: if there is no such drive.
+    :raises DirectorTokenError: if *token* is not its director's.
+    :raises DirectorRefusal: if the action does not fit the drive now; nothing is appended.
+    """
+    load(drives, drive_id)  # Not found first: a missing drive has no director either.
+    kept = drives.secrets(drive_id).get(DIRECTOR_SECRET)
+    if token is None or kept is None or not hmac.compare_digest(kept, token_digest(token)):
+        raise DirectorTokenError(f"that is not the director's token of drive {drive_id!r}")
+    if action not in DIRECTOR_ACTIONS:
+        raise DirectorRefusal(422, "director_action_incomplete",
+                              f"a director can {', '.join(DIRECTOR_ACTIONS)}, not "
+                              f"{shown(action)}")
+    given = {k: v for k, v in (fields or {}).items() if v is not None}
+    new = new_token()
+    while True:
+        drive, head = load(drives, drive_id)
+        event, seated = _decide(drive, action, reason, given, cache)
+        secret: dict[str, str] = {}
+        if seated is not None and given.get("type") == "human":
+            secret = {f"token:{seated}": token_digest(new)}
+        elif seated is not None:
+            secret = {f"token:{seated}": ""}  # A bot's place opens with no token.
+        try:
+            after = apply_drive_event(drive, event)
+        except DriveError as error:
+            raise DirectorRefusal(409, "drive_conflict", str(error)) from None
+        if secret:
+            # Before the event: a round that starts right after it finds the newcomer's
+            # token; the old one opens no table of a round started from now on.
+            drives.replace_secrets(drive_id, secret)
+        try:
+            drives.append(drive_id, drive.version, [event], head=head, actor=DIRECTOR)
+        except ConcurrencyError:
+            continue  # The workers moved it on meanwhile: decide again.
+        if isinstance(event, PlayerSubstituted) and tokens is not None:
+            _hand_over_seat(after, event.player, secret, tokens)
+        return Directed(after, seated if secret.get(f"token:{seated}") else None,
+                        new if secret.get(f"token:{seated}") else None)
+
+
+def _decide(drive: DriveState, action: str, reason: str, given: dict[str, Any],
+            cache: commands.GameCache | None) -> tuple[Event, int | None]:
+    """Returns the event *action* makes of *drive* now, and the player it seats (a
+    substitute's place, an arrival's number), or refuses it."""
+    if drive.finished:
+        raise DirectorRefusal(409, "drive_finished",
+                              f"drive {drive.drive_id!r} is finished: there is nothing to "
+                              f"{action}")
+    if action == "pause":
+        if drive.paused:
+            raise DirectorRefusal(409, "drive_paused", "the drive is paused already")
+        return DrivePaused(reason), None
+    if action == "resume":
+        if not drive.paused:
+            raise DirectorRefusal(409, "drive_not_paused", "the drive is not paused")
+        return DriveResumed(), None
+    if action == "abandon_table":
+        return _abandon(drive, reason, given, cache), None
+    if action == "end_round":
+        current = drive.current
+        if current is None or current.ended:
+            raise DirectorRefusal(409, "no_round_in_play", "no round is in play: the bell "
+                                                           "ends the round in play")
+        if current.called:
+            raise DirectorRefusal(409, "round_called",
+                                  f"round {current.number} is called already")
+        return RoundCalled(current.number, reason), None
+    if action == "stop":
+        _between_rounds(drive, "the drive stops between rounds (pause it, and stop it once "
+                               "the round has ended)")
+        return DriveStopped(reason), None
+    if action == "substitute":
+        player = _player(drive, given)
+        name, kind = _newcomer(drive, given, replacing=player)
+        if kind != drive.players[player]["type"]:
+            _between_rounds(drive, "a bot and a person change places between rounds (pause "
+                                   "the drive, and substitute once the round has ended)")
+        return PlayerSubstituted(player, name, kind, reason), player
+    if action == "add_player":
+        _between_rounds(drive, "a late arrival joins between rounds (pause the drive, and "
+                               "add them once the round has ended)")
+        name, kind = _newcomer(drive, given, replacing=None)
+        added, withdrawn = _house_bots(drive, [{"name": name, "type": kind}], [])
+        return PlayerAdded(tuple(added), tuple(withdrawn),
+                           _seat_again(drive, len(added), withdrawn), reason), len(
+            drive.players)
+    _between_rounds(drive, "a withdrawal waits for the end of the round (pause the drive, "
+                           "and withdraw the player once the round has ended)")
+    player = _player(drive, given)
+    added, withdrawn = _house_bots(drive, [], [player])
+    return PlayerWithdrawn(tuple(added), tuple(withdrawn),
+                           _seat_again(drive, len(added), withdrawn), reason), None
+
+
+def _abandon(drive: DriveState, reason: str, given: dict[str, Any],
+             cache: commands.GameCache | None) -> TableAbandoned:
+    current = drive.current
+    if current is None or current.ended:
+        raise DirectorRefusal(409, "no_round_in_play", "no round is in play: a table is "
+                                                       "abandoned during its round")
+    missing = [f for f in ("table", "adjusted") if f not in given]
+    if missing:
+        raise DirectorRefusal(422, "director_action_incomplete",
+                              f"abandon_table needs {' and '.join(missing)}")
+    table, adjusted = given["table"], tuple(given["adjusted"])
+    if not 1 <= table <= len(current.games):
+        raise DirectorRefusal(422, "unknown_table", f"round {current.number} has no table "
+                                                    f"{table} (tables 1 to {len(current.games)})")
+    if drive.adjustment(current.number, table) is not None:
+        raise DirectorRefusal(409, "table_abandoned",
+                              f"table {table} of round {current.number} is abandoned already")
+    if len(adjusted) != drive.sides or not all(a in ADJUSTED for a in adjusted):
+        raise DirectorRefusal(422, "adjusted_per_side",
+                              f"an abandoned table's adjusted score names one of "
+                              f"{', '.join(ADJUSTED)} for each of its {drive.sides} sides")
+    if cache is not None and commands.load(
+            cache, current.games[table - 1]).state.phase == "over":
+        raise DirectorRefusal(409, "table_over", f"table {table} of round {current.number} "
+                                                 "is over: there is nothing to abandon")
+    return TableAbandoned(current.number, table, adjusted, reason)
+
+
+def _between_rounds(drive: DriveState, why: str) -> None:
+    if not drive.between_rounds:
+        raise DirectorRefusal(409, "round_in_play",
+                              f"round {drive.played[-1].number} is in play: {why}")
+
+
+def _player(drive: DriveState, given: dict[str, Any]) -> int:
+    if "player" not in given:
+        raise DirectorRefusal(422, "director_action_incomplete", "name the player (player)")
+    player = given["player"]
+    if not 0 <= player < len(drive.players):
+        raise DirectorRefusal(422, "unknown_player", f"the drive has no player {player} "
+                                                     f"(players 0 to {len(drive.players) - 1})")
+    if player in drive.withdrawn:
+        raise DirectorRefusal(409, "player_withdrawn",
+                              f"{drive.players[player]['name']} (player {player}) has left "
+                              "the drive")
+    return int(player)
+
+
+def _newcomer(drive: DriveState, given: dict[str, Any],
+              replacing: int | None) -> tuple[str, str]:
+    missing = [f for f in ("name", "type") if f not in given]
+    if missing:
+        raise DirectorRefusal(422, "director_action_incomplete",
+                              f"name the newcomer ({' and '.join(missing)})")
+    name, kind = str(given["name"]), str(given["type"])
+    key = name_key(name)
+    if not key:
+        raise DirectorRefusal(422, "director_action_incomplete", "a blank name names nobody")
+    for index, player in enumerate(drive.players):
+        if index != replacing and name_key(player["name"]) == key:
+            raise DirectorRefusal(422, "name_taken", f"{shown(name)} is the name of "
+                                                     f"{shown(player['name'])} (player {index})")
+    return name, kind
+
+
+def _house_bots(drive: DriveState, arrivals: list[dict[str, str]],
+                leaving: list[int]) -> tuple[list[dict[str, str]], list[int]]:
+    """Returns the players the change adds (*arrivals*, then house bots) and withdraws
+    (*leaving*, then house bots stood down): with ``odd_players`` ``bots``, as many as make
+    the players still there fill the tables, standing bots down before seating more."""
+    count = len(drive.present) + len(arrivals) - len(leaving)
+    minimum = drive.size * (2 if drive.format == "duplicate" else 1)
+    added, withdrawn = list(arrivals), list(leaving)
+    if drive.odd_players == "bots" and count % drive.size:
+        spare = [p for p in reversed(drive.house_bots)
+                 if p not in drive.withdrawn and p not in leaving]
+        over = count % drive.size
+        if len(spare) >= over and count - over >= minimum:
+            withdrawn += spare[:over]
+        else:
+            taken = {name_key(p["name"]) for p in (*drive.players, *arrivals)}
+            names = (f"Bot {n}" for n in itertools.count(1) if name_key(f"Bot {n}") not in taken)
+            added += [{"name": next(names), "type": "bot"}
+                      for _ in range(drive.size - over)]
+        count = len(drive.present) + len(added) - len(withdrawn)
+    if count < minimum:
+        raise DirectorRefusal(422, "drive_too_small", f"{count} players would be left: a "
+                                                      f"{drive.format} drive needs {minimum}")
+    if count // drive.size > MAX_TABLES:
+        raise DirectorRefusal(422, "drive_too_large", f"a drive has at most {MAX_TABLES} "
+                                                      "tables a round")
+    return added, withdrawn
+
+
+def _seat_again(drive: DriveState, added: int,
+                withdrawn: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Returns the rounds not yet started, seated by the drive's movement over the players
+    still there after the change (the players then present, in the order they joined,
+    numbered into the movement; who sits out rotates by :func:`choose_sit_outs`)."""
+    present = [p for p in (*drive.present, *range(len(drive.players),
+                                                  len(drive.players) + added))
+               if p not in withdrawn]
+    start = len(drive.played)
+    if drive.movement == SEATED_AT_START:
+        rounds = 1 if start == 0 else 0
+        movement_name = "round_robin"
+    else:
+        rounds = drive.rounds - start
+        movement_name = drive.movement
+    sat_out = [p for played in drive.played for p in played.sitting_out]
+    over = len(present) % drive.size
+    seated_count = len(present) - over
+    plan = schedule_of(movement_name, seated_count, drive.size, start + rounds)
+    schedule = []
+    for number in range(start, start + rounds):
+        out = choose_sit_outs(present, over, sat_out)
+        sat_out += out
+        seated = [p for p in present if p not in out]
+        schedule.append(tuple(tuple(seated[i] for i in table) for table in plan[number]))
+    return tuple(schedule)
+
+
+def _hand_over_seat(drive: DriveState, player: int, secret: dict[str, str],
+                    tokens: TokenRegistry) -> None:
+    """Gives a person who took another person's place in the round in play that seat of its
+    game at once (the old token's digest is replaced)."""
+    digest = secret.get(f"token:{player}")
+    current = drive.current
+    if not digest or current is None or current.ended:
+        return
+    for game, table in zip(current.games, drive.schedule[current.number - 1], strict=True):
+        if player in table:
+            tokens.register_digests(game, {table.index(player): digest})
+            tokens.forget(game)
