@@ -107,7 +107,9 @@ if not redis.REDIS_VERSION_NUM then
 end
 
 -- All checks passed: write. The first feed entry goes first, so a foreign feed id refuses
--- the append before anything is written; the game's entries then follow the kept head.
+-- the append before anything is written. The game's XADD then refuses only a stream that
+-- holds an id at or past the new version while its length is the expected version: entries
+-- written behind the script's back, after which the feed entry stands without its event.
 -- Each version is turned into text once (Lua formats numbers with sprintf).
 local feed_id, first, version = '', nil, nil
 for i = 1, n do
