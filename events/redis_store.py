@@ -5,7 +5,8 @@ one script can touch them all:
 
 - ``f45:{p<NNN>}:game:<id>``: the game's events, entry ids ``0-<version>``, fields ``body``
   (the canonical JSON of the envelope without its hash) and ``hash``;
-- ``f45:{p<NNN>}:cmd:<id>``: command id -> ``"<first>,<last>"`` versions it appended;
+- ``f45:{p<NNN>}:cmd:<id>``: command id -> ``"<first>,<last>"`` versions it appended, and
+  the field ``""`` -> ``"<version> <hash>"``, the head the script keeps for its common case;
 - ``f45:{p<NNN>}:feed``: one entry per appended event (``game``, ``version``, ``type``),
   entry ids ``0-<position>``, which workers consume;
 - ``f45:{p<NNN>}:archive:<id>``: once a finished game is archived (:meth:`RedisEventStore.
@@ -15,7 +16,8 @@ one script can touch them all:
 
 ``NNN`` is :func:`events.store.partition_of`; the key names are :mod:`events.keys`'s.
 ``append.lua`` checks the command id, then the version, then the head hash, and only then
-writes; see ``docs/event-store.md``.
+writes; see ``docs/event-store.md``. It needs Redis 6.2 or later; on Redis 7 the feed numbers
+its entries itself (``XADD feed 0-*``).
 """
 
 from __future__ import annotations

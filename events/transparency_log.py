@@ -21,12 +21,13 @@ once that many replicas have it (``WAIT``, :mod:`events.replication`), as an eve
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from redis.exceptions import RedisClusterException, RedisError
+from redis.exceptions import NoScriptError, RedisClusterException, RedisError
 
 from events import merkle
 from events.entries import as_text
@@ -98,6 +99,11 @@ if old and cjson.decode(old)['tree_size'] > tonumber(ARGV[2]) then return old en
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]
 """
+
+
+_DIGESTS = {script: hashlib.sha1(script.encode()).hexdigest()
+            for script in (APPEND_SCRIPT, BATCH_SCRIPT)}
+"""The digest of each script run by :meth:`TransparencyLog._eval` (Redis's SHA1 of its text)."""
 
 
 class LogRangeError(ValueError):
@@ -200,7 +206,7 @@ class TransparencyLog:
                 keys.append(key)
                 args += [offset, run]
             with self.translate_errors():
-                reply = self.client.eval(BATCH_SCRIPT, len(keys), *keys, *args)
+                reply = self._eval(BATCH_SCRIPT, keys, args)
             outcome = as_text(reply[0])
             if outcome == "STALE":
                 size = int(as_text(reply[1]))
@@ -340,11 +346,19 @@ class TransparencyLog:
         nodes = dict(zip(wanted, self._nodes(wanted), strict=True))
         return [merkle.range_hash(start, end, nodes) for start, end in ranges]
 
+    def _eval(self, script: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """Runs *script* by its digest (``EVALSHA``: the text is neither sent nor hashed again
+        on every append), and by its text (``EVAL``) where Redis does not have it yet."""
+        try:
+            return self.client.evalsha(_DIGESTS[script], len(keys), *keys, *args)
+        except NoScriptError:
+            return self.client.eval(script, len(keys), *keys, *args)
+
     def _run(self, keys: list[str], args: list[Any]) -> list[Any]:
         """Runs the append script, waiting for the replicas when the log has some."""
         with self.translate_errors():
             if self._wait is None:
-                reply: list[Any] = self.client.eval(APPEND_SCRIPT, len(keys), *keys, *args)
+                reply: list[Any] = self._eval(APPEND_SCRIPT, keys, args)
                 return reply
             replies, acknowledged, needed = self._wait.run(
                 self.client, keys[0], [("EVAL", APPEND_SCRIPT, len(keys), *keys, *args)])

@@ -224,6 +224,27 @@ def test_a_stale_head_cache_is_corrected_by_the_script(contract_store: RedisEven
     assert [r.event for r in contract_store.read(game_id)][0] == BidPassed(3)
 
 
+def test_a_game_without_a_kept_head_appends_from_its_top_entry(
+    contract_store: RedisEventStore,
+) -> None:
+    # A game written before the script kept its head beside the command ids (or whose head
+    # was lost): the stream's top entry decides, and the append keeps the head again.
+    game_id = _new_game()
+    contract_store.append(game_id, 0, _bids(2), actor=0, command_id="first")
+    client = contract_store.client
+    head = client.hget(command_key(game_id), "")
+    assert head == f"2 {contract_store.read(game_id)[-1].envelope.hash}"
+    client.hdel(command_key(game_id), "")
+    with pytest.raises(ConcurrencyError):
+        RedisEventStore(client).append(game_id, 1, _bids(1, start=5), actor=0)
+    result = RedisEventStore(client).append(game_id, 2, _bids(1, start=2), actor=0)
+    assert result.version == 3
+    envelopes = [r.envelope for r in contract_store.read(game_id)]
+    assert verify(envelopes) == envelopes[-1].hash
+    assert client.hget(command_key(game_id), "") == f"3 {envelopes[-1].hash}"
+    assert contract_store.append(game_id, 0, _bids(2), actor=0, command_id="first").duplicate
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -61,6 +61,18 @@ def test_a_subject_logged_already_is_not_appended_again(log: TransparencyLog) ->
     assert log.size() == 3
 
 
+def test_the_log_appends_after_redis_forgot_its_scripts(log: TransparencyLog) -> None:
+    # Appends run the scripts by their digests; a flushed script cache (a restart) falls back
+    # to their text, one leaf each time, batches included.
+    fill(log, 2)
+    log.client.script_flush()
+    assert log.append(leaf(2), subject(2)).index == 2
+    log.client.script_flush()
+    assert log.append_batch([(leaf(3), subject(3)), (leaf(4), subject(4))]) == 3
+    assert log.size() == 5
+    assert [log.append(leaf(i), subject(i)).new for i in range(5)] == [False] * 5
+
+
 def test_ranges_and_sizes_the_log_does_not_have_are_refused(log: TransparencyLog) -> None:
     fill(log, 4)
     for call, message in (

@@ -98,7 +98,12 @@ def _stream_of_events(scan: Scan, key: str) -> None:
 
 def _commands(stream: Callable[[str], str]) -> Check:
     def check(scan: Scan, key: str) -> None:
-        assert scan.client.hlen(key) <= scan.version(stream(scan.tag(key)))
+        # One field per command that appended, and the head the append script keeps ("").
+        events = stream(scan.tag(key))
+        version = scan.version(events)
+        assert scan.client.hlen(key) <= version + 1
+        top = scan.client.xrevrange(events, count=1)
+        assert scan.client.hget(key, "") == f"{version} {top[0][1]['hash']}", "the kept head"
     return check
 
 
