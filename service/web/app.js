@@ -357,6 +357,9 @@ function show(view) {
   section.dataset.version = String(view.version);
   section.dataset.phase = view.phase;
   section.dataset.turn = view.turn === null ? "" : String(view.turn);
+  // Seven to ten seats need a tighter felt and smaller plates (style.css, "big tables").
+  section.dataset.players = String(view.players);
+  section.classList.toggle("big-table", view.players >= 7);
   renderSummary(view);
   renderWinner(view);
   renderSeats($("seats"), view, table.seat);
