@@ -14,6 +14,7 @@ from typing import Any
 from engine.sides import seat_name, side_name
 from events.types import EVENT_TYPES
 from replay.formats.document import HandHistory, HistoryEvent, Section
+from replay.presentation.diagram import seat_names
 
 
 def render(history: HandHistory, *, deal: int | None = None) -> str:
@@ -57,9 +58,15 @@ def _header(history: HandHistory) -> list[str]:
     for seat in history.seats:
         if seat.side is not None:
             sides.setdefault(seat.side, []).append(seat.seat)
+    names = seat_names(history)
+
+    def labelled(number: int) -> str:
+        name = names[number] if number < len(names) else None
+        return seat_name(number) + (f" ({name})" if name else "")
+
     if sides:
         lines.append("  sides: " + "; ".join(
-            f"{side_name(side)} = seats {', '.join(map(seat_name, seats))}"
+            f"{side_name(side)} = seats {', '.join(map(labelled, seats))}"
             for side, seats in sorted(sides.items())))
     for name, value in sorted(history.tags.items()):
         lines.append(f"  {name}: {value}")

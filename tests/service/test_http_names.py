@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from http_table import bearer
 
 from replay.formats.importing import read_history
+from replay.presentation.show import render
 from service.application.names import MAX_NAME_LENGTH, name_key
 
 
@@ -95,6 +96,9 @@ def test_a_name_given_at_a_claim_is_recorded_and_shown_everywhere(client: FlaskC
     assert read.ok and read.history is not None, read.diagnostics
     assert [event.data for event in read.history.events if event.type == "seat_named"] == [
         {"seat": 2, "name": "  Séan "}], "the text encoding round-trips the event"
+    shown = render(read.history)
+    assert "sides: A = seats 1 (Ann); B = seats 2; C = seats 3 (  Séan )" in shown, shown
+    assert "seat 3 claimed and named   Séan " in shown, shown
     svg = client.get(f"{path}/deals/1/diagram.svg",
                      headers=bearer(claimed.get_json()["token"])).get_data()
     lines = ["".join(node.itertext()) for node in ET.fromstring(svg).iter(
