@@ -4,6 +4,8 @@ was won."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from replay.formats.importing import read_history
 from replay.presentation.show import render
 
@@ -52,3 +54,13 @@ def test_cards_after_a_finish_in_the_middle_of_a_trick_do_not_join_it() -> None:
     assert ("the bonus belongs to trick 3, but the game ended before that trick was "
             "completed: nobody scores it. [bonus.proven.five]") in out
     assert "trick 4:" not in out
+
+
+def test_the_irregularities_of_an_older_history_say_their_seats_count_from_0() -> None:
+    text = (f'[Profile "bruff"]\n[Dealer "5"]\n[Scores "40 0 0"]\n\n[Deal "1"]\n{HANDS}\n'
+            '[TurnUp "9S"]\n1. 5S 2H 4H 6H 8H TH\n2. 0:KH 1:3H 2:5H 3:7H 4:9H 5:JH\n')
+    history = read_history(text).history
+    assert history is not None and history.ruling_texts == 3
+    note = "(in the sentences of ruling texts 2, as this history states them, seats count from 0)"
+    assert note not in render(history)
+    assert note in render(dataclasses.replace(history, ruling_texts=2))
