@@ -263,12 +263,13 @@ def _refusal_facts(state: GameState, seat: int, error: ActionRejectedError) -> d
         return {"reason": "not_at_table", "players": players}
     if deal is None:
         return {}
-    if isinstance(error, NotYourTurnError):
+    if isinstance(error, NotYourTurnError) and deal.turn is not None:
         return {"reason": "out_of_turn", "turn": deal.turn}
     if error.code == "contribution_repeated":
         return {"reason": "contributed", "deal": deal.number}
     if error.code == "nonce_repeated":
         return {"reason": "nonce_repeated", "deal": deal.number}
+    # The engine's one refusal of a rob that names the seat that robbed (engine.actions).
     if deal.robbed_by is not None and str(error).startswith("the turn-up was already robbed"):
         return {"reason": "robbed", "robbed_by": deal.robbed_by}
     return {}
