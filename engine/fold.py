@@ -42,6 +42,7 @@ from events.types import (
     GameCreated,
     JinkAnnounced,
     JokerBuried,
+    SeatNamed,
     SeedRevealed,
     TrumpNamed,
     TurnUpRobbed,
@@ -670,6 +671,17 @@ def _revealed(event: SeedRevealed, state: GameState) -> GameState:
             f"deal {deal.number}"
         )
     return _with_deal(state, _replaced(deal, seed_revealed=True))
+
+
+@_apply.register
+def _named(event: SeatNamed, state: GameState) -> GameState:
+    # A seat's name changes nothing of the play: the views, histories and pictures show it.
+    if not 0 <= event.seat < state.rules.players:
+        raise EventSequenceError(f"seat_named for seat {event.seat}, not at this table of "
+                                 f"{state.rules.players}")
+    names = list(state.names) or [None] * state.rules.players
+    names[event.seat] = event.name
+    return _replaced(state, version=state.version + 1, names=tuple(names))
 
 
 @_apply.register

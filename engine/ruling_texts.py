@@ -10,6 +10,10 @@ version: add a version instead (:data:`TEXTS_VERSION`), and list what changed in
 - Version 2: sides named A, B, C as everywhere else; the trick and renege sentences of the
   rules query; a finish whose trick depends on an unproven bonus said "by trick k at the
   latest"; a bonus credited to a trick that does not count said so; "no plain heart"; "an AH".
+- Version 3: seats numbered from 1, as people count them, wherever a sentence names one (the
+  irregularities of :mod:`replay.formats.irregularities`: "seat 1 played 7S out of turn"); the
+  API, the events and the histories' data still number them from 0. The rulings' sentences of
+  version 2 name no seat, so version 3 writes them alike.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from engine.cards import Card, card_sort_key
 from engine.rule_ids import RULE_IDS
 from engine.sides import side_name
 
-TEXTS_VERSION = 2
+TEXTS_VERSION = 3
 """The version of the ruling texts this code writes."""
 
 Args = Mapping[str, Any]
@@ -259,6 +263,10 @@ V2: dict[str, Sentence] = {
     "match.game_won": lambda a: f"Side {_s(a['side'])} wins game {a['game']}.",
 }
 
+V3: dict[str, Sentence] = dict(V2)
+"""Version 3 changes only sentences naming a seat, and no ruling's sentence of version 2 names
+one (its withhold sentence dropped version 1's seat)."""
+
 EXAMPLES: dict[str, dict[str, Any]] = {
     "play.lead": {},
     "play.trump_lead.void": {"led": "7S"},
@@ -295,7 +303,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 }
 """A typical case of every rule id, for docs/rules.md and the tests of every version."""
 
-SENTENCES: dict[int, dict[str, Sentence]] = {1: V1, 2: V2}
+SENTENCES: dict[int, dict[str, Sentence]] = {1: V1, 2: V2, 3: V3}
 """Every version of the ruling texts: rule id -> the function that writes its sentence."""
 
 

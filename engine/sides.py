@@ -1,5 +1,5 @@
-"""The names of the sides of a table: A, B, C..., as rulings, the notation and ``show`` write
-them."""
+"""The names of the sides of a table (A, B, C..., as rulings, the notation and ``show`` write
+them) and of its seats as people read them (1, 2, 3...)."""
 
 from __future__ import annotations
 
@@ -26,3 +26,14 @@ def side_number(name: str) -> int:
     for letter in name:
         number = number * 26 + ord(letter) - ord("A") + 1
     return number - 1
+
+
+def seat_name(seat: int) -> str:
+    """Returns the number a person reads for *seat*: seats are counted from 1 at the table, in
+    the ruling texts from version 3, ``show`` and the pictures, while the API, the events and
+    the histories' data count them from 0.
+
+    >>> seat_name(0), seat_name(9)
+    ('1', '10')
+    """
+    return str(seat + 1)

@@ -391,6 +391,25 @@ class GameAbandoned(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class SeatNamed(Event):
+    """The person who claimed a seat gave the name the table calls them by.
+
+    Recorded by the server with the claim of the seat's invite (``POST
+    /v1/games/{id}/seats/{seat}/claim`` with a ``name``), so that the table, the views, the
+    histories and the pictures name the seat from then on; it replaces a name the game's
+    creator gave the seat. The name follows :mod:`service.application.names`'s rule (not blank,
+    at most 40 characters, no other seat's name at the table), checked before it is recorded.
+    """
+
+    TYPE: ClassVar[str] = "seat_named"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"seat": 2, "name": "Séan"}
+    SAYS: ClassVar[str] = "seat {seat} claimed and named {name}"
+
+    seat: Seat
+    name: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class BoardDealt(Event):
     """The server dealt a duplicate board: the same deal at every table of a drive's round.
 
@@ -656,6 +675,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         SeedRevealed,
         GameAbandoned,
         BoardDealt,
+        SeatNamed,
     )
 }
 """Every event type of a game's stream by its wire name."""

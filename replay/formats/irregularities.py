@@ -20,7 +20,7 @@ from engine.errors import FortyFiveError
 from engine.rejections import ActionRejectedError, GameOverError, IllegalPlayError, NotYourTurnError
 from engine.ruling_texts import TEXTS_VERSION
 from engine.rulings import Ruling
-from engine.sides import side_name
+from engine.sides import seat_name, side_name
 from engine.state import GameState
 from events.types import CardPlayed, Event
 
@@ -79,7 +79,63 @@ _V2: dict[str, Callable[[Args, int], str]] = {
         f"{a['type']} by seat {a['seat']}: the game is over: side {side_name(a['winner'])} "
         "won; no more actions"),
 }
-_SENTENCES = {1: _V1, 2: _V2}
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat_name(seat)}"
+
+
+def _v3_illegal_card(a: Args, version: int) -> str:
+    why: Ruling | None = a["ruling"]
+    if why is not None:
+        said = f"illegal play: {a['card']!r}; {why.text_in(version)}"
+    else:
+        said = f"illegal play: {a['card']!r} is not in the hand ({a['hand']})"
+    return f"{said} ({_seat(a['seat'])}, trick {a['trick']}, trump {a['trump']})"
+
+
+def _v3_refused(a: Args, version: int) -> str:
+    """Words a refused action from its facts, so that every seat it names is counted from 1
+    (the engine's own message numbers seats as the API does, from 0)."""
+    head = f"{a['type']} by {_seat(a['seat'])}"
+    reason = a.get("reason")
+    if reason == "not_at_table":
+        return f"{head}: there is no such seat at this table of {a['players']}"
+    if reason == "out_of_turn":
+        return f"{head}: not their turn: {_seat(a['turn'])} was to act"
+    if reason == "robbed":
+        return f"{head}: the turn-up was already robbed by {_seat(a['robbed_by'])}"
+    if reason == "contributed":
+        return (f"{head}: this seat already contributed to deal {a['deal']}: one nonce per "
+                "seat per deal")
+    if reason == "nonce_repeated":
+        return (f"{head}: this nonce was already contributed to deal {a['deal']} by another "
+                "seat")
+    return f"{head}: {a['message']}"
+
+
+_V3: dict[str, Callable[[Args, int], str]] = {
+    "out_of_turn": lambda a, v: (
+        f"{_seat(a['seat'])} played {a['card']} out of turn: {_seat(a['turn'])} was to play "
+        f"to trick {a['trick']}"),
+    "no_trick": lambda a, v: f"{_seat(a['seat'])} played {a['card']} when no trick was open",
+    "game_over": lambda a, v: (
+        f"{_seat(a['seat'])} played {a['card']} after the game was won (side "
+        f"{side_name(a['winner'])} won it at trick {a['trick']} of deal {a['deal']}): the card "
+        "was refused, it is in no trick and counts for nothing"),
+    "illegal_card": _v3_illegal_card,
+    "abandoned": lambda a, v: (
+        f"{_seat(a['seat'])} played {a['card']} after the game was abandoned: the card was "
+        "refused"),
+    "refused": _v3_refused,
+    "refused_game_over": lambda a, v: (
+        f"{a['type']} by {_seat(a['seat'])}: the game is over: side "
+        f"{side_name(a['winner'])} won; no more actions"),
+    "sequence": lambda a, v: (
+        f"event {a['version']} ({a['type']}) cannot be applied; the engine, which counts "
+        f"seats from 0, says: {a['message']}"),
+}
+_SENTENCES = {1: _V1, 2: _V2, 3: _V3}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -194,4 +250,26 @@ def _action_breach(state: GameState, version: int, event: Event, seat: int,
         else "action.phase" if error.code == "wrong_phase"
         else "action.not_allowed")
     return irregularity(version, seat, None, rule, "refused", type=event.TYPE, seat=seat,
-                        message=str(error))
+                        message=str(error), **_refusal_facts(state, seat, error))
+
+
+def _refusal_facts(state: GameState, seat: int, error: ActionRejectedError) -> dict[str, Any]:
+    """Returns the facts of a refusal whose engine message names a seat, so that the ruling
+    texts from version 3 can name it as people count (the message alone serves versions 1
+    and 2)."""
+    deal = state.deal
+    players = state.rules.players
+    if not 0 <= seat < players:
+        return {"reason": "not_at_table", "players": players}
+    if deal is None:
+        return {}
+    if isinstance(error, NotYourTurnError) and deal.turn is not None:
+        return {"reason": "out_of_turn", "turn": deal.turn}
+    if error.code == "contribution_repeated":
+        return {"reason": "contributed", "deal": deal.number}
+    if error.code == "nonce_repeated":
+        return {"reason": "nonce_repeated", "deal": deal.number}
+    # The engine's one refusal of a rob that names the seat that robbed (engine.actions).
+    if deal.robbed_by is not None and str(error).startswith("the turn-up was already robbed"):
+        return {"reason": "robbed", "robbed_by": deal.robbed_by}
+    return {}

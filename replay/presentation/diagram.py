@@ -5,8 +5,8 @@
 tricks in order with their winners, the bonus and the result. Like :mod:`replay.presentation.show`
 it reads only the history (its events and derived results), which :mod:`replay.views` has
 already cut to the viewer: whatever the history hides, the picture cannot show. Seats are
-numbered as the histories and the rulings number them, from 0, so that the picture and a
-ruling's sentence name a seat alike.
+counted from 1, as people count them and as the ruling texts from version 3 do (the history's
+data count them from 0).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from engine.sides import side_name
+from engine.sides import seat_name, side_name
 from replay.formats.document import HandHistory, Section
 
 SUITS = (("S", "\u2660"), ("H", "\u2665"), ("D", "\u2666"), ("C", "\u2663"))
@@ -51,19 +51,26 @@ def card_label(code: str) -> str:
 
 
 def seat_label(seat: object) -> str:
-    """Returns how a person reads a seat number (the history counts from 0)."""
-    return f"Seat {seat}" if isinstance(seat, int) else "?"
+    """Returns how a person reads a seat number, "Seat 1" for seat 0 of the history."""
+    return f"Seat {seat_name(seat)}" if isinstance(seat, int) else "?"
 
 
 def seat_names(history: HandHistory) -> list[str | None]:
-    """Returns each seat's name as the history's ``game_created`` records it (empty when the
-    history does not hold the creation, or nobody gave a name)."""
+    """Returns each seat's name as the history records it: ``game_created``'s, each replaced
+    by the name given when the seat was claimed (``seat_named``), the last one given (empty
+    when the history holds none)."""
+    names: list[str | None] = []
     for event in history.events:
         if event.type == "game_created":
-            names = event.data.get("names")
-            if isinstance(names, list):
-                return [name if isinstance(name, str) else None for name in names]
-    return []
+            given = event.data.get("names")
+            if isinstance(given, list):
+                names = [name if isinstance(name, str) else None for name in given]
+        elif event.type == "seat_named":
+            seat, name = event.data.get("seat"), event.data.get("name")
+            if isinstance(seat, int) and 0 <= seat < len(history.seats) and isinstance(name, str):
+                names += [None] * (seat + 1 - len(names))
+                names[seat] = name
+    return names
 
 
 def render_svg(history: HandHistory, deal: int) -> str:

@@ -2,7 +2,8 @@
 
 :func:`render` reads only the history (events and derived results) and writes what its viewer
 may see; it never re-derives anything, so it shows a tampered history as it claims to be
-(``fortyfive history verify`` is what checks it).
+(``fortyfive history verify`` is what checks it). Seats are counted from 1, as people count them
+(:func:`engine.sides.seat_name`); the history's data count them from 0.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.sides import side_name
+from engine.sides import seat_name, side_name
 from events.types import EVENT_TYPES
 from replay.formats.document import HandHistory, HistoryEvent, Section
+from replay.presentation.diagram import seat_names
 
 
 def render(history: HandHistory, *, deal: int | None = None) -> str:
@@ -33,6 +35,9 @@ def render(history: HandHistory, *, deal: int | None = None) -> str:
         lines += ["", _standing(game)]
     if irregular:
         lines += ["", "Irregularities:"]
+        if history.texts_version < 3:
+            lines.append(f"  (in the sentences of ruling texts {history.texts_version}, as "
+                         "this history states them, seats count from 0)")
         lines += [f"  event {item['version']}: {item['text']} [{item['rule']}]"
                   for item in irregular]
     return "\n".join(lines) + "\n"
@@ -41,7 +46,7 @@ def render(history: HandHistory, *, deal: int | None = None) -> str:
 def _header(history: HandHistory) -> list[str]:
     rules = history.rules
     viewer = history.view.viewer
-    who = f"seat {viewer}'s view" if isinstance(viewer, int) else f"{viewer}'s view"
+    who = f"seat {seat_name(viewer)}'s view" if isinstance(viewer, int) else f"{viewer}'s view"
     events = history.events
     span = f"events {events[0].version}-{events[-1].version}" if events else "no events"
     lines = [f"Game {history.game_id or '(unnamed)'}"]
@@ -53,15 +58,22 @@ def _header(history: HandHistory) -> list[str]:
     for seat in history.seats:
         if seat.side is not None:
             sides.setdefault(seat.side, []).append(seat.seat)
+    names = seat_names(history)
+
+    def labelled(number: int) -> str:
+        name = names[number] if number < len(names) else None
+        return seat_name(number) + (f" ({name})" if name else "")
+
     if sides:
         lines.append("  sides: " + "; ".join(
-            f"{side_name(side)} = seats {', '.join(map(str, seats))}"
+            f"{side_name(side)} = seats {', '.join(map(labelled, seats))}"
             for side, seats in sorted(sides.items())))
     for name, value in sorted(history.tags.items()):
         lines.append(f"  {name}: {value}")
     if history.start is not None:
         start = history.start
-        lines.append(f"  starts after event {start.version}: dealer {start.dealer}, scores "
+        lines.append(f"  starts after event {start.version}: dealer seat "
+                     f"{seat_name(start.dealer)}, scores "
                      f"{_scores(start.scores)}")
     return lines
 
@@ -70,13 +82,14 @@ def _deal(section: Section, players: int, stopped: int | None = None) -> list[st
     entry = section.entry
     title = f"Deal {section.number}"
     if entry is not None:
-        title += f": dealer {entry['dealer']}"
+        title += f": dealer seat {_seat(entry['dealer'])}"
         if entry["turn_up"] is not None:
             title += f", turn-up {entry['turn_up']}"
         title += f", trumps {entry['trump'] or 'not named'}"
     lines = [title]
     if entry is not None:
-        shown = [f"seat {seat}: {' '.join(hand)}" for seat, hand in enumerate(entry["hands"])
+        shown = [f"seat {seat_name(seat)}: {' '.join(hand)}"
+                 for seat, hand in enumerate(entry["hands"])
                  if hand is not None]
         hidden = sum(1 for hand in entry["hands"] if hand is None)
         if shown:
@@ -117,7 +130,8 @@ def _deal(section: Section, players: int, stopped: int | None = None) -> list[st
         lines += ["      " + _fact(fact) for fact in leftover if fact["kind"] != "trick_won"]
     if refused:
         listed = " · ".join(
-            f"{event.data.get('seat')} {event.data.get('card')}" if event.type == "card_played"
+            f"{_seat(event.data.get('seat'))} {event.data.get('card')}"
+            if event.type == "card_played"
             else describe(event) for event in refused)
         lines.append(f"  not played (refused from event {refused[0].version} on, see the "
                      f"irregularities): {listed}")
@@ -135,12 +149,12 @@ def _deal(section: Section, players: int, stopped: int | None = None) -> list[st
 
 def _trick_line(number: int, plays: Sequence[tuple[Any, Any]], won: Mapping[str, Any] | None,
                 open_trick: bool = False) -> str:
-    cards = " · ".join(f"{seat} {card}" for seat, card in plays)
+    cards = " · ".join(f"{_seat(seat)} {card}" for seat, card in plays)
     line = f"  trick {number}: {cards}"
     if won is not None:
         side = side_name(won["side"]) if isinstance(won.get("side"), int) else "?"
         ruling = won["ruling"]
-        line += (f" → seat {won.get('seat')} ({side}) wins: {ruling['text']} "
+        line += (f" → seat {_seat(won.get('seat'))} ({side}) wins: {ruling['text']} "
                  f"[{ruling['rule']}]")
     elif open_trick:
         line += " (not finished)"
@@ -172,12 +186,19 @@ def describe(event: HistoryEvent) -> str:
         if isinstance(value, list):
             values[name] = " ".join(map(str, value)) or "nothing"
             values[f"{name}_count"] = len(value)
+        elif name == "seat":
+            values[name] = _seat(value)
         else:
             values[name] = "none" if value is None else value
     try:
         return template.format(**values)
     except (KeyError, IndexError, ValueError, TypeError):
         return f"{event.type} {dict(event.data)}"  # Data not of its type's shape (tampered).
+
+
+def _seat(seat: object) -> object:
+    """Returns a seat as people count it (from 1), or a tampered value as it is."""
+    return seat_name(seat) if isinstance(seat, int) and not isinstance(seat, bool) else seat
 
 
 def _standing(game: Mapping[str, Any]) -> str:

@@ -26,6 +26,7 @@ from engine.errors import FortyFiveError
 from engine.nonce_window import cut_wait, missing_nonces, nonce_too_late
 from engine.profiles import RuleSet, make_ruleset
 from engine.shuffle import ALGORITHM_2, committed_cut, pack
+from engine.sides import seat_name
 from events.envelope import parse_timestamp
 from replay.formats.document import HandHistory, HistoryEvent
 from replay.verification.findings import Finding
@@ -64,13 +65,13 @@ class DealContributions:
         """Says what the deal's fairness rests on."""
         head = f"deal {self.deal} ({self.algorithm or 'recorded at a table'})"
         if self.fairness == "person_nonce":
-            seats = ", ".join(map(str, self.nonce_seats))
+            seats = ", ".join(map(seat_name, self.nonce_seats))
             return (f"{head}: a person's nonce after the commitment (seat {seats}): nobody, the "
                     "server included, could compute the deck while it could still change it")
         if self.fairness == "person_cut":
-            return (f"{head}: a person's cut (seat {self.cut_seat}) but no person's nonce: the "
-                    "server could not know the deck, but could have chosen among seeds for "
-                    "the cuts it might get")
+            return (f"{head}: a person's cut (seat {_seat(self.cut_seat)}) but no person's "
+                    "nonce: the server could not know the deck, but could have chosen among "
+                    "seeds for the cuts it might get")
         if self.fairness == "recorded":
             return f"{head}: the hands are as recorded; no seed"
         if self.fairness == "pending":
@@ -157,18 +158,24 @@ def _check_window(found: DealContributions, opening: HistoryEvent,
                   and event.version < cut.version):
         late = since_shuffle(nonce)
         if late is not None and nonce_too_late(window, late, found.cut_by == "bot"):
-            problems.append((f"deal {found.deal}: the nonce of seat {nonce.data.get('seat')} "
+            seat = _seat(nonce.data.get("seat"))
+            problems.append((f"deal {found.deal}: the nonce of seat {seat} "
                              f"was taken {late:.3f} s after the shuffle, after the {window} s "
                              "nonce window of a deal a bot cuts had closed: the server chose "
                              "to count it", nonce.version))
     missing = missing_nonces(seats, found.nonce_seats)
     waited = since_shuffle(cut) if missing else None
     if waited is not None and cut_wait(window, waited, missing) > 0:
-        seat_list = ", ".join(map(str, missing))
+        seat_list = ", ".join(map(seat_name, missing))
         problems.append((f"deal {found.deal}: the {found.cut_by}'s cut came {waited:.3f} s "
                          f"after the shuffle, before the {window} s nonce window closed, and "
                          f"without the nonce of seat {seat_list}: the server shut a person out "
                          "of the deck", cut.version))
+
+
+def _seat(seat: object) -> str:
+    """Returns a seat as people count it (from 1); a value that is no seat as it is."""
+    return seat_name(seat) if isinstance(seat, int) else str(seat)
 
 
 def _secret(created: Mapping[str, Any], problems: list[tuple[str, int]]) -> str | None:
@@ -254,7 +261,7 @@ def _check_cut(cut: HistoryEvent, deal: int, context: object, secret: str | None
     seat = int(cut.data["seat"])
     wanted = committed_cut(secret, context, deal, seat, len(pack(rules)))
     if cut.data.get("position") != wanted:
-        problems.append((f"deal {deal}: the cut of seat {seat} by the "
+        problems.append((f"deal {deal}: the cut of seat {seat_name(seat)} by the "
                          f"{'clock' if cut.actor == 'server' else 'bot'} is at "
                          f"{cut.data.get('position')}, but the committed contribution secret "
                          f"gives {wanted}", cut.version))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import action_of
+from engine.sides import seat_name
 from events.envelope import SERVER
 from events.errors import StoreError
 from events.types import Event, EventDataError, UnknownEventTypeError, event_from_data
@@ -148,16 +149,16 @@ def judge(run: Run, event: HistoryEvent, decoded: Event, where: str) -> None:
         if actor == SERVER:
             clock = run.rules is not None and run.rules.options().get("turn_seconds")
             if not clock:
-                run.problem("irregular", f"{event.type} of seat {seat} is recorded as the "
+                run.problem("irregular", f"{event.type} of {_who(seat)} is recorded as the "
                             "server's, but the server acts for a seat only on the turn "
                             "clock, and this game has none", event.version,
                             where + "/actor")
             elif state is not None and state.turn != seat:
-                run.problem("irregular", f"{event.type} of seat {seat} is recorded as the "
-                            f"turn clock's, but seat {state.turn} was to act",
+                run.problem("irregular", f"{event.type} of {_who(seat)} is recorded as the "
+                            f"turn clock's, but {_who(state.turn)} was to act",
                             event.version, where + "/actor")
         elif actor != seat:
-            run.problem("irregular", f"{event.type} of seat {seat} is recorded as made by "
+            run.problem("irregular", f"{event.type} of {_who(seat)} is recorded as made by "
                         f"{_who(actor)}: an action's actor is its seat (or the server's "
                         "turn clock)", event.version, where + "/actor")
         return
@@ -201,5 +202,5 @@ def previous(run: Run, event: HistoryEvent) -> HistoryEvent | None:
 
 
 def _who(actor: object) -> str:
-    """Returns an actor as a sentence names it."""
-    return f"seat {actor}" if isinstance(actor, int) else f"the {actor}"
+    """Returns an actor as a sentence names it (a seat counted from 1, as people count)."""
+    return f"seat {seat_name(actor)}" if isinstance(actor, int) else f"the {actor}"

@@ -20,6 +20,7 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
+from engine.sides import seat_name
 from engine.state import GameState
 from events.chain import envelope_hash
 from events.envelope import Envelope
@@ -116,7 +117,7 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
         count = event.data.get("count")
         if not isinstance(count, int) or not 0 <= count <= len(hands[seat]):
             return Reconstruction("mismatch", None,
-                                  f"seat {seat} cannot discard {count!r} cards")
+                                  f"seat {seat_name(seat)} cannot discard {count!r} cards")
         codes = [card.code() for card in hands[seat]]
         orders = sorted(set(itertools.permutations(codes, count)))
         candidates = ({**base, "cards": list(order)} for order in orders)
@@ -124,9 +125,9 @@ def reconstruct(game_id: str, event: HistoryEvent, state: GameState | None,
     else:
         return Reconstruction("impossible", None, f"{hidden} hidden from this view")
     return _try(game_id, event, candidates,
-                f"{what} rebuilt from seat {seat}'s re-derived hand",
-                f"no choice from seat {seat}'s re-derived hand gives the stored hash: the "
-                "event was changed")
+                f"{what} rebuilt from seat {seat_name(seat)}'s re-derived hand",
+                f"no choice from seat {seat_name(seat)}'s re-derived hand gives the stored "
+                "hash: the event was changed")
 
 
 def _try(game_id: str, event: HistoryEvent, candidates: Iterable[dict[str, Any]],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from engine.sides import seat_name
 from replay.verification import (
     chain,
     checkpoint,
@@ -133,7 +134,8 @@ class Report:
 
     def format(self) -> str:
         """Returns the report as lines a person reads."""
-        viewer = f"seat {self.viewer}" if isinstance(self.viewer, int) else self.viewer
+        viewer = (f"seat {seat_name(self.viewer)}" if isinstance(self.viewer, int)
+                  else self.viewer)
         lines = [f"PREFIX: {self.prefix}"] if self.prefix is not None else []
         lines += [f"history {self.game_id}: {viewer}'s view, {_count(self.events, 'event')}, "
                  f"head {(self.head or '?')[:16]}"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.sides import seat_name
 from events.types import Event
 from replay.formats.diagnostics import pointer
 from replay.formats.document import DEAL_START_TYPES, HistoryEvent
@@ -79,7 +80,7 @@ def check_event(run: Run, event: HistoryEvent, decoded: Event | None, where: str
     hidden = tuple(view.pop("redacted", ()))
     expected = view if hidden else event.data
     if hidden != event.redacted or not same(expected, event.data):
-        who = f"seat {viewer}" if isinstance(viewer, int) else f"the {viewer}"
+        who = f"seat {seat_name(viewer)}" if isinstance(viewer, int) else f"the {viewer}"
         shown = f"hides {', '.join(hidden)}" if hidden else "hides nothing"
         run.problem("view", f"{event.type}: this is not what {who} sees of it (the view "
                     f"{shown})", event.version, where)

@@ -12,6 +12,11 @@ exactly one writes it. Anything that hands out seats (game creation, drives) iss
 with :meth:`service.application.tokens.TokenRegistry.issue` (``claimable=``), shares
 :func:`invite_path`
 or :func:`claim_path`, and claims with :func:`claim_seat`.
+
+A claim may carry the name the person gives (:func:`claim_named_seat`): it is checked by the one
+rule of :mod:`service.application.names` against the other seats' names at the table, and
+recorded as a ``seat_named`` event in the game's history before the seat's token is minted, so
+that a refused name leaves the seat unclaimed and its invite usable.
 """
 
 from __future__ import annotations
@@ -19,8 +24,17 @@ from __future__ import annotations
 import hmac
 
 from engine.state import Seat
+from events.envelope import SERVER
+from events.errors import ConcurrencyError
 from events.keys import seats_key
+from events.store import EventStore
+from events.types import SeatNamed
+from service.application import commands
+from service.application.names import check_names
 from service.application.tokens import CLAIM_PREFIX, TokenRegistry, new_token, token_digest
+
+NAMING_ATTEMPTS = 5
+"""How often a name is checked and appended again when another event came in between."""
 
 
 class ClaimNotFoundError(LookupError):
@@ -63,6 +77,50 @@ def claim_seat(registry: TokenRegistry, game_id: str, seat: Seat, code: str) -> 
     if not won:
         raise ClaimUsedError(f"seat {seat} of game {game_id!r} was claimed already")
     return token
+
+
+def check_claim(registry: TokenRegistry, game_id: str, seat: Seat, code: str) -> None:
+    """Refuses, writing nothing, a claim that :func:`claim_seat` would refuse now.
+
+    :raises ClaimNotFoundError: if the seat is not claimable or *code* is not its code.
+    :raises ClaimUsedError: if the seat was claimed already.
+    """
+    key = seats_key(game_id)
+    with registry.translate():
+        stored, token = registry.client.hmget(key, [f"{CLAIM_PREFIX}{seat}", f"seat:{seat}"])
+    presented = token_digest(code).encode()
+    if stored is None or not hmac.compare_digest(presented, _bytes(stored)):
+        raise ClaimNotFoundError(f"seat {seat} of game {game_id!r} has no such claim code")
+    if token is not None:
+        raise ClaimUsedError(f"seat {seat} of game {game_id!r} was claimed already")
+
+
+def claim_named_seat(store: EventStore, cache: commands.GameCache, registry: TokenRegistry,
+                     game_id: str, seat: Seat, code: str, name: str | None) -> str:
+    """Claims *seat* as :func:`claim_seat` does and, when *name* is given, first records it
+    as the seat's name (a ``seat_named`` event by the server), once the code is known good
+    and the name passes the table's rule; returns the seat's token.
+
+    :raises ClaimNotFoundError: if the seat is not claimable or *code* is not its code.
+    :raises ClaimUsedError: if the seat was claimed already.
+    :raises service.application.names.SeatNameError: for a blank or long name, or another
+        seat's (``taken``); nothing is written then.
+    :raises events.errors.ConcurrencyError: if the game kept changing under every attempt.
+    """
+    if name is not None:
+        check_claim(registry, game_id, seat, code)
+        for attempt in range(NAMING_ATTEMPTS):
+            folded = commands.load(cache, game_id)
+            names = list(folded.state.names) or [None] * folded.state.rules.players
+            names[seat] = name
+            check_names(names)
+            try:
+                store.append(game_id, folded.version, (SeatNamed(seat, name),), actor=SERVER)
+                break
+            except ConcurrencyError:
+                if attempt == NAMING_ATTEMPTS - 1:
+                    raise
+    return claim_seat(registry, game_id, seat, code)
 
 
 def _bytes(value: str | bytes) -> bytes:

@@ -237,7 +237,7 @@ def _newcomer(drive: DriveState, given: dict[str, Any],
         raise DirectorRefusal(422, "director_action_incomplete", "a blank name names nobody")
     for index, player in enumerate(drive.players):
         if index != replacing and name_key(player["name"]) == key:
-            raise DirectorRefusal(422, "name_taken", f"{shown(name)} is the name of "
+            raise DirectorRefusal(409, "name_taken", f"{shown(name)} is the name of "
                                                      f"{shown(player['name'])} (player {index})")
     return name, kind
 

@@ -15,7 +15,12 @@ MAX_NAME_LENGTH = 40
 
 
 class SeatNameError(ValueError):
-    """Raised for a name that is blank, too long, or another seat's."""
+    """Raised for a name that is blank, too long, or another seat's (*taken*)."""
+
+    def __init__(self, message: str, *, taken: bool = False) -> None:
+        super().__init__(message)
+        self.taken = taken
+        """True when the name is another seat's at the table (not blank, not too long)."""
 
 
 def name_key(name: str) -> str:
@@ -39,8 +44,8 @@ def check_names(names: Sequence[str | None]) -> None:
             raise SeatNameError(f"the name of seat {seat + 1} is blank: give a name, or none")
         if len(name) > MAX_NAME_LENGTH:
             raise SeatNameError(f"the name of seat {seat + 1} is longer than {MAX_NAME_LENGTH} "
-                             "characters")
+                                "characters")
         if key in taken:
             raise SeatNameError(f"seat {seat + 1} cannot be named {name!r}: seat "
-                             f"{taken[key] + 1} is named so at this table")
+                                f"{taken[key] + 1} is named so at this table", taken=True)
         taken[key] = seat

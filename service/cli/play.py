@@ -17,7 +17,7 @@ import hashlib
 import random
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from engine.actions import decide, legal_actions, start_game
@@ -25,7 +25,7 @@ from engine.bots import choose_action
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.profiles import PROFILES, parse_option_text, profile_players
-from engine.sides import side_name
+from engine.sides import seat_name, side_name
 from engine.state import GameState
 from replay.views import game_view
 from service.cli import UsageError
@@ -43,7 +43,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
                         help="an option of the profile, e.g. target=15 (repeatable; "
                         "GET /v1/profiles lists them)")
-    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--seat", type=int, default=1,
+                        help="your seat, counted from 1 as at the table (default 1)")
     parser.add_argument("--seed", help="any text: makes deals and bots reproducible")
     parser.add_argument("--auto", action="store_true",
                         help="the bot plays your seat too: no input is read, the game is "
@@ -91,13 +92,14 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
             options[key] = parse_option_text(args.profile, key, value)
         except FortyFiveError as error:
             raise UsageError(f"fortyfive play: {error}") from None
-    if not 0 <= args.seat < players:
-        raise UsageError(f"fortyfive play: --seat {args.seat}: expected 0..{players - 1}")
+    if not 1 <= args.seat <= players:
+        raise UsageError(f"fortyfive play: --seat {args.seat}: expected 1..{players}")
+    mine = args.seat - 1  # The engine counts seats from 0, people from 1.
     moves = None if args.auto else _Moves(stdin or sys.stdin)
     entropy = _entropy(args.seed)
     chance = random.Random(args.seed if args.seed is not None else secrets.token_hex(8))
     seats = ["bot"] * players
-    seats[args.seat] = "human"
+    seats[mine] = "human"
     # Dealt by hmac-sha256-fy/2, as the service deals: the deck depends on a game id of its
     # own, and the bots cut from a secret committed before the first deal's seed.
     context = f"play-{entropy().hex()[:16]}"
@@ -108,10 +110,10 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
         raise UsageError(f"fortyfive play: {error}") from None
     shown = 0
     while state.phase != "over":
-        shown = _show_news(state, shown, args.seat, out)
+        shown = _show_news(state, shown, mine, out)
         seat = state.turn
         assert seat is not None, "a game in play has a seat to act"
-        if seat == args.seat and moves is not None:
+        if seat == mine and moves is not None:
             action = _ask(state, seat, moves, out)
             if action is None:
                 deal = state.deal.number if state.deal else 1
@@ -128,12 +130,17 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
             continue
         for event in events:
             state = apply_event(state, event)
-    _show_news(state, shown, args.seat, out)
+    _show_news(state, shown, mine, out)
     sides = state.rules.seats_of(state.winner or 0)
     winner = side_name(state.winner or 0)
-    print(f"Game over: side {winner} (seats {', '.join(map(str, sides))}) wins; "
-          f"scores {list(state.scores)}.", file=out)
+    print(f"Game over: side {winner} (seats {', '.join(map(seat_name, sides))}) wins; "
+          f"scores {_scores(state.scores)}.", file=out)
     return 0
+
+
+def _scores(scores: Sequence[int]) -> str:
+    """Returns the sides' scores as the table shows them: "A 10, B 25"."""
+    return ", ".join(f"{side_name(side)} {score}" for side, score in enumerate(scores))
 
 
 def _entropy(seed: str | None) -> Callable[[], bytes]:
@@ -169,12 +176,15 @@ def _ask(state: GameState, seat: int, moves: _Moves, out: TextIO) -> dict[str, A
     actions = list(legal_actions(state, seat))
     trick = deal["current_trick"]["cards"] if deal["current_trick"] else []
     print(
-        f"\nDeal {deal['number']}, dealer {deal['dealer']}, trump {deal['trump'] or '?'}"
-        f"{', turn-up ' + deal['turn_up'] if deal['turn_up'] else ''}; scores {view['scores']}",
+        f"\nDeal {deal['number']}, dealer seat {seat_name(deal['dealer'])}, trump "
+        f"{deal['trump'] or '?'}"
+        f"{', turn-up ' + deal['turn_up'] if deal['turn_up'] else ''}; "
+        f"scores {_scores(view['scores'])}",
         file=out,
     )
     if trick:
-        print("  trick: " + " ".join(f"{c['seat']}:{c['card']}" for c in trick), file=out)
+        print("  trick: " + " ".join(f"seat {seat_name(c['seat'])} {c['card']}"
+                                     for c in trick), file=out)
     print(f"  your hand: {' '.join(view['hand'])}", file=out)
     if actions and actions[0]["type"] == "cut":
         actions = actions[:1] + actions[len(actions) // 2: len(actions) // 2 + 1]

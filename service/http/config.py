@@ -92,7 +92,10 @@ class DefaultConfig:
             "description": (
                 "Forty-Five card games as a service: create a game, play it seat by seat, "
                 "follow it live and read its log. Errors are application/problem+json with a "
-                "stable `code`. See docs/api.md."
+                "stable `code`. Seats and sides are numbered from 0 here (paths, `seat` and "
+                "`side` fields, `?seat=`), as in the histories' data; what people read (the "
+                "web pages, the pictures, the sentences of the ruling texts from version 3) "
+                "counts seats from 1 and names sides A, B, C. See docs/api.md."
             ),
         },
         "components": {

@@ -9,7 +9,7 @@
 // since spectators see nothing of a duplicate board in play. felt.js draws the table, sheet.js the score sheet and the bidding, clock.js the
 // turn clock, actions.js the buttons; this module decides what they show.
 
-import { cardFace, el, factItem, fill, randomKey, sideName, tokens } from "./cards.js";
+import { cardFace, el, factItem, fill, randomKey, seatNumber, sideName, tokens } from "./cards.js";
 import { readHistory } from "./history.js";
 import { EVENT_TYPES } from "./event-types.js";
 import { $, api, authHeaders, clearMessage, say, session, showProblem } from "./page.js";
@@ -93,7 +93,7 @@ function openTable(gameId) {
   $("join-form").addEventListener("submit", joinGame);
   if (table.seat !== null && !table.token) {
     showJoinForm();
-    say(`This tab has no token for seat ${table.seat}: paste it in "Join a game", or watch below as a spectator.`, "error");
+    say(`This tab has no token for seat ${seatNumber(table.seat)}: paste it in "Join a game", or watch below as a spectator.`, "error");
     table.seat = null;
   }
   table.countdown = new Countdown(showClock);
@@ -112,7 +112,7 @@ function showJoinForm() {
   $("lobby").hidden = false;
   $("create-form").hidden = true;
   $("join-game").value = table.gameId;
-  if (table.seat !== null) $("join-seat").value = String(table.seat);
+  if (table.seat !== null) $("join-seat").value = String(seatNumber(table.seat));
 }
 
 function viewerUrl(version = null, view = null) {
@@ -357,6 +357,9 @@ function show(view) {
   section.dataset.version = String(view.version);
   section.dataset.phase = view.phase;
   section.dataset.turn = view.turn === null ? "" : String(view.turn);
+  // Seven to ten seats need a tighter felt and smaller plates (style.css, "big tables").
+  section.dataset.players = String(view.players);
+  section.classList.toggle("big-table", view.players >= 7);
   renderSummary(view);
   renderWinner(view);
   renderSeats($("seats"), view, table.seat);
@@ -431,7 +434,7 @@ function renderSummary(view) {
   else turn = `${seatLabel(view.turn, view)} to act.`;
   if (table.seat === null) turn += " You are watching as a spectator.";
   fill($("turn"), turn);
-  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${table.seat}, side ${sideName(sideOf(table.seat, view))})`);
+  fill($("hand-title"), table.seat === null ? "Hands" : `Your hand (seat ${seatNumber(table.seat)}, side ${sideName(sideOf(table.seat, view))})`);
   const myTurn = view.turn !== null && view.turn === table.seat && view.winner === null;
   $("turn").classList.toggle("your-turn", myTurn);
   noticeTurn(myTurn);

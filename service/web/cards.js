@@ -119,6 +119,12 @@ export function suitFace(letter) {
 }
 
 /** The letter of side *n*: 0 is A, 1 is B... (as in the text notation). */
+/** The number a person reads for a seat: the API and the histories count seats from 0, people
+ * (and the ruling texts from version 3) from 1. */
+export function seatNumber(seat) {
+  return seat + 1;
+}
+
 export function sideName(side) {
   if (side < 26) return String.fromCharCode(65 + side);
   return sideName(Math.floor(side / 26) - 1) + String.fromCharCode(65 + (side % 26));
@@ -146,7 +152,7 @@ export function factHeading(fact) {
   const parts = [];
   if (fact.kind === "trick_won") {
     let text = `Trick ${fact.trick} won`;
-    if (fact.seat !== undefined) text += ` by seat ${fact.seat}`;
+    if (fact.seat !== undefined) text += ` by seat ${seatNumber(fact.seat)}`;
     if (fact.side !== undefined) text += ` (side ${sideName(fact.side)})`;
     parts.push(text);
   } else if (fact.kind === "bonus_proven") {
@@ -156,7 +162,7 @@ export function factHeading(fact) {
     parts.push(text);
   } else {
     let text = title;
-    if (fact.seat !== undefined) text += `: seat ${fact.seat}`;
+    if (fact.seat !== undefined) text += `: seat ${seatNumber(fact.seat)}`;
     if (fact.side !== undefined) text += `${fact.seat !== undefined ? "," : ":"} side ${sideName(fact.side)}`;
     if (fact.trick !== undefined) text += `, trick ${fact.trick}`;
     parts.push(text);

@@ -2,7 +2,7 @@
 // the seat to act (from the time of the game's last event, read from the API), and a notice
 // when the server's clock acted for a seat (an action event whose actor is "server").
 
-import { cardText, fill } from "./cards.js";
+import { cardText, fill, seatNumber } from "./cards.js";
 import { seatLabel as labelOf } from "./felt.js";
 import { $, authHeaders } from "./page.js";
 
@@ -149,7 +149,7 @@ export function noticeClock(message) {
   if (!isClockMove(event)) return;
   const seat = event.data.seat;
   const who = seat === table.seat ? "Your time ran out" : `Time ran out for ${seatLabel(seat)}`;
-  const text = `${who}: the clock ${clockMove(event)} for ${seat === table.seat ? "you" : `seat ${seat}`}.`;
+  const text = `${who}: the clock ${clockMove(event)} for ${seat === table.seat ? "you" : `seat ${seatNumber(seat)}`}.`;
   const notice = $("clock-notice");
   notice.hidden = false;
   notice.dataset.version = String(event.version);

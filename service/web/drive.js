@@ -5,7 +5,7 @@
 // the server) and stays in sessionStorage; the link to that player's table carries it on in
 // the fragment, where the table page reads it.
 
-import { el, fill } from "./cards.js";
+import { el, fill, seatNumber, sideName } from "./cards.js";
 import { $, api, say, showProblem } from "./page.js";
 
 const REFRESH_MS = 3000;
@@ -44,8 +44,8 @@ function renderRound() {
   fill($("round-tables"), current ? current.tables.map((table) => el("article",
     { class: table.status === "over" ? "over" : "" },
     el("h3", { text: `Table ${table.table}` }),
-    el("ol", { start: 0 }, table.players.map((p) => el("li", {},
-      `${p.name} (side ${p.side + 1}${p.type === "bot" ? ", bot" : ""})`))),
+    el("ol", {}, table.players.map((p) => el("li", {},
+      `${p.name} (side ${sideName(p.side)}${p.type === "bot" ? ", bot" : ""})`))),
     el("p", {}, table.status === "over" ? "Over" : "In play",
       table.scores.length ? `: ${table.scores.join(" - ")}` : "",
       // In duplicate a board's points show once every table has played it (docs/api.md).
@@ -78,7 +78,7 @@ function renderCard() {
       const result = table.status !== "over" ? "in play"
         : table.winner === me.side ? "won" : table.winner === null ? "no winner" : "lost";
       rows.push(el("tr", {}, el("td", { text: String(round.number) }),
-        el("td", { text: String(table.table) }), el("td", { text: String(me.seat) }),
+        el("td", { text: String(table.table) }), el("td", { text: String(seatNumber(me.seat)) }),
         el("td", { text: partner.map((p) => p.name).join(", ") }),
         el("td", { text: others.map((p) => p.name).join(", ") }),
         el("td", { text: table.scores.length ? String(table.scores[me.side]) : "" }),

@@ -2,7 +2,7 @@
 // seat that played it), the trumps and the turn-up beside the trick, and the seat's own hand
 // at the near edge. Pure rendering: app.js decides what to show and what a click does.
 
-import { cardBack, cardFace, cardName, cardShown, el, fill, sideName, suitFace } from "./cards.js";
+import { cardBack, cardFace, cardName, cardShown, el, fill, seatNumber, sideName, suitFace } from "./cards.js";
 
 /** The seat's place around an ellipse: the viewer at the bottom, play going clockwise. */
 export function seatAngle(seat, players, bottom) {
@@ -19,11 +19,11 @@ function place(node, angle) {
   node.style.setProperty("--y", Math.sin(angle).toFixed(4));
 }
 
-/** "Seat 3 (bot)", "Seat 1 Ann (you)": seats numbered as the API, the histories and the
- * rulings number them (from 0), with the name the player gave. */
+/** "Seat 3 (bot)", "Seat 1 Ann (you)": seats counted from 1, as people count them (the API
+ * counts from 0), with the name the player gave. */
 export function seatLabel(seat, view, me, lower = false) {
   const kinds = view ? view.seat_types : [];
-  let label = `${lower ? "seat" : "Seat"} ${seat}`;
+  let label = `${lower ? "seat" : "Seat"} ${seatNumber(seat)}`;
   const name = view && view.names ? view.names[seat] : null;
   if (name) label += ` ${name}`;
   if (seat === me) label += " (you)";
@@ -51,7 +51,7 @@ export function renderSeats(node, view, me) {
     },
     el("span", { class: "seat-line" },
       el("span", { class: "side-badge", title: `side ${sideName(side)}`, text: sideName(side) }),
-      el("span", { class: "seat-name" }, `Seat ${seat}`,
+      el("span", { class: "seat-name" }, `Seat ${seatNumber(seat)}`,
         view.names && view.names[seat] ? el("span", { class: "player-name", text: ` ${view.names[seat]}` }) : null,
         seat === me ? " (you)" : el("span", { class: "seat-kind", text: kind === "bot" ? " (bot)" : "" })),
       dealer ? el("span", { class: "dealer-chip", title: "dealer", "aria-label": "dealer", text: "D" }) : null),
@@ -109,7 +109,7 @@ export function renderTrick(nodes, view, me, shown) {
  * plates say the rest, the winning card is lit and the band under the felt names it). */
 function whoLabel(seat, view, me, ...tail) {
   const kind = seat === me ? " (you)" : (view.seat_types[seat] === "bot" ? " (bot)" : "");
-  return el("span", { class: "who" }, el("span", { class: "seat-word", text: "Seat " }), String(seat),
+  return el("span", { class: "who" }, el("span", { class: "seat-word", text: "Seat " }), String(seatNumber(seat)),
     kind ? el("span", { class: "kind", text: kind }) : null, ...tail);
 }
 

@@ -2,6 +2,7 @@
 // `fortyfive history show` does: events grouped into deals, card plays into tricks, each
 // trick closed by its trick_won fact (or when every seat has played), facts by version.
 
+import { seatNumber } from "./cards.js";
 import { SAYS, SAYS_HIDDEN } from "./event-types.js";
 
 export const FORMAT = "fortyfive-hand-history";
@@ -127,12 +128,13 @@ export function scoresBefore(model, section) {
 /** One line saying what an event was, as its viewer may see it (as `history show`). */
 export function describeEvent(event) {
   const data = event.data || {};
-  const seat = data.seat;
+  // Seats counted from 1, as people count them (the history counts from 0).
+  const seat = Number.isInteger(data.seat) ? seatNumber(data.seat) : data.seat;
   const hidden = event.redacted && event.redacted.length ? "a card face down" : null;
   const short = (value) => (value ? `${String(value).slice(0, 16)}\u2026` : "hidden");
   switch (event.type) {
     case "game_created":
-      return `Game created: ${data.profile}, seats ${(data.seats || []).map((kind, index) => `${index} ${kind}${data.names && data.names[index] ? ` (${data.names[index]})` : ""}`).join(", ")}`;
+      return `Game created: ${data.profile}, seats ${(data.seats || []).map((kind, index) => `${seatNumber(index)} ${kind}${data.names && data.names[index] ? ` (${data.names[index]})` : ""}`).join(", ")}`;
     case "deck_shuffled":
       return `Deal ${data.deal}: shuffled (${data.algorithm}); commitment ${short(data.commitment)}; `
         + (data.seed ? `seed ${short(data.seed)}` : "seed hidden until the deal is over");
@@ -175,7 +177,7 @@ export function describeEvent(event) {
 }
 
 /** The event type's own sentence (`SAYS` in events/types.py) filled with *event*'s data, as
- * `history show` fills it; the type and its data for a type or data it cannot say. */
+ * `history show` fills it (seats counted from 1); the type and its data for a type or data it cannot say. */
 function said(event) {
   const data = event.data || {};
   const hiddenSays = SAYS_HIDDEN[event.type];
@@ -189,6 +191,8 @@ function said(event) {
     if (Array.isArray(value)) {
       values[name] = value.join(" ") || "nothing";
       values[`${name}_count`] = value.length;
+    } else if (name === "seat" && Number.isInteger(value)) {
+      values[name] = seatNumber(value);
     } else {
       values[name] = value === null ? "none" : value;
     }

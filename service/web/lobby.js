@@ -1,7 +1,7 @@
 // The lobby: create a game (profile, seats, options) or join one by its id and a seat token,
 // and claim a seat from an invite link.
 
-import { el, fill, invites, readProblem, tokens } from "./cards.js";
+import { el, fill, invites, readProblem, seatNumber, tokens } from "./cards.js";
 import { $, api, clearMessage, copyButton, say, showProblem } from "./page.js";
 import { explainRefusal, optionWords } from "./options.js";
 
@@ -79,7 +79,7 @@ function renderSeatChoices() {
   const count = tableSize(profile);
   const previous = Array.from(document.querySelectorAll("#seat-choices select"), (select) => select.value);
   fill($("seat-choices"), Array.from({ length: count }, (_, seat) => el("p", { class: "field seat-choice" },
-    el("label", { for: `seat-type-${seat}`, text: `Seat ${seat}` }),
+    el("label", { for: `seat-type-${seat}`, text: `Seat ${seatNumber(seat)}` }),
     el("select", { id: `seat-type-${seat}`, name: `seat-${seat}` },
       el("option", { value: "human", text: "Human", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "human" }),
       el("option", { value: "bot", text: "Bot", selected: (previous[seat] || (seat === 0 ? "human" : "bot")) === "bot" })))));
@@ -207,9 +207,9 @@ function showInvites(created, claimable, tableUrl) {
     const link = invites.get(created.id, seat.seat);
     const id = `invite-${seat.seat}`;
     return el("li", {},
-      el("label", { for: id, text: `Invite link for seat ${seat.seat}` }),
+      el("label", { for: id, text: `Invite link for seat ${seatNumber(seat.seat)}` }),
       el("input", { id, type: "text", readonly: true, value: link, class: "mono", onfocus: (event) => event.target.select() }),
-      " ", copyButton(link, `Copy the invite link for seat ${seat.seat}`, `copy-invite-${seat.seat}`));
+      " ", copyButton(link, `Copy the invite link for seat ${seatNumber(seat.seat)}`, `copy-invite-${seat.seat}`));
   }));
   fill($("invite-auditor"), created.auditor
     ? "This game has an auditor token (kept in this tab): every player sees that it exists, and its reads of a live deal are logged."
@@ -220,11 +220,13 @@ function showInvites(created, claimable, tableUrl) {
   ($("invite-list").querySelector("input") || $("open-own-seat")).focus();
 }
 
-/** The page of an invite link, `/claim/<game>/<seat>#code=<code>`: claims the seat once and
- * opens its table. The code is in the fragment, so no server ever logs it. */
+/** The page of an invite link, `/claim/<game>/<seat>#code=<code>`: asks the name the player
+ * wants to be called by (optional), claims the seat once and opens its table. The code is in
+ * the fragment, so no server ever logs it. A refused name is said under its field and the seat
+ * stays free (the server records nothing then). */
 export async function claimFromLink(gameId, seat) {
   $("lobby").hidden = false;
-  document.title = `Forty-Five: claim seat ${seat}`;
+  document.title = `Forty-Five: claim seat ${seatNumber(seat)}`;
   $("join-form").addEventListener("submit", joinGame);
   $("create-form").hidden = true;
   const code = new URLSearchParams(window.location.hash.slice(1)).get("code");
@@ -238,33 +240,68 @@ export async function claimFromLink(gameId, seat) {
     say("This invite link has no claim code: ask for the whole link.", "error");
     return;
   }
-  say(`Claiming seat ${seat}\u2026`);
+  const usedAlready = () => say("This invite was used already: the seat belongs to whoever opened it first.",
+    "error", el("a", { href: tableUrl, text: "Watch the game" }));
   try {
-    const response = await api(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ code }),
-    });
-    if (!response.ok) {
-      const problem = await showProblem(response, "The seat was not claimed: ");
-      if (problem.status === 410) {
-        say("This invite was used already: the seat belongs to whoever opened it first.", "error",
-          el("a", { href: tableUrl, text: "Watch the game" }));
-      }
+    const game = await api(`/v1/games/${encodeURIComponent(gameId)}`);
+    if (game.ok && !((await game.json()).unclaimed_seats || []).includes(seat)) {
+      usedAlready();
       return;
     }
-    const claimed = await response.json();
-    tokens.set(gameId, claimed.seat, claimed.token);
-    window.location.assign(`${tableUrl}?seat=${claimed.seat}`);
   } catch (error) {
-    say(`The seat was not claimed: ${error.message}`, "error");
+    // The claim itself will say what is wrong.
   }
+  const form = $("claim-form");
+  $("claim-title").textContent = `Take seat ${seatNumber(seat)}`;
+  form.hidden = false;
+  $("claim-name").focus();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const field = $("claim-name");
+    const error = $("claim-name-error");
+    error.hidden = true;
+    field.removeAttribute("aria-invalid");
+    const name = field.value.trim() || null;
+    $("claim-button").disabled = true;
+    say(`Claiming seat ${seatNumber(seat)}\u2026`);
+    try {
+      const response = await api(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ code, name }),
+      });
+      if (!response.ok) {
+        const problem = await readProblem(response);
+        const kind = problem.body && problem.body.code;
+        if (kind === "name_taken" || kind === "invalid_name") {
+          clearMessage();
+          error.textContent = `${problem.detail}. The seat is still free.`;
+          error.hidden = false;
+          field.setAttribute("aria-invalid", "true");
+          field.focus();
+        } else if (problem.status === 410) {
+          form.hidden = true;
+          usedAlready();
+        } else {
+          say(`The seat was not claimed: ${problem.detail} (${problem.status})`, "error");
+        }
+        return;
+      }
+      const claimed = await response.json();
+      tokens.set(gameId, claimed.seat, claimed.token);
+      window.location.assign(`${tableUrl}?seat=${claimed.seat}`);
+    } catch (failure) {
+      say(`The seat was not claimed: ${failure.message}`, "error");
+    } finally {
+      $("claim-button").disabled = false;
+    }
+  });
 }
 
 export function joinGame(event) {
   event.preventDefault();
   const gameId = $("join-game").value.trim();
-  const seat = Number.parseInt($("join-seat").value, 10);
+  const seat = Number.parseInt($("join-seat").value, 10) - 1;  // People count seats from 1.
   const token = $("join-token").value.trim();
   if (!gameId) {
     say("Enter the game id.", "error");

@@ -1,7 +1,7 @@
 // The panels under the table: the deal's rulings, and the seats with links for the other
 // human seats of this tab's game.
 
-import { el, factItem, fill, invites, sideName, tokens } from "./cards.js";
+import { el, factItem, fill, invites, seatNumber, sideName, tokens } from "./cards.js";
 import { seatLabel, sideOf } from "./felt.js";
 import { $, copyButton } from "./page.js";
 
@@ -46,9 +46,9 @@ function renderShare(view, table) {
     if (invite && unclaimed.includes(seat)) {
       const id = `share-invite-${seat}`;
       links.push(el("li", {},
-        el("label", { for: id, text: `Invite link for seat ${seat} (works once, for whoever opens it first)` }),
+        el("label", { for: id, text: `Invite link for seat ${seatNumber(seat)} (works once, for whoever opens it first)` }),
         el("input", { id, type: "text", readonly: true, value: invite, class: "mono", onfocus: (event) => event.target.select() }),
-        " ", copyButton(invite, `Copy the invite link for seat ${seat}`)));
+        " ", copyButton(invite, `Copy the invite link for seat ${seatNumber(seat)}`)));
       return;
     }
     const token = tokens.get(table.gameId, seat);
@@ -56,8 +56,8 @@ function renderShare(view, table) {
     const base = `${window.location.origin}/table/${encodeURIComponent(table.gameId)}?seat=${seat}`;
     const id = `share-${seat}`;
     links.push(el("li", {},
-      el("a", { href: `/table/${encodeURIComponent(table.gameId)}?seat=${seat}`, text: `Play seat ${seat} in this tab` }),
-      el("label", { for: id, text: `Link for seat ${seat} (holds its token: give it only to that player)` }),
+      el("a", { href: `/table/${encodeURIComponent(table.gameId)}?seat=${seat}`, text: `Play seat ${seatNumber(seat)} in this tab` }),
+      el("label", { for: id, text: `Link for seat ${seatNumber(seat)} (holds its token: give it only to that player)` }),
       el("input", { id, type: "text", readonly: true, value: `${base}#token=${token}`, class: "mono", onfocus: (event) => event.target.select() })));
   });
   share.hidden = links.length === 0;

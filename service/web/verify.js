@@ -4,6 +4,8 @@
 // code (events/chain.py, engine/shuffle.py, replay/verification/reconstruct.py): nothing here trusts the
 // server that served the page.
 
+import { seatNumber } from "./cards.js";
+
 const GENESIS = "0".repeat(64);
 const ENCODER = new TextEncoder();
 
@@ -324,7 +326,7 @@ async function rebuild(gameId, event, deals, { cards, hand }) {
     if (count === 0) return tryData(gameId, event, [{ ...base, cards: [] }], "discarding nothing does not give the stored hash");
     if (!hand) return { status: "impossible", why: "the discards are face down and the hand is not known" };
     return tryData(gameId, event, permutations(hand, count).map((cards) => ({ ...base, cards })),
-      `no ${count} cards of seat ${event.data.seat}'s hand give the stored hash`);
+      `no ${count} cards of seat ${seatNumber(event.data.seat)}'s hand give the stored hash`);
   }
   if (event.type === "game_created") {
     return { status: "impossible", why: "the secret the bots' and the turn clock's cuts come from is hidden from this view (its commitment is public)" };
@@ -522,7 +524,7 @@ function compareDeal(entry, dealt, where, outcome) {
   (entry.hands || []).forEach((hand, seat) => {
     if (!Array.isArray(hand)) return;
     if (!sameCards(hand, dealt.hands[seat] || [])) {
-      outcome.fail(where, `seat ${seat}'s hand is ${hand.join(" ")} in the file, the seed and cut give ${dealt.hands[seat].join(" ")}`);
+      outcome.fail(where, `seat ${seatNumber(seat)}'s hand is ${hand.join(" ")} in the file, the seed and cut give ${dealt.hands[seat].join(" ")}`);
       same = false;
     }
   });

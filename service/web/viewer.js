@@ -2,7 +2,7 @@
 // trick by trick, with the rulings, and linkable to an event with #v=<version>. Every history
 // shown is verified first (verdict.js): its verdict heads the page.
 
-import { cardFace, el, factItem, fill, readProblem, sideName, suitFace, tokens } from "./cards.js";
+import { cardFace, el, factItem, fill, readProblem, seatNumber, sideName, suitFace, tokens } from "./cards.js";
 import { HistoryError, describeEvent, readHistory, scoresBefore, sectionAt } from "./history.js";
 import { showLogStatus } from "./logcheck.js";
 import { checkAndShow } from "./verdict.js";
@@ -91,8 +91,7 @@ function showHistory(doc) {
     }
     throw error;
   }
-  const created = (doc.events || []).find((event) => event.type === "game_created");
-  viewer.names = created && Array.isArray(created.data.names) ? created.data.names : [];
+  viewer.names = seatNames(doc.events || []);
   viewer.model = model;
   checkAndShow($("verdict"), doc, () => viewer.model === model);
   showLogStatus($("log-status"), doc, () => viewer.model === model);
@@ -163,18 +162,29 @@ function previousTrick() {
 
 // Rendering -----------------------------------------------------------------------------------
 
+/** Each seat's name as the history records it: game_created's, each replaced by the name given
+ * when the seat was claimed (seat_named), as `history diagram` reads them. */
+function seatNames(events) {
+  const created = events.find((event) => event.type === "game_created");
+  const names = created && Array.isArray(created.data.names) ? [...created.data.names] : [];
+  for (const event of events) {
+    if (event.type === "seat_named" && Number.isInteger(event.data.seat)) names[event.data.seat] = event.data.name;
+  }
+  return names;
+}
+
 function seatText(seat) {
   const info = viewer.model.seats.find((item) => item.seat === seat);
   if (!Number.isInteger(seat)) return `seat ${seat}`;
-  if (!info) return `seat ${seat}`;
+  if (!info) return `seat ${seatNumber(seat)}`;
   const name = viewer.names && viewer.names[seat] ? ` ${viewer.names[seat]}` : "";
-  return `seat ${seat}${name}${info.type === "bot" ? " (bot)" : ""}`;
+  return `seat ${seatNumber(seat)}${name}${info.type === "bot" ? " (bot)" : ""}`;
 }
 
 function viewName(value) {
   if (value === "auditor") return "the auditor (every card)";
   if (value === "spectator") return "a spectator (public play only)";
-  return `seat ${value} (its own cards and public play)`;
+  return `seat ${seatNumber(value)} (its own cards and public play)`;
 }
 
 function renderSummary(model) {
@@ -317,9 +327,9 @@ function renderTricks(section, version, current) {
     el("span", { class: "trick-number", text: `Trick ${trick.number}` }),
     el("span", { class: "plays" }, plays.map((play) => el("span", {
       class: `play${play.version === version ? " just-played" : ""}${won && won.seat === play.seat ? " winning" : ""}`,
-    }, el("span", { class: "who", text: `seat ${play.seat}` }), cardFace(play.card)))),
+    }, el("span", { class: "who", text: seatText(play.seat) }), cardFace(play.card)))),
     won ? el("span", { class: "trick-winner" },
-      `\u2192 seat ${won.seat} (side ${sideName(won.side)}) wins: `,
+      `\u2192 ${seatText(won.seat)} (side ${sideName(won.side)}) wins: `,
       el("span", { class: "ruling-text", text: won.ruling.text }), " ",
       el("code", { class: "rule-id", text: won.ruling.rule }))
       : (plays.length < trick.plays.length || !trick.complete ? el("span", { class: "muted", text: " (in play)" }) : null)));

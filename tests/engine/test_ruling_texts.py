@@ -147,7 +147,7 @@ def test_two_identical_cards_name_the_first() -> None:
 
 
 def test_every_rule_id_has_a_sentence_in_every_version() -> None:
-    assert known_versions() == (1, TEXTS_VERSION)
+    assert known_versions() == (1, 2, TEXTS_VERSION) == (1, 2, 3)
     for version, sentences in SENTENCES.items():
         assert set(sentences) == set(RULE_IDS), version
 

@@ -111,8 +111,10 @@ def test_the_shown_sentences_fill_in_the_data() -> None:
         return describe(HistoryEvent(1, name, 1, 0, None, "t", {**SAMPLES[name], **changes},
                                      None, None))
 
-    assert said("cards_discarded") == "seat 3 discards 4D 7C and draws 2"
-    assert said("cards_discarded", cards=[]) == "seat 3 discards nothing and draws 0"
+    # Seat 3 of the data is seat 4 to a person: show counts seats from 1, as the table does.
+    assert said("cards_discarded") == "seat 4 discards 4D 7C and draws 2"
+    assert said("cards_discarded", cards=[]) == "seat 4 discards nothing and draws 0"
+    assert said("seat_named") == "seat 3 claimed and named Séan"
     assert said("deck_shuffled", seed=None).endswith("seed hidden until the deal is over")
     assert said("seed_revealed") == f"seed of deal 1 revealed: {'cd' * 8}..."
     assert said("deal_recorded", turn_up=None).endswith("turn-up none")
@@ -133,6 +135,7 @@ def test_the_web_client_takes_every_type_from_the_registry() -> None:
 def test_the_web_client_says_every_type(tmp_path: Path) -> None:
     # history.js says each type in its own words, or else with the type's SAYS.
     shutil.copy(WEB / "history.js", tmp_path / "history.js")
+    shutil.copy(WEB / "cards.js", tmp_path / "cards.js")  # history.js numbers seats with it.
     (tmp_path / "event-types.js").write_text(web.EVENT_TYPES_MODULE)
     events = [{"type": name, "data": SAMPLES[name], "redacted": []} for name in TYPES]
     script = ('import { describeEvent } from "./history.js";\n'

@@ -41,7 +41,7 @@ def test_each_deal_says_what_its_fairness_rests_on() -> None:
         if deal.cut_by == "bot":
             assert deal.committed_cut == "checked"
     said = report.format()
-    assert "a person's nonce after the commitment (seat 0)" in said
+    assert "a person's nonce after the commitment (seat 1)" in said
 
 
 def test_a_seats_view_cannot_check_the_bots_cuts_before_the_secret_is_revealed() -> None:
@@ -113,7 +113,7 @@ def test_the_nonce_rules_are_verifier_failures_not_only_server_refusals() -> Non
         "a nonce after the cut": (cut + 1, {"deal": 1, "seat": 3, "nonce": "cd" * 16}, 3, False,
                                   "irregular", "cannot contribute now"),
         "a nonce made by another seat": (given, {"deal": 1, "seat": 0, "nonce": nonce.nonce}, 1,
-                                         True, "irregular", "recorded as made by seat 1"),
+                                         True, "irregular", "recorded as made by seat 2"),
         "a malformed nonce": (given, {"deal": 1, "seat": 0, "nonce": "abc"}, 0, True, "fold",
                               "invalid nonce"),
     }

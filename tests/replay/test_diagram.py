@@ -38,14 +38,14 @@ def _lines(svg: str) -> list[str]:
 
 def test_a_table_record_draws_every_hand_the_tricks_and_their_winners() -> None:
     lines = _lines(render_svg(_history(), 1))
-    assert "Dealer: Seat 5 · Trumps: \u2660 · Turn-up: 9\u2660" in lines
-    # Seat 0 held 5S KH 2C 3C 4C: one line per suit, people's ranks.
+    assert "Dealer: Seat 6 · Trumps: \u2660 · Turn-up: 9\u2660" in lines
+    # Seat 1 (seat 0 of the record) held 5S KH 2C 3C 4C: one line per suit, people's ranks.
     assert "\u2660 5" in lines and "\u2665 K" in lines and "\u2663 2 3 4" in lines
-    assert "\u2665 10 J" in lines, "seat 5's hearts, the ten written 10"
+    assert "\u2665 10 J" in lines, "seat 6's hearts, the ten written 10"
     assert lines.count("\u2666 \u2014") == 3, "three hands without a diamond"
-    assert "1. Seat 0 5\u2660 Seat 1 2\u2665 Seat 2 4\u2665 Seat 3 6\u2665 Seat 4 8\u2665 " \
-        "Seat 5 10\u2665  \u2192 Seat 0" in lines
-    assert any(line.startswith("2. Seat 0 K\u2665") for line in lines)
+    assert "1. Seat 1 5\u2660 Seat 2 2\u2665 Seat 3 4\u2665 Seat 4 6\u2665 Seat 5 8\u2665 " \
+        "Seat 6 10\u2665  \u2192 Seat 1" in lines
+    assert any(line.startswith("2. Seat 1 K\u2665") for line in lines)
     assert lines[-1] == "The deal is not over.", "two tricks of five"
 
 

@@ -210,6 +210,28 @@ def test_each_old_history_still_verifies_with_its_own_sentences(path: Path) -> N
     assert dumps(read_text(path.with_suffix(".txt").read_text())) + b"\n" == path.read_bytes()
 
 
+# Histories written with the ruling texts of version 2 (seats not yet counted from 1) ---------
+
+TEXTS_2 = GOLDEN / "texts-2"
+
+
+def test_the_corpus_of_ruling_texts_2_is_the_previous_corpus() -> None:
+    paths = sorted(TEXTS_2.glob("*.json"))
+    assert {path.name for path in paths} == {path.name for path in golden_files(".json")}
+    for path in paths:
+        history, _ = read_json(path.read_bytes())
+        assert history is not None
+        assert (history.format_version, history.ruling_texts) == ("1.1", 2)
+
+
+@pytest.mark.parametrize("path", sorted(TEXTS_2.glob("*.json")), ids=lambda p: p.name)
+def test_each_history_of_ruling_texts_2_still_verifies_with_its_own_sentences(
+        path: Path) -> None:
+    history = _verifies(path)
+    assert export_text(history) == path.with_suffix(".txt").read_text()
+    assert dumps(read_text(path.with_suffix(".txt").read_text())) + b"\n" == path.read_bytes()
+
+
 def _first_fact(document: dict[str, Any], rule: str) -> dict[str, Any]:
     for deal in document["results"]["deals"]:
         for fact in deal["facts"]:
@@ -237,8 +259,8 @@ def test_a_new_history_names_its_ruling_texts_and_fails_with_an_old_sentence() -
     import json
 
     document = raw("chronology-finish.json")
-    assert (document["format_version"], document["ruling_texts"]) == ("1.1", 2)
-    assert '[RulingTexts "2"]' in (GOLDEN / "chronology-finish.txt").read_text()
+    assert (document["format_version"], document["ruling_texts"]) == ("1.1", 3)
+    assert '[RulingTexts "3"]' in (GOLDEN / "chronology-finish.txt").read_text()
     fact = _first_fact(document, "match.game_won")
     assert fact["ruling"]["text"] == "Side A wins game 1."
     fact["ruling"]["text"] = "Side 0 wins game 1."

@@ -7,6 +7,7 @@ from replay_helpers import recorded
 
 from replay.formats.build import build_history, replay_log
 from replay.formats.importing import read_history
+from replay.formats.irregularities import irregularity
 from replay.verification.verify import verify
 
 HANDS = ('[Hands "0:7S 2C 3C 8H 9D 1:5S 6C 7C 8C 9C 2:AH KD 3D 4C 2H 3:2S 6D 7D 8D TC '
@@ -52,6 +53,24 @@ def test_a_play_out_of_turn_is_an_irregularity() -> None:
     result = read_history(_record("1. 0:7S 5S KD 2S 5:4D 4:QC"))
     rules = [(item["seat"], item["rule"]) for item in result.irregularities]
     assert rules == [(5, "play.turn"), (4, "play.turn")]
+
+
+def test_irregularities_count_seats_from_1_from_ruling_texts_3_and_older_texts_stay() -> None:
+    result = read_history(_record("1. 0:7S 5S KD 2S 5:4D 4:QC"))
+    assert result.history is not None and result.history.ruling_texts == 3
+    # The data keep the API's seats (from 0); the sentences count them as people do.
+    assert [(item["seat"], item["text"]) for item in result.irregularities] == [
+        (5, "seat 6 played 4D out of turn: seat 5 was to play to trick 1"),
+        (4, "seat 5 played QC out of turn: seat 1 was to play to trick 1")]
+    late = irregularity(8, 4, "QC", "play.turn", "out_of_turn", seat=4, card="QC", turn=0,
+                        trick=1)
+    assert late.text_in(2) == "seat 4 played QC out of turn: seat 0 was to play to trick 1"
+    refused = irregularity(5, 2, None, "play.turn", "refused", type="turn_up_robbed", seat=2,
+                           message="not your turn: seat 4 is to act, not seat 2",
+                           reason="out_of_turn", turn=4)
+    assert refused.text_in(2) == (
+        "turn_up_robbed by seat 2: not your turn: seat 4 is to act, not seat 2")
+    assert refused.text == "turn_up_robbed by seat 3: not their turn: seat 5 was to act"
 
 
 def test_a_rob_without_the_ace_is_an_irregularity() -> None:

@@ -90,7 +90,7 @@ def test_a_record_of_irregularities_uses_the_hands_of_a_deal_of_the_deals_file()
 def test_ids_are_unique_and_files_state_their_kind_and_texts_version() -> None:
     for kind in KINDS:
         data = _load(kind)
-        assert (data["kind"], data["format"], data["ruling_texts"]) == (kind, 1, 2)
+        assert (data["kind"], data["format"], data["ruling_texts"]) == (kind, 1, 3)
         ids = [case["id"] for case in data["cases"]]
         assert len(ids) == len(set(ids)), kind
 

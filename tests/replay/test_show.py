@@ -4,6 +4,8 @@ was won."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from replay.formats.importing import read_history
 from replay.presentation.show import render
 
@@ -24,12 +26,14 @@ def test_whole_tricks_played_after_the_finish_are_shown_as_not_played() -> None:
     out = _shown("40 0 0", "1. 5S 2H 4H 6H 8H TH\n2. 0:KH 1:3H 2:5H 3:7H 4:9H 5:JH")
 
     assert "trick 2:" not in out
-    assert ("  not played (refused from event 9 on, see the irregularities): 0 KH · 1 3H · "
-            "2 5H · 3 7H · 4 9H · 5 JH") in out
-    assert ("event 9: seat 0 played KH after the game was won (side A won it at trick 1 of "
+    assert ("  not played (refused from event 9 on, see the irregularities): 1 KH · 2 3H · "
+            "3 5H · 4 7H · 5 9H · 6 JH") in out
+    assert ("event 9: seat 1 played KH after the game was won (side A won it at trick 1 of "
             "deal 1): the card was refused, it is in no trick and counts for nothing "
             "[action.phase]") in out
     assert "no trick was open" not in out
+    # Seats are counted from 1 wherever show names one, as the table does (dealer 5 is seat 6).
+    assert "Deal 1: dealer seat 6, turn-up 9S" in out and "A = seats 1, 4" in out, out
 
 
 def test_cards_after_a_finish_in_the_middle_of_a_trick_do_not_join_it() -> None:
@@ -45,8 +49,18 @@ def test_cards_after_a_finish_in_the_middle_of_a_trick_do_not_join_it() -> None:
     assert result.ok and result.history is not None, result.diagnostics
     out = render(result.history)
 
-    assert "  trick 3: 1 7C · 2 QC · 3 9C · 4 5S (not finished)" in out
-    assert "not played (refused from event 19 on, see the irregularities): 5 2C · 0 3C" in out
+    assert "  trick 3: 2 7C · 3 QC · 4 9C · 5 5S (not finished)" in out
+    assert "not played (refused from event 19 on, see the irregularities): 6 2C · 1 3C" in out
     assert ("the bonus belongs to trick 3, but the game ended before that trick was "
             "completed: nobody scores it. [bonus.proven.five]") in out
     assert "trick 4:" not in out
+
+
+def test_the_irregularities_of_an_older_history_say_their_seats_count_from_0() -> None:
+    text = (f'[Profile "bruff"]\n[Dealer "5"]\n[Scores "40 0 0"]\n\n[Deal "1"]\n{HANDS}\n'
+            '[TurnUp "9S"]\n1. 5S 2H 4H 6H 8H TH\n2. 0:KH 1:3H 2:5H 3:7H 4:9H 5:JH\n')
+    history = read_history(text).history
+    assert history is not None and history.ruling_texts == 3
+    note = "(in the sentences of ruling texts 2, as this history states them, seats count from 0)"
+    assert note not in render(history)
+    assert note in render(dataclasses.replace(history, ruling_texts=2))

@@ -95,7 +95,7 @@ def test_the_untouched_histories_verify() -> None:
 @pytest.mark.parametrize(("change", "says"), [
     (_swap_two_plays, "out of turn"),
     (_play_for_another, "is recorded as made by seat"),
-    (_cut_by_the_wrong_seat, "not your turn"),
+    (_cut_by_the_wrong_seat, "not their turn"),
     (_clock_without_a_clock, "this game has none"),
     (_server_event_by_a_seat, "it is the server's"),
 ])

@@ -16,7 +16,7 @@ def test_counts_of_one_are_singular_and_others_plural() -> None:
         "hashes_recomputed": 1, "hashes_rebuilt": 1, "events_folded": 1, "seeds": 1,
         "results": 1})
     assert report.format().splitlines() == [
-        f"history g1: seat 2's view, 1 event, head {'ab' * 8}",
+        f"history g1: seat 3's view, 1 event, head {'ab' * 8}",  # Seat 2 counted from 1.
         "OK: 1 hash recomputed, 1 rebuilt from revealed seeds, 1 seed commitment, 1 event "
         "re-folded, 1 derived result compared",
     ]

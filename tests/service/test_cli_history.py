@@ -98,7 +98,7 @@ def test_a_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_show_prints_the_deal_trick_by_trick(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(capsys, "show", str(GOLDEN / "seed-000-09.json"))
     assert status == 0
-    assert "trick 1: 0 7S · 1 5S · 2 KD · 3 2S · 4 QC · 5 4D → seat 1 (B) wins" in out
+    assert "trick 1: 1 7S · 2 5S · 3 KD · 4 2S · 5 QC · 6 4D → seat 2 (B) wins" in out
     assert ("renege allowed: AH may be withheld: every trump held is protected and outranks "
             "the 7S led") in out
     assert "bonus proven at trick 1, credited to trick 1" in out

@@ -85,7 +85,10 @@ def test_auto_plays_the_seat_by_the_bot_to_the_end_without_input(
     status, out, err = _main(capsys, monkeypatch, _Unread(), *argv)
     assert (status, err) == (0, "")
     last = out.splitlines()[-1]
-    assert last.startswith("Game over: side ") and "wins; scores [" in last
+    assert last.startswith("Game over: side ") and "wins; scores A " in last, last
+    # Seats counted from 1: side A..C of three players is seat 1..3.
+    side = last.split()[3]
+    assert f"side {side} (seats {' ABC'.index(side)}) wins" in last, last
     assert "your hand" not in out and "> " not in out  # Nothing was asked.
     again = _main(capsys, monkeypatch, _Unread(), *argv)
     assert again == (status, out, err)  # The seed makes it the same game.
@@ -115,7 +118,8 @@ def test_a_line_that_is_no_move_is_refused_naming_the_line_unless_at_a_terminal(
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--seat", "6"], "fortyfive play: --seat 6: expected 0..5"),
+    (["--seat", "7"], "fortyfive play: --seat 7: expected 1..6"),
+    (["--seat", "0"], "fortyfive play: --seat 0: expected 1..6"),
     (["--option", "target"], "fortyfive play: --option 'target': expected K=V"),
     (["--option", "colour=red"], "fortyfive play: unknown option 'colour' for profile 'bruff'"),
     (["--profile", "classic", "--players", "11"], "fortyfive play: classic is played by 2 to "),

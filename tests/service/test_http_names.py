@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from http_table import bearer
 
 from replay.formats.importing import read_history
+from replay.presentation.show import render
 from service.application.names import MAX_NAME_LENGTH, name_key
 
 
@@ -38,7 +39,7 @@ def test_names_are_in_the_views_the_histories_and_the_pictures(client: FlaskClie
                      headers=bearer(body["seats"][0]["token"])).get_data()
     lines = ["".join(node.itertext()) for node in ET.fromstring(svg).iter(
         "{http://www.w3.org/2000/svg}text")]
-    for title in ("Seat 0 · Ann · side A", "Seat 1 · side B", "Seat 2 · Séan · side C"):
+    for title in ("Seat 1 · Ann · side A", "Seat 2 · side B", "Seat 3 · Séan · side C"):
         assert any(line.startswith(title) for line in lines), title
 
 
@@ -59,3 +60,86 @@ def test_a_blank_long_or_borrowed_name_is_refused(
 def test_the_rule_is_the_drives_rule() -> None:
     assert name_key(" Ａnn  Marie ") == name_key("ann marie")
 
+
+
+def _claimable(client: FlaskClient) -> dict:  # type: ignore[type-arg]
+    """A classic game of three people: seat 1 named Ann by its creator, seats 2 and 3 to be
+    claimed with their invites."""
+    seats = [{"type": "human", "name": "Ann"}, {"type": "human", "claimable": True},
+             {"type": "human", "claimable": True}]
+    created = client.post("/v1/games", json={"profile": "classic", "seats": seats,
+                                             "options": {"target": 15}})
+    assert created.status_code == 201, created.get_json()
+    return dict(created.get_json())
+
+
+def _claim(client: FlaskClient, body: dict, seat: int, name: object):  # type: ignore[no-untyped-def, type-arg]
+    claim = body["seats"][seat]["claim"]
+    return client.post(claim["url"], json={"code": claim["code"], "name": name})
+
+
+def test_a_name_given_at_a_claim_is_recorded_and_shown_everywhere(client: FlaskClient) -> None:
+    body = _claimable(client)
+    path = f"/v1/games/{body['id']}"
+    before = client.get(path).get_json()["version"]
+    claimed = _claim(client, body, 2, "  Séan ")
+    assert claimed.status_code == 201, claimed.get_json()
+    assert claimed.get_json()["seat"] == 2 and claimed.get_json()["token"]
+    view = client.get(path).get_json()
+    assert view["names"] == ["Ann", None, "  Séan "] and view["version"] == before + 1
+    history = client.get(f"{path}/history", query_string={"format": "json"}).get_json()
+    named = [event for event in history["events"] if event["type"] == "seat_named"]
+    assert [(event["actor"], event["data"]) for event in named] == [
+        ("server", {"seat": 2, "name": "  Séan "})]
+    text = client.get(f"{path}/history", query_string={"format": "text"}).get_data(as_text=True)
+    read = read_history(text)
+    assert read.ok and read.history is not None, read.diagnostics
+    assert [event.data for event in read.history.events if event.type == "seat_named"] == [
+        {"seat": 2, "name": "  Séan "}], "the text encoding round-trips the event"
+    shown = render(read.history)
+    assert "sides: A = seats 1 (Ann); B = seats 2; C = seats 3 (  Séan )" in shown, shown
+    assert "seat 3 claimed and named   Séan " in shown, shown
+    svg = client.get(f"{path}/deals/1/diagram.svg",
+                     headers=bearer(claimed.get_json()["token"])).get_data()
+    lines = ["".join(node.itertext()) for node in ET.fromstring(svg).iter(
+        "{http://www.w3.org/2000/svg}text")]
+    assert any(line.startswith("Seat 3 ·   Séan  · side C") for line in lines), lines
+    # Without a name the claim records nothing but the token.
+    plain = _claim(client, body, 1, None)
+    assert plain.status_code == 201
+    assert client.get(path).get_json()["version"] == before + 1
+
+
+@pytest.mark.parametrize(("name", "status", "code", "says"), [
+    ("   ", 422, "invalid_name", "the name of seat 3 is blank"),
+    ("x" * (MAX_NAME_LENGTH + 1), 422, "invalid_name", f"longer than {MAX_NAME_LENGTH}"),
+    (" ａＮＮ ", 409, "name_taken", "seat 3 cannot be named ' ａＮＮ ': seat 1 is named so"),
+])
+def test_a_claim_with_a_blank_long_or_borrowed_name_claims_nothing(
+        client: FlaskClient, name: str, status: int, code: str, says: str) -> None:
+    body = _claimable(client)
+    path = f"/v1/games/{body['id']}"
+    before = client.get(path).get_json()["version"]
+    refused = _claim(client, body, 2, name)
+    assert refused.status_code == status
+    assert refused.mimetype == "application/problem+json"
+    problem = refused.get_json()
+    assert problem["code"] == code and says in problem["detail"], problem
+    assert client.get(path).get_json()["version"] == before, "nothing was recorded"
+    again = _claim(client, body, 2, "Séan")
+    assert again.status_code == 201, "the invite still works"
+
+
+def test_a_name_taken_at_an_earlier_claim_is_refused_at_a_later_one(client: FlaskClient) -> None:
+    body = _claimable(client)
+    assert _claim(client, body, 1, "Bríd").status_code == 201
+    refused = _claim(client, body, 2, "BRÍD")
+    assert (refused.status_code, refused.get_json()["code"]) == (409, "name_taken")
+    assert "seat 2 is named so" in refused.get_json()["detail"]
+
+
+def test_a_wrong_code_is_refused_before_the_name_is_looked_at(client: FlaskClient) -> None:
+    body = _claimable(client)
+    claim = body["seats"][2]["claim"]
+    wrong = client.post(claim["url"], json={"code": "x" * 43, "name": "Ann"})
+    assert (wrong.status_code, wrong.get_json()["code"]) == (404, "claim_not_found")

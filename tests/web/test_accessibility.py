@@ -1,5 +1,6 @@
 """axe-core (the current version, tests/web/accessibility.py) finds nothing serious or critical
-on any page at laptop and phone size: the lobby, the table in play (cards that may and may not
+on any page at laptop and phone size: the lobby, the invite page with a refused name, the
+table in play (cards that may and may not
 be played, the actions), the viewer with a game loaded. (The drive page: test_drive_page.py.)
 And the hand is one tab stop, the arrow keys moving within it."""
 
@@ -29,6 +30,20 @@ def test_the_lobby_has_no_serious_finding(live: LiveServer, browser: Any) -> Non
     wait_for(browser, lambda b: css(b, "#option-fields [data-option]"))
     by_id(browser, "options-details").click()
     assert_no_serious_finding(browser, "the lobby")
+    assert not console_errors(browser)
+
+
+def test_the_invite_page_has_no_serious_finding_with_a_refused_name(
+        live: LiveServer, browser: Any) -> None:
+    created = live.app.test_client().post("/v1/games", json={
+        "profile": "classic", "seats": [{"type": "human", "name": "Ann"},
+                                        {"type": "human", "claimable": True}]}).get_json()
+    browser.get(f"{live.url}{created['seats'][1]['claim']['invite']}")
+    wait_for(browser, lambda b: by_id(b, "claim-form").is_displayed())
+    by_id(browser, "claim-name").send_keys("ann")
+    by_id(browser, "claim-button").click()
+    wait_for(browser, lambda b: by_id(b, "claim-name-error").is_displayed())
+    assert_no_serious_finding(browser, "the invite page")
     assert not console_errors(browser)
 
 

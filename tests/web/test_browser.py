@@ -165,6 +165,9 @@ def test_the_create_form_shows_the_layout_the_table_size_gets_and_creates_it(
 def test_the_create_form_invites_the_other_players_and_an_invite_claims_its_seat_once(
     live: LiveServer, browser: Any,
 ) -> None:
+    """The creator named Ann invites a second player, who is refused Ann's name (said under
+    the field, the seat still free), claims the seat as Séan and is called so at the table;
+    the invite opened again says it was used."""
     from selenium.webdriver.support.ui import Select
 
     browser.get(f"{live.url}/")
@@ -172,6 +175,7 @@ def test_the_create_form_invites_the_other_players_and_an_invite_claims_its_seat
     Select(by_id(browser, "profile")).select_by_value("classic")
     wait_for(browser, lambda b: len(css(b, "#seat-choices select")) == 2)
     Select(by_id(browser, "seat-type-1")).select_by_value("human")
+    by_id(browser, "own-name").send_keys("Ann")
     by_id(browser, "create-button").click()
 
     wait_for(browser, lambda b: by_id(b, "invites").is_displayed())
@@ -190,9 +194,26 @@ def test_the_create_form_invites_the_other_players_and_an_invite_claims_its_seat
     assert "no auditor token" in by_id(browser, "auditor-note").text
 
     browser.get(invite)
+    wait_for(browser, lambda b: by_id(b, "claim-form").is_displayed())
+    assert by_id(browser, "claim-title").text == "Take seat 2"
+    by_id(browser, "claim-name").send_keys(" ANN ")
+    by_id(browser, "claim-button").click()
+    error = wait_for(browser, lambda b: by_id(b, "claim-name-error").is_displayed()
+                     and by_id(b, "claim-name-error").text)
+    assert "seat 2 cannot be named 'ANN': seat 1 is named so" in error, error
+    assert by_id(browser, "claim-name").get_attribute("aria-invalid") == "true"
+    assert live.app.test_client().get(f"/v1/games/{game_id}").get_json()["unclaimed_seats"] == [1]
+    by_id(browser, "claim-name").clear()
+    by_id(browser, "claim-name").send_keys("Séan")
+    by_id(browser, "claim-button").click()
     wait_for(browser, lambda b: b.current_url.endswith(f"/table/{game_id}?seat=1"))
     wait_for(browser, lambda b: by_id(b, "table").get_attribute("data-version"))
-    assert live.app.test_client().get(f"/v1/games/{game_id}").get_json()["unclaimed_seats"] == []
+    view = live.app.test_client().get(f"/v1/games/{game_id}").get_json()
+    assert view["unclaimed_seats"] == [] and view["names"] == ["Ann", "Séan"]
+    wait_for(browser, lambda b: "Your hand (seat 2, side B)" in by_id(b, "hand-title").text)
+    plates = wait_for(browser, lambda b: [plate.text for plate in css(b, "#seats .seat")])
+    assert any("Seat 2 Séan" in plate for plate in plates), plates
+    assert any("Seat 1 Ann" in plate for plate in plates), plates
     browser.execute_script("sessionStorage.clear()")
     browser.get(invite)
     wait_for(browser, lambda b: "used already" in by_id(b, "messages").text)

@@ -236,7 +236,7 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_and_ruling(
     assert held, log
     first = held[0]
     assert first["cards"] == 2 and first["number"] == "1"
-    assert f"Seat {trick['winner']}" in first["note"] and "wins trick 1" in first["note"]
+    assert f"Seat {trick['winner'] + 1}" in first["note"] and "wins trick 1" in first["note"]
     assert won["ruling"]["rule"] in first["note"] and won["ruling"]["text"] in first["note"]
     after = next(entry for entry in log if entry["at"] > first["at"] and entry["held"] == "false")
     assert after["at"] - first["at"] >= 1400, "the finished trick was not held for 1.5 s"
@@ -359,7 +359,7 @@ def test_the_turn_clock_counts_down_and_its_move_is_announced(
     assert move["actor"] == "server" and move["data"]["seat"] == view["turn"]
     said = {"card_played": "the clock played", "turn_up_robbed": "the clock robbed the turn-up"}
     notice = wait_for(browser, lambda b: by_id(b, "clock-notice").text or None)
-    who = "Your time ran out" if view["turn"] == 0 else f"Time ran out for Seat {view['turn']}"
+    who = "Your time ran out" if view["turn"] == 0 else f"Time ran out for Seat {view['turn'] + 1}"
     assert notice.startswith(who) and said[move["type"]] in notice, notice
     assert not console_errors(browser)
 

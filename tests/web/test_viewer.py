@@ -206,7 +206,7 @@ def test_the_viewer_keeps_its_place_when_another_view_is_loaded(
     redealt = "1 deal re-dealt from its seed" if deals == 1 else f"{deals} deals re-dealt"
     assert redealt in verdict.text, verdict.text
     summary = by_id(browser, "history-summary").text
-    assert "A: seat 0" in summary and "side 0" not in summary, summary
+    assert "A: seat 1" in summary and "side 0" not in summary, summary
     assert not console_errors(browser)
 
 

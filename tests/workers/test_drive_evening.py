@@ -149,7 +149,7 @@ def test_a_whole_evening_of_forty_with_a_director_and_standings_recomputed_from_
     evening.people[0] = taken.json["issued"]["token"]
     evening.absent.clear()
     refused = evening.direct("add_player", name=" b1 ", type="human")
-    assert (refused.status_code, refused.json["code"]) == (422, "name_taken")
+    assert (refused.status_code, refused.json["code"]) == (409, "name_taken")
     nobody = evening.direct("withdraw_player", player=99)
     assert (nobody.status_code, nobody.json["code"]) == (422, "unknown_player")
     arrived = evening.direct("add_player", name="Nora", type="human", reason="traffic")

@@ -272,7 +272,7 @@ def test_a_bot_cut_recorded_before_the_window_closed_fails_verification(
     problem = next(p for p in forged.problems if p.code == "contribution")
     assert problem.version == cut.version
     assert "before the 2 s nonce window closed" in problem.message
-    assert "seat 1" in problem.message
+    assert "seat 2" in problem.message  # Seat 1 of the data, counted from 1 for people.
 
 
 def _cut_by_seat_0(api: FlaskClient, seats: list[str], **options: Any) -> _Table:

@@ -1,8 +1,10 @@
 """Seats over HTTP: claiming a claimable seat, and the access log the seats read at the end.
 
-- ``POST /v1/games/{id}/seats/{seat}/claim`` with ``{"code": ...}``: mints the seat's token for the
-  holder of its invite, once (:mod:`service.application.claims`). A code that is not the seat's is a
-  404 (``claim_not_found``); a second claim is a 410 (``seat_claimed``).
+- ``POST /v1/games/{id}/seats/{seat}/claim`` with ``{"code": ..., "name"?: ...}``: mints the seat's
+  token for the holder of its invite, once (:mod:`service.application.claims`), recording the name
+  given. A code that is not the seat's is a 404 (``claim_not_found``); a second claim is a 410
+  (``seat_claimed``); a blank or long name a 422 (``invalid_name``), another seat's a 409
+  (``name_taken``), and the seat stays unclaimed.
 - ``GET /v1/games/{id}/access-log``: the reads of a live deal with the auditor token
   (:mod:`service.application.access_log`, the newest kept, every one counted), a page at a time
   like ``/events`` (``after``, ``limit``, ``next_after``), for a seat token, once the game is over
@@ -23,6 +25,7 @@ from flask_smorest import Blueprint, abort
 
 from service.application import access_log, claims, commands
 from service.application import rematch as rematches
+from service.application.names import SeatNameError
 from service.http.auth import SEAT_AUTH, require_seat
 from service.http.errors import problems
 from service.http.repository import load_game, request_caller, services
@@ -43,17 +46,26 @@ class SeatClaim(MethodView):
 
     @blp.arguments(SeatClaimSchema())
     @blp.response(201, SeatClaimedSchema)
-    @problems(blp, 400, 404, 410, 413, 415, 429, 503)
+    @problems(blp, 400, 404, 409, 410, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> Any:
         """Claim a seat with the code of its invite, and get its token (shown only here).
 
         Works once per seat: whoever claims first holds the seat, and a later claim gets 410
-        ``seat_claimed``. A code that is not this seat's gets 404 ``claim_not_found``.
+        ``seat_claimed``. A code that is not this seat's gets 404 ``claim_not_found``. With a
+        ``name``, the table calls the seat's player so from then on (a ``seat_named`` event in
+        the game's history, recorded before the token is minted): a blank name, or one longer
+        than 40 characters, gets 422 ``invalid_name``, another seat's name at the table 409
+        ``name_taken``; the seat then stays unclaimed and the invite still works.
         """
         svc = services()
         commands.known(svc.cache, game_id)
         try:
-            token = claims.claim_seat(svc.tokens, game_id, seat, body["code"])
+            token = claims.claim_named_seat(svc.store, svc.cache, svc.tokens, game_id, seat,
+                                            body["code"], body["name"])
+        except SeatNameError as error:
+            if error.taken:
+                abort(409, message=f"{error}: choose another name", code="name_taken")
+            abort(422, message=str(error), code="invalid_name")
         except claims.ClaimNotFoundError:
             abort(404, message=f"seat {seat} of this game has no such claim code: use the "
                   "invite link the game's creator shared for this seat", code="claim_not_found")

@@ -43,9 +43,16 @@ def card_field(**kwargs: Any) -> fields.String:
     )
 
 
+SEAT_NUMBERING = ("a seat number as the API counts them, from 0 (the pages, the pictures and "
+                  "the ruling texts' sentences count from 1)")
+"""How a seat field describes itself in openapi.yaml."""
+
+
 def seat_field(**kwargs: Any) -> fields.Integer:
-    """Returns a field of a seat number (0 or more)."""
-    return fields.Integer(validate=validate.Range(min=0), **kwargs)
+    """Returns a field of a seat number (0 or more), described as the API numbers seats
+    (a *metadata* given keeps its own description)."""
+    metadata = {"description": SEAT_NUMBERING, **kwargs.pop("metadata", {})}
+    return fields.Integer(validate=validate.Range(min=0), metadata=metadata, **kwargs)
 
 
 class ViewerField(fields.Raw):

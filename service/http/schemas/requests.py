@@ -185,9 +185,15 @@ class WinnerRequestSchema(RulesRequestSchema):
 
 
 class SeatClaimSchema(ma.Schema):
-    """A claim of a seat: the code from its invite."""
+    """A claim of a seat: the code from its invite, and the name its player gives."""
 
     code = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    name = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=200),
+                         metadata={"description": (
+                             "The name the table calls you by (optional; at most 40 "
+                             "characters; not blank, and not another seat's name at the table, "
+                             "case and Unicode form aside). Recorded in the game's history as "
+                             "a seat_named event")})
 
 
 class RematchRequestSchema(ma.Schema):
