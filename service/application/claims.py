@@ -15,8 +15,10 @@ or :func:`claim_path`, and claims with :func:`claim_seat`.
 
 A claim may carry the name the person gives (:func:`claim_named_seat`): it is checked by the one
 rule of :mod:`service.application.names` against the other seats' names at the table, and
-recorded as a ``seat_named`` event in the game's history before the seat's token is minted, so
-that a refused name leaves the seat unclaimed and its invite usable.
+recorded as a ``seat_named`` event in the game's history once the claim is won, so that of two
+people claiming one seat at once, the name recorded is that of whoever holds the token. A name
+refused then gives the seat back (the token's digest is taken out again, only if it is still
+this claim's), so that a refused name leaves the seat unclaimed and its invite usable.
 """
 
 from __future__ import annotations
@@ -97,30 +99,64 @@ def check_claim(registry: TokenRegistry, game_id: str, seat: Seat, code: str) ->
 
 def claim_named_seat(store: EventStore, cache: commands.GameCache, registry: TokenRegistry,
                      game_id: str, seat: Seat, code: str, name: str | None) -> str:
-    """Claims *seat* as :func:`claim_seat` does and, when *name* is given, first records it
-    as the seat's name (a ``seat_named`` event by the server), once the code is known good
-    and the name passes the table's rule; returns the seat's token.
+    """Claims *seat* as :func:`claim_seat` does and, when *name* is given, records it as the
+    seat's name (a ``seat_named`` event by the server) once the claim is won; returns the
+    seat's token.
 
     :raises ClaimNotFoundError: if the seat is not claimable or *code* is not its code.
     :raises ClaimUsedError: if the seat was claimed already.
     :raises service.application.names.SeatNameError: for a blank or long name, or another
-        seat's (``taken``); nothing is written then.
-    :raises events.errors.ConcurrencyError: if the game kept changing under every attempt.
+        seat's (``taken``); nothing is written then, and the seat stays claimable.
+    :raises events.errors.ConcurrencyError: if the game kept changing under every attempt
+        (the seat stays claimable then too).
     """
-    if name is not None:
-        check_claim(registry, game_id, seat, code)
+    if name is None:
+        return claim_seat(registry, game_id, seat, code)
+    check_claim(registry, game_id, seat, code)
+    _check_name(cache, game_id, seat, name)  # A refused name costs no claim.
+    token = claim_seat(registry, game_id, seat, code)
+    try:
         for attempt in range(NAMING_ATTEMPTS):
-            folded = commands.load(cache, game_id)
-            names = list(folded.state.names) or [None] * folded.state.rules.players
-            names[seat] = name
-            check_names(names)
+            version = _check_name(cache, game_id, seat, name)
             try:
-                store.append(game_id, folded.version, (SeatNamed(seat, name),), actor=SERVER)
-                break
+                store.append(game_id, version, (SeatNamed(seat, name),), actor=SERVER)
+                return token
             except ConcurrencyError:
                 if attempt == NAMING_ATTEMPTS - 1:
                     raise
-    return claim_seat(registry, game_id, seat, code)
+    except BaseException:
+        _release(registry, game_id, seat, token)
+        raise
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def _check_name(cache: commands.GameCache, game_id: str, seat: Seat, name: str) -> int:
+    """Checks *name* for *seat* against the table's names now; returns the game's version.
+
+    :raises service.application.names.SeatNameError: if the table's rule refuses it.
+    """
+    folded = commands.load(cache, game_id)
+    names = list(folded.state.names) or [None] * folded.state.rules.players
+    names[seat] = name
+    check_names(names)
+    return folded.version
+
+
+_RELEASE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+    return redis.call('HDEL', KEYS[1], ARGV[1])
+end
+return 0
+"""
+"""Takes a seat's token digest out only if it is still the one given: compare and delete."""
+
+
+def _release(registry: TokenRegistry, game_id: str, seat: Seat, token: str) -> None:
+    """Gives *seat* back after its claim with *token* could not record the claimant's name."""
+    with registry.translate():
+        registry.client.eval(_RELEASE, 1, seats_key(game_id), f"seat:{seat}",
+                             token_digest(token))
+    registry.forget(game_id)
 
 
 def _bytes(value: str | bytes) -> bytes:

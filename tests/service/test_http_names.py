@@ -143,3 +143,35 @@ def test_a_wrong_code_is_refused_before_the_name_is_looked_at(client: FlaskClien
     claim = body["seats"][2]["claim"]
     wrong = client.post(claim["url"], json={"code": "x" * 43, "name": "Ann"})
     assert (wrong.status_code, wrong.get_json()["code"]) == (404, "claim_not_found")
+
+
+def test_a_name_taken_while_the_claim_was_won_gives_the_seat_back(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two people claim seats 2 and 3 with one name at once: seat 3's claim is won first, then
+    seat 2 takes the name before seat 3 can record it. Seat 3's claimant is refused, the token
+    minted for a moment works nowhere, and the invite still works; the name recorded is the one
+    of who holds seat 2's token."""
+    from service.application import claims
+
+    body = _claimable(client)
+    path = f"/v1/games/{body['id']}"
+    real_claim = claims.claim_seat
+    minted: list[str] = []
+
+    def claim_then_lose_the_name(registry, game_id, seat, code):  # type: ignore[no-untyped-def]
+        token = real_claim(registry, game_id, seat, code)
+        if seat == 2 and not minted:
+            minted.append(token)
+            monkeypatch.setattr(claims, "claim_seat", real_claim)
+            assert _claim(client, body, 1, "Bríd").status_code == 201
+        return token
+
+    monkeypatch.setattr(claims, "claim_seat", claim_then_lose_the_name)
+    refused = _claim(client, body, 2, "Bríd")
+    assert (refused.status_code, refused.get_json()["code"]) == (409, "name_taken")
+    assert minted, "the race was staged"
+    view = client.get(path, headers=bearer(minted[0]))
+    assert view.status_code == 401, "the refused claimant's token opens nothing"
+    assert client.get(path).get_json()["names"] == ["Ann", "Bríd", None]
+    again = _claim(client, body, 2, "Séan")
+    assert again.status_code == 201, "the invite still works"
