@@ -463,8 +463,11 @@ class DriveCreated(Event):
     movement: str | None = None
     """The movement its schedule was drawn by: ``round_robin`` or ``fixed_partners``;
     ``None`` (drives created before the option): ``round_robin``."""
+    paper_tables: tuple[int, ...] | None = None
+    """The tables (1-based, in every round) played with real cards, whose results are entered
+    from their score cards (:class:`ScoreCardEntered`); ``None``: none."""
 
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement", "paper_tables"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -560,6 +563,56 @@ class DriveStopped(Event):
     """What the director said, for the hall (may be empty)."""
 
 
+# Paper tables: a drive's table played with real cards enters its score card (engine.paper).
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScoreCardEntered(Event):
+    """A paper table's score card was entered, or entered again to correct it, by a player of
+    the table (its side named) or by the director: it stands once confirmed."""
+
+    TYPE: ClassVar[str] = "score_card_entered"
+
+    round: int
+    table: int
+    """1-based, as the drive's view numbers tables."""
+    side: int | None
+    """The side of the player who entered it (the envelope's actor names the player);
+    ``None``: the director."""
+    deals: tuple[Mapping[str, Any], ...]
+    """Each deal in order: ``{"dealer": seat, "points": [per side]}``."""
+    winner: int | None
+    """The winning side when only the order of the tricks could tell (engine.paper);
+    ``None`` otherwise."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScoreCardConfirmed(Event):
+    """The score card entered last was confirmed: by a player of another side, or by the
+    director. The table's result is then its card's."""
+
+    TYPE: ClassVar[str] = "score_card_confirmed"
+
+    round: int
+    table: int
+    side: int | None
+    """The confirming player's side; ``None``: the director."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScoreCardDisputed(Event):
+    """A player of the table disputes the score card entered last: only a new entry, or the
+    director's confirmation, settles it."""
+
+    TYPE: ClassVar[str] = "score_card_disputed"
+
+    round: int
+    table: int
+    side: int
+    reason: str
+    """What the player said, for the director."""
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -586,8 +639,9 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
-    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundEnded,
-                DrivePaused, DriveResumed, DriveFinished, DriveStopped)
+    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, ScoreCardEntered,
+                ScoreCardDisputed, ScoreCardConfirmed, RoundEnded, DrivePaused, DriveResumed,
+                DriveFinished, DriveStopped)
 }
 """Every event type of a drive's stream by its wire name (no name is also a game's)."""
 assert not set(DRIVE_EVENT_TYPES) & set(EVENT_TYPES), "a type name belongs to one stream"

@@ -37,6 +37,7 @@ from engine.drives import (
     apply_drive_event,
     check_players,
     fold_drive,
+    paper_results,
     partner_pairs,
     public_results,
     schedule_of,
@@ -46,7 +47,8 @@ from engine.drives import (
 )
 from engine.errors import shown
 from engine.fold import PLAYED_OUT, apply_event
-from engine.profiles import make_ruleset
+from engine.paper import ScoreCardError, check_paper_rules
+from engine.profiles import RuleSet, make_ruleset
 from engine.state import GameState
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
@@ -156,6 +158,7 @@ def create_drive(
     admit: Callable[[int], None] | None = None,
     rank_by: str = "points",
     movement: str = "round_robin",
+    paper_tables: Sequence[int] | str | None = None,
 ) -> tuple[str, dict[int, str], str]:
     """Creates a drive and returns its id, a token per human player (by player index) and
     its director's token (only its digest is kept: :func:`direct` takes it).
@@ -215,6 +218,7 @@ def create_drive(
         raise DriveError(f"a duplicate drive compares tables: it needs two or more, not one "
                          f"({size + 1} players or more, with fill_with_bots)")
     schedule = schedule_of(movement, len(roster), size, rounds)
+    paper = paper_tables_of(paper_tables, len(schedule[0]), format, rules)
     if admit is not None:
         admit(len(roster) // size * rounds)
     drive_id = new_drive_id()
@@ -226,6 +230,7 @@ def create_drive(
         profile=profile, options=rules.options(), players=tuple(roster), format=format,
         rounds=rounds, table_size=size, schedule=schedule,
         boards=boards if format == "duplicate" else 0, rank_by=rank_by, movement=movement,
+        paper_tables=paper or None,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
     return drive_id, tokens, director
@@ -285,7 +290,8 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
         if isinstance(event, TableAbandoned) and drive.current is not None:
             event = dataclasses.replace(event, round=drive.current.number)
         after = apply_drive_event(drive, event)
-        if isinstance(event, TableAbandoned) and cache is not None and commands.load(
+        if isinstance(event, TableAbandoned) and cache is not None and not drive.is_paper(
+                event.table) and commands.load(
                 cache, drive.played[-1].games[event.table - 1]).state.phase == "over":
             raise DriveError(f"table {event.table} of round {event.round} is over: there is "
                              "nothing to abandon")
@@ -309,6 +315,8 @@ def abandon_tables(store: Any, cache: commands.GameCache, drive: DriveState) -> 
         if adjustment.round != current.number:
             continue
         game = current.games[adjustment.table - 1]
+        if drive.is_paper(adjustment.table):
+            continue  # No game was started: the drive's event is the whole of it.
         folded = commands.load(cache, game)
         if folded.state.phase == "over":
             continue
@@ -419,6 +427,8 @@ def _next_step(
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
         return RoundStarted(number, tuple(games), tuple(boards))
     abandon_tables(store, cache, drive)
+    if drive.paper_tables:
+        return _paper_round_step(drives, cache, drive)
     folded = [commands.load(cache, game) for game in current.games]
     if drive.format == "duplicate":
         states = [game.state for game in folded]
@@ -433,6 +443,61 @@ def _next_step(
     if all(game.state.phase == "over" for game in folded):
         return _round_ended(current, folded)
     return None
+
+
+def paper_tables_of(asked: Sequence[int] | str | None, tables: int, format: str,
+                    rules: RuleSet) -> tuple[int, ...]:
+    """Returns the paper tables a creator asked for (table numbers, or ``"all"``), checked.
+
+    :raises DriveError: for tables the drive does not have, or a drive paper cannot play.
+    """
+    if asked is None or (not isinstance(asked, str) and not asked):
+        return ()
+    if isinstance(asked, str):
+        if asked != "all":
+            raise DriveError(f"paper_tables names tables (1 to {tables}) or \"all\", not "
+                             f"{shown(asked)}")
+        paper = tuple(range(1, tables + 1))
+    else:
+        paper = tuple(sorted(set(asked)))
+        if len(paper) != len(asked) or not all(1 <= t <= tables for t in paper):
+            raise DriveError(f"paper_tables names distinct tables 1 to {tables}, not "
+                             f"{shown(list(asked))}")
+    if format != "progressive":
+        raise DriveError("a duplicate board's cards are dealt by the server and hidden until "
+                         "every table has played it: paper tables play progressive drives")
+    try:
+        check_paper_rules(rules)
+    except ScoreCardError as error:
+        raise DriveError(str(error)) from None
+    return paper
+
+
+def _paper_round_step(drives: DriveStore, cache: commands.GameCache,
+                      drive: DriveState) -> Event | None:
+    """Returns the end of the round in play of a drive with paper tables once every table is
+    settled (its game over; a paper table's card confirmed, or the table abandoned), else
+    ``None``. A paper table is pinned at the drive's own head then, which covers its card."""
+    current = drive.current
+    assert current is not None, "a round is in play"
+    heads: list[dict[str, Any]] = []
+    paper_head: dict[str, Any] | None = None
+    for table, game in enumerate(current.games, start=1):
+        if drive.is_paper(table):
+            card = drive.score_card(current.number, table)
+            if drive.adjustment(current.number, table) is None and (
+                    card is None or not card.confirmed):
+                return None
+            if paper_head is None:
+                paper_head = {"version": drive.version,
+                              "head": drives.read(drive.drive_id)[-1].hash}
+            heads.append({"game": game, **paper_head})
+            continue
+        folded = commands.load(cache, game)
+        if folded.state.phase != "over":
+            return None
+        heads.append({"game": game, "version": folded.version, "head": folded.head_hash})
+    return RoundEnded(current.number, tuple(heads))
 
 
 def _round_ended(current: RoundState,
@@ -466,8 +531,8 @@ def _start_round(
     for index, table in enumerate(drive.schedule[number - 1], start=1):
         game_id = game_id_of(drive.drive_id, number, index)
         games.append(game_id)
-        if store.version(game_id) > 0:
-            continue
+        if drive.is_paper(index) or store.version(game_id) > 0:
+            continue  # A paper table's game is played with real cards: its card is entered.
         seat_types = [drive.players[p]["type"] for p in table]
         names = [drive.players[p]["name"] for p in table]
         digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
@@ -568,8 +633,11 @@ def _reveal_due(
 
 def results_of(cache: commands.GameCache, drive: DriveState) -> dict[str, TableResult]:
     """Returns the result of every game the drive has started, by game id."""
-    return {game: table_result(game, commands.load(cache, game).state)
-            for played in drive.played for game in played.games}
+    return {**{game: table_result(game, commands.load(cache, game).state)
+               for played in drive.played
+               for table, game in enumerate(played.games, start=1)
+               if not drive.is_paper(table)},
+            **paper_results(drive)}
 
 
 def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: str,
@@ -595,6 +663,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
                 "status": "over" if result is not None and result.over else "in_progress",
                 "scores": list(result.scores) if result is not None else [],
                 "winner": result.winner if result is not None else None,
+                "paper": drive.is_paper(index),
             })
         rounds.append({
             "number": played.number, "status": "finished" if played.ended else "running",
@@ -611,6 +680,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
         "current_round": drive.current.number if drive.current is not None else None,
         "paused": drive.paused, "stopped": drive.stopped,
+        "paper_tables": list(drive.paper_tables),
         "rounds": rounds,
         "head": {"version": drive.version, "hash": head, "checkpoint": checkpoint},
     }
