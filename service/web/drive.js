@@ -29,6 +29,13 @@ function readFragment() {
 function tableLink(table) {
   const mine = table.players.find((p) => state.drive.players[state.me]
     && p.name === state.drive.players[state.me].name);
+  if (table.paper) {
+    // Played with real cards: its link is the score card (docs/web-client.md).
+    const card = `/drive/${encodeURIComponent(driveId)}/table/${table.table}/score-card`;
+    return el("a", { href: mine && state.token
+      ? `${card}#token=${encodeURIComponent(state.token)}` : card },
+    mine && state.token ? "Enter our score card" : "Score card");
+  }
   if (mine && state.token) {
     return el("a", { href: `/table/${encodeURIComponent(table.game)}?seat=${mine.seat}#token=${encodeURIComponent(state.token)}` },
       "Open my table");

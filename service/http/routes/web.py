@@ -76,6 +76,14 @@ def drive(drive_id: str) -> Response:
     return _page("drive.html")
 
 
+@bp.get("/drive/<drive_id>/table/<int:table>/score-card")
+def score_card(drive_id: str, table: int) -> Response:
+    """A paper table's score card on a phone (docs/web-client.md): entered, confirmed or
+    disputed with the token in the fragment (``#token=...`` or ``#director=...``)."""
+    del drive_id, table  # The page reads them from its own URL.
+    return _page("scorecard.html")
+
+
 @bp.get("/viewer")
 def viewer() -> Response:
     """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history).
