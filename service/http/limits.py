@@ -110,6 +110,7 @@ _SPECIFIC = {
     ("POST", "seats.SeatClaim"): "creation",
     ("POST", "games.Actions"): "actions",
     ("GET", "games.Stream"): "streams",
+    ("GET", "drive_stream.DriveStream"): "streams",
     ("POST", "histories.Histories"): "uploads",
     ("POST", "drives.Drives"): "creation",
 }
