@@ -84,6 +84,30 @@ def score_card(drive_id: str, table: int) -> Response:
     return _page("scorecard.html")
 
 
+@bp.get("/drive/<drive_id>/projector")
+def projector(drive_id: str) -> Response:
+    """The projector view of a drive: standings and the round clock in large type, following
+    the drive's stream (docs/web-client.md)."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("projector.html")
+
+
+@bp.get("/drive/<drive_id>/director")
+def director(drive_id: str) -> Response:
+    """The director's page: the director actions over the API, the token entered or read
+    once from the URL fragment (``#director=...``, never sent to the server)."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("director.html")
+
+
+@bp.get("/drive/<drive_id>/print")
+def hall_print(drive_id: str) -> Response:
+    """The hall's printouts: table cards and a movement sheet per round, and each player's
+    score card, with a print style sheet for A4 and Letter."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("print.html")
+
+
 @bp.get("/viewer")
 def viewer() -> Response:
     """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history).
