@@ -490,7 +490,7 @@ def _paper_round_step(drives: DriveStore, cache: commands.GameCache,
                 return None
             if paper_head is None:
                 paper_head = {"version": drive.version,
-                              "head": drives.read(drive.drive_id)[-1].hash}
+                              "head": drives.read(drive.drive_id)[drive.version - 1].hash}
             heads.append({"game": game, **paper_head})
             continue
         folded = commands.load(cache, game)

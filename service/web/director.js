@@ -101,5 +101,6 @@ for (const id of ["do-pause", "do-resume", "do-stop"]) {
   const action = $(id).dataset.action;
   $(id).addEventListener("click", () => direct({ action }, `Done: ${action}.`));
 }
-followDrive(driveId, () => refresh());
-refresh();
+// The stream starts after the version first shown, so nothing between the two is missed.
+refresh().then(() => followDrive(driveId, () => refresh(),
+  state.drive ? state.drive.version : null));

@@ -141,5 +141,5 @@ $("print-card").addEventListener("click", () => {
   if (state.me === null) { say("Choose a player first.", "error"); return; }
   window.print();
 });
-followDrive(driveId, update);
-update();
+// The stream starts after the version first shown, so nothing between the two is missed.
+update().then(() => followDrive(driveId, update, state.drive ? state.drive.version : null));
