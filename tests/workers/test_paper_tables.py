@@ -4,6 +4,7 @@ verify`` take its result like any table's."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,19 @@ from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import drive as run_all
 
+from events.codec import canonical_json
+from replay.verification.drive import verify_drive
 from service.cli import main
 from workers.dispatcher import Dispatcher
+
+
+def _rehash(envelopes: list[dict[str, Any]]) -> None:
+    """Recomputes every link and hash of a drive's *envelopes*, as a forger would."""
+    prev = "0" * 64
+    for envelope in envelopes:
+        envelope["prev_hash"] = prev
+        body = {k: v for k, v in envelope.items() if k != "hash"}
+        envelope["hash"] = prev = hashlib.sha256(canonical_json(body)).hexdigest()
 
 
 def _players(humans: int, bots: int) -> list[dict[str, str]]:
@@ -123,6 +135,16 @@ def test_a_paper_table_plays_no_game_and_its_confirmed_card_is_its_result(
     entry["result"]["scores"] = [50, 40]
     path.write_text(json.dumps(document))
     assert main(["drive", "verify", str(path)]) == 1
+    # A card the rules do not allow, its chain recomputed: the fold in drive verify refuses
+    # it naming the deal, as the service did.
+    forged = json.loads(history.data)
+    entered = [e for e in forged["events"] if e["type"] == "score_card_entered"][-1]
+    entered["data"]["deals"][0]["points"] = [25, 10]
+    _rehash(forged["events"])
+    forged["head"] = forged["events"][-1]["hash"]
+    forged.pop("checkpoint")
+    problems = verify_drive(forged)
+    assert any("deal 1: A 25, B 10 is not a split" in p for p in problems), problems
 
 
 def test_the_director_enters_and_confirms_a_card_and_settles_a_dispute(
