@@ -16,7 +16,9 @@ const driveId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[
 const storeKey = `fortyfive.director.${driveId}`;
 const ADJUSTED = [["average", "Average (50%)"], ["average_plus", "Average-plus (60%)"],
   ["average_minus", "Average-minus (40%)"]];
-const state = { token: sessionStorage.getItem(storeKey), drive: null };
+const state = { token: sessionStorage.getItem(storeKey), drive: null, cards: {} };
+const CARD_STATES = { empty: "(nothing entered)", entered: "(entered, not confirmed)",
+  disputed: "(disputed: yours to settle)", confirmed: "(confirmed)", abandoned: "(abandoned)" };
 
 function readFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -52,7 +54,9 @@ function tableCard(table, roundNumber) {
       `Seat ${p.seat + 1}: ${p.name} (side ${sideName(p.side)}${p.type === "bot" ? ", bot" : ""})`))),
     el("p", { text: over ? `Over: ${table.scores.join(" - ")}` : "In play" }),
     table.paper ? el("p", {}, el("a", { href: `${card}#director=${encodeURIComponent(state.token || "")}` },
-      `Score card of table ${table.table}`)) : null,
+      `Score card of table ${table.table}`), " ",
+    el("span", { class: "card-state", "data-table": String(table.table),
+      text: CARD_STATES[state.cards[table.table]] || "" })) : null,
     over ? null : el("details", {}, el("summary", { text: `Abandon table ${table.table}` }),
       selects,
       el("button", { type: "button", onclick: () => direct({
@@ -83,6 +87,15 @@ async function refresh() {
   const answer = await api(`/v1/drives/${encodeURIComponent(driveId)}`);
   if (!answer.ok) { await showProblem(answer, "Cannot load the drive: "); return; }
   state.drive = await answer.json();
+  // Each paper table's card state: a dispute is the director's to settle.
+  const current = state.drive.rounds[state.drive.rounds.length - 1];
+  const paper = current && current.status === "running" ? current.tables.filter((t) => t.paper) : [];
+  const cards = await Promise.all(paper.map((t) => api(
+    `/v1/drives/${encodeURIComponent(driveId)}/tables/${t.table}/score_card`)));
+  state.cards = {};
+  for (const [index, answerOf] of cards.entries()) {
+    if (answerOf.ok) state.cards[paper[index].table] = (await answerOf.json()).status;
+  }
   render();
 }
 

@@ -98,6 +98,7 @@ def test_the_projector_follows_the_stream_and_the_director_pauses_and_resumes(
     tables = css(browser, "#director-tables article")
     assert len(tables) == 2 and "Table 1 (paper)" in tables[0].text
     assert "Seat 1: " in tables[0].text  # Seats from 1, as the table numbers them.
+    assert "(nothing entered)" in tables[0].text
     by_id(browser, "do-resume").click()
     wait_for(browser, lambda b: "paused" not in by_id(b, "director-state").text)
     assert "Done: resume." in by_id(browser, "messages").text
