@@ -296,6 +296,8 @@ class ScoreCard:
     disputed: str | None = None
     """The reason a player of the table gave in disputing it, until it is entered again or
     the director confirms it."""
+    record: str | None = None
+    """The id of the kept hand history recording the table's deals, if one was given."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -395,6 +397,7 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
 
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_RECORD = re.compile(r"h-[0-9a-f]{32}")
 
 
 def _whole(value: object, low: int = 0) -> bool:
@@ -629,7 +632,11 @@ def _score_card_entered(event: ScoreCardEntered, state: DriveState) -> DriveStat
         result = score_card_result(rules, deals, winner=event.winner)
     except ScoreCardError as error:
         raise DriveError(f"table {event.table}'s score card: {error}") from None
-    card = ScoreCard(event.round, event.table, side, deals, result)
+    if event.record is not None and not (isinstance(event.record, str)
+                                         and _RECORD.fullmatch(event.record)):
+        raise DriveError(f"a score card's record is a kept history's id (h- and 32 hex "
+                         f"digits), not {event.record!r}")
+    card = ScoreCard(event.round, event.table, side, deals, result, record=event.record)
     return _next(state, score_cards=(*(c for c in state.score_cards if c is not before), card))
 
 

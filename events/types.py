@@ -584,6 +584,12 @@ class ScoreCardEntered(Event):
     winner: int | None
     """The winning side when only the order of the tricks could tell (engine.paper);
     ``None`` otherwise."""
+    record: str | None = None
+    """The table's record of its deals, card by card, for a dispute: the id of a hand history
+    kept with ``POST /v1/histories?mode=keep`` (``h-`` and 32 hex digits of the SHA-256 of its
+    content, so the id pins what it holds); ``None``: none."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"record"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -106,9 +106,11 @@ def check_card(drive: DriveState, deals: Sequence[Mapping[str, Any]],
 
 
 def enter(drives: DriveStore, drive_id: str, token: str | None, table: int,
-          deals: Sequence[Mapping[str, Any]], winner: int | None = None) -> DriveState:
+          deals: Sequence[Mapping[str, Any]], winner: int | None = None,
+          record: str | None = None) -> DriveState:
     """Enters (or corrects) the score card of paper *table* in the round in play: *deals*
-    each ``{"dealer", "points"}``; returns the drive after it.
+    each ``{"dealer", "points"}``, and *record* the id of a kept hand history of its deals
+    (the caller checks it is kept); returns the drive after it.
 
     :raises ScoreCardError: for a card its rules do not allow (nothing is appended).
     :raises DriveError: for a table that is no paper table in play, or a confirmed card a
@@ -118,7 +120,8 @@ def enter(drives: DriveStore, drive_id: str, token: str | None, table: int,
         check_card(drive, deals, winner)
         assert drive.current is not None, "a round is in play"
         return ScoreCardEntered(drive.current.number, table, writer.side, tuple(
-            {"dealer": d["dealer"], "points": list(d["points"])} for d in deals), winner)
+            {"dealer": d["dealer"], "points": list(d["points"])} for d in deals), winner,
+            record)
 
     return _append(drives, drive_id, token, table, decide)
 
@@ -199,6 +202,7 @@ def _card(card: ScoreCard) -> dict[str, Any]:
         "confirmed_by": None if not card.confirmed else (
             "director" if card.confirmed_by is None else {"side": card.confirmed_by}),
         "dispute": card.disputed,
+        "record": card.record,
     }
 
 

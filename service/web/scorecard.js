@@ -81,7 +81,8 @@ function render() {
     + (card.winner === null ? "." : `; side ${sideName(card.winner)} wins.`) : "";
   const by = card ? ` Entered by ${card.entered_by === "director" ? "the director"
     : `side ${sideName(card.entered_by.side)}`}.` : "";
-  $("card-status").textContent = `${status}${totals}${by}`;
+  const record = card && card.record ? ` Its deals are recorded in history ${card.record}.` : "";
+  $("card-status").textContent = `${status}${totals}${by}${record}`;
   $("card-status").dataset.status = view.status;
   $("card-who").textContent = state.token
     ? (state.director ? "You act as the director." : "You act as a player of this table.")
@@ -135,7 +136,9 @@ $("remove-deal").addEventListener("click", () => {
 $("card-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const winner = $("card-winner").value;
-  send("", { deals: readDeals(), winner: winner === "" ? null : Number(winner) },
+  const record = $("card-record").value.trim();
+  send("", { deals: readDeals(), winner: winner === "" ? null : Number(winner),
+    record: record === "" ? null : record },
     "The card is entered: a player of another side confirms it.");
 });
 $("confirm-card").addEventListener("click", () => send("/confirm", {}, "The card is confirmed."));

@@ -19,6 +19,8 @@ from replay.verification.drive import verify_drive
 from service.cli import main
 from workers.dispatcher import Dispatcher
 
+GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden"
+
 
 def _rehash(envelopes: list[dict[str, Any]]) -> None:
     """Recomputes every link and hash of a drive's *envelopes*, as a forger would."""
@@ -105,6 +107,13 @@ def test_a_paper_table_plays_no_game_and_its_confirmed_card_is_its_result(
     assert blocked.status_code == 409 and "disputed" in blocked.json["detail"]
     corrected = [CARD[0], {"dealer": 1, "points": [5, 25]}, CARD[2]]
     assert post("", a[0], {"deals": corrected}).json["card"]["scores"] == [40, 50]
+    # The table's record of its deals, kept as a hand history, goes with its card.
+    missing = post("", a[0], {"deals": corrected, "record": "h-" + "0" * 32})
+    assert (missing.status_code, missing.json["code"]) == (422, "record_not_found")
+    record = client.post("/v1/histories", query_string={"mode": "keep"}, json={
+        "history": json.loads((GOLDEN / "jink.json").read_bytes())}).json["id"]
+    kept = post("", a[0], {"deals": corrected, "record": record})
+    assert kept.json["card"]["record"] == record
     confirmed = post("/confirm", b[1])
     assert confirmed.json["status"] == "confirmed"
     assert confirmed.json["card"]["confirmed_by"] == {"side": 1}
@@ -125,7 +134,10 @@ def test_a_paper_table_plays_no_game_and_its_confirmed_card_is_its_result(
     writer = next(p["player"] for p in card["sides"][0]["players"])
     confirmer = card["sides"][1]["players"][1]["player"]
     assert [t for t, _ in marks] == ["score_card_entered", "score_card_disputed",
-                                     "score_card_entered", "score_card_confirmed"]
+                                     "score_card_entered", "score_card_entered",
+                                     "score_card_confirmed"]
+    assert [e["data"].get("record") for e in document["events"]
+            if e["type"] == "score_card_entered"] == [None, None, record]
     assert marks[0][1] == f"player:{writer}" and marks[-1][1] == f"player:{confirmer}"
     entry = next(g for g in document["games"] if g["game"] == paper_game)
     assert entry["paper"] is True and "events" not in entry

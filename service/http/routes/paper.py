@@ -16,6 +16,7 @@ from engine.drives import DriveError, DriveState
 from engine.paper import ScoreCardError
 from events.drive_store import DriveStore
 from service.application import drives, paper_tables
+from service.http import uploads
 from service.http.apikeys import bearer_of
 from service.http.auth import SEAT_AUTH
 from service.http.errors import problems
@@ -90,8 +91,13 @@ class ScoreCard(MethodView):
         rules (422 ``invalid_score_card`` says which deal breaks which). It stands once
         another side, or the director, confirms it; a confirmed card only the director
         corrects (409 ``score_card_conflict``)."""
+        record = body["record"]
+        if record is not None and uploads.load(services().store.client, record) is None:
+            abort(422, message=f"no history {record!r} is kept: keep the table's record first "
+                  "(POST /v1/histories?mode=keep) and name the id it answers",
+                  code="record_not_found")
         return _act(drive_id, table, lambda token: paper_tables.enter(
-            _drives(), drive_id, token, table, body["deals"], body["winner"]))
+            _drives(), drive_id, token, table, body["deals"], body["winner"], record))
 
 
 @blp.route("/<drive_id>/tables/<int:table>/score_card/confirm")

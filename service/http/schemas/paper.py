@@ -33,6 +33,10 @@ class ScoreCardEntrySchema(ma.Schema):
                             metadata={"description": "The winning side, needed only when two "
                                                      "sides pass the target in the last deal "
                                                      "of a game that ends trick by trick"})
+    record = fields.String(
+        load_default=None, validate=validate.Regexp(r"^h-[0-9a-f]{32}$"),
+        metadata={"description": "The table's record of its deals for a dispute: the id of "
+                                 "its hand history kept with POST /v1/histories?mode=keep"})
 
 
 class ScoreCardConfirmSchema(ma.Schema):
@@ -73,6 +77,8 @@ class ScoreCardBodySchema(ma.Schema):
     confirmed_by = fields.Raw(allow_none=True,
                               metadata={"description": '"director", {"side": n} or null'})
     dispute = fields.String(allow_none=True)
+    record = fields.String(allow_none=True, metadata={
+        "description": "The kept history recording the table's deals, if given"})
 
 
 class ScoreCardViewSchema(ma.Schema):
