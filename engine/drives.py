@@ -3,10 +3,12 @@
 A drive is an aggregate of its own, event-sourced like a game: its events
 (:data:`events.types.DRIVE_EVENT_TYPES`) record the creation (profile, options, players, format,
 the whole schedule fixed up front), each round's start (its games, and in duplicate the
-commitment of every board) and end (each game's head then), each board's reveal and the
-finish. This module is pure: it folds those events into a :class:`DriveState`, builds the
-schedule, and derives the standings from the results of the drive's games; standings are never
-stored, so anyone holding the history can derive them again.
+commitment of every board) and end (each game's head then), each board's reveal, a paper
+table's score card entered, disputed and confirmed (held to the rules by :mod:`engine.paper`),
+and the finish. This module is pure: it folds those events into a :class:`DriveState`, builds
+the schedule, and derives the standings from the results of the drive's games and paper
+tables' confirmed cards; standings are never stored, so anyone holding the history can derive
+them again.
 
 The schedule is an individual movement: every table seats whole partnerships of two (pairs
 tables of four, bruff's three partnerships at tables of six), and round *r* pairs the players by
