@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.drives import DriveError, DriveState, ScoreCard, apply_drive_event, partner_pairs
@@ -37,6 +37,10 @@ class ScoreCardTokenError(PermissionError):
 
 class NotAtTableError(PermissionError):
     """Raised for a player's token at a table they do not sit at in the round in play."""
+
+
+class RecordNotFoundError(LookupError):
+    """Raised for a score card naming a record (a kept history) that is not kept."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -107,10 +111,14 @@ def check_card(drive: DriveState, deals: Sequence[Mapping[str, Any]],
 
 def enter(drives: DriveStore, drive_id: str, token: str | None, table: int,
           deals: Sequence[Mapping[str, Any]], winner: int | None = None,
-          record: str | None = None) -> DriveState:
+          record: str | None = None,
+          is_kept: Callable[[str], bool] = lambda _record: True) -> DriveState:
     """Enters (or corrects) the score card of paper *table* in the round in play: *deals*
-    each ``{"dealer", "points"}``, and *record* the id of a kept hand history of its deals
-    (the caller checks it is kept); returns the drive after it.
+    each ``{"dealer", "points"}``, and *record* the id of a kept hand history of its deals,
+    which *is_kept* must know (once the token is known to be the table's); returns the drive
+    after it.
+
+    :raises RecordNotFoundError: for a record that is not kept.
 
     :raises ScoreCardError: for a card its rules do not allow (nothing is appended).
     :raises DriveError: for a table that is no paper table in play, or a confirmed card a
@@ -118,6 +126,10 @@ def enter(drives: DriveStore, drive_id: str, token: str | None, table: int,
     """
     def decide(drive: DriveState, writer: Writer) -> Event:
         check_card(drive, deals, winner)
+        if record is not None and not is_kept(record):
+            raise RecordNotFoundError(f"no history {record!r} is kept: keep the table's record "
+                                      "first (POST /v1/histories?mode=keep) and name the id it "
+                                      "answers")
         assert drive.current is not None, "a round is in play"
         return ScoreCardEntered(drive.current.number, table, writer.side, tuple(
             {"dealer": d["dealer"], "points": list(d["points"])} for d in deals), winner,
@@ -206,5 +218,5 @@ def _card(card: ScoreCard) -> dict[str, Any]:
     }
 
 
-__all__ = ["NotAtTableError", "ScoreCardError", "ScoreCardTokenError", "Writer", "card_view",
-           "check_card", "confirm", "dispute", "enter", "writer_of"]
+__all__ = ["NotAtTableError", "RecordNotFoundError", "ScoreCardError", "ScoreCardTokenError",
+           "Writer", "card_view", "check_card", "confirm", "dispute", "enter", "writer_of"]

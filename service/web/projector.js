@@ -1,7 +1,7 @@
 // The projector view of a drive: the standings and the round clock in large type, for a
 // screen at the front of the hall. It follows the drive's stream (drivestream.js): each drive
 // event (a round started or ended, a board revealed, a score card confirmed, the director's
-// actions) refetches the standings; nothing is polled. The clock counts the round in play from
+// actions) refetches the standings; nothing is polled. The clock counts the round in play since
 // its round_started event, whose time the stream carries; it stops when the round ends.
 
 import { el, fill } from "./cards.js";

@@ -57,6 +57,8 @@ def _act(drive_id: str, table: int, act: Callable[[str | None], DriveState]) -> 
         abort(403, message=str(error), code="not_at_table")
     except ScoreCardError as error:
         abort(422, message=str(error), code="invalid_score_card")
+    except paper_tables.RecordNotFoundError as error:
+        abort(422, message=str(error), code="record_not_found")
     except DriveError as error:
         abort(409, message=str(error), code="score_card_conflict")
     assert drive.current is not None, "a card was just entered in the round in play"
@@ -91,13 +93,10 @@ class ScoreCard(MethodView):
         rules (422 ``invalid_score_card`` says which deal breaks which). It stands once
         another side, or the director, confirms it; a confirmed card only the director
         corrects (409 ``score_card_conflict``)."""
-        record = body["record"]
-        if record is not None and uploads.load(services().store.client, record) is None:
-            abort(422, message=f"no history {record!r} is kept: keep the table's record first "
-                  "(POST /v1/histories?mode=keep) and name the id it answers",
-                  code="record_not_found")
+        client = services().store.client
         return _act(drive_id, table, lambda token: paper_tables.enter(
-            _drives(), drive_id, token, table, body["deals"], body["winner"], record))
+            _drives(), drive_id, token, table, body["deals"], body["winner"], body["record"],
+            is_kept=lambda record: uploads.load(client, record) is not None))
 
 
 @blp.route("/<drive_id>/tables/<int:table>/score_card/confirm")
