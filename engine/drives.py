@@ -3,10 +3,12 @@
 A drive is an aggregate of its own, event-sourced like a game: its events
 (:data:`events.types.DRIVE_EVENT_TYPES`) record the creation (profile, options, players, format,
 the whole schedule fixed up front), each round's start (its games, and in duplicate the
-commitment of every board) and end (each game's head then), each board's reveal and the
-finish. This module is pure: it folds those events into a :class:`DriveState`, builds the
-schedule, and derives the standings from the results of the drive's games; standings are never
-stored, so anyone holding the history can derive them again.
+commitment of every board) and end (each game's head then), each board's reveal, a paper
+table's score card entered, disputed and confirmed (held to the rules by :mod:`engine.paper`),
+and the finish. This module is pure: it folds those events into a :class:`DriveState`, builds
+the schedule, and derives the standings from the results of the drive's games and paper
+tables' confirmed cards; standings are never stored, so anyone holding the history can derive
+them again.
 
 The schedule is an individual movement: every table seats whole partnerships of two (pairs
 tables of four, bruff's three partnerships at tables of six), and round *r* pairs the players by
@@ -31,7 +33,10 @@ from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
 from engine.errors import FortyFiveError
+from engine.paper import PaperResult, ScoreCardDeal, ScoreCardError, score_card_result
+from engine.profiles import make_ruleset
 from engine.seating import sitting_out
+from engine.sides import side_name
 from engine.state import GameState
 from events.types import (
     BoardRevealed,
@@ -47,6 +52,9 @@ from events.types import (
     RoundCalled,
     RoundEnded,
     RoundStarted,
+    ScoreCardConfirmed,
+    ScoreCardDisputed,
+    ScoreCardEntered,
     TableAbandoned,
 )
 
@@ -330,6 +338,27 @@ class RosterChange:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class ScoreCard:
+    """A paper table's score card as last entered (engine.paper), and who stands by it."""
+
+    round: int
+    table: int
+    """1-based."""
+    side: int | None
+    """The side of the player who entered it; ``None``: the director."""
+    deals: tuple[ScoreCardDeal, ...]
+    result: PaperResult
+    confirmed: bool = False
+    confirmed_by: int | None = None
+    """The confirming player's side; ``None`` (when confirmed): the director."""
+    disputed: str | None = None
+    """The reason a player of the table gave in disputing it, until it is entered again or
+    the director confirms it."""
+    record: str | None = None
+    """The id of the kept hand history recording the table's deals, if one was given."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class DriveState:
     """A drive folded from its events."""
 
@@ -367,6 +396,10 @@ class DriveState:
     """The bots seated by a change of the roster to fill a table (they may be stood down)."""
     roster: tuple[RosterChange, ...] = ()
     """Every change of its players by its director, in order."""
+    paper_tables: tuple[int, ...] = ()
+    """The tables (1-based, every round) played with real cards (engine.paper)."""
+    score_cards: tuple[ScoreCard, ...] = ()
+    """The score card of each paper table as last entered, by round and table."""
 
     @property
     def present(self) -> tuple[int, ...]:
@@ -378,6 +411,15 @@ class DriveState:
         """The round a change of the roster applies to first: the round in play, else the
         next to start."""
         return len(self.played) + (1 if self.between_rounds else 0)
+
+    def is_paper(self, table: int) -> bool:
+        """True if *table* (1-based) is played with real cards."""
+        return table in self.paper_tables
+
+    def score_card(self, round_number: int, table: int) -> ScoreCard | None:
+        """Returns the score card of *table* (1-based) in round *round_number*, if any."""
+        return next((c for c in self.score_cards
+                     if (c.round, c.table) == (round_number, table)), None)
 
     def adjustment(self, round_number: int, table: int) -> Adjustment | None:
         """Returns the adjustment of *table* (1-based) in round *round_number*, if any."""
@@ -426,6 +468,7 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
                 movement=event.movement or "round_robin",
                 odd_players=event.odd_players or "bots",
                 round_minutes=event.round_minutes,
+                paper_tables=tuple(event.paper_tables or ()),
             )
             continue
         state = _apply(event, state)
@@ -435,6 +478,7 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
 
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_RECORD = re.compile(r"h-[0-9a-f]{32}")
 
 
 def _whole(value: object, low: int = 0) -> bool:
@@ -465,6 +509,14 @@ def _check_created(event: DriveCreated) -> None:
                          f"{event.round_minutes!r}")
     if event.rank_by is not None and event.rank_by not in RANKINGS:
         raise DriveError(f"a drive ranks by {' or '.join(RANKINGS)}, not {event.rank_by!r}")
+    paper = event.paper_tables or ()
+    count = len(event.schedule[0]) if event.schedule else 0
+    if not all(_whole(t, 1) and t <= count for t in paper) or len(set(paper)) != len(paper):
+        raise DriveError(f"a drive's paper tables are distinct tables 1 to {count}, not "
+                         f"{list(paper)!r}")
+    if paper and event.format != "progressive":
+        raise DriveError("a duplicate board's cards are dealt by the server and hidden until "
+                         "every table has played it: paper tables play progressive drives")
     size = event.table_size
     if not _whole(size, 4) or size % 2 or not _whole(event.boards) or not _whole(event.rounds, 1):
         raise DriveError(f"a drive of tables of {size!r}, {event.rounds!r} rounds and "
@@ -624,6 +676,11 @@ def _round_ended(event: RoundEnded, state: DriveState) -> DriveState:
                 for h in heads):
             raise DriveError(f"round {event.round} ended with the heads of other games than "
                              "it started")
+    for table in state.paper_tables:
+        card = state.score_card(event.round, table)
+        if state.adjustment(event.round, table) is None and (card is None or not card.confirmed):
+            raise DriveError(f"round {event.round} ends before the score card of paper table "
+                             f"{table} is confirmed")
     ended = dataclasses.replace(current, ended=True, heads=heads)
     return _next(state, played=(*state.played[:-1], ended))
 
@@ -731,6 +788,93 @@ def _drive_stopped(event: DriveStopped, state: DriveState) -> DriveState:
     return _next(state, finished=True, stopped=True, paused=False)
 
 
+def _paper_table(state: DriveState, round_number: int, table: int) -> RoundState:
+    """Returns the round in play, checking *table* is one of its paper tables and is not
+    abandoned.
+
+    :raises DriveError: if it is not.
+    """
+    current = _round(state.played, round_number)
+    if not _whole(table, 1) or table > len(current.games) or not state.is_paper(table):
+        raise DriveError(f"table {table!r} of round {round_number} is not a paper table (paper "
+                         f"tables: {', '.join(map(str, state.paper_tables)) or 'none'})")
+    if state.adjustment(round_number, table) is not None:
+        raise DriveError(f"table {table} of round {round_number} was abandoned by the director")
+    return current
+
+
+def _side_of(state: DriveState, side: object, who: str) -> int | None:
+    """Returns *side* if it is one of the drive's sides, or ``None`` (the director).
+
+    :raises DriveError: if it is neither.
+    """
+    if side is None:
+        return None
+    if not _whole(side) or not isinstance(side, int) or side >= state.sides:
+        raise DriveError(f"{who} is a player of side 0 to {state.sides - 1}, or the director")
+    return side
+
+
+@_apply.register
+def _score_card_entered(event: ScoreCardEntered, state: DriveState) -> DriveState:
+    _paper_table(state, event.round, event.table)
+    side = _side_of(state, event.side, "a score card's writer")
+    before = state.score_card(event.round, event.table)
+    if before is not None and before.confirmed and side is not None:
+        raise DriveError(f"the score card of table {event.table} is confirmed: only the "
+                         "director corrects it now")
+    deals = tuple(ScoreCardDeal(d.get("dealer", -1), tuple(d["points"]))
+                  if isinstance(d, Mapping) and isinstance(d.get("points"), Sequence)
+                  else ScoreCardDeal(-1, ()) for d in event.deals)
+    rules = make_ruleset(state.profile, state.options, state.size)
+    try:
+        result = score_card_result(rules, deals, winner=event.winner,
+                                   called=_called(state, event.round))
+    except ScoreCardError as error:
+        raise DriveError(f"table {event.table}'s score card: {error}") from None
+    if event.record is not None and not (isinstance(event.record, str)
+                                         and _RECORD.fullmatch(event.record)):
+        raise DriveError(f"a score card's record is a kept history's id (h- and 32 hex "
+                         f"digits), not {event.record!r}")
+    card = ScoreCard(event.round, event.table, side, deals, result, record=event.record)
+    return _next(state, score_cards=(*(c for c in state.score_cards if c is not before), card))
+
+
+@_apply.register
+def _score_card_confirmed(event: ScoreCardConfirmed, state: DriveState) -> DriveState:
+    _paper_table(state, event.round, event.table)
+    side = _side_of(state, event.side, "a score card's confirmer")
+    card = state.score_card(event.round, event.table)
+    if card is None or card.confirmed:
+        raise DriveError(f"table {event.table} has no score card waiting to be confirmed")
+    if side is not None and card.side is not None and side == card.side:
+        raise DriveError(f"side {side_name(side)} entered table {event.table}'s score card: "
+                         "another side, or the director, confirms it")
+    if side is not None and card.disputed is not None:
+        raise DriveError(f"table {event.table}'s score card is disputed: enter it again, or "
+                         "the director confirms it")
+    confirmed = dataclasses.replace(card, confirmed=True, confirmed_by=side, disputed=None)
+    return _next(state, score_cards=tuple(confirmed if c is card else c
+                                          for c in state.score_cards))
+
+
+@_apply.register
+def _score_card_disputed(event: ScoreCardDisputed, state: DriveState) -> DriveState:
+    _paper_table(state, event.round, event.table)
+    side = _side_of(state, event.side, "a score card's disputer")
+    card = state.score_card(event.round, event.table)
+    if card is None or card.confirmed:
+        raise DriveError(f"table {event.table} has no score card waiting to be confirmed (a "
+                         "confirmed one is the director's to correct)")
+    if side is None or side == card.side:
+        raise DriveError("a player of another side than its writer disputes a score card")
+    if not isinstance(event.reason, str):
+        raise DriveError("a dispute's reason is text")
+    disputed = dataclasses.replace(card, disputed=event.reason)
+    return _next(state, score_cards=tuple(disputed if c is card else c
+                                          for c in state.score_cards))
+
+
 def _next(state: DriveState, **changes: Any) -> DriveState:
     """Returns *state* one version on, with *changes*."""
     if state.finished:
@@ -783,6 +927,25 @@ def table_result(game_id: str, state: GameState) -> TableResult:
     deals = {deal.number: tuple(deal.result.points) for deal in finished
              if deal.result is not None}
     return TableResult(game_id, state.phase == "over", state.winner, tuple(state.scores), deals)
+
+
+def _called(state: DriveState, round_number: int) -> bool:
+    """True if round *round_number* was ended at its time (``round_called``)."""
+    return any(played.called for played in state.played if played.number == round_number)
+
+
+def paper_results(drive: DriveState) -> dict[str, TableResult]:
+    """Returns the result of every paper table whose score card is confirmed, by game id: a
+    game over, its winner and scores the card's, its deals numbered from 1."""
+    results = {}
+    for played in drive.played:
+        for table, game in enumerate(played.games, start=1):
+            card = drive.score_card(played.number, table)
+            if card is not None and card.confirmed:
+                results[game] = TableResult(
+                    game, True, card.result.winner, card.result.scores,
+                    {n: deal.points for n, deal in enumerate(card.deals, start=1)})
+    return results
 
 
 def public_results(drive: DriveState,

@@ -69,6 +69,17 @@ class DriveStore:
         verify_drive(envelopes, drive_id)
         return envelopes
 
+    def wait(self, drive_id: str, after: int, block_ms: int) -> int:
+        """Returns the version of *drive_id* once it is beyond *after*, waiting up to
+        *block_ms* (``XREAD BLOCK`` from ``0-<after>``, so nothing appended between two calls
+        is missed); *after* when nothing came. *block_ms* must stay below the store's socket
+        timeout (the drive stream waits 4 s at a time)."""
+        reply = self._redis.xread({drive_key(drive_id): f"0-{after}"}, count=1,
+                                  block=block_ms or None)
+        if not reply:
+            return after
+        return int(self._redis.xlen(drive_key(drive_id)))
+
     def append(
         self,
         drive_id: str,

@@ -492,8 +492,12 @@ class DriveCreated(Event):
     """Minutes a round may last: then the drive's clock rings the bell (``round_called``,
     actor ``server``); ``None``: rounds end when their tables do, or at the director's bell."""
 
+    paper_tables: tuple[int, ...] | None = None
+    """The tables (1-based, in every round) played with real cards, whose results are entered
+    from their score cards (:class:`ScoreCardEntered`); ``None``: none."""
+
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"rank_by", "movement", "odd_players",
-                                                    "round_minutes"})
+                                                    "round_minutes", "paper_tables"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -655,6 +659,62 @@ class PlayerWithdrawn(Event):
     reason: str
 
 
+# Paper tables: a drive's table played with real cards enters its score card (engine.paper).
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScoreCardEntered(Event):
+    """A paper table's score card was entered, or entered again to correct it, by a player of
+    the table (its side named) or by the director: it stands once confirmed."""
+
+    TYPE: ClassVar[str] = "score_card_entered"
+
+    round: int
+    table: int
+    """1-based, as the drive's view numbers tables."""
+    side: int | None
+    """The side of the player who entered it (the envelope's actor names the player);
+    ``None``: the director."""
+    deals: tuple[Mapping[str, Any], ...]
+    """Each deal in order: ``{"dealer": seat, "points": [per side]}``."""
+    winner: int | None
+    """The winning side when only the order of the tricks could tell (engine.paper);
+    ``None`` otherwise."""
+    record: str | None = None
+    """The table's record of its deals, card by card, for a dispute: the id of a hand history
+    kept with ``POST /v1/histories?mode=keep`` (``h-`` and 32 hex digits of the SHA-256 of its
+    content, so the id pins what it holds); ``None``: none."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"record"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScoreCardConfirmed(Event):
+    """The score card entered last was confirmed: by a player of another side, or by the
+    director. The table's result is then its card's."""
+
+    TYPE: ClassVar[str] = "score_card_confirmed"
+
+    round: int
+    table: int
+    side: int | None
+    """The confirming player's side; ``None``: the director."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScoreCardDisputed(Event):
+    """A player of the table disputes the score card entered last: only a new entry, or the
+    director's confirmation, settles it."""
+
+    TYPE: ClassVar[str] = "score_card_disputed"
+
+    round: int
+    table: int
+    side: int
+    reason: str
+    """What the player said, for the director."""
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
@@ -683,7 +743,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundCalled,
-                RoundEnded,
+                ScoreCardEntered, ScoreCardDisputed, ScoreCardConfirmed, RoundEnded,
                 DrivePaused, DriveResumed, PlayerSubstituted, PlayerAdded, PlayerWithdrawn,
                 DriveFinished, DriveStopped)
 }

@@ -9,6 +9,8 @@ a game was dealt against the board the drive committed to (so every table of a r
 same cards), every game of boards played out against the rule (every board played, won on
 the total), and the standings, derived again on a path of their own
 (:mod:`replay.verification.drive_standings`) and compared with the ones the document states.
+A paper table's result is its confirmed score card, which the drive's fold holds to the
+game's rules (:mod:`engine.paper`); the result listed must be the card's.
 
 A checkpoint pins the drive's events up to its version (the players' names, the schedule,
 every round's games and boards, and from each round's end each game's head, so each result):
@@ -23,7 +25,14 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.drives import SEATED_AT_START, DriveError, DriveState, fold_drive
+from engine.drives import (
+    SEATED_AT_START,
+    DriveError,
+    DriveState,
+    TableResult,
+    fold_drive,
+    paper_results,
+)
 from engine.errors import FortyFiveError, shown
 from engine.fold import fold
 from engine.seating import choose_sit_outs, mover, seat_present, winners_move
@@ -109,9 +118,11 @@ def check_drive(document: Any, *, checkpoint: Any = None,
     problems += _board_problems(drive, listed)
     problems += _pinned_problems(drive, listed, notes)
     outcomes: dict[str, Outcome] = {}
+    paper = paper_results(drive)
     for game, entry in listed.items():
         try:
-            outcome = _outcome(game, entry)
+            outcome = (_paper_outcome(game, entry, paper, envelopes) if entry.get("paper")
+                       else _outcome(game, entry))
         except (KeyError, TypeError, ValueError, FortyFiveError, CorruptStreamError,
                 SchemaError) as error:
             problems.append(f"game {game}: {error}")
@@ -223,7 +234,7 @@ def _pinned_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]],
                     f"game {pinned.game}: round {played.number} ended with it at version "
                     f"{pinned.version} ({pinned.head[:12]}...), but the history lists version "
                     f"{shown(entry.get('version'))} ({str(entry.get('head'))[:12]}...)")
-            elif entry.get("events") is None:
+            elif entry.get("events") is None and not entry.get("paper"):
                 problems.append(f"game {pinned.game}: its round ended, but the history does "
                                 "not carry its events, so its result cannot be derived")
     return problems
@@ -240,14 +251,19 @@ def _seating_problems(drive: DriveState, outcomes: Mapping[str, Outcome]) -> lis
     sat_out: list[int] = []
     for before, played in zip(drive.played, drive.played[1:], strict=False):
         sat_out += before.sitting_out
-        if any(game not in outcomes for game in before.games):
+        movers = []
+        for table, game in enumerate(before.games, start=1):
+            if game in outcomes:
+                movers.append(mover(outcomes[game].scores, outcomes[game].winner))
+            elif drive.is_paper(table) and drive.adjustment(before.number, table) is not None:
+                movers.append(mover((0,) * (drive.size // 2), None))  # No card: none ahead.
+        if len(movers) != len(before.games):
             problems.append(f"round {played.number}: the results of round {before.number} "
                             "that seat it are not all known")
             continue
         tables = drive.schedule[played.number - 1]
         present = sorted({p for t in tables for p in t} | set(played.sitting_out))
         out = choose_sit_outs(present, len(present) % drive.size, sat_out)
-        movers = [mover(outcomes[game].scores, outcomes[game].winner) for game in before.games]
         expected = seat_present(
             winners_move(drive.schedule[before.number - 1], movers, drive.size // 2),
             [p for p in present if p not in out], drive.size)
@@ -263,6 +279,30 @@ def _fits(outcome: Outcome, sides: int) -> bool:
     return (all(len(row) == sides and all(type(v) is int for v in row) for row in rows)
             and (outcome.winner is None or outcome.winner in range(sides))
             and type(outcome.winner) is not bool)
+
+
+def _paper_outcome(game: str, entry: Mapping[str, Any], paper: Mapping[str, TableResult],
+                   envelopes: Sequence[DriveEnvelope]) -> Outcome:
+    """Returns the outcome of a paper table: its confirmed score card, as the drive's fold
+    held it to the game's rules (engine.paper). The listed result must agree, and where its
+    round pinned it, the pin must be the drive's own event there.
+
+    :raises ValueError: naming what does not hold.
+    """
+    confirmed = paper.get(game)
+    if confirmed is None:
+        if entry.get("result") is not None:
+            raise ValueError("a paper table whose score card nobody confirmed lists a result")
+        return Outcome(False, None, (), {})
+    derived = Outcome(True, confirmed.winner, confirmed.scores, dict(confirmed.deals))
+    if Outcome.listed(entry["result"]) != derived:
+        raise ValueError("the listed result differs from its confirmed score card")
+    version = entry.get("version")
+    if version is not None and (type(version) is not int or not 1 <= version <= len(envelopes)
+                                or envelopes[version - 1].hash != entry.get("head")):
+        raise ValueError(f"it is pinned at drive version {shown(version)}, whose hash is not "
+                         "the one listed")
+    return derived
 
 
 def _outcome(game: str, entry: Mapping[str, Any]) -> Outcome:

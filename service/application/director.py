@@ -198,7 +198,13 @@ def _abandon(drive: DriveState, reason: str, given: dict[str, Any],
         raise DirectorRefusal(422, "adjusted_per_side",
                               f"an abandoned table's adjusted score names one of "
                               f"{', '.join(ADJUSTED)} for each of its {drive.sides} sides")
-    if cache is not None and commands.load(
+    if drive.is_paper(table):
+        card = drive.score_card(current.number, table)
+        if card is not None and card.confirmed:
+            raise DirectorRefusal(409, "table_over", f"table {table} of round "
+                                  f"{current.number} has its score card confirmed: there is "
+                                  "nothing to abandon")
+    elif cache is not None and commands.load(
             cache, current.games[table - 1]).state.phase == "over":
         raise DirectorRefusal(409, "table_over", f"table {table} of round {current.number} "
                                                  "is over: there is nothing to abandon")

@@ -39,6 +39,7 @@ from engine.drives import (
     TableResult,
     check_players,
     fold_drive,
+    paper_results,
     partner_pairs,
     public_results,
     schedule_of,
@@ -49,7 +50,8 @@ from engine.drives import (
 )
 from engine.errors import shown
 from engine.fold import PLAYED_OUT, apply_event
-from engine.profiles import make_ruleset
+from engine.paper import ScoreCardError, check_paper_rules
+from engine.profiles import RuleSet, make_ruleset
 from engine.seating import choose_sit_outs, mover, seat_present, winners_move
 from engine.state import GameState
 from events.chain import GENESIS_HASH
@@ -162,6 +164,7 @@ def create_drive(
     movement: str = "round_robin",
     odd_players: str = "bots",
     round_minutes: int | None = None,
+    paper_tables: Sequence[int] | str | None = None,
 ) -> tuple[str, dict[int, str], str]:
     """Creates a drive and returns its id, a token per human player (by player index) and
     its director's token (only its digest is kept: :func:`direct` takes it).
@@ -227,6 +230,7 @@ def create_drive(
         raise DriveError(f"a duplicate drive compares tables: it needs two or more, not one "
                          f"({size + 1} players or more, with fill_with_bots)")
     schedule = schedule_of(movement, len(roster), size, rounds)
+    paper = paper_tables_of(paper_tables, len(schedule[0]), format, rules)
     if admit is not None:
         admit(len(roster) // size * rounds)
     drive_id = new_drive_id()
@@ -239,6 +243,7 @@ def create_drive(
         rounds=rounds, table_size=size, schedule=schedule,
         boards=boards if format == "duplicate" else 0, rank_by=rank_by, movement=movement,
         odd_players=odd_players, round_minutes=round_minutes,
+        paper_tables=paper or None,
     )
     drives.append(drive_id, 0, [created], head=GENESIS_HASH, command_id="create")
     return drive_id, tokens, director
@@ -267,6 +272,8 @@ def abandon_tables(store: Any, cache: commands.GameCache, drive: DriveState) -> 
     ended = range(1, len(current.games) + 1) if current.called else [
         a.table for a in drive.adjustments if a.round == current.number]
     for table in ended:
+        if drive.is_paper(table):
+            continue  # No game was started: its score card settles it.
         game = current.games[table - 1]
         folded = commands.load(cache, game)
         if folded.state.phase == "over":
@@ -412,6 +419,8 @@ def _next_step(
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
         return RoundStarted(number, tuple(games), tuple(boards), tables)
     abandon_tables(store, cache, drive)
+    if drive.paper_tables:
+        return _paper_round_step(drives, cache, drive)
     folded = [commands.load(cache, game) for game in current.games]
     if drive.format == "duplicate":
         states = [game.state for game in folded]
@@ -440,8 +449,14 @@ def _seated_at_start(cache: commands.GameCache, drive: DriveState,
         return None
     last = drive.played[-1]
     previous = drive.schedule[number - 2]
+    paper = paper_results(drive)
     movers = []
-    for game in last.games:
+    for table, game in enumerate(last.games, start=1):
+        if drive.is_paper(table):  # Its confirmed card; abandoned, no side is ahead.
+            card = paper.get(game)
+            movers.append(mover(tuple(card.scores), card.winner) if card is not None
+                          else mover((0,) * drive.sides, None))
+            continue
         state = commands.load(cache, game).state
         movers.append(mover(tuple(state.scores), state.winner))
     moved = winners_move(previous, movers, drive.sides)
@@ -449,6 +464,61 @@ def _seated_at_start(cache: commands.GameCache, drive: DriveState,
     out = choose_sit_outs(present, len(present) % drive.size,
                           [p for played in drive.played for p in played.sitting_out])
     return seat_present(moved, [p for p in present if p not in out], drive.size)
+
+
+def paper_tables_of(asked: Sequence[int] | str | None, tables: int, format: str,
+                    rules: RuleSet) -> tuple[int, ...]:
+    """Returns the paper tables a creator asked for (table numbers, or ``"all"``), checked.
+
+    :raises DriveError: for tables the drive does not have, or a drive paper cannot play.
+    """
+    if asked is None or (not isinstance(asked, str) and not asked):
+        return ()
+    if isinstance(asked, str):
+        if asked != "all":
+            raise DriveError(f"paper_tables names tables (1 to {tables}) or \"all\", not "
+                             f"{shown(asked)}")
+        paper = tuple(range(1, tables + 1))
+    else:
+        paper = tuple(sorted(set(asked)))
+        if len(paper) != len(asked) or not all(1 <= t <= tables for t in paper):
+            raise DriveError(f"paper_tables names distinct tables 1 to {tables}, not "
+                             f"{shown(list(asked))}")
+    if format != "progressive":
+        raise DriveError("a duplicate board's cards are dealt by the server and hidden until "
+                         "every table has played it: paper tables play progressive drives")
+    try:
+        check_paper_rules(rules)
+    except ScoreCardError as error:
+        raise DriveError(str(error)) from None
+    return paper
+
+
+def _paper_round_step(drives: DriveStore, cache: commands.GameCache,
+                      drive: DriveState) -> Event | None:
+    """Returns the end of the round in play of a drive with paper tables once every table is
+    settled (its game over; a paper table's card confirmed, or the table abandoned), else
+    ``None``. A paper table is pinned at the drive's own head then, which covers its card."""
+    current = drive.current
+    assert current is not None, "a round is in play"
+    heads: list[dict[str, Any]] = []
+    paper_head: dict[str, Any] | None = None
+    for table, game in enumerate(current.games, start=1):
+        if drive.is_paper(table):
+            card = drive.score_card(current.number, table)
+            if drive.adjustment(current.number, table) is None and (
+                    card is None or not card.confirmed):
+                return None
+            if paper_head is None:
+                paper_head = {"version": drive.version,
+                              "head": drives.read(drive.drive_id)[drive.version - 1].hash}
+            heads.append({"game": game, **paper_head})
+            continue
+        folded = commands.load(cache, game)
+        if folded.state.phase != "over":
+            return None
+        heads.append({"game": game, "version": folded.version, "head": folded.head_hash})
+    return RoundEnded(current.number, tuple(heads))
 
 
 def _round_ended(current: RoundState,
@@ -482,8 +552,8 @@ def _start_round(
     for index, table in enumerate(drive.schedule[number - 1], start=1):
         game_id = game_id_of(drive.drive_id, number, index)
         games.append(game_id)
-        if store.version(game_id) > 0:
-            continue
+        if drive.is_paper(index) or store.version(game_id) > 0:
+            continue  # A paper table's game is played with real cards: its card is entered.
         seat_types = [drive.players[p]["type"] for p in table]
         names = [drive.players[p]["name"] for p in table]
         digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
@@ -585,8 +655,11 @@ def _reveal_due(
 
 def results_of(cache: commands.GameCache, drive: DriveState) -> dict[str, TableResult]:
     """Returns the result of every game the drive has started, by game id."""
-    return {game: table_result(game, commands.load(cache, game).state)
-            for played in drive.played for game in played.games}
+    return {**{game: table_result(game, commands.load(cache, game).state)
+               for played in drive.played
+               for table, game in enumerate(played.games, start=1)
+               if not drive.is_paper(table)},
+            **paper_results(drive)}
 
 
 def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: str,
@@ -613,6 +686,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
                 "status": "over" if result is not None and result.over else "in_progress",
                 "scores": list(result.scores) if result is not None else [],
                 "winner": table_winner(played, result) if result is not None else None,
+                "paper": drive.is_paper(index),
             })
         rounds.append({
             "number": played.number, "status": "finished" if played.ended else "running",
@@ -634,6 +708,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
         "round_minutes": drive.round_minutes,
         "round_ends_at": None if round_ends_at is None else round_ends_at.astimezone(
             UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "paper_tables": list(drive.paper_tables),
         "rounds": rounds,
         "head": {"version": drive.version, "hash": head, "checkpoint": checkpoint},
     }

@@ -17,10 +17,11 @@ from service.http import hooks, lean_actions, limits
 from service.http.config import load_config
 from service.http.errors import FortyFiveApi, register_error_handlers
 from service.http.repository import EXTENSION, create_services
+from service.http.routes import drive_stream, games, health, histories, web
 from service.http.routes import drives as drives_api
-from service.http.routes import games, health, histories, web
 from service.http.routes import keys as keys_api
 from service.http.routes import log as log_api
+from service.http.routes import paper as paper_api
 from service.http.routes import profiles as profiles_api
 from service.http.routes import rules as rules_api
 from service.http.routes import seats as seats_api
@@ -29,7 +30,8 @@ API_EXTENSION = "fortyfive.api"
 """The key of the app's :class:`flask_smorest.Api` in ``app.extensions``."""
 
 BLUEPRINTS = (health.blp, profiles_api.blp, games.blp, seats_api.blp, rules_api.blp,
-              histories.blp, drives_api.blp, keys_api.blp, log_api.blp)
+              histories.blp, drives_api.blp, drive_stream.blp, paper_api.blp, keys_api.blp,
+              log_api.blp)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

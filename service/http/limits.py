@@ -11,8 +11,9 @@ see :data:`DEFAULT_LIMITS`):
 - ``actions``: ``POST /v1/games/{id}/actions``, counted per seat token (a seat of one game;
   a token the game does not know counts against the address), generous, so that a seat
   playing at any human pace is never stopped;
-- ``streams``: opening ``GET /v1/games/{id}/stream`` (how long a stream stays open is the
-  stream's own business, :mod:`service.http.sse`; this counts the openings only);
+- ``streams``: opening ``GET /v1/games/{id}/stream`` or ``GET /v1/drives/{id}/stream`` (how
+  long a stream stays open is the stream's own business, :mod:`service.http.sse`; this
+  counts the openings only);
 - ``uploads``: ``POST /v1/histories`` (dry run or keep);
 - ``reads``: every other request under ``/v1/``.
 
@@ -110,6 +111,7 @@ _SPECIFIC = {
     ("POST", "seats.SeatClaim"): "creation",
     ("POST", "games.Actions"): "actions",
     ("GET", "games.Stream"): "streams",
+    ("GET", "drive_stream.DriveStream"): "streams",
     ("POST", "histories.Histories"): "uploads",
     ("POST", "drives.Drives"): "creation",
 }

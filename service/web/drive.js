@@ -1,14 +1,16 @@
 // The drive page: the round in play with each table's state and a link to it, the standings
-// (refreshed every few seconds while the drive runs), and a printable score card per player.
+// (refetched on each event of the drive's stream, drivestream.js: a round started or ended, a
+// board revealed, a score card confirmed, the director's actions; never polled), and a
+// printable score card per player.
 //
 // A player's drive token arrives once in the URL fragment (#token=...&player=N, never sent to
 // the server) and stays in sessionStorage; the link to that player's table carries it on in
 // the fragment, where the table page reads it.
 
 import { el, fill, seatNumber, sideName } from "./cards.js";
+import { followDrive } from "./drivestream.js";
 import { $, api, say, showProblem } from "./page.js";
 
-const REFRESH_MS = 3000;
 const driveId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const storeKey = `fortyfive.drive.${driveId}`;
 const state = { drive: null, standings: null, me: null, token: null };
@@ -29,6 +31,13 @@ function readFragment() {
 function tableLink(table) {
   const mine = table.players.find((p) => state.drive.players[state.me]
     && p.name === state.drive.players[state.me].name);
+  if (table.paper) {
+    // Played with real cards: its link is the score card (docs/web-client.md).
+    const card = `/drive/${encodeURIComponent(driveId)}/table/${table.table}/score-card`;
+    return el("a", { href: mine && state.token
+      ? `${card}#token=${encodeURIComponent(state.token)}` : card },
+    mine && state.token ? "Enter our score card" : "Score card");
+  }
   if (mine && state.token) {
     return el("a", { href: `/table/${encodeURIComponent(table.game)}?seat=${mine.seat}#token=${encodeURIComponent(state.token)}` },
       "Open my table");
@@ -119,10 +128,8 @@ async function refresh() {
   return d.status === "running";
 }
 
-async function loop() {
-  let running = true;
-  try { running = await refresh(); } catch (error) { say(`Cannot reach the server: ${error}`, "error"); }
-  if (running) setTimeout(loop, REFRESH_MS);
+async function update() {
+  try { await refresh(); } catch (error) { say(`Cannot reach the server: ${error}`, "error"); }
 }
 
 readFragment();
@@ -134,4 +141,5 @@ $("print-card").addEventListener("click", () => {
   if (state.me === null) { say("Choose a player first.", "error"); return; }
   window.print();
 });
-loop();
+// The stream starts after the version first shown, so nothing between the two is missed.
+update().then(() => followDrive(driveId, update, state.drive ? state.drive.version : null));

@@ -38,6 +38,12 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "table_abandoned": {"round": 1, "table": 2, "adjusted": ["average_plus", "average_minus"],
                         "reason": "a player fell ill"},
     "round_called": {"round": 1, "reason": "the hall closes at ten"},
+    "score_card_entered": {"round": 1, "table": 1, "side": 0,
+                           "deals": [{"dealer": 0, "points": [20, 10]},
+                                     {"dealer": 1, "points": [15, 15]},
+                                     {"dealer": 2, "points": [15, 15]}], "winner": None},
+    "score_card_disputed": {"round": 1, "table": 1, "side": 1, "reason": "deal 2 was 10-20"},
+    "score_card_confirmed": {"round": 1, "table": 1, "side": None},
     "round_ended": {"round": 1, "heads": [{"game": "g1", "version": 40, "head": "01" * 32},
                                           {"game": "g2", "version": 38, "head": "02" * 32}]},
     "drive_paused": {"reason": "tea"},
@@ -56,6 +62,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
 """One event of each type, in a drive's order (a drive finishes, or is stopped: the last
 one is the other end, :data:`STOPPED`)."""
 STOPPED = "drive_stopped"
+PAPER = ("score_card_entered", "score_card_disputed", "score_card_confirmed")
+"""A paper table's events: a progressive drive's (:func:`test_a_paper_tables_card_folds`)."""
 
 RELEASED: dict[tuple[str, int], dict[str, Any]] = {
     ("round_ended", 1): {"round": 1},
@@ -78,9 +86,10 @@ def test_the_drive_fold_applies_every_type(name: str) -> None:
 
 def test_the_samples_fold_into_a_finished_drive() -> None:
     events = [event_from_data(name, data, DRIVE_EVENT_TYPES) for name, data in SAMPLES.items()
-              if name != STOPPED]
+              if name != STOPPED and name not in PAPER]
     drive = drives.fold_drive("d", events)
-    assert drive.finished and not drive.stopped and drive.version == len(SAMPLES) - 1
+    assert drive.finished and not drive.stopped and drive.version == len(SAMPLES) - 1 - len(
+        PAPER)
     stopped = drives.fold_drive("d", [*events[:-1], event_from_data(
         STOPPED, SAMPLES[STOPPED], DRIVE_EVENT_TYPES)])
     assert stopped.finished and stopped.stopped and not stopped.paused
@@ -90,10 +99,33 @@ def test_the_samples_fold_into_a_finished_drive() -> None:
                                                    "a player fell ill"),)
 
 
+def test_a_paper_tables_card_folds_and_stands_once_confirmed() -> None:
+    created = {**SAMPLES["drive_created"], "format": "progressive", "boards": 0,
+               "paper_tables": [1]}
+    started = {"round": 1, "games": ["g1", "g2"], "boards": []}
+    events = [event_from_data(name, data, DRIVE_EVENT_TYPES) for name, data in (
+        ("drive_created", created), ("round_started", started),
+        *((name, SAMPLES[name]) for name in PAPER))]
+    drive = drives.fold_drive("d", events)
+    card = drive.score_card(1, 1)
+    assert card is not None and card.confirmed and card.confirmed_by is None
+    assert card.result.scores == (50, 40) and card.result.winner == 0
+    assert drives.paper_results(drive)["g1"].deals == {1: (20, 10), 2: (15, 15), 3: (15, 15)}
+    ended = event_from_data("round_ended", SAMPLES["round_ended"], DRIVE_EVENT_TYPES)
+    unconfirmed = drives.fold_drive("d", events[:-1])
+    with pytest.raises(drives.DriveError, match="score card of paper table 1 is confirmed"):
+        drives.apply_drive_event(unconfirmed, ended)
+    illegal = event_from_data("score_card_entered", {
+        **SAMPLES["score_card_entered"], "deals": [{"dealer": 0, "points": [30, 5]}]},
+        DRIVE_EVENT_TYPES)
+    with pytest.raises(drives.DriveError, match="deal 1: A 30, B 5 is not a split"):
+        drives.fold_drive("d", [*events[:2], illegal])
+
+
 @pytest.mark.parametrize("name", TYPES)
 def test_the_command_path_emits_every_type(name: str) -> None:
     source = "".join((ROOT / "service" / "application" / f"{module}.py").read_text()
-                     for module in ("drives", "director"))
+                     for module in ("drives", "director", "paper_tables"))
     assert f"{DRIVE_EVENT_TYPES[name].__name__}(" in source, "service/application/drives.py"
 
 

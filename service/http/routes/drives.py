@@ -73,7 +73,8 @@ class Drives(MethodView):
                 players=body["players"], format=body["format"], rounds=body["rounds"],
                 fill_with_bots=body["fill_with_bots"], boards=body["boards"],
                 admit=charge_creations, rank_by=body["rank_by"], movement=body["movement"],
-                odd_players=body["odd_players"], round_minutes=body["round_minutes"])
+                odd_players=body["odd_players"], round_minutes=body["round_minutes"],
+                paper_tables=body["paper_tables"])
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
         drive = _load(drive_id)

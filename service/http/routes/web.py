@@ -76,6 +76,38 @@ def drive(drive_id: str) -> Response:
     return _page("drive.html")
 
 
+@bp.get("/drive/<drive_id>/table/<int:table>/score-card")
+def score_card(drive_id: str, table: int) -> Response:
+    """A paper table's score card on a phone (docs/web-client.md): entered, confirmed or
+    disputed with the token in the fragment (``#token=...`` or ``#director=...``)."""
+    del drive_id, table  # The page reads them from its own URL.
+    return _page("scorecard.html")
+
+
+@bp.get("/drive/<drive_id>/projector")
+def projector(drive_id: str) -> Response:
+    """The projector view of a drive: standings and the round clock in large type, following
+    the drive's stream (docs/web-client.md)."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("projector.html")
+
+
+@bp.get("/drive/<drive_id>/director")
+def director(drive_id: str) -> Response:
+    """The director's page: the director actions over the API, the token entered or read
+    once from the URL fragment (``#director=...``, never sent to the server)."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("director.html")
+
+
+@bp.get("/drive/<drive_id>/print")
+def hall_print(drive_id: str) -> Response:
+    """The hall's printouts: table cards and a movement sheet per round, and each player's
+    score card, with a print style sheet for A4 and Letter."""
+    del drive_id  # The page reads it from its own URL.
+    return _page("print.html")
+
+
 @bp.get("/viewer")
 def viewer() -> Response:
     """The hand-history viewer (``?game=<id>``, or a pasted or uploaded history).

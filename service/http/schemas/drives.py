@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -14,6 +16,23 @@ from service.application.drives import (
     MAX_ROUND_MINUTES,
     MAX_ROUNDS,
 )
+
+
+class PaperTablesField(fields.Raw):
+    """``"all"``, or a list of table numbers (each 1 or more)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"oneOf": [{"type": "string", "enum": ["all"]},
+                              {"type": "array", "items": {"type": "integer", "minimum": 1}}],
+                    **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, allow_none=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if value == "all":
+            return "all"
+        if isinstance(value, list) and all(type(t) is int and t >= 1 for t in value):
+            return value
+        raise ma.ValidationError('"all", or a list of table numbers from 1')
 
 
 class DrivePlayerSchema(ma.Schema):
@@ -64,6 +83,11 @@ class DriveCreateSchema(ma.Schema):
         metadata={"description": "Minutes a round may last: when they are up the drive's "
                                  "clock ends every table still playing as it stands (as the "
                                  "director's end_round does); null or left out: no clock"})
+    paper_tables = PaperTablesField(
+        load_default=None,
+        metadata={"description": "Progressive only: the tables (from 1, in every round) played "
+                                 "with real cards, whose score cards are entered "
+                                 "(/v1/drives/{id}/tables/{table}/score_card), or \"all\""})
     fill_with_bots = fields.Boolean(
         load_default=False,
         metadata={"description": "Fill the last table with bots when the players do not"})
@@ -143,6 +167,8 @@ class DriveTableSchema(ma.Schema):
     status = fields.String(metadata={"description": "in_progress or over"})
     scores = fields.List(fields.Integer())
     winner = fields.Integer(allow_none=True)
+    paper = fields.Boolean(metadata={"description": "Played with real cards: its result is "
+                                                    "its confirmed score card"})
 
 
 class DriveBoardSchema(ma.Schema):
@@ -213,6 +239,8 @@ class DriveViewSchema(ma.Schema):
         "description": "Per round, per table, the players' names in seat order"})
     current_round = fields.Integer(allow_none=True)
     paused = fields.Boolean(metadata={"description": "Paused by its director: no round starts"})
+    paper_tables = fields.List(fields.Integer(), metadata={
+        "description": "The tables (from 1) played with real cards"})
     stopped = fields.Boolean(metadata={
         "description": "Stopped by its director between rounds (status finished)"})
     rounds = fields.List(fields.Nested(DriveRoundSchema))

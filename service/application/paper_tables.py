@@ -1,0 +1,223 @@
+"""Paper tables: enter, confirm and dispute a paper table's score card (engine.paper).
+
+A player of the table enters the card of the round in play with their drive token (the one
+their table's seat token is in every round); a player of another side confirms it, or
+disputes it, with theirs; the director may enter, correct and confirm any card with the
+director's token. Each is a drive event (``score_card_entered``, ``score_card_confirmed``,
+``score_card_disputed``) whose actor is ``player:<index>`` or ``director``, so the drive's
+history says who entered and who confirmed every hand-entered result. The card is held to
+the game's rules before anything is appended (:func:`engine.paper.score_card_result`); the
+drive's fold holds it to them again, as ``drive verify`` does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.drives import DriveError, DriveState, ScoreCard, apply_drive_event, partner_pairs
+from engine.paper import ScoreCardDeal, ScoreCardError, score_card_result
+from engine.profiles import make_ruleset
+from events.drive_store import DriveStore
+from events.envelope import DIRECTOR
+from events.errors import ConcurrencyError
+from events.types import Event, ScoreCardConfirmed, ScoreCardDisputed, ScoreCardEntered
+from service.application.drives import DIRECTOR_SECRET, load
+from service.application.tokens import token_digest
+
+PLAYER_ACTOR = "player:"
+"""The actor of a drive event a player decided: ``player:`` and their index in the drive."""
+
+
+class ScoreCardTokenError(PermissionError):
+    """Raised for a token that is neither the director's nor a drive player's."""
+
+
+class NotAtTableError(PermissionError):
+    """Raised for a player's token at a table they do not sit at in the round in play."""
+
+
+class RecordNotFoundError(LookupError):
+    """Raised for a score card naming a record (a kept history) that is not kept."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Writer:
+    """Who acts on a score card: a player of the table (their index and side) or the
+    director (``player`` and ``side`` ``None``)."""
+
+    player: int | None
+    side: int | None
+
+    @property
+    def actor(self) -> str:
+        """The actor of the drive events they decide."""
+        return DIRECTOR if self.player is None else f"{PLAYER_ACTOR}{self.player}"
+
+
+def writer_of(drives: DriveStore, drive: DriveState, token: str | None, table: int) -> Writer:
+    """Returns who *token* is at *table* (1-based) of the round in play.
+
+    :raises ScoreCardTokenError: if it is no token of the drive.
+    :raises NotAtTableError: if it is a player's who does not sit at that table now.
+    :raises DriveError: if no round is in play or there is no such table.
+    """
+    kept = drives.secrets(drive.drive_id)
+    digest = token_digest(token) if token is not None else ""
+    director = kept.get(DIRECTOR_SECRET)
+    if director is not None and token is not None and hmac.compare_digest(director, digest):
+        return Writer(None, None)
+    player = next((int(field.split(":", 1)[1]) for field, value in kept.items()
+                   if field.startswith("token:") and token is not None
+                   and hmac.compare_digest(value, digest)), None)
+    if player is None:
+        raise ScoreCardTokenError(f"that is no token of drive {drive.drive_id!r}: send a "
+                                  "player's drive token or the director's")
+    seated = _seated(drive, table)
+    for side, members in enumerate(partner_pairs(seated, drive.sides)):
+        if player in members:
+            return Writer(player, side)
+    raise NotAtTableError(f"{drive.players[player]['name']} does not sit at table {table} "
+                          "this round: a player of the table, or the director, enters its card")
+
+
+def _seated(drive: DriveState, table: int) -> tuple[int, ...]:
+    """Returns the players of *table* in the round in play.
+
+    :raises DriveError: if no round is in play or it has no such table.
+    """
+    current = drive.current
+    if current is None or current.ended:
+        raise DriveError("no round is in play: score cards are entered during their round")
+    tables = drive.schedule[current.number - 1]
+    if not 1 <= table <= len(tables):
+        raise DriveError(f"round {current.number} has no table {table} (tables 1 to "
+                         f"{len(tables)})")
+    return tables[table - 1]
+
+
+def check_card(drive: DriveState, deals: Sequence[Mapping[str, Any]],
+               winner: int | None) -> None:
+    """Checks a score card against the drive's rules before anything is appended.
+
+    :raises engine.paper.ScoreCardError: naming what the rules do not allow.
+    """
+    rules = make_ruleset(drive.profile, drive.options, drive.size)
+    current = drive.current
+    score_card_result(rules, [ScoreCardDeal(d["dealer"], tuple(d["points"])) for d in deals],
+                      winner=winner, called=current is not None and current.called)
+
+
+def enter(drives: DriveStore, drive_id: str, token: str | None, table: int,
+          deals: Sequence[Mapping[str, Any]], winner: int | None = None,
+          record: str | None = None,
+          is_kept: Callable[[str], bool] = lambda _record: True) -> DriveState:
+    """Enters (or corrects) the score card of paper *table* in the round in play: *deals*
+    each ``{"dealer", "points"}``, and *record* the id of a kept hand history of its deals,
+    which *is_kept* must know (once the token is known to be the table's); returns the drive
+    after it.
+
+    :raises RecordNotFoundError: for a record that is not kept.
+
+    :raises ScoreCardError: for a card its rules do not allow (nothing is appended).
+    :raises DriveError: for a table that is no paper table in play, or a confirmed card a
+        player tries to change.
+    """
+    def decide(drive: DriveState, writer: Writer) -> Event:
+        check_card(drive, deals, winner)
+        if record is not None and not is_kept(record):
+            raise RecordNotFoundError(f"no history {record!r} is kept: keep the table's record "
+                                      "first (POST /v1/histories?mode=keep) and name the id it "
+                                      "answers")
+        assert drive.current is not None, "a round is in play"
+        return ScoreCardEntered(drive.current.number, table, writer.side, tuple(
+            {"dealer": d["dealer"], "points": list(d["points"])} for d in deals), winner,
+            record)
+
+    return _append(drives, drive_id, token, table, decide)
+
+
+def confirm(drives: DriveStore, drive_id: str, token: str | None, table: int) -> DriveState:
+    """Confirms the score card of paper *table* entered last (a player of another side than
+    its writer's, or the director); returns the drive after it."""
+    def decide(drive: DriveState, writer: Writer) -> Event:
+        assert drive.current is not None, "a round is in play"
+        return ScoreCardConfirmed(drive.current.number, table, writer.side)
+
+    return _append(drives, drive_id, token, table, decide)
+
+
+def dispute(drives: DriveStore, drive_id: str, token: str | None, table: int,
+            reason: str) -> DriveState:
+    """Disputes the score card of paper *table* entered last (a player of another side than
+    its writer's); returns the drive after it."""
+    def decide(drive: DriveState, writer: Writer) -> Event:
+        assert drive.current is not None, "a round is in play"
+        if writer.side is None:
+            raise DriveError("the director settles a disputed card by confirming it or "
+                             "entering it again, not by disputing it")
+        return ScoreCardDisputed(drive.current.number, table, writer.side, reason)
+
+    return _append(drives, drive_id, token, table, decide)
+
+
+def _append(drives: DriveStore, drive_id: str, token: str | None, table: int,
+            decide: Any) -> DriveState:
+    """Appends the event *decide* makes of the drive and the writer, deciding again if the
+    drive moved on meanwhile; returns the drive after it."""
+    while True:
+        drive, head = load(drives, drive_id)
+        if drive.finished:
+            raise DriveError(f"drive {drive_id!r} is finished: its score cards are final")
+        writer = writer_of(drives, drive, token, table)
+        event = decide(drive, writer)
+        after = apply_drive_event(drive, event)
+        try:
+            drives.append(drive_id, drive.version, [event], head=head, actor=writer.actor)
+        except ConcurrencyError:
+            continue
+        return after
+
+
+def card_view(drive: DriveState, round_number: int, table: int) -> dict[str, Any]:
+    """Returns a paper table's score card as the API shows it: its players by side, the card
+    entered last (deals, totals, winner), who entered and confirmed it, and any dispute."""
+    seated = drive.schedule[round_number - 1][table - 1]
+    card = drive.score_card(round_number, table)
+    sides = [{"side": side, "players": [{"name": drive.players[p]["name"], "player": p,
+                                         "seat": seated.index(p)} for p in members]}
+             for side, members in enumerate(partner_pairs(seated, drive.sides))]
+    return {"round": round_number, "table": table, "paper": drive.is_paper(table),
+            "target": make_ruleset(drive.profile, drive.options, drive.size).target,
+            "sides": sides, "status": _status(drive, round_number, table, card),
+            "card": None if card is None else _card(card)}
+
+
+def _status(drive: DriveState, round_number: int, table: int, card: ScoreCard | None) -> str:
+    if drive.adjustment(round_number, table) is not None:
+        return "abandoned"
+    if card is None:
+        return "empty"
+    if card.confirmed:
+        return "confirmed"
+    return "disputed" if card.disputed is not None else "entered"
+
+
+def _card(card: ScoreCard) -> dict[str, Any]:
+    return {
+        "deals": [{"deal": n, "dealer": d.dealer, "points": list(d.points)}
+                  for n, d in enumerate(card.deals, start=1)],
+        "scores": list(card.result.scores), "winner": card.result.winner,
+        "entered_by": "director" if card.side is None else {"side": card.side},
+        "confirmed": card.confirmed,
+        "confirmed_by": None if not card.confirmed else (
+            "director" if card.confirmed_by is None else {"side": card.confirmed_by}),
+        "dispute": card.disputed,
+        "record": card.record,
+    }
+
+
+__all__ = ["NotAtTableError", "RecordNotFoundError", "ScoreCardError", "ScoreCardTokenError",
+           "Writer", "card_view", "check_card", "confirm", "dispute", "enter", "writer_of"]
