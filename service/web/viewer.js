@@ -93,6 +93,10 @@ function showHistory(doc) {
   }
   const created = (doc.events || []).find((event) => event.type === "game_created");
   viewer.names = created && Array.isArray(created.data.names) ? created.data.names : [];
+  // Each bot's level as the creation records it; a creation without levels (every game before
+  // them, and games of basic bots only) is basic bots; a history without its creation, unknown.
+  viewer.levels = !created ? [] : Array.isArray(created.data.bot_levels) ? created.data.bot_levels
+    : (created.data.seats || []).map((kind) => (kind === "bot" ? "basic" : null));
   viewer.model = model;
   checkAndShow($("verdict"), doc, () => viewer.model === model);
   showLogStatus($("log-status"), doc, () => viewer.model === model);
@@ -168,7 +172,9 @@ function seatText(seat) {
   if (!Number.isInteger(seat)) return `seat ${seat}`;
   if (!info) return `seat ${seat}`;
   const name = viewer.names && viewer.names[seat] ? ` ${viewer.names[seat]}` : "";
-  return `seat ${seat}${name}${info.type === "bot" ? " (bot)" : ""}`;
+  if (info.type !== "bot") return `seat ${seat}${name}`;
+  const level = viewer.levels && viewer.levels[seat];
+  return `seat ${seat}${name} (bot${level ? `, ${level}` : ""})`;
 }
 
 function viewName(value) {
