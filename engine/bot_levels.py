@@ -1,9 +1,10 @@
 """The level registry: each bot level's decision function, the one place that maps a level
 (:data:`engine.levels.LEVELS`) to how a bot at that level decides.
 
-Every caller that makes a bot act (the workers, ``fortyfive play``, ``fortyfive bot``) asks
-:func:`decide` with the seat's level; nobody imports a level's module directly, so a new level
-is one entry here and one name in :mod:`engine.levels`. The decisions differ, the rules do not:
+Everything that seats a bot at a game (the workers, ``fortyfive play``, ``fortyfive bot``) asks
+:func:`decide` with the seat's level, so a new level is one entry here and one name in
+:mod:`engine.levels`. (The rules vectors and ``bench grind`` call the basic bot itself: they
+need its exact play, not a seat's level.) The decisions differ, the rules do not:
 each function returns one of :func:`engine.actions.legal_actions`, and the engine checks it as
 it checks a person's.
 """
