@@ -1,19 +1,22 @@
 """Bot levels over HTTP: a seat ``{"type": "bot", "level": ...}`` when a game is created,
-recorded in its creation and shown in its views and histories; an unknown level is refused
-with its own problem type, and nothing is created."""
+recorded in its creation and shown in its views and histories, and kept by a rematch; an unknown
+level is refused with its own problem type, and nothing is created."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from http_table import bearer
 
 from events.redis_store import RedisEventStore
 from replay.formats.importing import read_history
 from replay.formats.jsonformat import read_json
 from replay.presentation.show import render
 from replay.verification.verify import verify
+from service.application import commands
 
 
 def _create(client: FlaskClient, *seats: dict[str, Any]) -> Any:
@@ -101,3 +104,17 @@ def test_the_history_holds_the_levels_verifies_and_shows_them(client: FlaskClien
     assert read.ok and read.history is not None, read.diagnostics
     again = next(event for event in read.history.events if event.type == "game_created")
     assert again.data["bot_levels"] == [None, "strong", "basic"], "the text keeps them"
+
+
+def test_a_rematch_seats_the_same_bots_at_their_levels(client: FlaskClient, app: Flask) -> None:
+    body = _create(client, {"type": "human"}, {"type": "bot", "level": "strong"},
+                   {"type": "bot", "level": "basic"}).get_json()
+    services = app.extensions["fortyfive"]
+    version = commands.load(services.cache, body["id"]).version
+    assert commands.abandon(services.store, services.cache, body["id"],
+                            expected_version=version, idle_seconds=1, after_seconds=1)
+    again = client.post(f"/v1/games/{body['id']}/rematch", json={},
+                        headers=bearer(body["seats"][0]["token"]))
+    assert again.status_code == 201, again.get_json()
+    view = client.get(f"/v1/games/{again.get_json()['rematch']}").get_json()
+    assert view["seat_levels"] == [None, "strong", "basic"]
