@@ -1,5 +1,6 @@
 """``fortyfive bot --level``: the API bot decides at the level asked, through the level
-registry, with its budget; a level or budget it does not know is refused in one line."""
+registry, with its budget; a level or budget it does not know is refused in one line, and
+``serve`` and ``worker`` refuse a bad ``BOT_BUDGET_MS`` before they start."""
 
 from __future__ import annotations
 
@@ -65,3 +66,14 @@ def test_an_unknown_level_or_budget_is_one_line_and_status_2(
     status = main(["bot", "--url", "http://127.0.0.1:9", "--game", "g", "--token", "t", *argv])
     _, err = capsys.readouterr()
     assert status == 2 and err.count("\n") == 1 and says in err, err
+
+
+@pytest.mark.parametrize("argv", [["serve"], ["worker", "--redis-url", "redis://127.0.0.1:9/0"]])
+def test_serve_and_worker_refuse_a_bad_budget_before_they_start(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        argv: list[str]) -> None:
+    monkeypatch.setenv("BOT_BUDGET_MS", "fast")
+    status = main(argv)
+    _, err = capsys.readouterr()
+    assert status == 2 and err == (f"fortyfive {argv[0]}: BOT_BUDGET_MS must be a whole number "
+                                   "of milliseconds from 1 to 60000, got 'fast'\n")
