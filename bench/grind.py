@@ -55,6 +55,7 @@ from typing import Any
 
 from bench import positive_int
 from engine.cards import JOKER, Card, Suit
+from engine.levels import BASIC
 from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import ranking
 from engine.shuffle import ALGORITHM_2, committed_cut, cut, deal_order, deck_order, pack
@@ -311,7 +312,10 @@ def _play_live(profile: str, seats: tuple[str, ...], deals: int,
         return hashlib.sha256(f"{label}/{profile}/{next(counter)}".encode()).digest()
 
     while len(found) < deals:
-        game_id = commands.create_game(store, profile, {}, seats, entropy=entropy).game_id
+        # Basic bots: the case measures what the decks rest on, not how well the bots play.
+        game_id = commands.create_game(
+            store, profile, {}, seats, entropy=entropy,
+            bot_levels=[BASIC if kind == "bot" else None for kind in seats]).game_id
         for _ in range(100_000):
             state = commands.load(games, game_id).state
             due = [job for job in plan(game_id, state) if job.name in ("play_bots", "turn_clock")]

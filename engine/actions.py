@@ -30,6 +30,7 @@ from engine.cards import (
 from engine.errors import InvalidActionError, InvalidCardError, shown
 from engine.fold import apply_event, play_card
 from engine.legality import allow_card, legal_mask
+from engine.levels import BASIC, seat_levels
 from engine.profiles import MOST_PLAYERS, make_ruleset
 from engine.ranking import ranking
 from engine.rejections import (
@@ -244,6 +245,7 @@ def start_game(
     contribution_secret: bytes | None = None,
     nonce_window: int | None = None,
     names: Sequence[str | None] = (),
+    bot_levels: Sequence[str | None] = (),
 ) -> tuple[Event, ...]:
     """Returns the opening events of a new game: its creation and the first shuffle.
 
@@ -251,16 +253,19 @@ def start_game(
     turn clock cut from *contribution_secret*, committed here before any deal's seed; without
     one, by ``hmac-sha256-fy/1`` (the histories of earlier releases). A *nonce_window* (seconds,
     :mod:`engine.nonce_window`) is committed with it: how long a bot's or the clock's cut
-    waits for the human seats' nonces.
+    waits for the human seats' nonces. *bot_levels* name each bot seat's level
+    (:func:`engine.levels.seat_levels`: unnamed, ``strong`` in a game with a person and
+    ``basic`` in a game of bots only).
 
     :raises ProfileError: for a bad profile, option or player count.
     :raises InvalidActionError: for a seat type other than ``human`` or ``bot``.
+    :raises BotLevelError: for an unknown level, or a level for a person's seat.
     :raises ValueError: for a *context* without a 32-byte *contribution_secret*.
     """
     return start_game_and_apply(
         profile, options, seat_types, game_seed, shuffle_seed, context=context,
         contribution_secret=contribution_secret, nonce_window=nonce_window,
-        names=names)[0]
+        names=names, bot_levels=bot_levels)[0]
 
 
 def start_game_and_apply(
@@ -275,6 +280,7 @@ def start_game_and_apply(
     nonce_window: int | None = None,
     bot_pace_ms: int = 0,
     names: Sequence[str | None] = (),
+    bot_levels: Sequence[str | None] = (),
 ) -> tuple[tuple[Event, ...], GameState]:
     """Returns what :func:`start_game` returns and the state those events fold to, as
     :func:`decide_and_apply` does for an action: the opening is worked out once.
@@ -282,14 +288,18 @@ def start_game_and_apply(
     *bot_pace_ms* (milliseconds a bot waits before each action) is recorded only in a game
     with a person and a bot: nobody else would follow the pace. *names* (one per seat, or
     none) are recorded when at least one seat has a name; the service checks them first.
+    *bot_levels* (one per seat, or none) name each bot seat's level, ``None`` for
+    :func:`engine.levels.default_level`; they are recorded when a bot is not ``basic``.
 
     :raises ProfileError: as :func:`start_game`.
     :raises InvalidActionError: as :func:`start_game`.
+    :raises BotLevelError: as :func:`start_game`.
     :raises ValueError: as :func:`start_game`.
     """
     for kind in seat_types:
         if kind not in ("human", "bot"):
             raise InvalidActionError(f"seat type must be 'human' or 'bot', got {kind!r}")
+    levels = seat_levels(seat_types, bot_levels)
     rules = make_ruleset(profile, options, len(seat_types))
     secret = None
     if context is not None:
@@ -306,7 +316,8 @@ def start_game_and_apply(
         contribution_commitment=None if secret is None else contribution_commitment(secret),
         contribution_secret=secret, nonce_window=nonce_window,
         names=tuple(names) if any(name is not None for name in names) else None,
-        bot_pace_ms=(bot_pace_ms or None) if {"human", "bot"} <= set(seat_types) else None)
+        bot_pace_ms=(bot_pace_ms or None) if {"human", "bot"} <= set(seat_types) else None,
+        bot_levels=levels if any(level not in (None, BASIC) for level in levels) else None)
     following, state = _server_steps(apply_event(None, created), shuffle_seed, context)
     return (created, *following), state
 

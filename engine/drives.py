@@ -33,6 +33,7 @@ from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
 from engine.errors import FortyFiveError
+from engine.levels import BASIC, LEVELS
 from engine.paper import PaperResult, ScoreCardDeal, ScoreCardError, score_card_result
 from engine.profiles import make_ruleset
 from engine.seating import sitting_out
@@ -367,7 +368,9 @@ class DriveState:
     profile: str
     options: Mapping[str, Any]
     players: tuple[Mapping[str, str], ...]
-    """Each ``{"name", "type"}``, in the order the creator gave them (bots added last)."""
+    """Each ``{"name", "type"}`` and, for a bot of a drive created since levels, its
+    ``"level"`` (:func:`player_level`), in the order the creator gave them (bots added
+    last)."""
     format: Format
     rounds: int
     size: int
@@ -481,6 +484,14 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _RECORD = re.compile(r"h-[0-9a-f]{32}")
 
 
+def player_level(player: Mapping[str, str]) -> str | None:
+    """Returns the bot level of a drive's *player*: the level its creation recorded, ``basic``
+    for a bot of a drive created before levels, ``None`` for a person."""
+    if player["type"] != "bot":
+        return None
+    return player.get("level") or BASIC
+
+
 def _whole(value: object, low: int = 0) -> bool:
     """True for an int (not a bool) of at least *low*."""
     return type(value) is int and value >= low
@@ -498,6 +509,11 @@ def _check_created(event: DriveCreated) -> None:
                and p.get("type") in ("human", "bot") for p in players):
         raise DriveError("every player of a drive is an object with a name and a type, human "
                          "or bot")
+    for p in players:
+        level = p.get("level")
+        if level is not None and (p["type"] != "bot" or level not in LEVELS):
+            raise DriveError(f"a drive's bot has a level, {' or '.join(LEVELS)}, and a person "
+                             f"none: {p['name']!r} ({p['type']}) has {level!r}")
     if event.movement is not None and event.movement not in MOVEMENTS:
         raise DriveError(f"a drive's movement is {' or '.join(MOVEMENTS)}, not "
                          f"{event.movement!r}")

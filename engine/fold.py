@@ -20,6 +20,7 @@ from engine.boards import board_order
 from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
+from engine.levels import BotLevelError, recorded_levels
 from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import Ranking, ranking
 from engine.rulings import ruling
@@ -125,6 +126,10 @@ def _replaced(record: _Record, **changes: Any) -> _Record:
 
 def _create(event: GameCreated) -> GameState:
     rules = _ruleset(event.profile, event.options, len(event.seats))
+    try:
+        levels = recorded_levels(event.seats, event.bot_levels)
+    except BotLevelError as error:
+        raise EventSequenceError(str(error)) from None
     return GameState(
         version=1,
         deal=None,
@@ -135,6 +140,7 @@ def _create(event: GameCreated) -> GameState:
         nonce_window=event.nonce_window,
         names=tuple(event.names or ()),
         bot_pace_ms=event.bot_pace_ms or 0,
+        seat_levels=levels,
         dealer=first_dealer(event.seed, rules.players),
         scores=(0,) * rules.sides,
         games_won=(0,) * rules.sides,

@@ -202,6 +202,10 @@ class GameState(NamedTuple):
     nonce_window: int | None = None
     """Seconds a ``/2`` deal waits for the human seats' nonces before a bot's or the turn
     clock's cut (``game_created``; ``None`` in games created before the rule)."""
+    seat_levels: tuple[str | None, ...] = ()
+    """Each seat's bot level (:mod:`engine.levels`), ``None`` for a person's seat, as the
+    game's creation records it (``basic`` for every bot of a game created before levels).
+    The workers' business, not the rules': the rules are the same for every level."""
 
     @property
     def phase(self) -> GamePhase:

@@ -110,9 +110,16 @@ class GameCreated(Event):
     can follow them; ``None`` (every game created before the pace, and games without a
     person) for no wait. Not a rule: the same actions are taken either way."""
 
+    bot_levels: tuple[str | None, ...] | None = None
+    """One entry per seat: how the bot there decides (``"basic"``, ``"strong"``: the names of
+    :mod:`engine.levels`), ``None`` for a person's seat; ``None`` as a whole where every bot
+    seat is ``basic`` (every game created before levels, and games whose bots are all basic,
+    so that their creation keeps its exact bytes). Public: a player may know what sits at the
+    table."""
+
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
         {"contribution_commitment", "contribution_secret", "nonce_window", "names",
-         "bot_pace_ms"})
+         "bot_pace_ms", "bot_levels"})
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"contribution_secret"})
 
 

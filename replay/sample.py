@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.actions import decide, legal_actions, start_game
+from engine.levels import BASIC
 from engine.state import GameState
 from events.chain import GENESIS_HASH, seal_events
 from events.envelope import SERVER, Actor, RecordedEvent, format_timestamp
@@ -67,16 +68,21 @@ class GameDriver:
 
     def start(self, profile: str, seats: Sequence[str], options: Mapping[str, Any] | None = None,
               *, game_seed: bytes | None = None, shuffle: bool = True,
-              fy2: bool = False) -> GameDriver:
+              fy2: bool = False, bot_levels: Sequence[str | None] | None = None) -> GameDriver:
         """Creates the game (and, unless *shuffle* is False, shuffles its first deal); with
         *fy2*, dealt by ``hmac-sha256-fy/2`` with the game id as context, as the service does.
+        Its bots are at *bot_levels*, by default ``basic`` (a sample game's moves are played
+        by its script, so their level is only what the creation records; basic keeps the
+        creation as it was before levels).
 
         :raises engine.errors.ProfileError: for a bad profile or option.
         """
         seed = game_seed if game_seed is not None else digest(self.label, "game")
         secret = digest(self.label, "contribution") if fy2 else None
+        levels = bot_levels or [BASIC if kind == "bot" else None for kind in seats]
         events = start_game(profile, options or {}, seats, seed, self._entropy(),
-                            context=self.game_id if fy2 else None, contribution_secret=secret)
+                            context=self.game_id if fy2 else None, contribution_secret=secret,
+                            bot_levels=levels)
         self._append(events if shuffle else events[:1], SERVER, None)
         return self
 

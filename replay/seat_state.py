@@ -42,6 +42,7 @@ def state_from_view(view: Mapping[str, Any]) -> tuple[GameState, Seat]:
             deal=deal,
             rules=rules,
             seat_types=tuple(view["seat_types"]),
+            seat_levels=tuple(view.get("seat_levels") or ()),
             game_seed="",
             dealer=int(view["dealer"]),
             scores=tuple(int(score) for score in view["scores"]),

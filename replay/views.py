@@ -182,6 +182,7 @@ def game_view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "rules_digest": rules.digest(),
         "players": rules.players,
         "seat_types": list(state.seat_types),
+        "seat_levels": list(state.seat_levels),
         "names": list(state.names) or [None] * rules.players,
         "sides": [list(rules.seats_of(side)) for side in range(rules.sides)],
         "phase": state.phase,

@@ -7,6 +7,7 @@
   that expects such a log reads and clears ``error_logs``.
 - SIGTERM and SIGINT keep their handlers from test to test, so a run stopped by a signal
   stops (``default_signal_handlers``).
+- A strong bot's budget is 5 ms of CPU per decision (``BOT_BUDGET_MS``), unless set.
 - Under CI (``CI`` set), Hypothesis runs derandomized and without its example database, so a
   CI run is reproducible: property tests explore afresh on developers' machines instead.
   Everywhere, it has no deadline and no "too slow" health check: a loaded machine is slow,
@@ -37,6 +38,11 @@ settings.register_profile(
     "ci", parent=settings.get_profile("suite"), derandomize=True, database=None, print_blob=True
 )
 settings.load_profile("ci" if os.environ.get("CI") else "suite")
+
+# A strong bot spends BOT_BUDGET_MS of CPU on each decision (100 by default): the suite's games
+# with strong bots (every bot seat of a game with a person, unless the test names basic) get a
+# small budget, so that the suite stays fast on two cores. The processes it starts inherit it.
+os.environ.setdefault("BOT_BUDGET_MS", "5")
 
 
 class ErrorLogRecorder(logging.Handler):

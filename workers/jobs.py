@@ -6,7 +6,11 @@ path HTTP clients use, with the version decided on and a command id derived from
 version: a job that runs again, or two copies racing, append nothing twice.
 
 Bots draw chance from ``random.Random`` seeded with the game id and the version they act at,
-so a re-run makes the same choice.
+so a re-run makes the same choice. Each bot decides at its seat's level, as the game's creation
+records it (:attr:`engine.state.GameState.seat_levels`), through the level registry
+(:mod:`engine.bot_levels`); a strong bot spends up to ``BOT_BUDGET_MS`` of CPU per decision
+(:func:`bot_budget`). The turn clock, acting for a person who ran out of time, decides as the
+basic bot: at once, and as the person's stand-in rather than a stronger player.
 
 A bot's or the clock's cut of a ``/2`` deal waits for the human seats' nonces by one rule,
 :mod:`engine.nonce_window`, which the command path enforces (:func:`commands.cut_wait`): the
@@ -22,7 +26,9 @@ import random
 import time
 from typing import Any
 
-from engine.bots import Chance, choose_action
+from engine import bot_levels
+from engine.bots import Chance
+from engine.levels import BASIC
 from engine.nonce_window import awaited
 from engine.state import GameState
 from events.envelope import SERVER
@@ -32,6 +38,7 @@ from events.store import EventStore
 from replay.formats import jsonformat
 from replay.formats.build import build_history, replay_log
 from service.application import commands, signing
+from service.application.environment import bot_budget_ms
 from workers import context, integrity, keys, projections, retention
 from workers.drives import advance_drive as advance_drive
 from workers.plan import bot_pace, finished_deals
@@ -46,6 +53,16 @@ def _chance(seed: str) -> Chance:
     """Returns a generator seeded with *seed* (a str seed is hashed with SHA-512, so the
     same seed gives the same draws in every process)."""
     return random.Random(seed)
+
+
+def bot_budget() -> int:
+    """Returns the CPU a strong bot may spend on one decision, in milliseconds: the
+    environment's ``BOT_BUDGET_MS``, else :data:`engine.bot_levels.DEFAULT_BUDGET_MS`.
+
+    :raises ValueError: for a value that is not a number of milliseconds (``fortyfive serve``
+        and ``fortyfive worker`` check it before they start).
+    """
+    return bot_budget_ms(bot_levels.DEFAULT_BUDGET_MS)
 
 
 def bot_command_id(game_id: str, version: int) -> str:
@@ -94,6 +111,7 @@ def play_bots(game_id: str, version: int) -> int:
     if folded.version != version:
         return 0
     taken = 0
+    budget = bot_budget()
     for _ in range(bot_actions_per_job(folded.state)):
         state, at = folded.state, folded.version
         seat = state.turn
@@ -103,7 +121,8 @@ def play_bots(game_id: str, version: int) -> int:
             if at != version:
                 break
             _hold_cut(store, game_id, state)
-        action = choose_action(state, seat, _chance(f"bot:{game_id}:{at}"))
+        action = bot_levels.decide(state.seat_levels[seat], state, seat,
+                                   _chance(f"bot:{game_id}:{at}"), budget_ms=budget)
         if action is None:
             log.warning("bot in seat %d of game %s has no action at version %d", seat, game_id, at)
             break
@@ -135,7 +154,8 @@ def turn_clock(game_id: str, version: int, seat: int) -> bool:
     state = folded.state
     if folded.version != version or state.phase == "over" or state.turn != seat:
         return False
-    action = choose_action(state, seat, _chance(f"clock:{game_id}:{version}"))
+    action = bot_levels.decide(BASIC, state, seat,
+                               _chance(f"clock:{game_id}:{version}"))
     if action is None:
         return False
     _hold_cut(store, game_id, state)

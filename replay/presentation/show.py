@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.levels import BotLevelError, recorded_levels, seat_label
 from engine.sides import seat_name, side_name
 from events.types import EVENT_TYPES
 from replay.formats.document import HandHistory, HistoryEvent, Section
@@ -64,6 +65,9 @@ def _header(history: HandHistory) -> list[str]:
         name = names[number] if number < len(names) else None
         return seat_name(number) + (f" ({name})" if name else "")
 
+    labels = _seat_labels(history)
+    if labels:
+        lines.append("  seats: " + ", ".join(labels))
     if sides:
         lines.append("  sides: " + "; ".join(
             f"{side_name(side)} = seats {', '.join(map(labelled, seats))}"
@@ -76,6 +80,24 @@ def _header(history: HandHistory) -> list[str]:
                      f"{seat_name(start.dealer)}, scores "
                      f"{_scores(start.scores)}")
     return lines
+
+
+def _seat_labels(history: HandHistory) -> list[str]:
+    """Returns ``seat 1 (bot, strong)`` for each seat of a history with a bot (none for a
+    table of people): the level as the game's creation records it, or the type alone where
+    the history does not hold the creation (one deal's)."""
+    if not any(seat.type == "bot" for seat in history.seats):
+        return []
+    created = next((event for event in history.events if event.type == "game_created"), None)
+    levels: Sequence[str | None] = [None] * len(history.seats)
+    if created is not None and created.data is not None:
+        try:
+            levels = recorded_levels([seat.type for seat in history.seats],
+                                     created.data.get("bot_levels"))
+        except (BotLevelError, TypeError):
+            pass  # Not levels this code reads: the types alone ("history verify" says why).
+    return [f"seat {seat_name(seat.seat)} ({seat_label(seat.type, level)})"
+            for seat, level in zip(history.seats, levels, strict=True)]
 
 
 def _deal(section: Section, players: int, stopped: int | None = None) -> list[str]:

@@ -161,12 +161,14 @@ def create_game(
     before_append: Callable[[str], None] | None = None,
     bot_pace_ms: int = 0,
     names: Sequence[str | None] = (),
+    bot_levels: Sequence[str | None] = (),
 ) -> CreatedGame:
     """Creates a game: checks the rules, then appends its creation and first shuffle.
 
     *bot_pace_ms* is how long the bots wait before each action where a person plays with
     them (:attr:`events.types.GameCreated.bot_pace_ms`); *names* each seat's name, or
-    ``None`` (checked by :func:`service.application.names.check_names`).
+    ``None`` (checked by :func:`service.application.names.check_names`); *bot_levels* each
+    seat's bot level, or ``None`` for the default (:func:`engine.levels.seat_levels`).
 
     :raises service.application.names.SeatNameError: for a blank, long or repeated name.
 
@@ -176,6 +178,7 @@ def create_game(
 
     :raises engine.errors.ProfileError: for a bad profile, option or number of seats.
     :raises engine.errors.InvalidActionError: for a seat type other than human or bot.
+    :raises engine.levels.BotLevelError: for an unknown level, or one for a person's seat.
     :raises events.store.StoreError: from the store.
     """
     if names:
@@ -190,7 +193,7 @@ def create_game(
     events, state = start_game_and_apply(
         profile, options, tuple(seat_types), entropy(), entropy(), context=game_id,
         contribution_secret=entropy(), nonce_window=NONCE_WINDOW,
-        bot_pace_ms=bot_pace_ms, names=names)
+        bot_pace_ms=bot_pace_ms, names=names, bot_levels=bot_levels)
     if before_append is not None:
         before_append(game_id)
     result = store.append(game_id, 0, events, actor=SERVER)

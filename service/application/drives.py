@@ -41,6 +41,7 @@ from engine.drives import (
     fold_drive,
     paper_results,
     partner_pairs,
+    player_level,
     public_results,
     schedule_of,
     standings,
@@ -50,6 +51,7 @@ from engine.drives import (
 )
 from engine.errors import shown
 from engine.fold import PLAYED_OUT, apply_event
+from engine.levels import LEVELS, BotLevelError, default_level
 from engine.paper import ScoreCardError, check_paper_rules
 from engine.profiles import RuleSet, make_ruleset
 from engine.seating import choose_sit_outs, mover, seat_present, winners_move
@@ -176,6 +178,9 @@ def create_drive(
     :raises DriveError: for a bad format, count of rounds or boards, players that do not
         fill the tables or share a name, or a duplicate drive of one table.
     :raises engine.errors.ProfileError: for a bad profile or options.
+    :raises engine.levels.BotLevelError: for a bot's unknown level, or a person's level (a
+        bot named without one gets :func:`engine.levels.default_level` of the drive's
+        players: strong where a person plays).
     """
     if format not in FORMATS:
         raise DriveError(f"format must be one of {', '.join(FORMATS)}, got {shown(format)}")
@@ -207,6 +212,14 @@ def create_drive(
         raise DriveError(f"a drive table seats partnerships of two; layout {rules.layout!r} "
                          "does not")
     roster = [{"name": p["name"], "type": p["type"]} for p in players]
+    bot_level = default_level([p["type"] for p in players])
+    for player, given in zip(roster, players, strict=True):
+        level = given.get("level")
+        if level is not None and (player["type"] != "bot" or level not in LEVELS):
+            raise BotLevelError(f"player {player['name']!r}: a bot's level is "
+                                f"{' or '.join(LEVELS)}, and a person has none, not {level!r}")
+        if player["type"] == "bot":
+            player["level"] = level or bot_level
     taken: dict[str, str] = {}
     for player in roster:
         name, key = player["name"], name_key(player["name"])
@@ -219,7 +232,8 @@ def create_drive(
     if fill_with_bots and len(roster) % size:
         bots = (f"Bot {number}" for number in itertools.count(1)
                 if name_key(f"Bot {number}") not in taken)
-        roster += [{"name": next(bots), "type": "bot"} for _ in range(size - len(roster) % size)]
+        roster += [{"name": next(bots), "type": "bot", "level": bot_level}
+                   for _ in range(size - len(roster) % size)]
     if len(roster) > MAX_PLAYERS:
         raise DriveError(f"a drive has at most {MAX_PLAYERS} players, got {len(roster)}")
     check_players(len(roster), size)
@@ -556,6 +570,7 @@ def _start_round(
             continue  # A paper table's game is played with real cards: its card is entered.
         seat_types = [drive.players[p]["type"] for p in table]
         names = [drive.players[p]["name"] for p in table]
+        levels = [player_level(drive.players[p]) for p in table]
         digests: dict[Role, str] = {seat: kept[f"token:{p}"] for seat, p in enumerate(table)
                                     if kept.get(f"token:{p}")
                                     and drive.players[p]["type"] == "human"}
@@ -563,11 +578,11 @@ def _start_round(
             # One game seed for the round: the same first dealer at every table.
             game_seed = bytes.fromhex(kept[f"round:{number}:game_seed"])
             created = start_game(drive.profile, drive.options, seat_types, game_seed,
-                                 entropy(), names=names)[0]
+                                 entropy(), names=names, bot_levels=levels)[0]
             events: tuple[Event, ...] = (created, _board_event(drive, boards[0], kept))
         else:
             events = start_game(drive.profile, drive.options, seat_types, entropy(), entropy(),
-                                names=names)
+                                names=names, bot_levels=levels)
         if digests:
             tokens.register_digests(game_id, digests)
         try:
@@ -681,7 +696,8 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
             result = results.get(game)
             tables.append({
                 "table": index, "game": game,
-                "players": [{"name": names[p], "type": drive.players[p]["type"], "seat": seat,
+                "players": [{"name": names[p], "type": drive.players[p]["type"],
+                             "level": player_level(drive.players[p]), "seat": seat,
                              "side": seat % drive.sides} for seat, p in enumerate(table)],
                 "status": "over" if result is not None and result.over else "in_progress",
                 "scores": list(result.scores) if result is not None else [],

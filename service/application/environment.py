@@ -53,3 +53,23 @@ def env_int(name: str) -> int:
     if not value.isdigit():
         raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
     return int(value)
+
+
+BOT_BUDGET_SETTING = "BOT_BUDGET_MS"
+"""The environment variable of the CPU a strong bot may spend on one decision, in
+milliseconds (docs/operating.md, docs/bots.md); read by the workers, which run the bots."""
+
+
+def bot_budget_ms(default: int) -> int:
+    """Returns :data:`BOT_BUDGET_SETTING` as milliseconds of CPU per decision: *default* when
+    it is not set.
+
+    :raises ValueError: for a value that is not a whole number from 1 to 60000.
+    """
+    value = os.environ.get(BOT_BUDGET_SETTING, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= 60_000:
+        raise ValueError(f"{BOT_BUDGET_SETTING} must be a whole number of milliseconds from 1 "
+                         f"to 60000, got {value!r}")
+    return int(value)

@@ -2,11 +2,13 @@
 
 ::
 
-    fortyfive bot --url URL --game ID --token TOKEN [--level basic] [--seed TEXT]
+    fortyfive bot --url URL --game ID --token TOKEN [--level strong] [--budget-ms MS]
+                  [--seed TEXT]
 
 It holds what any third party's program holds, the seat's token: it follows the game's event
 stream, reads the seat's own view after each event (never anything hidden), decides on that
-view with :mod:`engine.bots` (:mod:`replay.seat_state` rebuilds a state from it) and posts the
+view at its ``--level`` (:mod:`engine.bot_levels`; :mod:`replay.seat_state` rebuilds a state
+from the view) and posts the
 action with ``If-Match`` (the view's version) and an ``Idempotency-Key`` (so a post retried
 after a dropped connection is taken once). A dropped stream is resumed with ``Last-Event-ID``;
 a service that is down (restarting, 5xx, rate-limited) is retried with a capped backoff. It
@@ -24,14 +26,14 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from engine.bots import choose_action
+from engine.bot_levels import DEFAULT_BUDGET_MS, decide
+from engine.levels import BASIC, LEVELS
 from replay.seat_state import SeatViewError, state_from_view
 from service.application.backoff import Backoff
+from service.application.environment import BOT_BUDGET_SETTING
 from service.cli import UsageError
 from service.cli.game_client import GameClient, RefusedError, ServiceUnavailableError
-
-LEVELS = ("basic",)
-"""The bot levels there are (issue 27's ``strong`` will join them)."""
+from service.cli.play import budget_option
 
 
 def register(subparsers: Any) -> None:
@@ -47,8 +49,12 @@ def register(subparsers: Any) -> None:
                         help="the game's id (a seat token is bound to one game but does not "
                         "name it)")
     parser.add_argument("--token", required=True, help="the seat's bearer token")
-    parser.add_argument("--level", choices=LEVELS, default="basic",
-                        help="how the bot decides (default basic: engine/bots.py)")
+    parser.add_argument("--level", choices=LEVELS, default=BASIC,
+                        help="how the bot decides (docs/bots.md; default basic: its fixed "
+                        "rules, a decision in microseconds; strong searches)")
+    parser.add_argument("--budget-ms", type=int, default=None, metavar="MS",
+                        help="the CPU a strong bot spends per decision, in milliseconds "
+                        f"(default ${BOT_BUDGET_SETTING}, else {DEFAULT_BUDGET_MS})")
     parser.add_argument("--seed", help="any text: makes the bot's random draws reproducible")
     parser.set_defaults(func=run)
 
@@ -64,7 +70,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
     except ValueError as error:
         raise UsageError(f"fortyfive bot: {error}") from None
     player = SeatPlayer(client, random.Random(
-        args.seed if args.seed is not None else secrets.token_hex(8)))
+        args.seed if args.seed is not None else secrets.token_hex(8)), level=args.level,
+        budget_ms=budget_option(args.budget_ms, "fortyfive bot"))
     backoff = Backoff(initial=0.2, factor=2.0, cap=5.0, reset_after=30.0)
     try:
         while True:
@@ -92,9 +99,14 @@ class SeatPlayer:
     """The bot at one seat: reads the seat's view and acts on it when it has something to do.
     """
 
-    def __init__(self, client: GameClient, chance: random.Random) -> None:
+    def __init__(self, client: GameClient, chance: random.Random, *, level: str = BASIC,
+                 budget_ms: int = DEFAULT_BUDGET_MS) -> None:
         self.client = client
         self.chance = chance
+        self.level = level
+        """How the bot decides (:data:`engine.levels.LEVELS`)."""
+        self.budget_ms = budget_ms
+        """The CPU a strong bot spends on one decision, in milliseconds."""
         self.seat: int | None = None
         self.seen = 0
         """The last version this bot has read (where its stream resumes)."""
@@ -127,7 +139,8 @@ class SeatPlayer:
             self.winner = view["winner"]
             return True
         if self.decided is None or self.decided[0] != state.version:
-            self.decided = (state.version, choose_action(state, self.seat, self.chance))
+            self.decided = (state.version, decide(self.level, state, self.seat, self.chance,
+                                                  budget_ms=self.budget_ms))
         action = self.decided[1]
         if action is not None:
             key = f"bot-{self.run_id}-{state.version}"

@@ -2,7 +2,9 @@
 
 The game runs in-process on the engine (no server needed). The person types the number of an
 action from the list shown, or just a card code such as ``5s`` to play it. ``--seed`` makes
-the whole game (deals and bots) reproducible.
+the whole game (deals and bots) reproducible. ``--level`` chooses how the bots decide
+(docs/bots.md; default ``strong``, as for any bot playing with a person), ``--budget-ms`` the
+CPU a strong bot spends per decision.
 
 Without a terminal the moves are read a line each (``fortyfive play < moves.txt``), and a line
 that is no legal move, or input that ends before the game does, is an error: one line on
@@ -20,14 +22,17 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from engine import bot_levels
 from engine.actions import decide, legal_actions, start_game
-from engine.bots import choose_action
+from engine.bot_levels import DEFAULT_BUDGET_MS
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
+from engine.levels import LEVELS
 from engine.profiles import PROFILES, parse_option_text, profile_players
 from engine.sides import seat_name, side_name
 from engine.state import GameState
 from replay.views import game_view
+from service.application.environment import BOT_BUDGET_SETTING, bot_budget_ms
 from service.cli import UsageError
 
 
@@ -46,6 +51,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seat", type=int, default=1,
                         help="your seat, counted from 1 as at the table (default 1)")
     parser.add_argument("--seed", help="any text: makes deals and bots reproducible")
+    parser.add_argument("--level", choices=LEVELS, default=None,
+                        help="how the bots decide (docs/bots.md); default strong, the level "
+                        "of bots playing with a person")
+    parser.add_argument("--budget-ms", type=int, default=None, metavar="MS",
+                        help="the CPU a strong bot spends per decision, in milliseconds "
+                        f"(default ${BOT_BUDGET_SETTING}, else {DEFAULT_BUDGET_MS})")
     parser.add_argument("--auto", action="store_true",
                         help="the bot plays your seat too: no input is read, the game is "
                         "printed as your seat sees it, to its end and its result")
@@ -95,6 +106,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     if not 1 <= args.seat <= players:
         raise UsageError(f"fortyfive play: --seat {args.seat}: expected 1..{players}")
     mine = args.seat - 1  # The engine counts seats from 0, people from 1.
+    budget = budget_option(args.budget_ms, "fortyfive play")
     moves = None if args.auto else _Moves(stdin or sys.stdin)
     entropy = _entropy(args.seed)
     chance = random.Random(args.seed if args.seed is not None else secrets.token_hex(8))
@@ -105,9 +117,14 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     context = f"play-{entropy().hex()[:16]}"
     try:
         state = fold(start_game(args.profile, options, seats, entropy(), entropy(),
-                                context=context, contribution_secret=entropy()))
+                                context=context, contribution_secret=entropy(),
+                                bot_levels=[args.level if kind == "bot" else None
+                                            for kind in seats]))
     except FortyFiveError as error:
         raise UsageError(f"fortyfive play: {error}") from None
+    level = next(level for level in state.seat_levels if level is not None)
+    bot_seats = ", ".join(str(seat) for seat, kind in enumerate(seats) if kind == "bot")
+    print(f"Bots ({level}, docs/bots.md) hold seats {bot_seats}.", file=out)
     shown = 0
     while state.phase != "over":
         shown = _show_news(state, shown, mine, out)
@@ -121,7 +138,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
                     f"fortyfive play: the input ended before the game did (deal {deal}, your "
                     "turn); the game is abandoned (--auto lets the bot play your seat)")
         else:
-            action = choose_action(state, seat, chance)
+            # With --auto the person's seat is played at the bots' level too.
+            action = bot_levels.decide(state.seat_levels[seat] or level, state, seat, chance,
+                                       budget_ms=budget)
             assert action is not None, "a bot always has an action on its turn"
         try:
             events = decide(state, seat, action, entropy=entropy())
@@ -141,6 +160,22 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
 def _scores(scores: Sequence[int]) -> str:
     """Returns the sides' scores as the table shows them: "A 10, B 25"."""
     return ", ".join(f"{side_name(side)} {score}" for side, score in enumerate(scores))
+
+
+def budget_option(value: int | None, command: str) -> int:
+    """Returns the CPU a strong bot spends per decision: *value* (``--budget-ms``), else the
+    environment's ``BOT_BUDGET_MS``, else :data:`engine.bot_levels.DEFAULT_BUDGET_MS`.
+
+    :raises UsageError: for a budget that is not 1 to 60000 milliseconds.
+    """
+    if value is None:
+        try:
+            return bot_budget_ms(DEFAULT_BUDGET_MS)
+        except ValueError as error:
+            raise UsageError(f"{command}: {error}") from None
+    if not 1 <= value <= 60_000:
+        raise UsageError(f"{command}: --budget-ms {value}: expected 1 to 60000 milliseconds")
+    return value
 
 
 def _entropy(seed: str | None) -> Callable[[], bytes]:

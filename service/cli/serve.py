@@ -157,8 +157,14 @@ def register(subparsers: Any) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Runs ``fortyfive serve``; returns when gunicorn stops."""
+    from engine.bot_levels import DEFAULT_BUDGET_MS
     from events.redis_clients import check_url
-    from service.application.environment import RETENTION_SETTINGS, env_flag, env_seconds
+    from service.application.environment import (
+        RETENTION_SETTINGS,
+        bot_budget_ms,
+        env_flag,
+        env_seconds,
+    )
     from service.application.store_settings import CLUSTER_ENV, RQ_URL_ENV, rq_url, store_settings
     from service.http.app import check_config
     from service.processes.redis_keeper import KeptRedis
@@ -175,6 +181,7 @@ def run_serve(args: argparse.Namespace) -> int:
         if not args.no_worker:
             for name in RETENTION_SETTINGS:
                 env_seconds(name, 0)
+            bot_budget_ms(DEFAULT_BUDGET_MS)
         store = store_settings()
         if url:
             check_url(url, cluster=store.cluster)

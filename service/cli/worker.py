@@ -65,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.redis_cluster:
         os.environ[CLUSTER_ENV] = "true"
+    from engine.bot_levels import DEFAULT_BUDGET_MS
+    from service.application.environment import bot_budget_ms
+
     try:
+        bot_budget_ms(DEFAULT_BUDGET_MS)  # Read by every bot job: a bad value stops it here.
         settings = store_settings()
         queue_url = rq_url(url, settings, args.rq_redis_url)
         check_url(url, cluster=settings.cluster)

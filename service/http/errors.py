@@ -27,6 +27,7 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from engine.errors import EventSequenceError, InvalidActionError, InvalidCardError, ProfileError
+from engine.levels import BotLevelError
 from engine.rejections import ActionRejectedError
 from events.errors import (
     CommitmentReusedError,
@@ -337,6 +338,7 @@ _MALFORMED: dict[type[Exception], str] = {
     InvalidActionError: "invalid_action",
     InvalidCardError: "invalid_card",
     ProfileError: "invalid_profile",
+    BotLevelError: "unknown_bot_level",
 }
 """The codes of the engine's errors for malformed input (422)."""
 
@@ -347,6 +349,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(InvalidActionError)
     @app.errorhandler(InvalidCardError)
     @app.errorhandler(ProfileError)
+    @app.errorhandler(BotLevelError)
     def _malformed(error: Exception) -> Response:
         code = next(code for kind, code in _MALFORMED.items() if isinstance(error, kind))
         return problem(422, code, str(error))

@@ -18,6 +18,11 @@ export function renderFacts(view, table) {
   $("facts-empty").hidden = facts.length > 0;
 }
 
+/** "human", or "bot, strong": a bot with its level (docs/bots.md). */
+function kindLabel(kind, level) {
+  return kind === "bot" && level ? `bot, ${level}` : kind;
+}
+
 export function renderSeatList(view, table) {
   const deal = view.deal;
   const unclaimed = view.unclaimed_seats || [];
@@ -25,7 +30,7 @@ export function renderSeatList(view, table) {
     const cards = deal ? deal.hand_sizes[seat] : 0;
     return el("li", { class: view.turn === seat ? "to-act" : null },
       el("span", { class: "seat-name", text: seatLabel(seat, view, table.seat) }),
-      ` side ${sideName(sideOf(seat, view))} \u00b7 ${kind} \u00b7 ${cards} card${cards === 1 ? "" : "s"}`,
+      ` side ${sideName(sideOf(seat, view))} \u00b7 ${kindLabel(kind, (view.seat_levels || [])[seat])} \u00b7 ${cards} card${cards === 1 ? "" : "s"}`,
       deal && deal.dealer === seat ? " \u00b7 dealer" : null,
       unclaimed.includes(seat) ? el("em", { class: "unclaimed", text: " \u00b7 not claimed yet" }) : null,
       view.turn === seat ? el("strong", { text: " \u00b7 to act" }) : null);

@@ -92,6 +92,11 @@ function showHistory(doc) {
     throw error;
   }
   viewer.names = seatNames(doc.events || []);
+  const created = (doc.events || []).find((event) => event.type === "game_created");
+  // Each bot's level as the creation records it; a creation without levels (every game before
+  // them, and games of basic bots only) is basic bots; a history without its creation, unknown.
+  viewer.levels = !created ? [] : Array.isArray(created.data.bot_levels) ? created.data.bot_levels
+    : (created.data.seats || []).map((kind) => (kind === "bot" ? "basic" : null));
   viewer.model = model;
   checkAndShow($("verdict"), doc, () => viewer.model === model);
   showLogStatus($("log-status"), doc, () => viewer.model === model);
@@ -178,7 +183,9 @@ function seatText(seat) {
   if (!Number.isInteger(seat)) return `seat ${seat}`;
   if (!info) return `seat ${seatNumber(seat)}`;
   const name = viewer.names && viewer.names[seat] ? ` ${viewer.names[seat]}` : "";
-  return `seat ${seatNumber(seat)}${name}${info.type === "bot" ? " (bot)" : ""}`;
+  if (info.type !== "bot") return `seat ${seatNumber(seat)}${name}`;
+  const level = viewer.levels && viewer.levels[seat];
+  return `seat ${seatNumber(seat)}${name} (bot${level ? `, ${level}` : ""})`;
 }
 
 function viewName(value) {

@@ -16,6 +16,12 @@ from service.http.schemas.views import GameViewSchema
 VIEW_SCHEMA = GameViewSchema()
 
 
+def _seat(kind: str) -> dict[str, str]:
+    """A seat of a new game: a bot at the basic level, whose decisions take microseconds
+    (a test of the strong level names it)."""
+    return {"type": kind, "level": "basic"} if kind == "bot" else {"type": kind}
+
+
 def bearer(token: str | None) -> dict[str, str]:
     """Returns the Authorization header for *token* (none for ``None``)."""
     return {"Authorization": f"Bearer {token}"} if token else {}
@@ -69,7 +75,7 @@ class Table:
         body: dict[str, Any] = {"profile": profile, "options": dict(options or {}),
                                 "auditor": auditor}
         if seats is not None:
-            body["seats"] = [{"type": kind} for kind in seats]
+            body["seats"] = [_seat(kind) for kind in seats]
         response = client.post("/v1/games", json=body)
         assert response.status_code == 201, response.get_json()
         return cls(client, response.get_json())

@@ -24,6 +24,12 @@ DEADLINE = 60.0
 """Seconds a test waits for what must happen (generous: a loaded 2-core machine)."""
 
 
+def _seat(kind: str) -> dict[str, str]:
+    """A seat of a new game: a bot at the basic level, whose decisions take microseconds
+    (a test of the strong level names it)."""
+    return {"type": kind, "level": "basic"} if kind == "bot" else {"type": kind}
+
+
 def call(port: int, method: str, path: str, body: Any = None,
          headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     """Sends one request to 127.0.0.1:*port*; returns status, headers and body."""
@@ -183,7 +189,7 @@ def create_game(served: Served, seats: list[str], **options: Any) -> dict[str, A
     """Creates a classic game with *seats* (``human`` or ``bot``) over HTTP."""
     status, _, body = served.call(
         "POST", "/v1/games",
-        {"profile": "classic", "options": options, "seats": [{"type": kind} for kind in seats]},
+        {"profile": "classic", "options": options, "seats": [_seat(kind) for kind in seats]},
     )
     assert status == 201, body
     created: dict[str, Any] = json.loads(body)

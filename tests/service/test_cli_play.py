@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from engine import bot_levels
 from engine.shuffle import ALGORITHM_2
 from events.types import DeckShuffled
 from service.cli import main, play
@@ -43,7 +44,8 @@ def test_a_whole_game_is_played_to_its_end_and_dealt_by_fy2(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     status, printed, events = _game(monkeypatch, "--profile", "classic", "--players", "2",
-                                    "--option", "target=15", "--seed", "t", answers="1\n" * 2000)
+                                    "--option", "target=15", "--seed", "t", "--level", "basic",
+                                    answers="1\n" * 2000)
     assert status == 0, printed[-500:]
     assert "Game over: side" in printed
     shuffles = [event for event in events if isinstance(event, DeckShuffled)]
@@ -52,7 +54,8 @@ def test_a_whole_game_is_played_to_its_end_and_dealt_by_fy2(
 
 
 def test_the_same_seed_plays_the_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    argv = ("--profile", "classic", "--players", "2", "--option", "target=15", "--seed", "s")
+    argv = ("--profile", "classic", "--players", "2", "--option", "target=15", "--seed", "s",
+            "--level", "basic")
     first = _game(monkeypatch, *argv, answers="1\n" * 2000)
     second = _game(monkeypatch, *argv, answers="1\n" * 2000)
     assert first[1] == second[1]
@@ -81,7 +84,7 @@ def test_auto_plays_the_seat_by_the_bot_to_the_end_without_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     argv = ("--profile", "classic", "--players", "3", "--option", "target=15", "--seed", "a",
-            "--seat", "2", "--auto")
+            "--seat", "2", "--auto", "--level", "basic")
     status, out, err = _main(capsys, monkeypatch, _Unread(), *argv)
     assert (status, err) == (0, "")
     last = out.splitlines()[-1]
@@ -106,7 +109,7 @@ def test_input_that_ends_before_the_game_is_refused_in_one_line_with_status_2(
 def test_a_line_that_is_no_move_is_refused_naming_the_line_unless_at_a_terminal(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    argv = ("--profile", "classic", "--players", "2", "--seed", "m")
+    argv = ("--profile", "classic", "--players", "2", "--seed", "m", "--level", "basic")
     status, _, err = _main(capsys, monkeypatch, io.StringIO("1\nnonsense\n1\n"), *argv)
     assert status == 2 and err.count("\n") == 1
     assert err.startswith("fortyfive play: line 2: 'nonsense' is not one of the ")
@@ -124,6 +127,8 @@ def test_a_line_that_is_no_move_is_refused_naming_the_line_unless_at_a_terminal(
     (["--option", "colour=red"], "fortyfive play: unknown option 'colour' for profile 'bruff'"),
     (["--profile", "classic", "--players", "11"], "fortyfive play: classic is played by 2 to "),
     (["--profile", "whist"], "fortyfive play: argument --profile: invalid choice: 'whist'"),
+    (["--level", "expert"], "fortyfive play: argument --level: invalid choice: 'expert'"),
+    (["--budget-ms", "0"], "fortyfive play: --budget-ms 0: expected 1 to 60000 milliseconds"),
 ])
 def test_invalid_arguments_are_one_line_with_status_2(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
@@ -132,3 +137,36 @@ def test_invalid_arguments_are_one_line_with_status_2(
     status, out, err = _main(capsys, monkeypatch, _Unread(), *argv)
     assert (status, out) == (2, "")
     assert err.startswith(message) and err.count("\n") == 1
+
+
+def _spied_levels(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
+    """Makes every level decide as basic, recording (level, seat, budget) of each decision."""
+    calls: list[tuple[str, int, int]] = []
+    basic = bot_levels.DECIDERS["basic"]
+    for level in bot_levels.DECIDERS:
+        def recorded(state: Any, seat: int, chance: Any, budget_ms: int,
+                     level: str = level) -> Any:
+            calls.append((level, seat, budget_ms))
+            return basic(state, seat, chance, budget_ms)
+        monkeypatch.setitem(bot_levels.DECIDERS, level, recorded)
+    return calls
+
+
+@pytest.mark.parametrize(("argv", "level", "budget"), [
+    ((), "strong", 5),  # Bots with a person: strong; the suite's BOT_BUDGET_MS (conftest).
+    (("--level", "basic"), "basic", 5),
+    (("--level", "strong", "--budget-ms", "40"), "strong", 40),
+])
+def test_the_bots_play_at_the_level_asked_with_its_budget(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...],
+    level: str, budget: int,
+) -> None:
+    monkeypatch.setenv("BOT_BUDGET_MS", "5")
+    calls = _spied_levels(monkeypatch)
+    status, out, err = _main(capsys, monkeypatch, _Unread(), "--profile", "classic",
+                             "--players", "3", "--option", "target=15", "--seed", "l",
+                             "--auto", *argv)
+    assert (status, err) == (0, ""), err
+    assert f"Bots ({level}, docs/bots.md) hold seats 1, 2." in out
+    assert calls and {(called, spent) for called, _, spent in calls} == {(level, budget)}
+    assert {seat for _, seat, _ in calls} == {0, 1, 2}, "--auto plays seat 0 at their level"

@@ -262,8 +262,9 @@ def test_a_click_on_a_stale_view_shows_the_412_message(
 
 @pytest.fixture(scope="module")
 def history_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    """A finished classic game's history, as seat 0 saw it, in a file."""
-    driver = GameDriver("g-web-viewer", "web-viewer").start("classic", ["human", "bot"])
+    """A finished classic game's history, as seat 0 saw it, in a file; its bot is strong."""
+    driver = GameDriver("g-web-viewer", "web-viewer").start("classic", ["human", "bot"],
+                                                             bot_levels=[None, "strong"])
     driver.play(seeded_choice("web-viewer"))
     history = build_history("g-web-viewer", driver.recorded, 0)
     path = tmp_path_factory.mktemp("history") / "history.json"
@@ -285,6 +286,8 @@ def test_the_viewer_steps_through_an_uploaded_history_trick_by_trick(
                        else None)
     assert history.get_attribute("data-version") == str(last_version)
     assert by_id(browser, "next").get_attribute("disabled") is not None
+    # The bot's level, as the history's creation records it.
+    assert "seat 2 (bot, strong)" in by_id(browser, "history-summary").text
 
     by_id(browser, "first").click()
     assert history.get_attribute("data-trick") == ""

@@ -130,7 +130,7 @@ def test_a_seat_of_a_duplicate_table_follows_its_game_live_while_the_board_is_hi
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 120}, "format": "duplicate", "rounds": 1,
         "boards": 1, "players": [{"name": "H", "type": "human"}]
-        + [{"name": f"B{n}", "type": "bot"} for n in range(1, 8)]}).get_json()
+        + [{"name": f"B{n}", "type": "bot", "level": "basic"} for n in range(1, 8)]}).get_json()
     drive_id, token = created["id"], created["players"][0]["token"]
     runner.play_out(drive_id, live)
     game = f"{drive_id}.1.1"

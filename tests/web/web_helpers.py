@@ -18,6 +18,12 @@ from service.http.app import create_app
 from workers import context, jobs
 
 
+def _seat(kind: str) -> dict[str, str]:
+    """A seat of a new game: a bot at the basic level, whose decisions take microseconds
+    (a test of the strong level names it)."""
+    return {"type": kind, "level": "basic"} if kind == "bot" else {"type": kind}
+
+
 class Bots:
     """Plays the bot seats of the games it watches, in a thread, through the workers' job."""
 
@@ -85,7 +91,7 @@ class LiveServer:
         """Creates a game through the API; returns the 201 body (id, version, tokens)."""
         response = self.app.test_client().post(
             "/v1/games",
-            json={"profile": profile, "options": options, "seats": [{"type": t} for t in seats]},
+            json={"profile": profile, "options": options, "seats": [_seat(t) for t in seats]},
         )
         assert response.status_code == 201, response.get_json()
         return dict(response.get_json())

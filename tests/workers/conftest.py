@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from rq import Queue
 from worker_helpers import entropy
 
+from engine.levels import BASIC
 from events.redis_store import RedisEventStore
 from service.application import commands
 from service.http.app import create_app
@@ -56,10 +57,14 @@ def dispatcher(store: RedisEventStore, queue: Queue, configured: None) -> Dispat
 
 @pytest.fixture
 def new_game(store: RedisEventStore) -> Callable[..., str]:
-    """Creates a game (seeded deals) and returns its id."""
+    """Creates a game (seeded deals) and returns its id; its bots are basic, whose decisions
+    take microseconds, unless *bot_levels* names their levels."""
 
-    def create(profile: str, seats: Sequence[str], **options: Any) -> str:
-        created = commands.create_game(store, profile, options, seats, entropy=entropy(profile))
+    def create(profile: str, seats: Sequence[str], *,
+               bot_levels: Sequence[str | None] | None = None, **options: Any) -> str:
+        levels = bot_levels or [BASIC if kind == "bot" else None for kind in seats]
+        created = commands.create_game(store, profile, options, seats, entropy=entropy(profile),
+                                       bot_levels=levels)
         return created.game_id
 
     return create

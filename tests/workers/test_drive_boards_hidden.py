@@ -37,7 +37,7 @@ def test_a_board_in_play_is_hidden_from_all_but_its_table_until_the_drive_reveal
 ) -> None:
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 120}, "players": (
-            [{"name": "H", "type": "human"}] + [{"name": f"B{n}", "type": "bot"}
+            [{"name": "H", "type": "human"}] + [{"name": f"B{n}", "type": "bot", "level": "basic"}
                                                 for n in range(7)]),
         "format": "duplicate", "rounds": 1, "boards": 1})
     drive_id, token = created.json["id"], created.json["players"][0]["token"]

@@ -135,7 +135,9 @@ def _rename_winner(document: Document) -> None:
 
 
 def _winner_becomes_human(document: Document) -> None:
-    _created(document)["players"][_placed(document, 0)]["type"] = "human"
+    player = _created(document)["players"][_placed(document, 0)]
+    player["type"] = "human"
+    player.pop("level")  # A person has no bot level: the forger leaves none to give it away.
 
 
 NAME_FORGERIES: dict[str, Callable[[Document], None]] = {

@@ -33,7 +33,7 @@ def _rehash(game_id: str, events: list[dict[str, Any]]) -> str:
 
 def _players(humans: int, bots: int) -> list[dict[str, str]]:
     return ([{"name": f"H{n}", "type": "human"} for n in range(1, humans + 1)]
-            + [{"name": f"B{n}", "type": "bot"} for n in range(1, bots + 1)])
+            + [{"name": f"B{n}", "type": "bot", "level": "basic"} for n in range(1, bots + 1)])
 
 
 def test_players_that_do_not_fill_the_tables_are_refused(client: FlaskClient) -> None:

@@ -41,6 +41,12 @@ SEATS = {
 """Humans and bots at each profile's table."""
 
 
+def _seat(kind: str) -> dict[str, str]:
+    """A seat of a new game: a bot at the basic level, whose decisions take microseconds
+    (a test of the strong level names it)."""
+    return {"type": kind, "level": "basic"} if kind == "bot" else {"type": kind}
+
+
 @pytest.fixture
 def api(redis_url: str) -> Iterator[FlaskClient]:
     """A test client of the API on the session's redis-server, its seeds from SHA-256."""
@@ -66,7 +72,7 @@ class _Table:
         # tests of its own).
         created = api.post("/v1/games", json={
             "profile": profile, "options": options, "auditor": True, "bot_pace_ms": 0,
-            "seats": [{"type": kind} for kind in seats]})
+            "seats": [_seat(kind) for kind in seats]})
         assert created.status_code == 201, created.get_json()
         body = created.get_json()
         self.api, self.id = api, body["id"]

@@ -11,7 +11,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
-from engine.drives import DriveError, DriveState
+from engine.drives import DriveError, DriveState, player_level
 from events.codec import canonical_json
 from events.drive_store import DriveStore
 from service.application import director, drive_history, drives, signing
@@ -78,7 +78,8 @@ class Drives(MethodView):
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
         drive = _load(drive_id)
-        players = [{"player": i, "name": p["name"], "type": p["type"], "token": tokens.get(i),
+        players = [{"player": i, "name": p["name"], "type": p["type"],
+                    "level": player_level(p), "token": tokens.get(i),
                     "page": f"/drive/{drive_id}#token={tokens[i]}&player={i}" if i in tokens
                     else None}
                    for i, p in enumerate(drive.players)]

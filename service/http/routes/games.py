@@ -133,7 +133,7 @@ class Games(MethodView):
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GameCreatedSchema)
-    @problems(blp, 400, 401, 413, 415, 429, 503)
+    @problems(blp, 400, 401, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game.
 
@@ -152,9 +152,11 @@ class Games(MethodView):
             seat_types = ["human"] * low
             claimable: set[int] = set()
             names: list[str | None] = []
+            levels: list[str | None] = []
         else:
             seat_types = [seat["type"] for seat in seats]
             names = [seat["name"] for seat in seats]
+            levels = [seat["level"] for seat in seats]
             claimable = {number for number, seat in enumerate(seats) if seat["claimable"]}
         issued: dict[str, Any] = {}
 
@@ -168,7 +170,7 @@ class Games(MethodView):
             created = commands.create_game(
                 svc.store, body["profile"], body["options"], seat_types,
                 entropy=svc.entropy, before_append=register, bot_pace_ms=body["bot_pace_ms"],
-                names=names,
+                names=names, bot_levels=levels,
             )
         except SeatNameError as error:
             abort(422, message=str(error), code="invalid_name")
@@ -178,8 +180,9 @@ class Games(MethodView):
                 "id": created.game_id,
                 "version": created.version,
                 "seats": [
-                    {"seat": seat, "type": kind, "claimable": seat in tokens.claims,
-                     "token": token, "claim": _claim(created.game_id, seat, tokens.claims)}
+                    {"seat": seat, "type": kind, "level": created.state.seat_levels[seat],
+                     "claimable": seat in tokens.claims, "token": token,
+                     "claim": _claim(created.game_id, seat, tokens.claims)}
                     for seat, (kind, token) in enumerate(zip(seat_types, tokens.seats, strict=True))
                 ],
                 "auditor": tokens.auditor is not None,

@@ -8,6 +8,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from engine.drives import ADJUSTED, FORMATS, MOVEMENTS, ODD_PLAYERS, RANKINGS, TABLE_SIZES
+from engine.levels import LEVELS
 from service.application.director import DIRECTOR_ACTIONS
 from service.application.drives import (
     DEFAULT_BOARDS,
@@ -40,6 +41,16 @@ class DrivePlayerSchema(ma.Schema):
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
     type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
+    level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
+                          metadata={"enum": list(LEVELS), "description": (
+        "A bot only: how it decides at every table (docs/bots.md). Default, and the level of "
+        "the bots fill_with_bots adds: strong in a drive with a human player, basic in one of "
+        "bots only. Any other value: 422 unknown_bot_level")})
+
+    @ma.validates_schema
+    def _bot_if_level(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("level") is not None and data.get("type") != "bot":
+            raise ma.ValidationError("only a bot has a level", "level")
 
 
 class DriveCreateSchema(ma.Schema):
@@ -100,6 +111,8 @@ class DriveTokenSchema(ma.Schema):
     player = fields.Integer()
     name = fields.String()
     type = fields.String()
+    level = fields.String(allow_none=True, metadata={
+        "description": "A bot's level at every table (basic or strong); null for a human"})
     token = fields.String(allow_none=True)
     page = fields.String(allow_none=True, metadata={
         "description": "The player's drive page, the token in its fragment (null for a bot)"})
@@ -156,6 +169,8 @@ class DriveViewPlayerSchema(ma.Schema):
 class DriveSeatSchema(ma.Schema):
     name = fields.String()
     type = fields.String()
+    level = fields.String(allow_none=True, metadata={
+        "description": "A bot's level (basic or strong); null for a human"})
     seat = fields.Integer()
     side = fields.Integer()
 

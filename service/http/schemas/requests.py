@@ -12,6 +12,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from engine.levels import LEVELS
 from engine.profiles import PROFILES
 from service.http.schemas.action_body import (
     ACTION_BODY,
@@ -71,6 +72,10 @@ class SeatRequestSchema(ma.Schema):
     """One seat of a new game."""
 
     type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
+    level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
+                          metadata={"enum": list(LEVELS), "description": (
+        "A bot seat only: how the bot decides (docs/bots.md). Default: strong in a game with "
+        "a human seat, basic in a game of bots only. Any other value: 422 unknown_bot_level")})
     claimable = fields.Boolean(load_default=False, metadata={"description": (
         "A human seat only: instead of its token, the creator gets a one-time claim code and "
         "invite link; the token is minted for whoever claims the seat "
@@ -84,6 +89,11 @@ class SeatRequestSchema(ma.Schema):
     def _human_if_claimable(self, data: dict[str, Any], **_: Any) -> None:
         if data.get("claimable") and data.get("type") != "human":
             raise ma.ValidationError("only a human seat can be claimable", "claimable")
+
+    @ma.validates_schema
+    def _bot_if_level(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("level") is not None and data.get("type") != "bot":
+            raise ma.ValidationError("only a bot seat has a level", "level")
 
 
 class GameCreateSchema(ma.Schema):

@@ -103,6 +103,9 @@ class SeatTokenSchema(ma.Schema):
 
     seat = fields.Integer(required=True, dump_only=True)
     type = fields.String(required=True, dump_only=True)
+    level = fields.String(required=True, allow_none=True, dump_only=True, metadata={
+        "description": "The bot's level as recorded in game_created (basic or strong); null "
+        "for a human seat"})
     claimable = fields.Boolean(required=True, dump_only=True)
     token = fields.String(required=True, allow_none=True, dump_only=True)
     claim = fields.Nested(SeatClaimLinkSchema, required=True, allow_none=True, dump_only=True)

@@ -143,6 +143,9 @@ class GameViewSchema(ma.Schema):
     rules_digest = fields.String(required=True)
     players = fields.Integer(required=True)
     seat_types = fields.List(fields.String(), required=True)
+    seat_levels = fields.List(fields.String(allow_none=True), required=True, metadata={
+        "description": "Each seat's bot level as game_created records it (basic, strong; "
+                       "docs/bots.md), null for a human seat"})
     names = fields.List(fields.String(allow_none=True), required=True, metadata={
         "description": "Each seat's player's name as given, or null"})
     sides = fields.List(fields.List(seat_field()), required=True)

@@ -1,0 +1,89 @@
+"""The bot levels: their names, and the level a bot seat gets when nobody names one.
+
+A level is how a bot decides (:mod:`engine.bot_levels` maps each to its decision function):
+``basic`` is :mod:`engine.bots`' fixed rules, ``strong`` searches under a budget of CPU per
+decision (:mod:`engine.strong_bot`). The level of each bot seat is recorded in the game's
+creation (:attr:`events.types.GameCreated.bot_levels`); this module is the one list of the
+names, and holds the defaults, so that the service, the workers, the command line and the
+histories agree on them. docs/bots.md describes the levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.errors import FortyFiveError
+
+BASIC = "basic"
+STRONG = "strong"
+LEVELS: tuple[str, ...] = (BASIC, STRONG)
+"""Every level there is, weakest first."""
+
+
+class BotLevelError(FortyFiveError, ValueError):
+    """Raised for a level that is not one of :data:`LEVELS`, or a level given to a seat a
+    person holds."""
+
+
+def default_level(seat_types: Sequence[str]) -> str:
+    """Returns the level of a bot seat whose level nobody named, in a game of *seat_types*:
+    ``strong`` where a person plays (the bots are their partners and opponents, and should be
+    worth sitting with), ``basic`` in a game of bots only (nobody sits with them: such games
+    are simulations and tests, where a decision in microseconds beats one in 100 ms)."""
+    return STRONG if "human" in seat_types else BASIC
+
+
+def seat_levels(seat_types: Sequence[str],
+                levels: Sequence[str | None] = ()) -> tuple[str | None, ...]:
+    """Returns each seat's level: for a bot seat the level *levels* names for it (``None`` or
+    nothing: :func:`default_level`), for a person's seat ``None``.
+
+    :raises BotLevelError: for an unknown level, a level for a person's seat, or *levels*
+        not one per seat.
+    """
+    if levels and len(levels) != len(seat_types):
+        raise BotLevelError(f"give one level (or null) per seat: {len(seat_types)} seats, "
+                            f"{len(levels)} levels")
+    default = default_level(seat_types)
+    chosen: list[str | None] = []
+    for seat, kind in enumerate(seat_types):
+        level = levels[seat] if levels else None
+        if level is not None and level not in LEVELS:
+            raise BotLevelError(f"seat {seat}: a bot's level is {' or '.join(LEVELS)}, not "
+                                f"{level!r}")
+        if kind != "bot":
+            if level is not None:
+                raise BotLevelError(f"seat {seat}: only a bot seat has a level; a person "
+                                    "holds this one")
+            chosen.append(None)
+        else:
+            chosen.append(level or default)
+    return tuple(chosen)
+
+
+def recorded_levels(seat_types: Sequence[str],
+                    bot_levels: Sequence[str | None] | None) -> tuple[str | None, ...]:
+    """Returns each seat's level as a game's creation records it: *bot_levels* as given, or,
+    where it records none (every game created before levels, and games whose bots are all
+    basic), ``basic`` for every bot seat.
+
+    :raises BotLevelError: if *bot_levels* is not one per seat, a level of each bot seat
+        and ``None`` for each person's.
+    """
+    if bot_levels is None:
+        return tuple(BASIC if kind == "bot" else None for kind in seat_types)
+    levels = tuple(bot_levels)
+    fits = len(levels) == len(seat_types) and all(
+        level in LEVELS if kind == "bot" else level is None
+        for kind, level in zip(seat_types, levels, strict=True))
+    if not fits:
+        raise BotLevelError(f"the recorded bot levels {list(levels)} do not fit the seats "
+                            f"{list(seat_types)}: one of {', '.join(LEVELS)} per bot seat, "
+                            "null per person's")
+    return levels
+
+
+def seat_label(kind: str, level: str | None) -> str:
+    """Returns how a seat's player is named beside its number: ``human``, or ``bot, strong``.
+    """
+    return f"{kind}, {level}" if kind == "bot" and level is not None else kind
