@@ -36,7 +36,7 @@ from engine.ranking import Ranking, ranking
 from engine.state import DealState, GameState, Seat
 from engine.worlds import Knowledge, pick_weighted, plausibility, sample_world
 
-STEPS_PER_MS = 12
+STEPS_PER_MS = 20
 """Play-out steps (an action listed, chosen and applied) one millisecond of CPU buys, measured
 by ``fortyfive bench bots`` (its ``cpu_ms_per_decision`` against the budget)."""
 
@@ -47,7 +47,10 @@ bid of 30)."""
 PARTNER_MARGIN = 3.0
 """How much better than passing a bid must look to outbid the partner's standing bid."""
 
-WORLD_POOL = 4
+PRIOR_SETS = 2
+"""Worlds where the contract is set counted into every bid's mean besides those searched."""
+
+WORLD_POOL = 16
 """Worlds drawn for each one searched; the opponent model picks among them by weight."""
 
 MIN_WORLDS = 2
@@ -197,11 +200,12 @@ class _Search:
         partner_high = (auction.high_seat is not None and auction.high_seat != self.seat
                         and self.root.rules.side_of(auction.high_seat) == self.side)
         margin = PARTNER_MARGIN if partner_high else 0.0
-        # One more, pessimistic world for each bid: the contract set (a prior against the
-        # luck of a few worlds, which would otherwise favour the highest bids).
+        # Pessimistic worlds for each bid, the contract set: a prior against the luck of a few
+        # worlds, which would otherwise favour the highest bids.
         worlds = self.searched
-        means = [(totals[index] - amounts[index] - self.against / max(1, worlds))
-                 / (worlds + 1) for index in range(len(calls))]
+        set_value = [-amount - self.against / max(1, worlds) for amount in amounts]
+        means = [(totals[index] + PRIOR_SETS * set_value[index]) / (worlds + PRIOR_SETS)
+                 for index in range(len(calls))]
         best = max(range(len(calls)), key=lambda index: (means[index], -amounts[index]))
         if means[best] > pass_total / max(1, worlds) + margin:
             return calls[best]

@@ -25,13 +25,13 @@ import collections
 from collections.abc import Sequence
 
 from engine.bots import Chance, play_choice
-from engine.cards import Card, Suit, cards_of
+from engine.cards import Card, Rank, Suit, cards_of
 from engine.legality import legal_mask
 from engine.ranking import Ranking, is_protected, ranking
 from engine.shuffle import pack
 from engine.state import DealState, GameState, Seat
 
-UNLIKELY = 0.3
+UNLIKELY = 0.1
 """The weight of a world for each action a player took that a sound player holding that
 world's cards would not have taken (soft: players err, and not every player is sound)."""
 
@@ -56,6 +56,9 @@ class Knowledge:
         ]
         """Every card played: (seat, the trick's cards before it, their seats, the card, the
         trick's index)."""
+        self.played_by: dict[Seat, list[Card]] = {}
+        for other, _, _, card, _ in self.plays:
+            self.played_by.setdefault(other, []).append(card)
         seen = [*deal.hands[seat], *(card for trick in played for card in trick.cards)]
         robber = deal.robbed_by
         turn_up = deal.turn_up
@@ -177,6 +180,14 @@ def plausibility(world: GameState, knowledge: Knowledge) -> float:
             weight *= UNLIKELY
     if order is None:
         return weight
+    if rules.robbing and deal.turn_up is not None:
+        # The holder of the ace of trumps may rob before its first play, and a sound player
+        # does: a seat that played without robbing likely lacks it.
+        ace = Card(Rank.ACE, order.trump)
+        for other in knowledge.others:
+            if other != deal.robbed_by and other in knowledge.played_by and (
+                    ace in deal.hands[other] or ace in knowledge.played_by[other]):
+                weight *= UNLIKELY
     for index, (other, before, seats, card, _) in enumerate(knowledge.plays):
         if other == knowledge.seat:
             continue
