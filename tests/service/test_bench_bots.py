@@ -94,7 +94,5 @@ def test_the_command_plays_its_rows_and_reports_them(capsys: pytest.CaptureFixtu
 
 
 def test_an_unknown_row_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main(["bench", "bots", "--rows", "classic:strong-expert"])
-    assert exit_.value.code == 2
+    assert main(["bench", "bots", "--rows", "classic:strong-expert"]) == 2
     assert "expected PROFILE:FIRST-SECOND" in capsys.readouterr().err
