@@ -21,6 +21,7 @@ import argparse
 import math
 import multiprocessing
 import random
+import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -214,6 +215,19 @@ def _contracts(games: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str,
             for level, bids in sorted(table.items())}
 
 
+def _counted(games: Iterable[dict[str, Any]], label: str, total: int
+             ) -> list[dict[str, Any]]:
+    """Returns the games' results, telling stderr every tenth of the way (a row at 1,000
+    games takes hours)."""
+    played = []
+    for game in games:
+        played.append(game)
+        if len(played) % max(1, total // 10) == 0 or len(played) == total:
+            print(f"bench bots: {label}: {len(played)}/{total} games", file=sys.stderr,
+                  flush=True)
+    return played
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Plays every row and returns the figures."""
     for profile, _, _ in args.rows:
@@ -224,11 +238,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for profile, first, second in args.rows:
         jobs = [(profile, first, second, args.seed, number, args.budget_ms, args.worlds)
                 for number in range(args.games)]
+        label = f"{profile} {first}-{second}"
         if args.jobs > 1:
             with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-                played = pool.map(play_game, jobs, chunksize=1)
+                played = _counted(pool.imap(play_game, jobs), label, len(jobs))
         else:
-            played = [play_game(job) for job in jobs]
+            played = _counted(map(play_game, jobs), label, len(jobs))
         rows.append(summarize(profile, first, second, args.seed, played))
     return {
         "settings": {"games_per_row": args.games, "seed": args.seed,
