@@ -7,6 +7,7 @@ engine itself draws no randomness.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from engine.actions import legal_actions
@@ -121,24 +122,32 @@ def _discard(
 def _play(
     state: GameState, deal: DealState, seat: Seat, actions: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """Plays the cheapest card that wins the trick, or the cheapest card when partner is
-    winning or nothing wins."""
+    """Plays the card :func:`play_choice` picks among the legal plays."""
     assert deal.trump is not None and deal.current is not None
-    rules = state.rules
-    order = ranking(deal.trump, rules)
     cards = [Card.parse(action["card"]) for action in actions if action["type"] == "play"]
-    cheapest = min(cards, key=lambda card: _strength(card, order))
     trick = deal.current
-    if not trick.cards:
-        return {"type": "play", "card": max(cards, key=lambda c: _strength(c, order)).code()}
-    strengths = trick_strengths(trick.cards, order)
-    leader_index = strengths.index(max(strengths))
-    if rules.side_of(trick.seats[leader_index]) == rules.side_of(seat):
-        return {"type": "play", "card": cheapest.code()}
+    order = ranking(deal.trump, state.rules)
+    card = play_choice(cards, trick.cards, trick.seats, seat, order, state.rules)
+    return {"type": "play", "card": card.code()}
+
+
+def play_choice(cards: Sequence[Card], trick_cards: Sequence[Card], trick_seats: Sequence[Seat],
+                seat: Seat, order: Ranking, rules: RuleSet) -> Card:
+    """Returns the card of the legal *cards* the basic bot plays to a trick holding
+    *trick_cards* (played by *trick_seats*): the strongest lead, the cheapest card when the
+    partner is winning or nothing wins, else the cheapest card that wins. The strong level's
+    opponent model asks it what a basic player would have played from a hand."""
+    cheapest = min(cards, key=lambda card: _strength(card, order))
+    if not trick_cards:
+        return max(cards, key=lambda c: _strength(c, order))
+    strengths = trick_strengths(trick_cards, order)
+    best = max(strengths)
+    if rules.side_of(trick_seats[strengths.index(best)]) == rules.side_of(seat):
+        return cheapest
     winners = [
         card for card in cards
-        if trick_strengths(trick.cards + (card,), order)[-1] > max(strengths)
+        if trick_strengths((*trick_cards, card), order)[-1] > best
     ]
     if winners:
-        return {"type": "play", "card": min(winners, key=lambda c: _strength(c, order)).code()}
-    return {"type": "play", "card": cheapest.code()}
+        return min(winners, key=lambda c: _strength(c, order))
+    return cheapest

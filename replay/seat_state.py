@@ -16,9 +16,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, Suit
-from engine.profiles import make_ruleset
+from engine.profiles import RuleSet, make_ruleset
+from engine.ranking import ranking
 from engine.shuffle import pack
-from engine.state import Auction, DealState, GameState, Seat, Trick
+from engine.state import Auction, DealState, GameState, HighestTrump, Seat, Trick
 
 
 class SeatViewError(ValueError):
@@ -36,7 +37,8 @@ def state_from_view(view: Mapping[str, Any]) -> tuple[GameState, Seat]:
     try:
         rules = make_ruleset(view["profile"], view["options"], view["players"])
         shown = view.get("deal")
-        deal = _deal(shown, view, seat, pack(rules)) if shown is not None else None
+        scores = tuple(int(score) for score in view["scores"])
+        deal = _deal(shown, view, seat, rules, scores) if shown is not None else None
         return GameState(
             version=int(view["version"]),
             deal=deal,
@@ -45,7 +47,7 @@ def state_from_view(view: Mapping[str, Any]) -> tuple[GameState, Seat]:
             seat_levels=tuple(view.get("seat_levels") or ()),
             game_seed="",
             dealer=int(view["dealer"]),
-            scores=tuple(int(score) for score in view["scores"]),
+            scores=scores,
             games_won=tuple(int(won) for won in view["games_won"]),
             game_number=int(view["game_number"]),
             winner=view["winner"],
@@ -54,8 +56,9 @@ def state_from_view(view: Mapping[str, Any]) -> tuple[GameState, Seat]:
         raise SeatViewError(f"malformed view: {error!r}") from None
 
 
-def _deal(shown: Mapping[str, Any], view: Mapping[str, Any], seat: Seat,
-          whole_pack: Sequence[Card]) -> DealState:
+def _deal(shown: Mapping[str, Any], view: Mapping[str, Any], seat: Seat, rules: RuleSet,
+          scores: tuple[int, ...]) -> DealState:
+    whole_pack = pack(rules)
     hand = tuple(Card.parse(code) for code in view["hand"] or ())
     tricks = tuple(_trick(trick) for trick in shown["tricks"])
     current = _trick(shown["current_trick"]) if shown["current_trick"] is not None else None
@@ -99,7 +102,26 @@ def _deal(shown: Mapping[str, Any], view: Mapping[str, Any], seat: Seat,
         discards_done=tuple(shown["discarded"]),
         jink_seat=shown["jink"],
         bonus_proven=bool(shown["bonus_proven"]),
+        # The scores move only when a deal ends: a deal in play began at them (the strong
+        # bot's play-outs fold this deal to its end, which counts from them).
+        start_scores=scores,
+        highest=_highest(played, trump, rules),
     )
+
+
+def _highest(played: Sequence[Trick], trump: Suit | None, rules: RuleSet
+             ) -> HighestTrump | None:
+    """The highest trump played so far and where, as the fold keeps it (the first of two
+    identical cards ranks higher): the bonus of a deal played on from this state counts it."""
+    if trump is None:
+        return None
+    power = ranking(trump, rules).power_of
+    highest: HighestTrump | None = None
+    for number, trick in enumerate(played, start=1):
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            if power[card] and (highest is None or power[card] > power[highest.card]):
+                highest = HighestTrump(card, seat, number)
+    return highest
 
 
 def _trick(shown: Mapping[str, Any]) -> Trick:

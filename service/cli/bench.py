@@ -1,12 +1,13 @@
 """``fortyfive bench``: run the benchmarks in ``bench/`` and print what they measured.
 
 ``fortyfive bench TARGET [--json] [module options]``, TARGET one of engine, store, http,
-history, stream, grind, sign, drive, cluster, log, or all.
+history, stream, grind, sign, drive, cluster, log, bots, or all.
 Each target is a module ``bench.<target>`` exposing ``add_arguments(parser)`` and
 ``run(args) -> dict``. The modules are imported only when asked for, so a slow or missing one
 costs the rest of the command line nothing; a missing one is a one-line error (exit status 2)
 naming it. ``all`` runs every target but ``cluster`` (which starts clusters of its own) and
-``log`` (a log of a million leaves) with its defaults, and passes on any option that at least
+``log`` (a log of a million leaves) and ``bots`` (games of bots, minutes to hours) with its
+defaults, and passes on any option that at least
 one module knows.
 """
 
@@ -26,9 +27,9 @@ from service.cli import UsageError, _Parser
 TARGETS = ("engine", "store", "http", "history", "stream", "grind", "sign", "drive")
 """The benchmark modules, in the order ``all`` runs them."""
 
-ON_REQUEST = ("cluster", "log")
-"""The benchmark modules ``all`` leaves out (they start a Redis Cluster of their own, or grow
-a log of a million leaves)."""
+ON_REQUEST = ("cluster", "log", "bots")
+"""The benchmark modules ``all`` leaves out (they start a Redis Cluster of their own, grow
+a log of a million leaves, or play games of bots for minutes to hours)."""
 
 
 def register(subparsers: Any) -> None:

@@ -82,6 +82,12 @@ def test_the_state_rebuilt_from_a_seat_s_view_shows_that_view_and_its_legal_acti
             rebuilt, viewer = state_from_view(view)
             assert viewer == seat
             assert legal_actions(rebuilt, seat) == legal_actions(state, seat)
+            # What a deal played on from the rebuilt state counts from (the strong bot's
+            # play-outs): the highest trump so far and the scores the deal began at.
+            assert rebuilt.deal is not None and state.deal is not None
+            if state.deal.phase != "over":
+                assert rebuilt.deal.highest == state.deal.highest
+                assert rebuilt.deal.start_scores == state.deal.start_scores
             shown = game_view(rebuilt, seat)
             # Facts carry rulings the fold derives; the rebuilt state does not need them.
             for either in (shown, view):

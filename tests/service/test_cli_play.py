@@ -153,8 +153,9 @@ def _spied_levels(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]
 
 
 @pytest.mark.parametrize(("argv", "level", "budget"), [
-    ((), "strong", 5),  # Bots with a person: strong; the suite's BOT_BUDGET_MS (conftest).
+    ((), "basic", 5),  # Unnamed: basic (docs/bots.md).
     (("--level", "basic"), "basic", 5),
+    (("--level", "strong"), "strong", 5),  # The suite's BOT_BUDGET_MS (conftest).
     (("--level", "strong", "--budget-ms", "40"), "strong", 40),
 ])
 def test_the_bots_play_at_the_level_asked_with_its_budget(

@@ -44,13 +44,14 @@ def test_a_named_level_is_recorded_in_the_creation_and_shown_in_the_view(
 
 
 @pytest.mark.parametrize(("seats", "levels", "recorded"), [
-    # With a person at the table, an unnamed bot is strong.
-    (["human", "bot", "bot"], [None, "strong", "strong"], [None, "strong", "strong"]),
+    # With a person at the table an unnamed bot is basic too (the strong level does not yet
+    # play better: docs/bots.md), and the creation records no levels.
+    (["human", "bot", "bot"], [None, "basic", "basic"], None),
     # In a game of bots only, basic: the creation then records no levels at all, the bytes
     # of every game before levels.
     (["bot", "bot"], ["basic", "basic"], None),
 ])
-def test_an_unnamed_level_is_strong_with_a_person_and_basic_among_bots(
+def test_an_unnamed_level_is_basic_and_recorded_as_before_levels(
         client: FlaskClient, seats: list[str], levels: list[str | None],
         recorded: list[str | None] | None) -> None:
     created = _create(client, *({"type": kind} for kind in seats))

@@ -44,8 +44,8 @@ class DrivePlayerSchema(ma.Schema):
     level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
                           metadata={"enum": list(LEVELS), "description": (
         "A bot only: how it decides at every table (docs/bots.md). Default, and the level of "
-        "the bots fill_with_bots adds: strong in a drive with a human player, basic in one of "
-        "bots only. Any other value: 422 unknown_bot_level")})
+        "the bots fill_with_bots adds: basic (the strong level does not yet play better). Any "
+        "other value: 422 unknown_bot_level")})
 
     @ma.validates_schema
     def _bot_if_level(self, data: dict[str, Any], **_: Any) -> None:

@@ -1,0 +1,255 @@
+"""Bot strength: levels against each other and against random players, per profile, with
+Wilson 95% intervals, the seeds, and the CPU each level spends per decision.
+
+Each row plays *games* complete games of one profile in-process with the engine (no Redis):
+one side's seats play the row's first level, every other seat the second. The first level's
+side changes from game to game (game n puts it on side n mod sides), so no side's seats or
+first dealer favour it. A game's shuffles and its players' draws come from one generator
+seeded with ``SEED/PROFILE/FIRST-SECOND/n``: a row is reproducible when the strong level runs
+on a number of worlds (``--worlds``) instead of a time budget.
+
+Levels: ``strong`` (:mod:`engine.strong_bot`), ``basic`` (:mod:`engine.bots`) and ``random``
+(every legal action alike). The rows' ``aim`` is issue 27's floor for the lower bound of the
+first level's win rate at 1,000 games a row; ``chance`` is one side's share when all play
+alike. For the auction, each level's contracts by bid: how many, made, set, and the net points
+(the bidding side's points of the deal less the other side's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bench import BenchUsageError, positive_int
+from engine import bots, strong_bot
+from engine.actions import decide_and_apply, legal_actions, start_game_and_apply
+from engine.profiles import PROFILES
+from engine.state import GameState, Seat
+
+LEVELS = ("strong", "basic", "random")
+
+PLAYERS = {"classic": 4, "bruff": 6, "auction": 4}
+"""The table each profile is played at (classic: 4 in pairs, its default layout)."""
+
+AIMS: dict[tuple[str, str, str], float] = {
+    ("classic", "strong", "basic"): 0.53,
+    ("bruff", "strong", "basic"): 0.36,
+    ("auction", "strong", "basic"): 0.53,
+    ("bruff", "strong", "random"): 0.55,
+    ("classic", "strong", "random"): 0.70,
+}
+"""Issue 27's floors for the lower 95% bound of the first level's game win rate."""
+
+DEFAULT_ROWS = tuple(AIMS)
+
+MAX_DEALS = 500
+"""A game still running after this many deals is an error of the bench, not a result."""
+
+Z_95 = 1.959963984540054
+"""The standard normal quantile of a two-sided 95% interval."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds this benchmark's options to *parser*."""
+    parser.add_argument("--games", type=positive_int, default=100,
+                        help="games per row (default 100; issue 27 asks 1000)")
+    parser.add_argument("--seed", default="bench", help="any text: the games drawn (default "
+                        "'bench')")
+    parser.add_argument("--rows", type=_rows, default=DEFAULT_ROWS,
+                        help="comma-separated PROFILE:FIRST-SECOND, e.g. classic:strong-basic "
+                        "(default: the five rows issue 27 sets aims for)")
+    parser.add_argument("--budget-ms", type=positive_int, default=100,
+                        help="the strong level's budget per decision (default 100)")
+    parser.add_argument("--worlds", type=positive_int, default=None,
+                        help="search this many worlds per decision instead of a budget: "
+                        "reproducible figures")
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help="processes playing games side by side (default 1)")
+
+
+def _rows(text: str) -> tuple[tuple[str, str, str], ...]:
+    rows = []
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        profile, _, pairing = item.partition(":")
+        first, _, second = pairing.partition("-")
+        if profile not in PLAYERS or first not in LEVELS or second not in LEVELS:
+            raise argparse.ArgumentTypeError(
+                f"expected PROFILE:FIRST-SECOND with a profile of {', '.join(PLAYERS)} and "
+                f"levels of {', '.join(LEVELS)}, got {item!r}")
+        rows.append((profile, first, second))
+    if not rows:
+        raise argparse.ArgumentTypeError("expected at least one row")
+    return tuple(rows)
+
+
+def wilson(won: int, games: int, z: float = Z_95) -> tuple[float, float]:
+    """Returns the Wilson score interval of *won* successes in *games* trials.
+
+    >>> [round(bound, 3) for bound in wilson(117, 200)]  # issue 27: 58.5% [51.6, 65.1]
+    [0.516, 0.651]
+    """
+    if games == 0:
+        return 0.0, 1.0
+    rate = won / games
+    middle = rate + z * z / (2 * games)
+    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return (middle - spread) / scale, (middle + spread) / scale
+
+
+class _Player:
+    """One level's choices, with the CPU they take."""
+
+    def __init__(self, level: str, budget_ms: int, worlds: int | None) -> None:
+        self.level = level
+        self.cpu = 0.0
+        self.decisions = 0
+        self.choose: Callable[[GameState, Seat, random.Random], dict[str, Any] | None]
+        if level == "strong":
+            self.choose = lambda state, seat, chance: strong_bot.choose_action(
+                state, seat, chance, budget_ms=None if worlds else budget_ms,
+                max_worlds=worlds)
+        elif level == "basic":
+            self.choose = bots.choose_action
+        else:
+            self.choose = _random_action
+
+    def act(self, state: GameState, seat: Seat, chance: random.Random) -> dict[str, Any]:
+        started = time.process_time()
+        action = self.choose(state, seat, chance)
+        self.cpu += time.process_time() - started
+        self.decisions += 1
+        assert action is not None, f"the {self.level} level had nothing to do at its turn"
+        return action
+
+
+def _random_action(state: GameState, seat: Seat, chance: random.Random
+                   ) -> dict[str, Any] | None:
+    actions = legal_actions(state, seat)
+    return actions[chance.randrange(len(actions))] if actions else None
+
+
+def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str, Any]:
+    """Plays game *n* of a row; returns whether the first level's side won, the levels' CPU
+    and decisions, and (auction) the contracts by level and bid."""
+    profile, first, second, seed, number, budget_ms, worlds = job
+    chance = random.Random(f"{seed}/{profile}/{first}-{second}/{number}")
+    _, state = start_game_and_apply(profile, {}, ["bot"] * PLAYERS[profile],
+                                    chance.randbytes(32), chance.randbytes(32))
+    rules = state.rules
+    first_side = number % rules.sides
+    players = {level: _Player(level, budget_ms, worlds) for level in {first, second}}
+    while state.phase != "over":
+        seat = state.turn
+        assert seat is not None, f"a game in phase {state.phase!r} has no seat to act"
+        level = first if rules.side_of(seat) == first_side else second
+        action = players[level].act(state, seat, chance)
+        _, state = decide_and_apply(state, seat, action, entropy=chance.randbytes(32))
+        if state.deal is not None and state.deal.number > MAX_DEALS:
+            raise RuntimeError(f"game {number} of {profile} ran past {MAX_DEALS} deals")
+    contracts: list[tuple[str, int, bool, int]] = []
+    for deal in (*state.past_deals, state.deal):
+        if deal is None or deal.result is None or deal.bidder is None or deal.bid is None:
+            continue
+        side = rules.side_of(deal.bidder)
+        points = deal.result.points
+        net = points[side] - sum(points[other] for other in range(rules.sides)
+                                 if other != side)
+        contracts.append((first if side == first_side else second, deal.bid,
+                          points[side] >= 0, net))
+    return {"won": state.winner == first_side,
+            "cpu": {level: player.cpu for level, player in players.items()},
+            "decisions": {level: player.decisions for level, player in players.items()},
+            "contracts": contracts}
+
+
+def summarize(profile: str, first: str, second: str, seed: str,
+              games: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Returns a row's figures from its games' results (:func:`play_game`)."""
+    played = list(games)
+    won = sum(1 for game in played if game["won"])
+    low, high = wilson(won, len(played))
+    cpu: dict[str, float] = {}
+    decisions: dict[str, int] = {}
+    for game in played:
+        for level, seconds in game["cpu"].items():
+            cpu[level] = cpu.get(level, 0.0) + seconds
+            decisions[level] = decisions.get(level, 0) + game["decisions"][level]
+    sides = 3 if profile == "bruff" else 2
+    row: dict[str, Any] = {
+        "profile": profile, "players": PLAYERS[profile], "first": first, "second": second,
+        "games": len(played), "won": won, "win_rate": round(won / len(played), 4),
+        "wilson_95": [round(low, 4), round(high, 4)], "chance": round(1 / sides, 4),
+        "seeds": f"{seed}/{profile}/{first}-{second}/0..{len(played) - 1}",
+        "cpu_ms_per_decision": {level: round(cpu[level] / decisions[level] * 1000, 3)
+                                for level in sorted(cpu) if decisions[level]},
+        "decisions": dict(sorted(decisions.items())),
+    }
+    aim = AIMS.get((profile, first, second))
+    if aim is not None:
+        row["aim_low"] = aim
+        row["aim_met"] = low >= aim
+    if profile == "auction":
+        row["contracts"] = _contracts(game for game in played)
+    return row
+
+
+def _contracts(games: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each level's contracts by bid: count, made, set, net points in all and per contract."""
+    table: dict[str, dict[int, list[int]]] = {}
+    for game in games:
+        for level, bid, made, net in game["contracts"]:
+            counts = table.setdefault(level, {}).setdefault(bid, [0, 0, 0])
+            counts[0 if made else 1] += 1
+            counts[2] += net
+    return {level: {str(bid): {"contracts": made + lost, "made": made, "set": lost,
+                               "net_points": net,
+                               "net_per_contract": round(net / (made + lost), 2)}
+                     for bid, (made, lost, net) in sorted(bids.items())}
+            for level, bids in sorted(table.items())}
+
+
+def _counted(games: Iterable[dict[str, Any]], label: str, total: int
+             ) -> list[dict[str, Any]]:
+    """Returns the games' results, telling stderr every tenth of the way (a row at 1,000
+    games takes hours)."""
+    played = []
+    for game in games:
+        played.append(game)
+        if len(played) % max(1, total // 10) == 0 or len(played) == total:
+            print(f"bench bots: {label}: {len(played)}/{total} games", file=sys.stderr,
+                  flush=True)
+    return played
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Plays every row and returns the figures."""
+    for profile, _, _ in args.rows:
+        if profile not in PROFILES:  # pragma: no cover - PLAYERS lists known profiles only
+            raise BenchUsageError(f"unknown profile {profile!r}")
+    rows = []
+    started = time.perf_counter()
+    for profile, first, second in args.rows:
+        jobs = [(profile, first, second, args.seed, number, args.budget_ms, args.worlds)
+                for number in range(args.games)]
+        label = f"{profile} {first}-{second}"
+        if args.jobs > 1:
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                played = _counted(pool.imap(play_game, jobs), label, len(jobs))
+        else:
+            played = _counted(map(play_game, jobs), label, len(jobs))
+        rows.append(summarize(profile, first, second, args.seed, played))
+    return {
+        "settings": {"games_per_row": args.games, "seed": args.seed,
+                     "strong": ({"worlds": args.worlds} if args.worlds
+                                else {"budget_ms": args.budget_ms}),
+                     "jobs": args.jobs},
+        "rows": rows,
+        "seconds": round(time.perf_counter() - started, 1),
+    }

@@ -1,0 +1,229 @@
+"""The worlds a seat's view allows: deals of the cards it has not seen, consistent with what is
+public, for the strong bot's search (:mod:`engine.strong_bot`).
+
+A world keeps everything the seat sees (its hand, the tricks, the turn-up, the auction, the
+scores, how many cards each place holds) and deals the unseen cards anew among the other
+hands, the stock and the face-down cards. It never reads what it replaces: the unseen cards
+are worked out from the seat's own hand and the public play, so two states that show the seat
+the same view give the same worlds for the same draws (the noninterference test checks it).
+
+Consistency with public play comes from the rules themselves: a card cannot be in a hand if
+holding it would have made a card that seat played illegal (:func:`engine.legality.legal_mask`
+asked of the hand it held then). That covers the voids shown by failing to follow, a discard
+on a trump lead (only protected trumps above the led card can be left in that hand, the renege
+privilege) and the follow-suit option, with no second statement of those rules. A robber holds
+the turn-up until it plays it.
+
+The opponent model (:func:`plausibility`) weights a world by how likely the other players were
+to act as they did holding those cards: a sound player plays as the basic bot's rules would,
+and bids what its best suit is worth.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Sequence
+
+from engine.bots import Chance, play_choice
+from engine.cards import Card, Rank, Suit, cards_of
+from engine.legality import legal_mask
+from engine.ranking import Ranking, is_protected, ranking
+from engine.shuffle import pack
+from engine.state import DealState, GameState, Seat
+
+UNLIKELY = 0.1
+"""The weight of a world for each action a player took that a sound player holding that
+world's cards would not have taken (soft: players err, and not every player is sound)."""
+
+SAMPLING_TRIES = 8
+"""Draws of a world under the public constraints before they are dropped (a dead end of the
+greedy deal, never seen in practice but possible)."""
+
+
+class Knowledge:
+    """What a seat knows of the cards of one decision, worked out once for all its worlds."""
+
+    def __init__(self, state: GameState, seat: Seat) -> None:
+        deal = state.deal
+        assert deal is not None
+        self.seat = seat
+        self.deal = deal
+        played = [*deal.tricks, deal.current] if deal.current is not None else list(deal.tricks)
+        self.plays: list[tuple[Seat, tuple[Card, ...], tuple[Seat, ...], Card, int]] = [
+            (other, trick.cards[:index], trick.seats[:index], card, number)
+            for number, trick in enumerate(played)
+            for index, (other, card) in enumerate(zip(trick.seats, trick.cards, strict=True))
+        ]
+        """Every card played: (seat, the trick's cards before it, their seats, the card, the
+        trick's index)."""
+        self.played_by: dict[Seat, list[Card]] = {}
+        for other, _, _, card, _ in self.plays:
+            self.played_by.setdefault(other, []).append(card)
+        seen = [*deal.hands[seat], *(card for trick in played for card in trick.cards)]
+        robber = deal.robbed_by
+        turn_up = deal.turn_up
+        self.fixed: dict[Seat, tuple[Card, ...]] = {}
+        if turn_up is not None:
+            if robber is not None and robber != seat and turn_up not in seen:
+                self.fixed[robber] = (turn_up,)  # The robber holds it until it plays it.
+                seen.append(turn_up)
+            elif robber is None:
+                seen.append(turn_up)  # Face up.
+        left = collections.Counter(seen)
+        unseen: list[Card] = []
+        for card in pack(state.rules):
+            if left[card]:
+                left[card] -= 1
+            else:
+                unseen.append(card)
+        self.unseen = tuple(unseen)
+        self.others = tuple(other for other in range(len(deal.hands)) if other != seat)
+        self.needs = {other: len(deal.hands[other]) - len(self.fixed.get(other, ()))
+                      for other in self.others}
+        self.order: Ranking | None = (ranking(deal.trump, state.rules)
+                                      if deal.trump is not None else None)
+        self.excluded = self._exclusions(state)
+        # The most constrained cards are dealt first; ties in pack order (a public order).
+        self.dealing_order = sorted(
+            self.unseen, key=lambda card: (sum(card not in self.excluded[other]
+                                               for other in self.others), int(card)))
+
+    def later_plays(self, other: Seat, index_from: int) -> tuple[Card, ...]:
+        """Returns the cards *other* played from the play numbered *index_from* on."""
+        return tuple(card for who, _, _, card, _ in self.plays[index_from:] if who == other)
+
+    def _exclusions(self, state: GameState) -> dict[Seat, set[Card]]:
+        excluded: dict[Seat, set[Card]] = {other: set() for other in self.others}
+        order = self.order
+        if order is None:
+            return excluded
+        rules = state.rules
+        candidates = set(self.unseen)
+        for index, (other, before, _, card, _) in enumerate(self.plays):
+            if other == self.seat or not before:
+                continue  # A lead is always legal: it shows nothing.
+            held = self.later_plays(other, index) + self.fixed.get(other, ())
+            for unseen in candidates - excluded[other]:
+                if not legal_mask((*held, unseen), before, order, rules) >> card & 1:
+                    excluded[other].add(unseen)
+        return excluded
+
+
+def sample_world(state: GameState, knowledge: Knowledge, chance: Chance) -> GameState:
+    """Returns *state* with the unseen cards dealt anew, consistently with public play
+    (within :data:`SAMPLING_TRIES`; then without the constraints)."""
+    for _ in range(SAMPLING_TRIES):
+        dealt = _deal(knowledge, chance, constrained=True)
+        if dealt is not None:
+            return _world(state, knowledge, dealt)
+    dealt = _deal(knowledge, chance, constrained=False)
+    assert dealt is not None
+    return _world(state, knowledge, dealt)
+
+
+def _deal(knowledge: Knowledge, chance: Chance, *, constrained: bool
+          ) -> dict[object, list[Card]] | None:
+    deal = knowledge.deal
+    room: dict[object, int] = {other: need for other, need in knowledge.needs.items()}
+    room.update(stock=len(deal.stock), face_down=len(deal.face_down))
+    dealt: dict[object, list[Card]] = {place: [] for place in room}
+    for card in knowledge.dealing_order:
+        places = [place for place, free in room.items() if free > 0 and not (
+            constrained and isinstance(place, int) and card in knowledge.excluded[place])]
+        if not places:
+            return None
+        place = places[pick_weighted([room[place] for place in places], chance)]
+        dealt[place].append(card)
+        room[place] -= 1
+    return dealt
+
+
+def pick_weighted(weights: Sequence[int], chance: Chance) -> int:
+    """Returns an index of *weights* (whole numbers, not all 0) drawn in proportion to them."""
+    pick = chance.randrange(sum(weights))
+    for index, weight in enumerate(weights):
+        pick -= weight
+        if pick < 0:
+            return index
+    raise AssertionError("a draw below the sum of the weights")
+
+
+def _world(state: GameState, knowledge: Knowledge, dealt: dict[object, list[Card]]
+           ) -> GameState:
+    deal = knowledge.deal
+    hands = tuple(deal.hands[other] if other == knowledge.seat
+                  else knowledge.fixed.get(other, ()) + tuple(dealt[other])
+                  for other in range(len(deal.hands)))
+    return state._replace(deal=deal._replace(
+        hands=hands, stock=tuple(dealt["stock"]), face_down=tuple(dealt["face_down"]),
+        seed=None, order=()), contribution_secret=None)
+
+
+def plausibility(world: GameState, knowledge: Knowledge) -> float:
+    """Returns how likely the other players' public actions are if they hold the cards they
+    hold in *world*, up to a constant: :data:`UNLIKELY` for each play the basic rules
+    (:func:`engine.bots.play_choice`) would not have made from that hand, and for each bid or
+    pass that does not match what the hand's best suit is worth."""
+    deal = world.deal
+    assert deal is not None
+    weight = 1.0
+    order = knowledge.order
+    rules = world.rules
+    if deal.phase == "bidding" and deal.auction is not None:
+        weight *= _bids_plausibility(world, deal, knowledge)
+    elif deal.auction is not None and deal.bidder is not None and deal.bid is not None \
+            and deal.bidder != knowledge.seat and order is not None:
+        # A declarer who bid b kept and drew trumps: about one for every 10 points bid.
+        held = deal.hands[deal.bidder] + knowledge.later_plays(deal.bidder, 0)
+        trumps = sum(1 for card in held if card in order.trump_power)
+        if trumps * 10 < deal.bid:
+            weight *= UNLIKELY
+    if order is None:
+        return weight
+    if rules.robbing and deal.turn_up is not None:
+        # The holder of the ace of trumps may rob before its first play, and a sound player
+        # does: a seat that played without robbing likely lacks it.
+        ace = Card(Rank.ACE, order.trump)
+        for other in knowledge.others:
+            if other != deal.robbed_by and other in knowledge.played_by and (
+                    ace in deal.hands[other] or ace in knowledge.played_by[other]):
+                weight *= UNLIKELY
+    for index, (other, before, seats, card, _) in enumerate(knowledge.plays):
+        if other == knowledge.seat:
+            continue
+        held = deal.hands[other] + knowledge.later_plays(other, index)
+        legal = cards_of(legal_mask(held, before, order, rules))
+        if len(legal) > 1 and play_choice(legal, before, seats, other, order, rules) != card:
+            weight *= UNLIKELY
+    return weight
+
+
+def _bids_plausibility(world: GameState, deal: DealState, knowledge: Knowledge) -> float:
+    assert deal.auction is not None
+    weight = 1.0
+    high = 0
+    for other, call, amount in deal.auction.calls:
+        if other != knowledge.seat:
+            worth = hand_worth(deal.hands[other], world)
+            if call == "bid" and amount is not None and worth < amount:
+                weight *= UNLIKELY
+            elif call == "pass" and worth > high + 5:
+                weight *= UNLIKELY
+        if call == "bid" and amount is not None:
+            high = amount
+    return weight
+
+
+def hand_worth(hand: Sequence[Card], state: GameState) -> int:
+    """Returns what the basic bot thinks a hand is worth in the auction: 5 x (protected
+    trumps + trumps) in its best suit."""
+    best = 0
+    for order in _rankings(state):
+        trumps = [card for card in hand if card in order.trump_power]
+        tops = sum(1 for card in trumps if is_protected(card, order.trump))
+        best = max(best, 5 * (tops + len(trumps)))
+    return best
+
+
+def _rankings(state: GameState) -> tuple[Ranking, ...]:
+    return tuple(ranking(suit, state.rules) for suit in Suit)

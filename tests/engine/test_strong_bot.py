@@ -1,0 +1,163 @@
+"""The strong bot (engine/strong_bot.py) and its worlds (engine/worlds.py): it decides from its
+seat's view alone (noninterference), its worlds agree with public play, and its choices are
+legal and reproducible."""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine import bots, strong_bot
+from engine.actions import decide, legal_actions, start_game
+from engine.fold import apply_event, fold
+from engine.legality import legal_mask
+from engine.ranking import ranking
+from engine.state import GameState, Seat
+from engine.worlds import Knowledge, sample_world
+from replay.seat_state import state_from_view
+from replay.views import game_view
+
+PROFILES = [("classic", 4, {}), ("classic", 3, {}), ("bruff", 6, {}), ("auction", 4, {}),
+            ("classic", 4, {"follow": "must_follow"})]
+
+
+class RecordingChance:
+    """A seeded generator that records every draw asked of it."""
+
+    def __init__(self, seed: str) -> None:
+        self.random = random.Random(seed)
+        self.draws: list[tuple[int, int]] = []
+
+    def randrange(self, stop: int, /) -> int:
+        value = self.random.randrange(stop)
+        self.draws.append((stop, value))
+        return value
+
+
+def decisions(profile: str, players: int, options: dict[str, Any],
+              seed: str) -> Iterator[tuple[GameState, Seat]]:
+    """Plays one game of basic bots and yields the state at each decision with its seat."""
+    counter = iter(range(1 << 30))
+
+    def entropy() -> bytes:
+        return hashlib.sha256(f"{seed}/{next(counter)}".encode()).digest()
+
+    state = fold(start_game(profile, options, ["bot"] * players, entropy(), entropy(),
+                            context=f"ctx-{seed}", contribution_secret=entropy()))
+    chance = random.Random(seed)
+    while state.phase != "over":
+        seat = state.turn
+        assert seat is not None
+        yield state, seat
+        action = bots.choose_action(state, seat, chance)
+        assert action is not None
+        for event in decide(state, seat, action, entropy=entropy()):
+            state = apply_event(state, event)
+
+
+def shuffled_hidden(state: GameState, seat: Seat, seed: str) -> GameState:
+    """Returns *state* with the cards *seat* cannot see dealt among their places at random."""
+    deal = state.deal
+    assert deal is not None
+    others = [other for other in range(len(deal.hands)) if other != seat]
+    hidden = [card for other in others for card in deal.hands[other]]
+    hidden += [*deal.stock, *deal.face_down]
+    random.Random(seed).shuffle(hidden)
+    cards = iter(hidden)
+    hands = tuple(deal.hands[other] if other == seat
+                  else tuple(next(cards) for _ in deal.hands[other])
+                  for other in range(len(deal.hands)))
+    stock = tuple(next(cards) for _ in deal.stock)
+    face_down = tuple(next(cards) for _ in deal.face_down)
+    return state._replace(deal=deal._replace(hands=hands, stock=stock, face_down=face_down),
+                          contribution_secret=None)
+
+
+def choose(state: GameState, seat: Seat, chance: RecordingChance) -> dict[str, Any] | None:
+    return strong_bot.choose_action(state, seat, chance, budget_ms=None, max_worlds=2)
+
+
+@pytest.mark.parametrize(("profile", "players", "options"), PROFILES)
+def test_the_strong_bot_decides_the_same_and_draws_the_same_whatever_the_hidden_cards(
+        profile: str, players: int, options: dict[str, Any]) -> None:
+    checked = searched = 0
+    for number, (state, seat) in enumerate(
+            decisions(profile, players, options, f"strong-ni-{profile}-{players}")):
+        if number % 2:
+            continue  # Every other decision: a search costs a few milliseconds.
+        plain = state._replace(contribution_secret=None)
+        other = shuffled_hidden(plain, seat, f"hidden-{number}")
+        assert game_view(other, seat) == game_view(plain, seat)
+        first, second = RecordingChance(str(number)), RecordingChance(str(number))
+        chosen = choose(plain, seat, first)
+        assert chosen == choose(other, seat, second)
+        assert first.draws == second.draws
+        rebuilt, _ = state_from_view(game_view(other, seat))
+        third = RecordingChance(str(number))
+        assert choose(rebuilt, seat, third) == chosen
+        assert third.draws == first.draws
+        assert chosen is None or chosen in legal_actions(plain, seat)
+        checked += 1
+        searched += len(first.draws) > 1
+    assert checked > 20
+    assert searched > 10  # Most of them searched worlds (and drew for them), not shortcuts.
+
+
+@pytest.mark.parametrize(("profile", "players", "options"), PROFILES)
+def test_every_world_holds_the_same_cards_and_agrees_with_public_play(
+        profile: str, players: int, options: dict[str, Any]) -> None:
+    chance = random.Random(profile)
+    worlds = 0
+    for state, seat in decisions(profile, players, options, f"worlds-{profile}-{players}"):
+        deal = state.deal
+        assert deal is not None
+        if deal.phase != "play":
+            continue
+        knowledge = Knowledge(state, seat)
+        world = sample_world(state, knowledge, chance)
+        dealt = world.deal
+        assert dealt is not None
+        assert dealt.hands[seat] == deal.hands[seat]
+        assert [len(hand) for hand in dealt.hands] == [len(hand) for hand in deal.hands]
+        assert (len(dealt.stock), len(dealt.face_down)) == (len(deal.stock),
+                                                             len(deal.face_down))
+
+        def every_card(one: GameState) -> collections.Counter[Any]:
+            held = one.deal
+            assert held is not None
+            return collections.Counter(
+                [*(card for hand in held.hands for card in hand), *held.stock,
+                 *held.face_down])
+
+        assert every_card(world) == every_card(state)
+        if deal.robbed_by is not None and deal.robbed_by != seat and \
+                deal.turn_up in deal.hands[deal.robbed_by]:
+            assert deal.turn_up in dealt.hands[deal.robbed_by]
+        # Every card another seat played was legal from the hand the world gives it then.
+        assert deal.trump is not None
+        order = ranking(deal.trump, state.rules)
+        tricks = [*deal.tricks, *([deal.current] if deal.current is not None else [])]
+        plays = [(who, trick.cards[:index], card) for trick in tricks
+                 for index, (who, card) in enumerate(zip(trick.seats, trick.cards,
+                                                         strict=True))]
+        for index, (who, before, card) in enumerate(plays):
+            if who == seat:
+                continue
+            later = tuple(played for other, _, played in plays[index:] if other == who)
+            assert legal_mask(dealt.hands[who] + later, before, order, state.rules) >> card & 1
+        worlds += 1
+    assert worlds > 10
+
+
+def test_a_search_without_a_budget_or_a_number_of_worlds_is_refused() -> None:
+    for state, seat in decisions("classic", 4, {}, "no-limit"):
+        if len(legal_actions(state, seat)) > 1 and state.phase == "play":
+            with pytest.raises(ValueError, match="budget or a number of worlds"):
+                strong_bot.choose_action(state, seat, random.Random(0), budget_ms=None)
+            return
+    raise AssertionError("no play with a choice")
