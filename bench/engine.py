@@ -40,7 +40,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench import positive_int
-from engine.actions import decide_and_apply, legal_actions, start_game, start_game_and_apply
+from engine.actions import (
+    decide_and_apply,
+    legal_actions,
+    legal_moves,
+    start_game,
+    start_game_and_apply,
+)
 from engine.fold import fold
 from engine.profiles import PROFILES, profile_players
 from events.chain import seal_events
@@ -148,7 +154,7 @@ def play_moves(games: int, seed: str) -> dict[str, Any]:
         while state.phase != "over":
             seat = state.turn
             assert seat is not None, f"a game in phase {state.phase!r} has no seat to act"
-            actions = legal_actions(state, seat)
+            actions = legal_moves(state, seat)
             action = actions[int(chance.random() * len(actions))]
             events, state = decide_and_apply(state, seat, action, entropy=entropy)
             if len(events) > 1:  # A deal ended: a next shuffle took the entropy.
