@@ -530,7 +530,7 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
         order = RANKINGS[rules.rankings][trump]  # ranking(trump, rules), without the call.
         trump_mask = order.trump_mask
         power_of = order.power_of
-        hands = deal.hands
+        hands = list(deal.hands)  # Each seat's hand, as the run leaves it.
         facts = deal.facts
         tricks = deal.tricks
         seats = trick.seats
@@ -547,7 +547,7 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
                 hand = before[:at] + before[at + 1:]
             else:
                 hand = _without(before, card, seat, version)  # Raises: not held.
-            hands = hands[:seat] + (hand,) + hands[seat + 1:]
+            hands[seat] = hand
             if cards and trump_mask >> cards[0] & 1:
                 # A renege can be allowed only on a trump lead.
                 withheld = withheld_trumps(before, cards, order, rules, card)
@@ -577,8 +577,8 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
             turn = (seat + 1) % players
         # The deal after these plays: the fields they change, in a row, between slices of the
         # rest.
-        deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current, turn, highest, facts,
-                                *deal[_AFTER_HOT:]))
+        deal = _new(DealState, (*deal[:_HANDS], tuple(hands), tricks, current, turn, highest,
+                                facts, *deal[_AFTER_HOT:]))
         if not trick_done and highest is highest_before:
             # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
             # change (both depend only on completed tricks and on the highest trump).
@@ -586,11 +586,13 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
             continue
         deal = _check_bonus(deal, rules, order, version, trick_done)
         settlement = _settlement(deal, rules, version)
-        # The game as it stood before the last play of the run (only its version and the
-        # fields after the deal are read, as _with_deal and _end_deal move it one version on).
-        before_last = _new(GameState, (version - 1, deal, *state[_AFTER_DEAL:]))
-        state = (_with_deal(before_last, deal) if settlement is None
-                 else _end_deal(before_last, deal, settlement))
+        if settlement is None:
+            state = _new(GameState, (version, deal, *state[_AFTER_DEAL:]))
+        else:
+            # _end_deal moves the game one version on from the one before the run's last play
+            # (of which it reads the version and the fields after the deal).
+            state = _end_deal(_new(GameState, (version - 1, deal, *state[_AFTER_DEAL:])),
+                              deal, settlement)
     return state
 
 
