@@ -196,7 +196,7 @@ def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     change only those two, the game's first fields: the rest is copied in one slice."""
     if changes:
         return _replaced(state, deal=deal, version=state.version + 1, **changes)
-    return _new(GameState, (state.version + 1, deal, *state[_AFTER_DEAL:]))
+    return _new(GameState, (state.version + 1, deal) + state[_AFTER_DEAL:])
 
 
 _AFTER_DEAL = 2
@@ -577,21 +577,21 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
             turn = (seat + 1) % players
         # The deal after these plays: the fields they change, in a row, between slices of the
         # rest.
-        deal = _new(DealState, (*deal[:_HANDS], tuple(hands), tricks, current, turn, highest,
-                                facts, *deal[_AFTER_HOT:]))
+        deal = _new(DealState, deal[:_HANDS] + (tuple(hands), tricks, current, turn, highest,
+                                                facts) + deal[_AFTER_HOT:])
         if not trick_done and highest is highest_before:
             # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
             # change (both depend only on completed tricks and on the highest trump).
-            state = _new(GameState, (version, deal, *state[_AFTER_DEAL:]))
+            state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
             continue
         deal = _check_bonus(deal, rules, order, version, trick_done)
         settlement = _settlement(deal, rules, version)
         if settlement is None:
-            state = _new(GameState, (version, deal, *state[_AFTER_DEAL:]))
+            state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
         else:
             # _end_deal moves the game one version on from the one before the run's last play
             # (of which it reads the version and the fields after the deal).
-            state = _end_deal(_new(GameState, (version - 1, deal, *state[_AFTER_DEAL:])),
+            state = _end_deal(_new(GameState, (version - 1, deal) + state[_AFTER_DEAL:]),
                               deal, settlement)
     return state
 
