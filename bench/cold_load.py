@@ -3,7 +3,8 @@
 Run as ``python -I bench/cold_load.py ROOT URL GAME_ID``: it imports ``events`` and ``engine``
 from the checkout at ``ROOT`` (this one, or an older one), then for each line read on stdin
 loads the game cold through that checkout's ``FoldCache`` built as the service builds it
-(an empty cache: read, verify, decode and fold every event with ``on_events(apply_event)``)
+(an empty cache: read, verify, decode and fold every event with ``on_events(apply_event,
+fold)``, or ``on_events(apply_event)`` in a checkout before the cache folded runs at once)
 and writes one JSON line: the process CPU seconds and wall seconds of that load, the version
 and head hash it reached, and the CPU seconds of a read alone of the same events
 (``RedisEventStore.read``, done after).
@@ -27,7 +28,7 @@ def main(argv: list[str]) -> int:
     """Serves cold loads of *argv* ``[ROOT, URL, GAME_ID]`` until stdin ends."""
     root, url, game_id = pathlib.Path(argv[0]).resolve(), argv[1], argv[2]
     sys.path.insert(0, str(root))
-    from engine.fold import apply_event
+    from engine.fold import apply_event, fold
     from events.fold_cache import FoldCache, on_events
     from events.redis_store import RedisEventStore
 
@@ -37,7 +38,11 @@ def main(argv: list[str]) -> int:
             raise SystemExit(f"{module} was imported from {origin}, not from {root}")
 
     store = RedisEventStore.from_url(url)
-    cache: Any = FoldCache(store, lambda: None, on_events(apply_event))  # As the service does.
+    try:  # As the service does: the engine's fold of many events at once, where it has one.
+        step = on_events(apply_event, fold)
+    except TypeError:  # An older checkout, whose cache applies one event at a time.
+        step = on_events(apply_event)
+    cache: Any = FoldCache(store, lambda: None, step)
     for _ in sys.stdin:
         cache.clear()
         cpu, wall = time.process_time(), time.perf_counter()

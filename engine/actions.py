@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import auction as bidding
@@ -28,11 +28,11 @@ from engine.cards import (
     format_cards,
 )
 from engine.errors import InvalidActionError, InvalidCardError, shown
-from engine.fold import apply_event, play_card
+from engine.fold import apply_event, play_cards
 from engine.legality import allow_card, legal_mask
 from engine.levels import BASIC, seat_levels
 from engine.profiles import MOST_PLAYERS, make_ruleset
-from engine.ranking import ranking
+from engine.ranking import RANKINGS
 from engine.rejections import (
     ActionRejectedError,
     ContributionRefusedError,
@@ -196,9 +196,28 @@ def parse_action(body: Any) -> Action:
     return Action(kind)
 
 
-_PLAYS: dict[str, Action] = {
-    card.code(): Action("play", card=card) for card in (*STANDARD_DECK, JOKER)
-}
+_PLAY_ACTIONS = tuple(Action("play", card=card) for card in (*STANDARD_DECK, JOKER))
+"""The action of playing each card, indexed by card."""
+_ROB_ACTIONS = tuple(Action("rob", card=card) for card in (*STANDARD_DECK, JOKER))
+"""The action of robbing the turn-up with each card as the discard, indexed by card."""
+_BURY_ACTIONS = tuple(Action("bury", card=card) for card in (*STANDARD_DECK, JOKER))
+"""The action of burying each card, indexed by card."""
+_JINK = Action("jink")
+_JINK_ONLY = (_JINK,)
+_HOLD = Action("hold")
+_PASS = Action("pass")
+_NAME_TRUMP = tuple(Action("name_trump", suit=suit) for suit in Suit)
+"""Naming each suit, in notation order."""
+
+
+@functools.lru_cache(maxsize=64)
+def _bid_action(amount: int) -> Action:
+    """Returns the action of bidding *amount*, made once per amount."""
+    return Action("bid", amount=amount)
+
+
+_PLAYS: dict[str, Action] = {action.card.code(): action for action in _PLAY_ACTIONS
+                             if action.card is not None}
 """The action of playing each card, by its canonical code (actions are immutable values)."""
 
 
@@ -380,59 +399,92 @@ def _server_steps(state: GameState, entropy: bytes | None, context: str | None =
         state = apply_event(state, event)
 
 
-def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
-    """Returns every action *seat* may take now, as JSON objects that can be posted back.
+def legal_moves(state: GameState, seat: Seat) -> tuple[Action, ...]:
+    """Returns every action *seat* may take now, as typed :class:`Action` values: the engine's
+    own interface (bots, searches and benchmarks use it; :func:`legal_actions` is its JSON
+    form). Each value can be passed straight to :func:`decide_and_apply`.
 
-    Each object is the caller's own (a fresh copy), though the ones of a card or a cut are
-    made once by :meth:`Action.to_dict` and copied.
+    The values of a card, a call, a suit and a cut are made once and shared (they are
+    immutable); the order is the one :func:`legal_actions` lists.
     """
     deal = state.deal
-    if state.turn is None or deal is None:
-        return ()
-    actions: list[Action] = []
-    if _why_not_jink(state, deal, seat) is None:
-        actions.append(Action("jink"))
-    # A nonce is the client's own random draw: legal but not listable, like a free choice.
+    if (deal is None or deal.phase == "over" or state.winner is not None or state.abandoned
+            or deal.turn is None):
+        return ()  # As GameState.turn: the server acts, or the game is over.
     if deal.turn != seat:
-        return tuple(action.to_dict() for action in actions)
+        # Only a jink may be taken out of turn. A nonce is the client's own random draw: legal
+        # but not listable, like a free choice.
+        return _JINK_ONLY if _why_not_jink(state, deal, seat) is None else ()
     rules = state.rules
-    hand = deal.hands[seat]
     phase = deal.phase
     if phase == "play":
         assert deal.trump is not None and deal.current is not None
-        legal = legal_mask(hand, deal.current.cards, ranking(deal.trump, rules), rules)
-        made = _CARD_JSON["play"]
-        plays = [made[card].copy() for card in _distinct(hand) if legal >> card & 1]
-        if not actions and _why_not_rob(state, deal, seat) is not None:
-            return tuple(plays)  # The hot path: plays alone.
-        listed = [action.to_dict() for action in actions]
-        if _may_rob(state, deal, seat):
-            listed += _card_json("rob", _distinct(hand))
-        return (*listed, *plays)
+        hand = deal.hands[seat]
+        legal = legal_mask(hand, deal.current.cards, RANKINGS[rules.rankings][deal.trump],
+                           rules)
+        plays = _PLAY_ACTIONS
+        moves: list[Action] = []
+        while legal:  # The legal cards in notation order, one interned play each.
+            low = legal & -legal
+            moves.append(plays[low.bit_length() - 1])
+            legal ^= low
+        if deal.tricks:
+            # Robbing and a jink are both allowed only before the first trick is complete
+            # (_why_not_rob, _why_not_jink): the common case, plays alone, asks neither.
+            return tuple(moves)
+        rob = _why_not_rob(state, deal, seat) is None
+        jink = _why_not_jink(state, deal, seat) is None
+        if not (jink or rob):
+            return tuple(moves)  # The hot path: plays alone.
+        first = [_JINK] if jink else []
+        if rob:
+            first += [_ROB_ACTIONS[card] for card in _distinct(hand)]
+        return (*first, *moves)
     if phase == "cut":
-        return (*(action.to_dict() for action in actions),
-                *map(dict.copy, _cuts_of(rules.deck_size)))
+        return _cuts_of(rules.deck_size)
     if phase == "joker":
-        return (*(action.to_dict() for action in actions),
-                *_card_json("bury", _distinct(hand)))
+        return tuple(_BURY_ACTIONS[card] for card in _distinct(deal.hands[seat]))
     if phase == "bidding":
         assert deal.auction is not None
-        actions += [Action("bid", amount=a) for a in bidding.legal_bids(
+        calls = [_bid_action(amount) for amount in bidding.legal_bids(
             deal.auction, seat, rules, state.scores)]
         if bidding.why_not_hold(deal.auction, seat, deal.dealer, rules, state.scores) is None:
-            actions.append(Action("hold"))
-        actions.append(Action("pass"))
-    elif phase == "trump":
-        actions += [Action("name_trump", suit=suit) for suit in Suit]
-    elif phase == "discard":
-        limit = min(5, len(deal.stock))
-        seen: set[tuple[Card, ...]] = set()
-        for size in range(limit + 1):
-            for combo in itertools.combinations(sorted(hand, key=card_sort_key), size):
-                if combo not in seen:
-                    seen.add(combo)
-                    actions.append(Action("discard", cards=combo))
-    return tuple(action.to_dict() for action in actions)
+            calls.append(_HOLD)
+        calls.append(_PASS)
+        return tuple(calls)
+    if phase == "trump":
+        return _NAME_TRUMP
+    assert phase == "discard", f"no legal actions listed in phase {phase!r}"
+    limit = min(5, len(deal.stock))
+    seen: set[tuple[Card, ...]] = set()
+    exchanges: list[Action] = []
+    hand = tuple(sorted(deal.hands[seat], key=card_sort_key))
+    for size in range(limit + 1):
+        for combo in itertools.combinations(hand, size):
+            if combo not in seen:
+                seen.add(combo)
+                exchanges.append(Action("discard", cards=combo))
+    return tuple(exchanges)
+
+
+def legal_actions(state: GameState, seat: Seat) -> tuple[dict[str, Any], ...]:
+    """Returns every action *seat* may take now, as JSON objects that can be posted back:
+    :func:`legal_moves` at the edge where the API, the histories and the CLI meet the world.
+
+    Each object is the caller's own (a fresh copy).
+    """
+    return tuple(map(action_json, legal_moves(state, seat)))
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """Returns :meth:`Action.to_dict` of *action*, a fresh copy; the JSON of a card's action
+    and of a cut, listed on every move, is made once and copied."""
+    if action.card is not None:
+        return _CARD_JSON[action.type][action.card].copy()
+    if action.type == "cut" and action.nonce is None:
+        assert action.position is not None
+        return {"type": "cut", "position": action.position}
+    return action.to_dict()
 
 
 _CARD_JSON: dict[str, tuple[dict[str, Any], ...]] = {
@@ -443,16 +495,10 @@ _CARD_JSON: dict[str, tuple[dict[str, Any], ...]] = {
 as copies: an action a seat may take is listed on every move)."""
 
 
-def _card_json(kind: str, cards: Iterable[Card]) -> list[dict[str, Any]]:
-    """Returns the JSON objects of the *kind* action with each of *cards*, fresh copies."""
-    made = _CARD_JSON[kind]
-    return [made[card].copy() for card in cards]
-
-
 @functools.lru_cache(maxsize=8)
-def _cuts_of(size: int) -> tuple[dict[str, Any], ...]:
-    """Returns the JSON objects of every cut of a pack of *size* cards, to be copied."""
-    return tuple(Action("cut", position=position).to_dict() for position in range(1, size))
+def _cuts_of(size: int) -> tuple[Action, ...]:
+    """Returns the actions of every cut of a pack of *size* cards."""
+    return tuple(Action("cut", position=position) for position in range(1, size))
 
 
 def decide(
@@ -486,18 +532,25 @@ def decide_and_apply(
     :raises IllegalPlayError: as :func:`decide`.
     :raises ValueError: as :func:`decide`.
     """
-    parsed = parse_action(action)
-    phase = _check_table(state, seat)
+    parsed = action if type(action) is Action else parse_action(action)
+    deal = state.deal
+    # A play in turn, the commonest action by far: the seat to act is at the table, and the
+    # game is in play exactly when the deal is and nobody has won or abandoned it (what
+    # _check_table and _check_phase establish the long way, for every other action).
+    playing = (parsed.type == "play" and deal is not None and deal.turn == seat
+               and deal.phase == "play" and state.winner is None and not state.abandoned)
+    phase = "play" if playing else _check_table(state, seat)
     try:
-        event = _accept(state, seat, parsed, phase)
+        event = (_play(state, deal, seat, parsed) if playing and deal is not None
+                 else _accept(state, seat, parsed, phase))
     except ActionRejectedError as error:
         # The legal alternatives are worked out only for a refusal, never on the hot path.
         if not error.legal:
             error.legal = legal_actions(state, seat)
         raise
-    # A play, the commonest action, is folded with the card just checked (no look-up by code).
-    after = (play_card(state, seat, parsed.card) if parsed.card is not None and
-             parsed.type == "play" else apply_event(state, event))
+    # A play is folded with the card just checked (no look-up by code).
+    after = (play_cards(state, ((seat, parsed.card),)) if playing and parsed.card is not None
+             else apply_event(state, event))
     deal = after.deal
     if deal is not None and deal.phase != "over":
         return (event,), after  # A deal in progress: no server step is due.
@@ -639,21 +692,18 @@ def _name_trump(state: GameState, deal: DealState, seat: Seat, action: Action) -
 
 def _play(state: GameState, deal: DealState, seat: Seat, action: Action) -> Event:
     rules = state.rules
-    assert action.card is not None
-    assert deal.trump is not None and deal.current is not None
+    card = action.card
+    trump = deal.trump
+    assert card is not None
+    assert trump is not None and deal.current is not None
     try:
-        allow_card(deal.hands[seat], deal.current.cards,
-                   ranking(deal.trump, rules), rules, action.card)
+        allow_card(deal.hands[seat], deal.current.cards, RANKINGS[rules.rankings][trump],
+                   rules, card)
     except IllegalPlayError as error:
         raise IllegalPlayError(
-            f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {deal.trump.name})",
+            f"{error} (seat {seat}, trick {len(deal.tricks) + 1}, trump {trump.name})",
             ruling=error.ruling) from None
-    return _card_played(seat, action.card)
-
-
-def _card_played(seat: Seat, card: Card) -> CardPlayed:
-    """Returns the event of *seat* playing *card*: one immutable value per seat and card,
-    made once (a play is the commonest event by far)."""
+    # The event of *seat* playing *card*: one immutable value per seat and card, made once.
     return _CARD_PLAYED[seat][card]
 
 

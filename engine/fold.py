@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import operator
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from engine import auction as bidding
@@ -22,7 +22,7 @@ from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.levels import BotLevelError, recorded_levels
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import Ranking, ranking
+from engine.ranking import RANKINGS, Ranking
 from engine.rulings import ruling
 from engine.shuffle import ALGORITHM_2, commitment, cut, deal_order, deck_order, first_dealer
 from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
@@ -56,7 +56,19 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
     :raises EventSequenceError: if the events do not form a game.
     """
     registry = _REGISTRY
+    plays: list[tuple[int, Card]] = []
     for event in events:
+        if type(event) is CardPlayed and state is not None:
+            # A run of plays is folded at once (play_cards), at the next other event or the end.
+            card = _CARD_BY_CODE.get(event.card)
+            if card is None:  # Not canonical: the plays before it first, as one at a time.
+                if plays:
+                    state, plays = play_cards(state, plays), []
+                card = Card.parse(event.card)
+            plays.append((event.seat, card))
+            continue
+        if plays and state is not None:  # (plays are taken only once there is a state)
+            state, plays = play_cards(state, plays), []
         # apply_event's own steps, inlined for the common case: a registered type after the
         # first event (anything else goes through apply_event, which explains the error).
         apply = registry.get(type(event)) if state is not None else None
@@ -66,6 +78,8 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
             state = apply(event, state)
     if state is None:
         raise EventSequenceError("no events: a game starts with game_created")
+    if plays:
+        state = play_cards(state, plays)
     return state
 
 
@@ -189,7 +203,7 @@ def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     change only those two, the game's first fields: the rest is copied in one slice."""
     if changes:
         return _replaced(state, deal=deal, version=state.version + 1, **changes)
-    return _new(GameState, (state.version + 1, deal, *state[_AFTER_DEAL:]))
+    return _new(GameState, (state.version + 1, deal) + state[_AFTER_DEAL:])
 
 
 _AFTER_DEAL = 2
@@ -475,72 +489,118 @@ def _jink(event: JinkAnnounced, state: GameState) -> GameState:
 
 @_apply.register
 def _played(event: CardPlayed, state: GameState) -> GameState:
-    return play_card(state, event.seat, _CARD_BY_CODE.get(event.card) or Card.parse(event.card))
+    return play_cards(state, ((event.seat, _card_of(event)),))
+
+
+def _card_of(event: CardPlayed) -> Card:
+    """Returns the card *event* plays (:meth:`Card.parse` only for a code not canonical).
+
+    :raises InvalidCardError: if its code is no card.
+    """
+    return _CARD_BY_CODE.get(event.card) or Card.parse(event.card)
 
 
 def play_card(state: GameState, seat: int, card: Card) -> GameState:
     """Returns the state after *seat* plays *card*: the fold of ``card_played``, which
     :func:`engine.actions.decide_and_apply` calls with the card it has just checked.
 
-    The hot path of the service, of bots and of replays: a play mid-trick builds a hand, a
-    trick, a deal and a game in one pass each; only a completed trick or a new highest trump
-    can prove the bonus or end the deal, so only then are those worked out.
-
     :raises EventSequenceError: if the deal is not in play or *seat* does not hold *card*.
     """
-    deal = state.deal
-    if deal is None or deal.phase != "play":
-        deal = _deal_of(state, "play")
-    rules = state.rules
-    trump = deal.trump
-    trick = deal.current
-    assert trump is not None and trick is not None, "play needs trumps and a trick"
-    order = ranking(trump, rules)
-    hands = deal.hands
-    before = hands[seat]
-    hand = _without(before, card, seat, state.version + 1)  # Raises unless the seat holds it.
-    hands = hands[:seat] + (hand,) + hands[seat + 1:]
-    facts = deal.facts
-    tricks = deal.tricks
-    cards = trick.cards
-    if cards and order.trump_mask >> cards[0] & 1:
-        # A renege can be allowed only on a trump lead.
-        withheld = withheld_trumps(before, cards, order, rules, card)
-        if withheld is not None:
-            facts += (Fact("renege_allowed", withheld.with_args(seat=seat), state.version + 1,
-                           trick=len(tricks) + 1, seat=seat),)
-    seats = trick.seats + (seat,)
-    cards += (card,)
-    highest = highest_before = deal.highest
-    power = order.power_of[card]
-    if power and (highest is None or power > order.power_of[highest.card]):
-        highest = _new(HighestTrump, (card, seat, len(tricks) + 1))
-    current: Trick | None
-    trick_done = len(cards) == rules.players
-    if trick_done:
-        index, won = winner_ruling(cards, order)
-        winner = turn = seats[index]
-        tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
-        facts += (_new(Fact, ("trick_won", won, state.version + 1, len(tricks), winner,
-                              rules.side_of(winner), scoring.TRICK_POINTS, None)),)
-        current = _new(Trick, (winner, (), (), None)) if (
-            len(tricks) < scoring.TRICKS_PER_DEAL) else None
-    else:
-        current = _new(Trick, (trick.leader, seats, cards, None))
-        turn = (seat + 1) % rules.players
-    # The deal with this play: the fields it changes, in a row, between slices of the rest.
-    deal = _new(DealState, (*deal[:_HANDS], hands, tricks, current, turn, highest, facts,
-                            *deal[_AFTER_HOT:]))
-    if not trick_done and highest is highest_before:
-        # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
-        # change (both depend only on completed tricks and on the highest trump).
-        return _with_deal(state, deal)
-    version = state.version + 1
-    deal = _check_bonus(deal, rules, order, version, trick_done)
-    settlement = _settlement(deal, rules, version)
-    if settlement is None:
-        return _with_deal(state, deal)
-    return _end_deal(state, deal, settlement)
+    return play_cards(state, ((seat, card),))
+
+
+def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState:
+    """Returns the state after each *(seat, card)* of *plays* in turn: the fold of a run of
+    ``card_played`` events (:func:`play_card` is a run of one, :func:`fold` passes each run
+    of a log).
+
+    The hot path of the service, of bots and of replays. A play changes the hand, the trick,
+    the turn and maybe the highest trump; only a completed trick or a new highest trump can
+    prove the bonus or end the deal. So the run keeps those fields as local values and builds
+    the deal and the game once: at its end, at a trick's end or at a new highest trump, where
+    the bonus proof and a finish are worked out. The states between are never built, since
+    nothing reads them; each fact still carries the version of the event that made it.
+
+    :raises EventSequenceError: if the deal is not in play or a seat does not hold its card.
+    """
+    index = 0
+    count = len(plays)
+    while index < count:
+        deal = state.deal
+        if deal is None or deal.phase != "play":
+            deal = _deal_of(state, "play")
+        rules = state.rules
+        players = rules.players
+        trump = deal.trump
+        trick = deal.current
+        assert trump is not None and trick is not None, "play needs trumps and a trick"
+        order = RANKINGS[rules.rankings][trump]  # ranking(trump, rules), without the call.
+        trump_mask = order.trump_mask
+        power_of = order.power_of
+        hands = list(deal.hands)  # Each seat's hand, as the run leaves it.
+        facts = deal.facts
+        tricks = deal.tricks
+        seats = trick.seats
+        cards = trick.cards
+        highest = highest_before = deal.highest
+        version = state.version
+        while True:
+            seat, card = plays[index]
+            index += 1
+            version += 1
+            before = hands[seat]
+            if card in before:
+                at = before.index(card)
+                hand = before[:at] + before[at + 1:]
+            else:
+                hand = _without(before, card, seat, version)  # Raises: not held.
+            hands[seat] = hand
+            if cards and trump_mask >> cards[0] & 1:
+                # A renege can be allowed only on a trump lead.
+                withheld = withheld_trumps(before, cards, order, rules, card)
+                if withheld is not None:
+                    facts += (Fact("renege_allowed", withheld.with_args(seat=seat), version,
+                                   trick=len(tricks) + 1, seat=seat),)
+            seats += (seat,)
+            cards += (card,)
+            power = power_of[card]
+            if power and (highest is None or power > power_of[highest.card]):
+                highest = _new(HighestTrump, (card, seat, len(tricks) + 1))
+                break
+            if len(cards) == players or index == count:
+                break
+        current: Trick | None
+        trick_done = len(cards) == players
+        if trick_done:
+            at, won = winner_ruling(cards, order)
+            winner = turn = seats[at]
+            tricks += (_new(Trick, (trick.leader, seats, cards, winner)),)
+            facts += (_new(Fact, ("trick_won", won, version, len(tricks), winner,
+                                  rules.side_of(winner), scoring.TRICK_POINTS, None)),)
+            current = _new(Trick, (winner, (), (), None)) if (
+                len(tricks) < scoring.TRICKS_PER_DEAL) else None
+        else:
+            current = _new(Trick, (trick.leader, seats, cards, None))
+            turn = (seat + 1) % players
+        # The deal after these plays: the fields they change, in a row, between slices of the
+        # rest.
+        deal = _new(DealState, deal[:_HANDS] + (tuple(hands), tricks, current, turn, highest,
+                                                facts) + deal[_AFTER_HOT:])
+        if not trick_done and highest is highest_before:
+            # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
+            # change (both depend only on completed tricks and on the highest trump).
+            state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
+            continue
+        deal = _check_bonus(deal, rules, order, version, trick_done)
+        settlement = _settlement(deal, rules, version)
+        if settlement is None:
+            state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
+        else:
+            # _end_deal moves the game one version on from the one before the run's last play
+            # (of which it reads the version and the fields after the deal).
+            state = _end_deal(_new(GameState, (version - 1, deal) + state[_AFTER_DEAL:]),
+                              deal, settlement)
+    return state
 
 
 _HANDS = DealState._fields.index("hands")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Generic, Protocol, TypeVar
 
 from events.chain import GENESIS_HASH
@@ -92,6 +92,8 @@ class FoldCache(Generic[S]):
         self._initial = initial
         self._apply = apply
         self._apply_event: Callable[[S, Event], S] | None = getattr(apply, _EVENT_STEP, None)
+        self._fold_events: Callable[[Iterable[Event], S], S] | None = getattr(
+            apply, _EVENTS_FOLD, None)
         self._max_games = max_games
         self._max_bytes = max_bytes
         self._sizer = sizer
@@ -126,7 +128,10 @@ class FoldCache(Generic[S]):
             return start
         state = start.state
         apply_event = self._apply_event
-        if apply_event is not None:  # An on_events step: the same, one call less per event.
+        fold_events = self._fold_events
+        if fold_events is not None:  # An on_events step with its fold: all the events at once.
+            state = fold_events([recorded.event for recorded in new], state)
+        elif apply_event is not None:  # An on_events step: the same, one call less per event.
             for recorded in new:
                 state = apply_event(state, recorded.event)
         else:
@@ -230,16 +235,26 @@ class _Size:
     rate: float
 
 
-def on_events(apply: Callable[[S, Event], S]) -> Callable[[S, RecordedEvent], S]:
+def on_events(
+    apply: Callable[[S, Event], S], fold: Callable[[Iterable[Event], S], S] | None = None
+) -> Callable[[S, RecordedEvent], S]:
     """Returns a fold step over recorded events from one over bare events, such as an
-    engine's ``apply_event(state, event)``."""
+    engine's ``apply_event(state, event)``; with *fold* (such as the engine's ``fold(events,
+    state)``, which must give what applying each event in turn gives), :class:`FoldCache`
+    folds the events it reads in one call, so that the engine can fold a run of them at
+    once."""
 
     def step(state: S, recorded: RecordedEvent) -> S:
         return apply(state, recorded.event)
 
     setattr(step, _EVENT_STEP, apply)  # FoldCache calls it at once.
+    if fold is not None:
+        setattr(step, _EVENTS_FOLD, fold)
     return step
 
 
 _EVENT_STEP = "_fold_cache_apply_event"
 """The attribute of an :func:`on_events` step that holds the function over bare events."""
+
+_EVENTS_FOLD = "_fold_cache_fold_events"
+"""The attribute of an :func:`on_events` step that holds its fold over many bare events."""

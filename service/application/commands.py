@@ -116,7 +116,7 @@ def new_cache(
 ) -> GameCache:
     """Returns a fold cache of game states read from *store*, bounded by *max_games* games
     and by *max_bytes* bytes (see :class:`events.fold_cache.FoldCache`)."""
-    return GameCache(store, lambda: None, on_events(apply_event), max_games=max_games,
+    return GameCache(store, lambda: None, on_events(apply_event, fold), max_games=max_games,
                      max_bytes=max_bytes)
 
 

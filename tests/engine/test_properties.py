@@ -22,9 +22,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import (
+    action_json,
     decide,
     decide_and_apply,
     legal_actions,
+    legal_moves,
+    parse_action,
+    refusals,
     server_events,
     start_game,
     start_game_and_apply,
@@ -380,6 +384,26 @@ def test_folding_all_events_at_once_equals_folding_them_one_at_a_time(
     cut = data.draw(st.integers(1, len(game.events)))
     assert fold(game.events[:cut]) == game.states[cut - 1]
     assert fold(game.events[cut:], game.states[cut - 1]) == game.state
+
+
+@settings(max_examples=10, deadline=None)
+@given(configurations(), st.integers(0, 2**32))
+def test_every_typed_move_is_accepted_and_decides_as_its_json_object(
+    configuration: tuple[str, dict[str, Any], int], seed: int
+) -> None:
+    profile, options, players = configuration
+    game = play_random_game(profile, options, players, seed)
+    entropy = hashlib.sha256(str(seed).encode()).digest()
+
+    for state in game.states[::3]:
+        for seat in range(players):
+            moves = legal_moves(state, seat)
+            for move in moves[:12]:
+                posted = action_json(move)
+                assert parse_action(posted) == move
+                assert refusals(state, seat, move) == []  # The long way round agrees.
+                assert decide_and_apply(state, seat, move, entropy=entropy) == (
+                    decide_and_apply(state, seat, posted, entropy=entropy))
 
 
 @settings(max_examples=15, deadline=None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import uuid
+from collections.abc import Iterable
 
 import pytest
 
@@ -331,3 +332,27 @@ def test_deep_size_walks_slots_dicts_and_atoms_exactly() -> None:
     assert deep_size(Color.RED) == size(Color.RED)  # An int: nothing further.
     assert deep_size(int) == size(int)
     assert deep_size(frozenset({7})) == size(frozenset({7})) + size(7)
+
+
+def test_an_on_events_step_with_a_fold_folds_each_read_in_one_call(
+    store: RedisEventStore, game_id: str
+) -> None:
+    def total(state: int, event: Event) -> int:
+        assert isinstance(event, BidMade)
+        return state + event.amount
+
+    batches: list[list[int]] = []
+
+    def fold_all(events: Iterable[Event], state: int) -> int:
+        amounts = [event.amount for event in events if isinstance(event, BidMade)]
+        batches.append(amounts)
+        return state + sum(amounts)
+
+    step = on_events(total, fold_all)
+    store.append(game_id, 0, _bids(4), actor=0)
+    cache = FoldCache(store, lambda: 0, step)
+    assert cache.load(game_id).state == 0 + 1 + 2 + 3
+    store.append(game_id, 4, _bids(2, start=10), actor=0)
+    assert cache.load(game_id).state == 6 + 10 + 11
+    assert batches == [[0, 1, 2, 3], [10, 11]]  # Each read folded at once, the new events only.
+    assert step(10, store.read(game_id)[1]) == 10 + 1  # The step alone still applies one event.
