@@ -3,74 +3,21 @@ noninterference: what it decides depends on its seat's view only."""
 
 from __future__ import annotations
 
-import hashlib
-import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from bot_games import RecordingChance, decisions, shuffled_hidden
 
-from engine.actions import decide, legal_actions, start_game
+from engine.actions import legal_actions
 from engine.bots import choose_action
-from engine.fold import apply_event, fold
-from engine.state import GameState, Seat
 from replay.seat_state import SeatViewError, state_from_view
 from replay.views import game_view
 
 PROFILES = [("classic", 4, {}), ("classic", 3, {}), ("bruff", 6, {}), ("auction", 4, {})]
 
 
-class RecordingChance:
-    """A seeded generator that records every draw asked of it."""
-
-    def __init__(self, seed: str) -> None:
-        self.random = random.Random(seed)
-        self.draws: list[tuple[int, int]] = []
-
-    def randrange(self, stop: int, /) -> int:
-        value = self.random.randrange(stop)
-        self.draws.append((stop, value))
-        return value
 
 
-def decisions(profile: str, players: int, options: dict[str, Any],
-              seed: str) -> Iterator[tuple[GameState, Seat]]:
-    """Plays one game of basic bots and yields the state at each decision with its seat."""
-    counter = iter(range(1 << 30))
-
-    def entropy() -> bytes:
-        return hashlib.sha256(f"{seed}/{next(counter)}".encode()).digest()
-
-    state = fold(start_game(profile, options, ["bot"] * players, entropy(), entropy(),
-                            context=f"ctx-{seed}", contribution_secret=entropy()))
-    chance = random.Random(seed)
-    while state.phase != "over":
-        seat = state.turn
-        assert seat is not None
-        yield state, seat
-        action = choose_action(state, seat, chance)
-        assert action is not None
-        for event in decide(state, seat, action, entropy=entropy()):
-            state = apply_event(state, event)
-
-
-def shuffled_hidden(state: GameState, seat: Seat, seed: str) -> GameState:
-    """Returns *state* with the cards *seat* cannot see (other hands, the stock, the face-down
-    cards) dealt among those places at random, each keeping its size."""
-    deal = state.deal
-    assert deal is not None
-    others = [other for other in range(len(deal.hands)) if other != seat]
-    hidden = [card for other in others for card in deal.hands[other]]
-    hidden += [*deal.stock, *deal.face_down]
-    random.Random(seed).shuffle(hidden)
-    cards = iter(hidden)
-    hands = tuple(deal.hands[other] if other == seat
-                  else tuple(next(cards) for _ in deal.hands[other])
-                  for other in range(len(deal.hands)))
-    stock = tuple(next(cards) for _ in deal.stock)
-    face_down = tuple(next(cards) for _ in deal.face_down)
-    return state._replace(deal=deal._replace(hands=hands, stock=stock, face_down=face_down),
-                          contribution_secret=None)
 
 
 @pytest.mark.parametrize(("profile", "players", "options"), PROFILES)
