@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,14 @@ PAPER = {"a4": (595, 842), "letter": (612, 792)}
 """Page sizes in PDF points (A4 is 210 x 297 mm, Letter 8.5 x 11 in)."""
 
 
-def _drive(live: LiveServer) -> dict[str, Any]:
-    """Creates a drive of eight bots, two rounds, table 1 on paper, and starts round 1."""
+def _drive(live: LiveServer, **more: Any) -> dict[str, Any]:
+    """Creates a drive of eight bots, two rounds, table 1 on paper (and *more* of the
+    creation's fields), and starts round 1."""
     client = live.app.test_client()
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 45}, "format": "progressive",
         "rounds": 2, "paper_tables": [1],
-        "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)]}).get_json()
+        "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)], **more}).get_json()
     store = RedisEventStore.from_url(live.app.config["REDIS_URL"])
     try:
         drives.advance(store, live.app.extensions["fortyfive"].cache, DriveStore(store),
@@ -67,6 +69,8 @@ def test_the_projector_follows_the_stream_and_the_director_pauses_and_resumes(
     wait_for(browser, lambda b: "Round 1 of 2" in by_id(b, "projector-round").text)
     wait_for(browser, lambda b: by_id(b, "round-clock").get_attribute("data-started") != "")
     assert re.fullmatch(r"\d+:\d\d", by_id(browser, "round-clock").text)
+    assert "seconds played" in by_id(browser, "round-clock").get_attribute("aria-label")
+    assert by_id(browser, "round-clock").get_attribute("data-ends-at") == ""
     # The director pauses over the API: the projector says so from the stream alone.
     paused = live.app.test_client().post(
         f"/v1/drives/{drive_id}/director", json={"action": "pause", "reason": "tea"},
@@ -105,6 +109,32 @@ def test_the_projector_follows_the_stream_and_the_director_pauses_and_resumes(
     events = live.app.test_client().get(f"/v1/drives/{drive_id}/stream?after=0&wait=5")
     assert b"drive_resumed" in next(iter(events.response)) + next(iter(events.response))
     events.close()
+    _axe_at_both_sizes(browser)
+    assert console_errors(browser) == []
+
+
+def test_the_projectors_clock_counts_down_to_the_rounds_end_and_shows_the_bell(
+    browser: Any, live: LiveServer,
+) -> None:
+    created = _drive(live, round_minutes=30)
+    drive_id, director = created["id"], created["director_token"]
+    client = live.app.test_client()
+    ends_at = client.get(f"/v1/drives/{drive_id}").get_json()["round_ends_at"]
+    browser.get(f"{live.url}/drive/{drive_id}/projector")
+    face = wait_for(browser, lambda b: by_id(b, "round-clock").get_attribute("data-ends-at")
+                    and by_id(b, "round-clock"))
+    ends = datetime.fromisoformat(ends_at.replace("Z", "+00:00"))
+    assert int(face.get_attribute("data-ends-at")) == int(ends.timestamp() * 1000)
+    # Time left, not time played: at most the round's 30 minutes, read out as left.
+    minutes, seconds = map(int, face.text.split(":"))
+    assert 0 < minutes * 60 + seconds <= 30 * 60
+    assert face.get_attribute("aria-label").endswith("seconds left")
+    # The director rings the bell early: the stream alone tells the projector time is up.
+    rung = client.post(f"/v1/drives/{drive_id}/director", json={"action": "end_round"},
+                       headers={"Authorization": f"Bearer {director}"})
+    assert rung.status_code == 200, rung.get_json()
+    wait_for(browser, lambda b: by_id(b, "round-clock").text == "Time is up")
+    assert by_id(browser, "round-clock").get_attribute("aria-label") == "Round clock: time is up"
     _axe_at_both_sizes(browser)
     assert console_errors(browser) == []
 
