@@ -244,6 +244,10 @@ def test_the_directors_page_rings_the_bell_and_changes_the_roster_with_refusals_
     history = client.get(f"/v1/drives/{drive_id}/history").get_json()["events"]
     assert {"player_substituted", "player_added", "player_withdrawn"} <= {
         e["type"] for e in history if e["actor"] == "director"}
+    # Sam's token was shown once: a reload (the director's token kept in the tab) has none.
+    browser.refresh()
+    wait_for(browser, lambda b: "round 1 of 2 finished" in by_id(b, "director-state").text)
+    assert not by_id(browser, "issued").is_displayed() and token not in browser.page_source
     _axe_at_both_sizes(browser)
     assert console_errors(browser) == []
 
