@@ -4,13 +4,16 @@
 // taken out of the address; it stays in this tab's sessionStorage only. The page follows the
 // drive's stream (drivestream.js), so it shows each change as it happens.
 //
-// Wired here: pause, resume, stop, and abandon one table with an adjusted score per side, and
-// each paper table's score card (opened with the director's token). Tables are numbered from 1,
-// seats from 1 and sides A, B, C, as the table names them.
+// Wired here: every director action of the API (pause, resume, stop, the bell, abandon one
+// table with an adjusted score per side, substitute, add and withdraw a player) and each paper
+// table's score card (opened with the director's token). A refusal's words (the problem's
+// detail) show next to the control that was refused; a person seated by an action gets their
+// link and token shown once. Tables are numbered from 1, seats from 1 and sides A, B, C, as
+// the table names them.
 
-import { el, fill, sideName } from "./cards.js";
+import { el, fill, readProblem, sideName } from "./cards.js";
 import { followDrive } from "./drivestream.js";
-import { $, api, say, showProblem } from "./page.js";
+import { $, api, copyButton, say, showProblem } from "./page.js";
 
 const driveId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const storeKey = `fortyfive.director.${driveId}`;
@@ -29,15 +32,62 @@ function readFragment() {
   }
 }
 
-async function direct(body, done) {
-  if (!state.token) { say("Enter the director's token first.", "error"); $("director-token").focus(); return; }
+function sentence(text) {
+  const words = text.trim();
+  return words.charAt(0).toUpperCase() + words.slice(1) + (/[.!?]$/.test(words) ? "" : ".");
+}
+
+/** Shows *text* as the refusal of the control whose refusal line is *where* (or hides it). */
+function refuse(where, text) {
+  const line = $(where);
+  if (!line) return;
+  line.textContent = text ? `Not done: ${sentence(text)}` : "";
+  line.hidden = !text;
+  if (text) line.setAttribute("role", "alert"); else line.removeAttribute("role");
+}
+
+function clearRefusals() {
+  for (const line of document.querySelectorAll(".field-error")) refuse(line.id, "");
+}
+
+/** Shows the person an action seated: their page's link and token, which the API shows once. */
+function showIssued(issued) {
+  const box = $("issued");
+  if (!issued) return;
+  const link = new URL(issued.page, location.origin).href;
+  $("issued-text").textContent = `Hand ${issued.name} (player ${issued.player}) this link; `
+    + "it is shown only now:";
+  $("issued-page").href = link;
+  $("issued-page").textContent = link;
+  fill($("issued-token"), issued.token);
+  const copy = box.querySelector("button.copy");
+  if (copy) copy.remove();
+  box.append(copyButton(link, `Copy ${issued.name}'s link`, "copy-issued"));
+  box.hidden = false;
+}
+
+async function direct(body, done, where = "drive-refusal") {
+  clearRefusals();
+  if (!state.token) {
+    refuse(where, "enter the director's token first (above)");
+    $("director-token").focus();
+    return false;
+  }
   const answer = await api(`/v1/drives/${encodeURIComponent(driveId)}/director`, {
     method: "POST", body: JSON.stringify({ reason: $("action-reason").value.trim(), ...body }),
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${state.token}` } });
-  if (!answer.ok) { await showProblem(answer, "Not done: "); return; }
-  state.drive = await answer.json();
+  if (!answer.ok) {
+    const problem = await readProblem(answer);
+    refuse(where, problem.detail);
+    return false;
+  }
+  const result = await answer.json();
+  state.drive = result;
+  $("issued").hidden = true;
+  showIssued(result.issued);
   render();
-  say(done);
+  say(done, "success");
+  return true;
 }
 
 function tableCard(table, roundNumber) {
@@ -57,13 +107,16 @@ function tableCard(table, roundNumber) {
       `Score card of table ${table.table}`), " ",
     el("span", { class: "card-state", "data-table": String(table.table),
       text: CARD_STATES[state.cards[table.table]] || "" })) : null,
-    over ? null : el("details", {}, el("summary", { text: `Abandon table ${table.table}` }),
+    over ? null : el("details", { id: `abandon-${table.table}` }, el("summary", { text: `Abandon table ${table.table}` }),
       selects,
-      el("button", { type: "button", onclick: () => direct({
-        action: "abandon_table", table: table.table,
-        adjusted: sides.map((side) => $(`adjust-${table.table}-${side}`).value) },
-      `Table ${table.table} of round ${roundNumber} is abandoned with adjusted scores.`) },
-      `Abandon table ${table.table}`)));
+      el("button", { type: "button", "aria-describedby": `abandon-refusal-${table.table}`,
+        onclick: () => direct({
+          action: "abandon_table", table: table.table,
+          adjusted: sides.map((side) => $(`adjust-${table.table}-${side}`).value) },
+        `Table ${table.table} of round ${roundNumber} is abandoned with adjusted scores.`,
+        `abandon-refusal-${table.table}`) },
+      `Abandon table ${table.table}`),
+      el("p", { id: `abandon-refusal-${table.table}`, class: "field-error", hidden: true })));
 }
 
 function render() {
@@ -75,11 +128,23 @@ function render() {
     + (current ? `round ${current.number} of ${d.round_count} ${current.status}.` : "round 1 not started yet.");
   $("director-state").dataset.version = String(d.version);
   const running = current && current.status === "running";
+  // Drawn again at each event of the stream: what the director had opened and chosen stays.
+  const opened = [...document.querySelectorAll("#director-tables details[open]")].map((d) => d.id);
+  const chosen = [...document.querySelectorAll("#director-tables select")].map((s) => [s.id, s.value]);
   fill($("director-tables"), running ? current.tables.map((t) => tableCard(t, current.number))
     : el("p", { text: "No round in play." }));
+  for (const id of opened) if ($(id)) $(id).open = true;
+  for (const [id, value] of chosen) if ($(id)) $(id).value = value;
   $("do-pause").disabled = d.paused || d.status === "finished";
   $("do-resume").disabled = !d.paused || d.status === "finished";
   $("do-stop").disabled = d.status === "finished";
+  $("do-end-round").disabled = !running;
+  for (const select of document.querySelectorAll("select.roster")) {
+    const chosen = select.value;
+    fill(select, d.players.filter((p) => !p.withdrawn).map((p) => el("option",
+      { value: String(p.player) }, `${p.name} (player ${p.player}${p.type === "bot" ? ", bot" : ""})`)));
+    if ([...select.options].some((o) => o.value === chosen)) select.value = chosen;
+  }
   $("director-token").value = "";
 }
 
@@ -110,10 +175,42 @@ $("token-form").addEventListener("submit", (event) => {
   say(state.token ? "The token is kept in this tab." : "No token given.");
   render();
 });
-for (const id of ["do-pause", "do-resume", "do-stop"]) {
+const DONE = { pause: "The drive is paused: the round in play ends and the next waits.",
+  resume: "Done: resume.", stop: "The drive is stopped: its standings are final.",
+  end_round: "The bell is rung: every table still playing ends as it stands." };
+for (const id of ["do-pause", "do-resume", "do-stop", "do-end-round"]) {
   const action = $(id).dataset.action;
-  $(id).addEventListener("click", () => direct({ action }, `Done: ${action}.`));
+  $(id).setAttribute("aria-describedby", "drive-refusal");
+  $(id).addEventListener("click", () => direct({ action }, DONE[action]));
 }
+function nameOf(player) {
+  const found = state.drive && state.drive.players.find((p) => String(p.player) === player);
+  return found ? found.name : `player ${player}`;
+}
+$("substitute-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const player = $("substitute-player").value;
+  const leaving = nameOf(player);
+  const name = $("substitute-name").value.trim();
+  if (await direct({ action: "substitute", player: Number(player), name,
+    type: $("substitute-type").value }, `${name} takes ${leaving}'s place.`, "substitute-refusal")) {
+    $("substitute-name").value = "";
+  }
+});
+$("add-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = $("add-name").value.trim();
+  if (await direct({ action: "add_player", name, type: $("add-type").value },
+    `${name} joins from the next round; the rounds not started are seated again.`, "add-refusal")) {
+    $("add-name").value = "";
+  }
+});
+$("withdraw-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const player = $("withdraw-player").value;
+  direct({ action: "withdraw_player", player: Number(player) },
+    `${nameOf(player)} leaves the drive from the next round.`, "withdraw-refusal");
+});
 // The stream starts after the version first shown, so nothing between the two is missed.
 refresh().then(() => followDrive(driveId, () => refresh(),
   state.drive ? state.drive.version : null));

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,14 @@ PAPER = {"a4": (595, 842), "letter": (612, 792)}
 """Page sizes in PDF points (A4 is 210 x 297 mm, Letter 8.5 x 11 in)."""
 
 
-def _drive(live: LiveServer) -> dict[str, Any]:
-    """Creates a drive of eight bots, two rounds, table 1 on paper, and starts round 1."""
+def _drive(live: LiveServer, **more: Any) -> dict[str, Any]:
+    """Creates a drive of eight bots, two rounds, table 1 on paper (and *more* of the
+    creation's fields), and starts round 1."""
     client = live.app.test_client()
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 45}, "format": "progressive",
         "rounds": 2, "paper_tables": [1],
-        "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)]}).get_json()
+        "players": [{"name": f"P{n}", "type": "bot"} for n in range(1, 9)], **more}).get_json()
     store = RedisEventStore.from_url(live.app.config["REDIS_URL"])
     try:
         drives.advance(store, live.app.extensions["fortyfive"].cache, DriveStore(store),
@@ -67,6 +69,8 @@ def test_the_projector_follows_the_stream_and_the_director_pauses_and_resumes(
     wait_for(browser, lambda b: "Round 1 of 2" in by_id(b, "projector-round").text)
     wait_for(browser, lambda b: by_id(b, "round-clock").get_attribute("data-started") != "")
     assert re.fullmatch(r"\d+:\d\d", by_id(browser, "round-clock").text)
+    assert "seconds played" in by_id(browser, "round-clock").get_attribute("aria-label")
+    assert by_id(browser, "round-clock").get_attribute("data-ends-at") == ""
     # The director pauses over the API: the projector says so from the stream alone.
     paused = live.app.test_client().post(
         f"/v1/drives/{drive_id}/director", json={"action": "pause", "reason": "tea"},
@@ -105,6 +109,145 @@ def test_the_projector_follows_the_stream_and_the_director_pauses_and_resumes(
     events = live.app.test_client().get(f"/v1/drives/{drive_id}/stream?after=0&wait=5")
     assert b"drive_resumed" in next(iter(events.response)) + next(iter(events.response))
     events.close()
+    _axe_at_both_sizes(browser)
+    assert console_errors(browser) == []
+
+
+def test_the_projectors_clock_counts_down_to_the_rounds_end_and_shows_the_bell(
+    browser: Any, live: LiveServer,
+) -> None:
+    created = _drive(live, round_minutes=30)
+    drive_id, director = created["id"], created["director_token"]
+    client = live.app.test_client()
+    ends_at = client.get(f"/v1/drives/{drive_id}").get_json()["round_ends_at"]
+    browser.get(f"{live.url}/drive/{drive_id}/projector")
+    face = wait_for(browser, lambda b: by_id(b, "round-clock").get_attribute("data-ends-at")
+                    and by_id(b, "round-clock"))
+    ends = datetime.fromisoformat(ends_at.replace("Z", "+00:00"))
+    assert int(face.get_attribute("data-ends-at")) == int(ends.timestamp() * 1000)
+    # Time left, not time played: at most the round's 30 minutes, read out as left.
+    minutes, seconds = map(int, face.text.split(":"))
+    assert 0 < minutes * 60 + seconds <= 30 * 60
+    assert face.get_attribute("aria-label").endswith("seconds left")
+    # The director rings the bell early: the stream alone tells the projector time is up.
+    rung = client.post(f"/v1/drives/{drive_id}/director", json={"action": "end_round"},
+                       headers={"Authorization": f"Bearer {director}"})
+    assert rung.status_code == 200, rung.get_json()
+    wait_for(browser, lambda b: by_id(b, "round-clock").text == "Time is up")
+    assert by_id(browser, "round-clock").get_attribute("aria-label") == "Round clock: time is up"
+    _axe_at_both_sizes(browser)
+    assert console_errors(browser) == []
+
+
+def _advance(live: LiveServer, drive_id: str) -> None:
+    """Moves the drive on as a worker would (ends a round whose tables are over)."""
+    store = RedisEventStore.from_url(live.app.config["REDIS_URL"])
+    try:
+        drives.advance(store, live.app.extensions["fortyfive"].cache, DriveStore(store),
+                       TokenRegistry(store.client), drive_id)
+    finally:
+        store.close()
+
+
+def _refusal(browser: Any, where: str) -> str:
+    return str(wait_for(browser, lambda b: by_id(b, where).is_displayed() and by_id(b, where).text))
+
+
+def _choose(browser: Any, select: str, value: str) -> None:
+    """Chooses *value* in *select*, again if the stream drew the page again meanwhile."""
+    from selenium.webdriver.support.ui import Select
+
+    wait_for(browser, lambda b: Select(by_id(b, select)).select_by_value(value)
+             or by_id(b, select).get_property("value") == value)
+
+
+def test_the_directors_page_rings_the_bell_and_changes_the_roster_with_refusals_in_words(
+    browser: Any, live: LiveServer,
+) -> None:
+    created = _drive(live)
+    drive_id, director = created["id"], created["director_token"]
+    client = live.app.test_client()
+    browser.get(f"{live.url}/drive/{drive_id}/director#director={director}")
+    wait_for(browser, lambda b: "round 1 of 2 running" in by_id(b, "director-state").text)
+    wait_for(browser, lambda b: len(css(b, "#substitute-player option")) == 8)
+
+    # A late arrival during the round is refused next to its control, in the service's words.
+    by_id(browser, "add-name").send_keys("Nora")
+    by_id(browser, "do-add").click()
+    assert _refusal(browser, "add-refusal") == (
+        "Not done: Round 1 is in play: a late arrival joins between rounds (pause the drive, "
+        "and add them once the round has ended).")
+    assert not by_id(browser, "substitute-refusal").is_displayed()
+    # A person for a bot waits for the break too; the refusal is the substitution's.
+    _choose(browser, "substitute-player", "2")
+    by_id(browser, "substitute-name").send_keys("Sam")
+    by_id(browser, "do-substitute").click()
+    assert "a bot and a person change places between rounds" in _refusal(
+        browser, "substitute-refusal")
+    assert not by_id(browser, "add-refusal").is_displayed()  # One refusal at a time.
+    _axe_at_both_sizes(browser)
+
+    # Pause, then the bell: every table still playing ends as it stands.
+    by_id(browser, "do-pause").click()
+    wait_for(browser, lambda b: "paused" in by_id(b, "director-state").text)
+    by_id(browser, "do-end-round").click()
+    wait_for(browser, lambda b: "The bell is rung" in by_id(b, "messages").text)
+    kinds = [e["type"] for e in client.get(f"/v1/drives/{drive_id}/history").get_json()["events"]]
+    assert "round_called" in kinds
+    by_id(browser, "do-end-round").click()  # Rung already: refused in words, by the buttons.
+    assert "Round 1 is called already." in _refusal(browser, "drive-refusal")
+    # The paper table waits for its card after the bell: the director abandons it instead.
+    wait_for(browser, lambda b: "Over: 0 - 0" in css(b, "#director-tables article")[1].text)
+    # The page is drawn again at each event of the stream; the choices made stay.
+    wait_for(browser, lambda b: css(b, "#abandon-1 summary")[0].click() or True)
+    _choose(browser, "adjust-1-1", "average_minus")
+    wait_for(browser, lambda b: css(b, "#abandon-1 button")[0].click() or True)
+    wait_for(browser, lambda b: "Table 1 of round 1 is abandoned" in by_id(b, "messages").text)
+    abandoned = [e for e in client.get(f"/v1/drives/{drive_id}/history").get_json()["events"]
+                 if e["type"] == "table_abandoned"]
+    # Side B (the second select, seats 2 and 4) was given average-minus; side A average.
+    assert [(e["data"]["table"], e["data"]["adjusted"]) for e in abandoned] == [
+        (1, ["average", "average_minus"])]
+    _advance(live, drive_id)  # The worker ends round 1; paused, round 2 waits.
+    wait_for(browser, lambda b: "round 1 of 2 finished" in by_id(b, "director-state").text)
+    assert by_id(browser, "do-end-round").get_property("disabled")
+
+    # Between rounds: Sam, a person, takes P3's place and is handed a link and token once.
+    _choose(browser, "substitute-player", "2")
+    by_id(browser, "do-substitute").click()
+    wait_for(browser, lambda b: by_id(b, "issued").is_displayed())
+    assert "Sam takes P3's place." in by_id(browser, "messages").text
+    link = by_id(browser, "issued-page").get_attribute("href")
+    token = by_id(browser, "issued-token").text
+    assert link == f"{live.url}/drive/{drive_id}#token={token}&player=2"
+    view = client.get(f"/v1/drives/{drive_id}").get_json()
+    assert view["players"][2]["name"] == "Sam" and view["players"][2]["type"] == "human"
+    # A name another player has is refused next to the arrival's control.
+    by_id(browser, "add-name").clear()
+    by_id(browser, "add-name").send_keys("p4")
+    by_id(browser, "do-add").click()
+    assert _refusal(browser, "add-refusal") == 'Not done: "p4" is the name of "P4" (player 3).'
+    # Nora arrives (house bots fill her table), then P8 is withdrawn as a no-show.
+    by_id(browser, "add-name").clear()
+    by_id(browser, "add-name").send_keys("Nora")
+    _choose(browser, "add-type", "bot")
+    by_id(browser, "do-add").click()
+    wait_for(browser, lambda b: "Nora joins from the next round" in by_id(b, "messages").text)
+    assert not by_id(browser, "issued").is_displayed()  # A bot gets no token.
+    wait_for(browser, lambda b: "Nora (player 8, bot)" in by_id(b, "withdraw-player").text)
+    _choose(browser, "withdraw-player", "7")
+    by_id(browser, "do-withdraw").click()
+    wait_for(browser, lambda b: "P8 leaves the drive" in by_id(b, "messages").text)
+    view = client.get(f"/v1/drives/{drive_id}").get_json()
+    assert [p["name"] for p in view["players"] if p["withdrawn"]][0] == "P8"
+    assert "P8" not in by_id(browser, "withdraw-player").text
+    history = client.get(f"/v1/drives/{drive_id}/history").get_json()["events"]
+    assert {"player_substituted", "player_added", "player_withdrawn"} <= {
+        e["type"] for e in history if e["actor"] == "director"}
+    # Sam's token was shown once: a reload (the director's token kept in the tab) has none.
+    browser.refresh()
+    wait_for(browser, lambda b: "round 1 of 2 finished" in by_id(b, "director-state").text)
+    assert not by_id(browser, "issued").is_displayed() and token not in browser.page_source
     _axe_at_both_sizes(browser)
     assert console_errors(browser) == []
 

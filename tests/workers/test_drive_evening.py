@@ -1,12 +1,14 @@
 """A whole evening of a drive over REST, as a director runs one: 40 players, winners move on,
-a table abandoned with an adjusted score, a substitution and a late arrival between rounds,
-people playing their seats by hand beside the workers' bots; the standings are then
-recomputed here from the drive's history alone, and `drive verify` passes it.
+one paper table whose score card a player of one side enters and a player of the other
+confirms, a table abandoned with an adjusted score, a substitution and a late arrival between
+rounds, people playing their seats by hand beside the workers' bots; the standings are then
+recomputed here from the drive's history alone (a paper table's result from its card's
+events), and `drive verify` passes it.
 
 The evening is driven by :class:`Evening`: the director's requests, the people's seats
 (:meth:`Evening.play_by_hand`, one seat at a time through its own token and the REST API,
-as a person at a screen would), and the workers. Another kind of table (a paper table whose
-score card is entered) plugs in beside :meth:`Evening.play_by_hand`.
+as a person at a screen would), the paper tables' cards (:meth:`Evening.settle_paper`), and
+the workers.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ from service.application.tokens import TokenRegistry
 from service.cli import main
 from workers import context, keys
 from workers.dispatcher import Dispatcher
+
+PAPER_TABLE = 10
+PAPER_PEOPLE = (18, 19, 20, 21)
+"""The whole evening's paper table, and the players its first round seats there."""
 
 SHARE = {"average": Fraction(1, 2), "average_plus": Fraction(3, 5),
          "average_minus": Fraction(2, 5)}
@@ -80,6 +86,8 @@ class Evening:
         """Plays *player*'s seat of the round in play through their token, as long as the
         seat has something to do; True if it acted."""
         table = self.table_of(player)
+        if table["paper"]:
+            return False  # Played with real cards: its card is settle_paper's.
         headers = {"Authorization": f"Bearer {self.people[player]}"}
         acted = False
         while True:
@@ -95,31 +103,71 @@ class Evening:
             assert answer.status_code in (201, 409, 412), answer.json
             acted = True
 
+    def settle_paper(self) -> bool:
+        """Enters and confirms the score card of each paper table of the round in play that
+        is not settled: one deal that ends the game (to 10), written by a person of the first
+        side that has one and confirmed by a person of another side, the director standing
+        in where no side (or no other side) has a person at the table; True if it did."""
+        current = self.view()["rounds"][-1]
+        settled = False
+        for table in current["tables"]:
+            if not table["paper"]:
+                continue
+            url = f"/v1/drives/{self.drive_id}/tables/{table['table']}/score_card"
+            card = self.client.get(url).json
+            if card["status"] in ("confirmed", "abandoned"):
+                continue
+            people = [[self.people[p["player"]] for p in side["players"]
+                       if p["player"] in self.people and p["player"] not in self.absent]
+                      for side in card["sides"]]
+            writer = next((s for s, tokens in enumerate(people) if tokens), None)
+            confirmer = next((s for s, tokens in enumerate(people)
+                              if tokens and s != writer), None)
+            points = [25, 5] if self.chance.random() < 0.5 else [5, 25]
+            entered = self.client.post(url, json={"deals": [{"dealer": 0, "points": points}]},
+                                       headers={"Authorization": "Bearer " + (
+                                           self.director if writer is None
+                                           else people[writer][0])})
+            assert entered.status_code == 200, entered.json
+            confirmed = self.client.post(url + "/confirm", json={}, headers={
+                "Authorization": "Bearer " + (self.director if confirmer is None
+                                              else people[confirmer][0])})
+            assert confirmed.json["status"] == "confirmed", confirmed.json
+            settled = True
+        return settled
+
     def run(self) -> None:
-        """Runs the workers and plays the people's seats until nobody has anything to do."""
+        """Runs the workers, plays the people's seats and settles the paper tables' cards
+        until nobody has anything to do."""
         while True:
             run_workers(self.dispatcher, self.queue)
             view = self.view()
             if view["status"] == "finished" or not view["rounds"] or view["rounds"][-1][
                     "status"] == "finished":
                 return
-            if not any(self.play_by_hand(p) for p in self.people if p not in self.absent):
+            played = [self.play_by_hand(p) for p in self.people if p not in self.absent]
+            if not self.settle_paper() and not any(played):
                 return  # A table waits for someone absent.
 
 
 def test_a_whole_evening_of_forty_with_a_director_and_standings_recomputed_from_its_history(
     client: FlaskClient, dispatcher: Dispatcher, queue: Queue, tmp_path: Path,
 ) -> None:
+    # winners_move's round 1 seats players 18, 19, 21 and 20 at table 10, the paper table:
+    # they are people, who enter its card; later rounds seat bots there too.
     players = [{"name": "Ann", "type": "human"}] + [
-        {"name": f"B{n}", "type": "bot"} for n in range(1, 40)]
+        {"name": f"P{n}" if n in PAPER_PEOPLE else f"B{n}",
+         "type": "human" if n in PAPER_PEOPLE else "bot"} for n in range(1, 40)]
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 10, "turn_seconds": None},
         "players": players, "format": "progressive", "rounds": 3,
-        "movement": "winners_move"})
+        "movement": "winners_move", "paper_tables": [PAPER_TABLE]})
     assert created.status_code == 201, created.json
     evening = Evening(client, dispatcher, queue, created.json)
     assert evening.view()["movement"] == "winners_move"
     assert len(evening.view()["schedule"]) == 1  # Later rounds are seated from results.
+    assert set(evening.view()["schedule"][0][PAPER_TABLE - 1]) == {
+        f"P{n}" for n in PAPER_PEOPLE}
 
     # Round 1: Ann does not come; the director holds round 2 and abandons her table.
     evening.absent.add(0)
@@ -172,7 +220,7 @@ def test_a_whole_evening_of_forty_with_a_director_and_standings_recomputed_from_
     history = client.get(f"/v1/drives/{evening.drive_id}/history")
     document = json.loads(history.data)
     director_events = [(e["type"], e["actor"]) for e in document["events"]
-                       if e["actor"] == "director"]
+                       if e["actor"] == "director" and not e["type"].startswith("score_card")]
     assert director_events == [
         ("drive_paused", "director"), ("table_abandoned", "director"),
         ("player_substituted", "director"), ("player_added", "director"),
@@ -186,6 +234,22 @@ def test_a_whole_evening_of_forty_with_a_director_and_standings_recomputed_from_
     assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
         recomputed)
     assert recomputed[0][0] > 0  # Ann's adjusted score, then Sam's games, on one card.
+    # The paper table: round 1's card entered by a person of one side, confirmed by a person
+    # of the other; each round's listed result is its confirmed card's.
+    marks = [(e["type"], e["actor"], e["data"]["side"]) for e in document["events"]
+             if e["type"].startswith("score_card") and e["data"]["round"] == 1]
+    assert [(kind, actor.split(":")[0]) for kind, actor, _ in marks] == [
+        ("score_card_entered", "player"), ("score_card_confirmed", "player")]
+    assert marks[0][2] != marks[1][2] and {marks[0][2], marks[1][2]} == {0, 1}
+    deals = {(e["data"]["round"], e["data"]["table"]): e["data"]["deals"]
+             for e in document["events"] if e["type"] == "score_card_entered"}
+    where = {game: (e["data"]["round"], t) for e in document["events"]
+             if e["type"] == "round_started" for t, game in enumerate(e["data"]["games"], 1)}
+    paper = [g for g in document["games"] if g.get("paper")]
+    assert [where[g["game"]] for g in paper] == [(n, PAPER_TABLE) for n in (1, 2, 3)]
+    for listed in paper:
+        assert listed["result"]["scores"] == [
+            sum(d["points"][side] for d in deals[where[listed["game"]]]) for side in (0, 1)]
     check_winners_moved(document)
     path = tmp_path / "evening.json"
     path.write_bytes(history.data)
@@ -235,9 +299,14 @@ def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]
     wins a game for each; an abandoned table scores each side its share of the most points a
     side made at the round's other tables; a player there when the round started whom it
     seats nowhere sat out and scores the round's average; in a round the director called, a
-    game ended without a winner is won by the side ahead."""
+    game ended without a winner is won by the side ahead. A paper table's result is its
+    card's, from the drive's own events (the card entered last, which was confirmed): each
+    side's points summed over its deals, the side ahead the winner (these tests' cards end
+    with one side alone past the target)."""
     seatings = _seatings(document)
-    results = {g["game"]: g["result"] for g in document["games"]}
+    results = {g["game"]: g["result"] for g in document["games"] if not g.get("paper")}
+    cards = {(e["data"]["round"], e["data"]["table"]): e["data"]["deals"]
+             for e in document["events"] if e["type"] == "score_card_entered"}
     abandoned = {(e["data"]["round"], e["data"]["table"]): e["data"]["adjusted"]
                  for e in document["events"] if e["type"] == "table_abandoned"}
     called = {e["data"]["round"] for e in document["events"] if e["type"] == "round_called"}
@@ -262,6 +331,10 @@ def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]
             continue
         number, games = event["data"]["round"], event["data"]["games"]
         tables = seatings[number]
+        for t, game in enumerate(games, start=1):
+            if (number, t) in cards and (number, t) not in abandoned:
+                scores = [sum(d["points"][side] for d in cards[number, t]) for side in (0, 1)]
+                results[game] = {"scores": scores, "winner": scores.index(max(scores))}
         top = max(score for t, game in enumerate(games, start=1)
                   if (number, t) not in abandoned for score in results[game]["scores"])
         seated = {player for table in tables for player in table}
