@@ -287,7 +287,7 @@ def test_head_and_options_on_every_route_are_never_500(app: Any, game: Table) ->
     client = app.test_client()
     for rule in app.url_map.iter_rules():
         path = (rule.rule.replace("<game_id>", game.id).replace("<history_id>", "h-0")
-                    .replace("<int:seat>", "1"))
+                    .replace("<int:seat>", "1").replace("<int:table>", "1"))
         path = path.replace("<path:filename>", "nothing.js")
         for method in ("HEAD", "OPTIONS", "PUT", "DELETE", "PATCH", "TRACE", "BREW"):
             response = client.open(path, method=method)
@@ -304,7 +304,8 @@ def test_every_api_answer_to_any_method_is_json_or_has_no_body(app: Any, game: T
     assert len(api_rules) >= 10
     for rule in api_rules:
         path = (rule.rule.replace("<game_id>", game.id).replace("<history_id>", "h-0")
-                    .replace("<int:seat>", "1").replace("<int:n>", "1"))
+                    .replace("<int:seat>", "1").replace("<int:n>", "1")
+                    .replace("<int:table>", "1"))
         allowed = client.options(path)
         assert allowed.status_code == 200, path
         assert "Content-Type" not in allowed.headers and allowed.data == b"", path

@@ -17,6 +17,7 @@ from service.application.drives import (
     MAX_ROUND_MINUTES,
     MAX_ROUNDS,
 )
+from service.http.schemas.views import SignedCheckpointSchema
 
 
 class PaperTablesField(fields.Raw):
@@ -195,19 +196,13 @@ class DriveBoardSchema(ma.Schema):
                                                                     "finished the deal"})
 
 
-class DriveCheckpointSchema(ma.Schema):
+class DriveCheckpointSchema(SignedCheckpointSchema):
     """A drive's signed checkpoint: the service vouches that *drive_id* had *head* at
     *version* (docs/verification.md section 8: a game's checkpoint naming a drive)."""
 
     drive_id = fields.String(required=True)
-    version = fields.Integer(required=True)
     head = fields.String(required=True, metadata={"description": "Hex SHA-256 of the drive's "
                                                   "event at version"})
-    signed_at = fields.String(required=True, metadata={"example": "2026-01-02T03:04:05Z"})
-    key_id = fields.String(required=True, metadata={"description": "A key of GET /v1/keys"})
-    signature = fields.String(required=True, metadata={
-        "description": "Hex Ed25519 signature (64 bytes) over b'fortyfive/checkpoint/1' and "
-                       "the canonical JSON of the other five fields"})
 
 
 class DriveHeadSchema(ma.Schema):

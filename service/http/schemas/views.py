@@ -117,19 +117,25 @@ class DealViewSchema(ma.Schema):
     stock = fields.List(fields.String())
 
 
-class CheckpointSchema(ma.Schema):
-    """A signed checkpoint: the service vouches that *game_id* had *head* at *version*
-    (docs/verification.md section 8)."""
+class SignedCheckpointSchema(ma.Schema):
+    """What every signed checkpoint holds beside its subject (a game's or a drive's id) and
+    head (docs/verification.md section 8): one description for both."""
 
-    game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    head = fields.String(required=True, metadata={"description": "Hex SHA-256 of the event at "
-                                                  "version"})
     signed_at = fields.String(required=True, metadata={"example": "2026-01-02T03:04:05Z"})
     key_id = fields.String(required=True, metadata={"description": "A key of GET /v1/keys"})
     signature = fields.String(required=True, metadata={
         "description": "Hex Ed25519 signature (64 bytes) over b'fortyfive/checkpoint/1' and "
                        "the canonical JSON of the other five fields"})
+
+
+class CheckpointSchema(SignedCheckpointSchema):
+    """A signed checkpoint: the service vouches that *game_id* had *head* at *version*
+    (docs/verification.md section 8)."""
+
+    game_id = fields.String(required=True)
+    head = fields.String(required=True, metadata={"description": "Hex SHA-256 of the event at "
+                                                  "version"})
 
 
 class GameViewSchema(ma.Schema):
