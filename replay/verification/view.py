@@ -32,7 +32,8 @@ def check_block(run: Run) -> None:
     viewer = view.viewer
     if isinstance(viewer, int) and run.rules is not None and not (
             0 <= viewer < run.rules.players):
-        run.problem("view", f"the view is for seat {viewer}, not at this table",
+        run.problem("view", f"the view is for \"viewer\": {viewer}, not a seat at this "
+                    f"table (the data counts its {run.rules.players} seats from 0)",
                     pointer="/view/viewer")
     if view.as_of != history.events[-1].version:
         run.problem("view", f"the view says it stops after event {view.as_of} but the last "
