@@ -260,7 +260,8 @@ def test_a_one_deal_history_verifies_and_catches_a_changed_start() -> None:
     second = build_history(str(history.game_id), replay, 1, deal=2)
     report = verify(second)
     assert report.ok and report.complete, report.format()
-    assert any("start block" in note for note in report.notes)
+    assert ("the game before event 9 is taken from the history's start block (dealer seat 1, "
+            "scores A 0, B 0); the events before it are not in this history") in report.notes
     value = json.loads(dumps(second))
     value["start"]["scores"][0] = 40
     assert any(p.code == "result" for p in _verify(value).problems)
