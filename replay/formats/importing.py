@@ -27,6 +27,7 @@ from typing import Any, Literal
 from engine.errors import ProfileError
 from engine.profiles import RuleSet, make_ruleset
 from engine.shuffle import ShuffleError, first_dealer, pack, seed_bytes
+from engine.sides import seat_name
 from events.chain import GENESIS_HASH, seal
 from events.codec import canonical_json
 from events.envelope import SERVER, RecordedEvent
@@ -345,7 +346,8 @@ class _Completion:
                 self.error("misdeal", f"{card} {what}", item.position, "warning")
         for seat, hand in enumerate(data["hands"]):
             if len(hand) != 5:
-                self.error("misdeal", f"seat {seat} was dealt {len(hand)} cards, not 5",
+                self.error("misdeal", f"seat {seat_name(seat)} (hand index {seat}) was "
+                           f"dealt {len(hand)} cards, not 5",
                            item.position, "warning")
 
     def date(self) -> str:

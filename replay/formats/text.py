@@ -454,7 +454,8 @@ class _Reader:
         if seat is None and self.last_seat is not None and self.players:
             seat = (self.last_seat + 1) % self.players
         if seat is not None and self.players and seat >= self.players:
-            self.error("bad_seat", f"seat {seat} is not at this table of {self.players}",
+            self.error("bad_seat", f"seat {seat} is not at this table of {self.players} "
+                       f"(the notation counts seats from 0, to {self.players - 1})",
                        line, column)
             return
         self.last_seat = seat

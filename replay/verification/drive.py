@@ -36,6 +36,7 @@ from engine.drives import (
 from engine.errors import FortyFiveError, shown
 from engine.fold import fold
 from engine.seating import choose_sit_outs, mover, seat_present, winners_move
+from engine.sides import side_name
 from events import checkpoints
 from events.chain import verify as verify_game_chain
 from events.chain import verify_drive as verify_drive_chain
@@ -341,10 +342,19 @@ def check_played_out(outcome: Outcome, boards: int) -> None:
     sums = [sum(points[side] for points in outcome.deals.values())
             for side in range(len(outcome.scores))]
     if sums != list(outcome.scores):
-        raise ValueError(f"its scores {list(outcome.scores)} are not the sums of its boards "
-                         f"{sums}")
+        raise ValueError(f"its scores ({_by_side(outcome.scores)}) are not the sums of its "
+                         f"boards ({_by_side(sums)})")
     leaders = [side for side, total in enumerate(sums) if total == max(sums)]
     winner = leaders[0] if len(leaders) == 1 else None
     if outcome.winner != winner:
-        raise ValueError(f"it is won by side {outcome.winner}, but the side with the most "
-                         f"points over its boards is {winner}")
+        stated = "nobody" if outcome.winner is None else f"side {side_name(outcome.winner)}"
+        if winner is None:
+            raise ValueError(f"it is won by {stated}, but no side has the most points over its "
+                             f"boards ({_by_side(sums)}): nobody wins it")
+        raise ValueError(f"it is won by {stated}, but side {side_name(winner)} has the most "
+                         f"points over its boards ({_by_side(sums)})")
+
+
+def _by_side(points: Sequence[int]) -> str:
+    """Returns *points*, one per side, as a person reads them: ``A 15, B 25``."""
+    return ", ".join(f"{side_name(side)} {value}" for side, value in enumerate(points))

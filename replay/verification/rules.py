@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from engine.errors import ProfileError
 from engine.profiles import make_ruleset
+from engine.sides import seat_name, side_name
 from events.errors import StoreError
 from events.upcasting import upcast
 from replay.formats.diagnostics import pointer
@@ -83,10 +84,19 @@ def check(run: Run) -> None:
     for index, seat in enumerate(history.seats):
         where = pointer(["seats", index])
         if seat.seat != index:
-            run.problem("seats", f"seat {index} is listed as seat {seat.seat}", None, where)
+            run.problem("seats", f"seat {seat_name(index)} is listed with \"seat\": "
+                        f"{seat.seat}, not {index} (the data counts seats from 0)", None, where)
         elif index < len(seats) and seat.type != seats[index]:
-            run.problem("seats", f"seat {index} is listed as {seat.type!r} but event 1 "
-                        f"seats a {seats[index]!r}", 1, where)
+            run.problem("seats", f"seat {seat_name(index)} is listed as {seat.type!r} but "
+                        f"event 1 seats a {seats[index]!r}", 1, where)
         if seat.side != rules.side_of(index):
-            run.problem("seats", f"seat {index} is listed on side {seat.side}, but plays "
-                        f"for side {rules.side_of(index)}", None, where)
+            run.problem("seats", f"seat {seat_name(index)} is listed with \"side\": "
+                        f"{seat.side}{_side_letter(seat.side)}, but plays for side "
+                        f"{side_name(rules.side_of(index))} (\"side\": "
+                        f"{rules.side_of(index)})", None, where)
+
+
+def _side_letter(side: object) -> str:
+    """Returns `` (side B)`` for a listed side that is a side's number, else nothing: a
+    problem quotes the data's 0-based value and names the side as people read it."""
+    return f" (side {side_name(side)})" if isinstance(side, int) and side >= 0 else ""

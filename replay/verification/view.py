@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.sides import seat_name
+from engine.sides import seat_name, side_name
 from events.types import Event
 from replay.formats.diagnostics import pointer
 from replay.formats.document import DEAL_START_TYPES, HistoryEvent
@@ -32,7 +32,8 @@ def check_block(run: Run) -> None:
     viewer = view.viewer
     if isinstance(viewer, int) and run.rules is not None and not (
             0 <= viewer < run.rules.players):
-        run.problem("view", f"the view is for seat {viewer}, not at this table",
+        run.problem("view", f"the view is for \"viewer\": {viewer}, not a seat at this "
+                    f"table (the data counts its {run.rules.players} seats from 0)",
                     pointer="/view/viewer")
     if view.as_of != history.events[-1].version:
         run.problem("view", f"the view says it stops after event {view.as_of} but the last "
@@ -50,9 +51,11 @@ def check_block(run: Run) -> None:
                         pointer="/view/deal")
     start = history.start
     if start is not None:
+        scores = ", ".join(f"{side_name(side)} {points}"
+                           for side, points in enumerate(start.scores))
         run.notes.append(
             f"the game before event {start.version + 1} is taken from the history's start "
-            f"block (dealer {start.dealer}, scores {list(start.scores)}); "
+            f"block (dealer seat {seat_name(start.dealer)}, scores {scores}); "
             + ("the events before it are not in this history" if start.version > 1
                else "it was stated with the record, not derived"))
 

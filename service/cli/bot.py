@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from engine.bot_levels import DEFAULT_BUDGET_MS, decide
 from engine.levels import BASIC, LEVELS
+from engine.sides import seat_name, side_name
 from replay.seat_state import SeatViewError, state_from_view
 from service.application.backoff import Backoff
 from service.application.environment import BOT_BUDGET_SETTING
@@ -90,9 +91,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None,
         return 1
     except SeatViewError as error:
         raise UsageError(f"fortyfive bot: the token is not a seat's: {error}") from None
-    print(f"game {args.game} over: seat {player.seat} played {player.played} actions; "
-          f"winner side {player.winner}", file=out)
+    print(over_line(args.game, player), file=out)
     return 0
+
+
+def over_line(game_id: str, player: SeatPlayer) -> str:
+    """Returns the line the bot ends with, as a person reads it: seats counted from 1 and
+    sides named A, B... (the API's ``seat`` and ``winner`` count from 0)."""
+    seat = "?" if player.seat is None else seat_name(player.seat)
+    winner = "nobody" if player.winner is None else f"side {side_name(player.winner)}"
+    return (f"game {game_id} over: seat {seat} played {player.played} actions; "
+            f"{winner} won")
 
 
 class SeatPlayer:

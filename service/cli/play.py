@@ -123,7 +123,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     except FortyFiveError as error:
         raise UsageError(f"fortyfive play: {error}") from None
     level = next(level for level in state.seat_levels if level is not None)
-    bot_seats = ", ".join(str(seat) for seat, kind in enumerate(seats) if kind == "bot")
+    bot_seats = ", ".join(seat_name(seat) for seat, kind in enumerate(seats) if kind == "bot")
     print(f"Bots ({level}, docs/bots.md) hold seats {bot_seats}.", file=out)
     shown = 0
     while state.phase != "over":

@@ -133,11 +133,14 @@ def test_a_listed_result_of_the_wrong_shape_is_a_problem() -> None:
     (Outcome(True, 1, (5, 20), {1: (5, 20)}),
      "it is over after boards [1], not after every one of its 2 boards"),
     (Outcome(True, 1, (15, 30), {1: (5, 20), 2: (10, 5)}),
-     "its scores [15, 30] are not the sums of its boards [15, 25]"),
+     "its scores (A 15, B 30) are not the sums of its boards (A 15, B 25)"),
     (Outcome(True, 0, (15, 25), {1: (5, 20), 2: (10, 5)}),
-     "it is won by side 0, but the side with the most points over its boards is 1"),
+     "it is won by side A, but side B has the most points over its boards (A 15, B 25)"),
     (Outcome(True, 0, (15, 15), {1: (5, 10), 2: (10, 5)}),
-     "it is won by side 0, but the side with the most points over its boards is None"),
+     "it is won by side A, but no side has the most points over its boards (A 15, B 15): "
+     "nobody wins it"),
+    (Outcome(True, None, (15, 25), {1: (5, 20), 2: (10, 5)}),
+     "it is won by nobody, but side B has the most points over its boards (A 15, B 25)"),
 ])
 def test_a_game_of_boards_played_out_is_held_to_the_rule_apart_from_the_fold(
     outcome: Outcome, problem: str | None,

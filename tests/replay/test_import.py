@@ -97,6 +97,13 @@ def test_a_misdeal_is_warned_about_and_still_imported() -> None:
     assert "7S appears 2 times" in result.diagnostics[0].message
 
 
+def test_a_misdealt_hand_names_its_seat_as_people_count_it() -> None:
+    # The [Hands] tag writes seats from 0 ("2:AH KD..."): the person's seat 3.
+    result = read_history(_record("1. 7S 5S KD 2S QC 4D").replace(" 2H 3:", " 2H TH 3:"))
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("misdeal", "seat 3 (hand index 2) was dealt 6 cards, not 5")]
+
+
 def test_a_card_not_held_stops_the_replay_and_verification_says_where() -> None:
     result = read_history(_record("1. 7S 5S KD 2S QC 9S"))
     assert result.history is not None

@@ -28,6 +28,13 @@ def test_a_bad_card_is_reported_at_its_line_and_column_and_skipped() -> None:
     assert history.events[2].data["seat"] == 2, "the rotation skips nothing it cannot see"
 
 
+def test_a_seat_beyond_the_table_is_quoted_as_the_notation_counts() -> None:
+    history = read_text('[Profile "bruff"]\n[Deal "1"]\n1. 6:7S\n')
+    assert [(e.code, e.message, e.line, e.column) for e in history.errors] == [
+        ("bad_seat", "seat 6 is not at this table of 6 (the notation counts seats from 0, to 5)",
+         3, 4)]
+
+
 def test_a_card_code_that_is_not_a_card_is_named() -> None:
     history = read_text('[Profile "bruff"]\n[Deal "1"]\n1. 0:7S 1S\n')
     (error,) = history.errors

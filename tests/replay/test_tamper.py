@@ -108,6 +108,29 @@ def test_a_changed_profile_option_is_caught(doc: dict[str, Any]) -> None:
                for m in messages)
 
 
+def test_a_changed_seat_listing_is_named_as_people_count_seats_quoting_the_data(
+        doc: dict[str, Any]) -> None:
+    # Seats and sides count from 0 in the data, from 1 and by letter when a person reads them.
+    doc["seats"][0]["type"] = "bot"
+    doc["seats"][1]["side"] = 0
+    doc["seats"][2]["seat"] = 0
+    report = _verify(doc)
+    assert [(p.message, p.pointer) for p in report.problems if p.code == "seats"] == [
+        ("seat 1 is listed as 'bot' but event 1 seats a 'human'", "/seats/0"),
+        ('seat 2 is listed with "side": 0 (side A), but plays for side B ("side": 1)',
+         "/seats/1"),
+        ('seat 3 is listed with "seat": 0, not 2 (the data counts seats from 0)', "/seats/2"),
+    ]
+
+
+def test_a_viewer_not_at_the_table_is_quoted_as_the_data_has_it(doc: dict[str, Any]) -> None:
+    doc["view"]["viewer"] = 6
+    report = _verify(doc)
+    assert [(p.message, p.pointer) for p in report.problems if p.code == "view"] == [
+        ('the view is for "viewer": 6, not a seat at this table (the data counts its 6 seats '
+         "from 0)", "/view/viewer")]
+
+
 def test_a_changed_option_with_a_fixed_digest_is_still_caught(doc: dict[str, Any]) -> None:
     from engine.profiles import make_ruleset
 
@@ -237,7 +260,8 @@ def test_a_one_deal_history_verifies_and_catches_a_changed_start() -> None:
     second = build_history(str(history.game_id), replay, 1, deal=2)
     report = verify(second)
     assert report.ok and report.complete, report.format()
-    assert any("start block" in note for note in report.notes)
+    assert ("the game before event 9 is taken from the history's start block (dealer seat 1, "
+            "scores A 0, B 0); the events before it are not in this history") in report.notes
     value = json.loads(dumps(second))
     value["start"]["scores"][0] = 40
     assert any(p.code == "result" for p in _verify(value).problems)

@@ -4,6 +4,7 @@ worker's bot seats, through a dropped stream and a restart of the service."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -140,12 +141,18 @@ def test_two_api_bots_play_a_game_with_the_worker_s_bots_through_a_dropped_strea
             stopped = view["version"]
         with serving(tmp_path) as restarted:
             relay.resume(restarted.port)
+            outs = []
             for bot in bots:
                 out, err = bot.communicate(timeout=DEADLINE * 3)
                 assert bot.returncode == 0, err.decode()
-                assert f"game {game_id} over" in out.decode()
+                outs.append(out.decode())
             final = restarted.json(f"/v1/games/{game_id}")
             assert final["phase"] == "over" and final["winner"] is not None
+            # The last line speaks as the table does: seats from 1, sides by letter.
+            winner = "ABCD"[final["winner"]]
+            for seat, out in zip(API_SEATS, outs, strict=True):
+                assert re.fullmatch(rf"game {game_id} over: seat {seat + 1} played [1-9]\d* "
+                                    rf"actions; side {winner} won\n", out), out
             after = actions_by(restarted, game_id, stopped)
             assert all(after.get(seat) for seat in (0, 1, 2, 3)), after
     finally:

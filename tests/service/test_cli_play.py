@@ -93,6 +93,7 @@ def test_auto_plays_the_seat_by_the_bot_to_the_end_without_input(
     side = last.split()[3]
     assert f"side {side} (seats {' ABC'.index(side)}) wins" in last, last
     assert "your hand" not in out and "> " not in out  # Nothing was asked.
+    assert "Bots (basic, docs/bots.md) hold seats 1, 3." in out  # The person holds seat 2.
     again = _main(capsys, monkeypatch, _Unread(), *argv)
     assert again == (status, out, err)  # The seed makes it the same game.
 
@@ -168,6 +169,7 @@ def test_the_bots_play_at_the_level_asked_with_its_budget(
                              "--players", "3", "--option", "target=15", "--seed", "l",
                              "--auto", *argv)
     assert (status, err) == (0, ""), err
-    assert f"Bots ({level}, docs/bots.md) hold seats 1, 2." in out
+    # The person holds seat 1 (--seat's default): the bots hold the others, counted from 1.
+    assert f"Bots ({level}, docs/bots.md) hold seats 2, 3." in out
     assert calls and {(called, spent) for called, _, spent in calls} == {(level, budget)}
     assert {seat for _, seat, _ in calls} == {0, 1, 2}, "--auto plays seat 0 at their level"

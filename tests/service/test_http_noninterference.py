@@ -68,6 +68,8 @@ def twin_apps(redis_url: str) -> Iterator[tuple[Flask, Flask]]:
         apps.append(create_app({"STORE": store, "ENTROPY": _entropy(salt), "TESTING": True}))
     yield apps[0], apps[1]
     for app in apps:
+        # The hub first, as StreamHub.close asks: its tails must not wait on a closed store.
+        app.extensions["fortyfive"].streams.close()
         app.extensions["fortyfive"].store.close()
 
 
