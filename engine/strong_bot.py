@@ -10,12 +10,11 @@ lost in the deal counts :data:`WIN_VALUE` instead: near the target the bot plays
 or to stop a finish, not for points.
 
 Every rule is the engine's: the candidates are :func:`engine.actions.legal_actions`, each
-play-out step is :func:`engine.actions.decide_and_apply`. Bids are searched too: in each world
-the seat's own contract is played out (the others passing, its best suit named) to see how
-many points it makes, which prices every bid level at once, beside passing (the auction then
-going on by the basic rules: a partner's standing bid is played by that partner). Robbing is a
-candidate beside each play, and the trump named and the cards thrown in the auction's exchange
-are chosen by what they lead to.
+play-out step is :func:`engine.actions.decide_and_apply`. In the auction the basic rule's call
+is the cap: it is played out beside passing (the auction then going on by the basic rules: a
+partner's standing bid is played by that partner), and dropped for a pass where it loses.
+Robbing is a candidate beside each play, and the trump named and the cards thrown in the
+auction's exchange are chosen by what they lead to.
 
 The budget is a count of play-out steps, calibrated to CPU time (:data:`STEPS_PER_MS`): the
 engine holds no clock, and the same view and the same draws always give the same decision.
@@ -44,14 +43,19 @@ WIN_VALUE = 100.0
 """What winning the game is worth, in points of a deal (a deal has at most 30, 60 for a made
 bid of 30)."""
 
-PARTNER_MARGIN = 3.0
-"""How much better than passing a bid must look to outbid the partner's standing bid."""
-
-PRIOR_SETS = 2
-"""Worlds where the contract is set counted into every bid's mean besides those searched."""
+PASS_MARGIN = 2.0
+"""How much better a deal passing must look, on the mean, to drop the basic rule's call."""
 
 WORLD_POOL = 16
 """Worlds drawn for each one searched; the opponent model picks among them by weight."""
+
+POOL_CHUNK = 8
+"""Searched worlds whose pools are drawn together (in a budget's search, the pool is drawn
+again when they are used up)."""
+
+WEIGHT_SCALE = 10**6
+"""The opponent model's weights are scaled by this to whole numbers (at least 1) to be drawn
+by :func:`engine.worlds.pick_weighted`."""
 
 MIN_WORLDS = 2
 """Worlds searched whatever the budget."""
@@ -147,27 +151,36 @@ class _Search:
         self.number = deal.number
         self.steps = 0
         self.searched = 0
-        self.against = 0.0
-        """The other sides' mean points summed over the contracts played out."""
         self.budget = None if budget_ms is None else budget_ms * STEPS_PER_MS
         self.max_worlds = max_worlds
         self.knowledge = Knowledge(state, seat)
 
     def worlds(self) -> Iterator[GameState]:
-        """Yields worlds until the budget is spent (at least :data:`MIN_WORLDS`)."""
+        """Yields worlds until the budget is spent (at least :data:`MIN_WORLDS`): drawn from a
+        pool of :data:`WORLD_POOL` worlds for each one to be searched (:data:`POOL_CHUNK` at a
+        time), without putting back, each in proportion to how likely the opponent model
+        finds it. A pool shared by several searched worlds lets the few worlds that agree
+        with all public play be searched, not just one of them per sixteen draws."""
+        pool: list[GameState] = []
+        weights: list[int] = []
         while True:
             searched = self.searched
             if self.max_worlds is not None and searched >= self.max_worlds:
                 return
             if self.budget is not None and searched >= MIN_WORLDS and self.steps >= self.budget:
                 return
-            pool = [sample_world(self.root, self.knowledge, self.chance)
-                    for _ in range(WORLD_POOL)]
-            weights = [plausibility(world, self.knowledge) for world in pool]
-            self.steps += WORLD_POOL * (1 + len(self.knowledge.plays) // 4)
-            scaled = [max(1, round(weight * 1000)) for weight in weights]
+            if not pool:
+                wanted = POOL_CHUNK if self.max_worlds is None else min(
+                    POOL_CHUNK, self.max_worlds - searched)
+                pool = [sample_world(self.root, self.knowledge, self.chance)
+                        for _ in range(WORLD_POOL * wanted)]
+                weights = [max(1, round(plausibility(world, self.knowledge) * WEIGHT_SCALE))
+                           for world in pool]
+                self.steps += len(pool) * (1 + len(self.knowledge.plays) // 4)
+            index = pick_weighted(weights, self.chance)
+            weights.pop(index)
             self.searched += 1
-            yield pool[pick_weighted(scaled, self.chance)]
+            yield pool.pop(index)
 
     def best(self, candidates: list[dict[str, Any]]) -> dict[str, Any]:
         """Returns the candidate with the best mean value over the worlds."""
@@ -178,69 +191,22 @@ class _Search:
         return candidates[totals.index(max(totals))]
 
     def bid(self, candidates: list[dict[str, Any]]) -> dict[str, Any]:
-        """Returns the call whose mean value is best: a bid priced by the seat's own contract
-        played out in each world, passing by the auction going on without it."""
-        deal = self.root.deal
-        assert deal is not None and deal.auction is not None
-        auction = deal.auction
-        calls = [action for action in candidates if action["type"] in ("bid", "hold")]
+        """Returns the basic rule's call (*candidates* first), or a pass where the worlds show
+        the call losing: both are played out in the same worlds, the auction going on by the
+        basic rules, and the call must not look worse than passing by more than
+        :data:`PASS_MARGIN` a deal. The basic rule is the cap: a search over few worlds
+        overrates a hand (its best worlds decide a high bid), so it may only bid less."""
+        call = candidates[0]
         passing = {"type": "pass"}
-        if not calls:
+        if call["type"] == "pass":
             return passing
-        amounts = [action["amount"] if action["type"] == "bid" else auction.high or 0
-                   for action in calls]
-        opening = calls[amounts.index(min(amounts))]
-        pass_total = 0.0
-        totals = [0.0] * len(calls)
+        call_total = pass_total = 0.0
         for world in self.worlds():
+            call_total += self.value_after(world, self.seat, call)
             pass_total += self.value_after(world, self.seat, passing)
-            contract = self.contract(world, opening)
-            for index, amount in enumerate(amounts):
-                totals[index] += contract(amount)
-        partner_high = (auction.high_seat is not None and auction.high_seat != self.seat
-                        and self.root.rules.side_of(auction.high_seat) == self.side)
-        margin = PARTNER_MARGIN if partner_high else 0.0
-        # Pessimistic worlds for each bid, the contract set: a prior against the luck of a few
-        # worlds, which would otherwise favour the highest bids.
-        worlds = self.searched
-        set_value = [-amount - self.against / max(1, worlds) for amount in amounts]
-        means = [(totals[index] + PRIOR_SETS * set_value[index]) / (worlds + PRIOR_SETS)
-                 for index in range(len(calls))]
-        best = max(range(len(calls)), key=lambda index: (means[index], -amounts[index]))
-        if means[best] > pass_total / max(1, worlds) + margin:
-            return calls[best]
-        return passing
-
-    def contract(self, world: GameState, opening: dict[str, Any]) -> Any:
-        """Plays out the seat's own contract in *world* (it calls *opening*, the others pass)
-        and returns the value of having bid each amount."""
-        _, state = decide_and_apply(world, self.seat, opening, entropy=_ENTROPY)
-        while state.phase == "bidding" and state.turn is not None and state.turn != self.seat:
-            _, state = decide_and_apply(state, state.turn, {"type": "pass"}, entropy=_ENTROPY)
-            self.steps += 1
-        ended = self.play_out(state)
-        result = ended.result
-        assert result is not None
-        rules = self.root.rules
-        opened = ended.bid if ended.bidder == self.seat else None
-        points = result.points
-        others = [side for side in range(rules.sides) if side != self.side]
-        against = sum(points[side] for side in others) / len(others)
-        self.against += against
-        made = opened is not None and points[self.side] >= 0
-        taken = (points[self.side] // 2 if opened == 30 else points[self.side]) if made else -1
-        scores = self.root.scores
-        target = rules.target
-
-        def value(amount: int) -> float:
-            own = (60 if amount == 30 else taken) if taken >= amount else -amount
-            if scores[self.side] + own >= target:
-                return WIN_VALUE
-            if any(scores[side] + points[side] >= target for side in others):
-                return -WIN_VALUE
-            return own - against
-
-        return value
+        if pass_total - call_total > PASS_MARGIN * self.searched:
+            return passing
+        return call
 
     def value_after(self, world: GameState, seat: Seat, action: dict[str, Any]) -> float:
         """Returns the value to the searching side of *seat* taking *action* in *world*."""

@@ -31,7 +31,7 @@ from engine.ranking import Ranking, is_protected, ranking
 from engine.shuffle import pack
 from engine.state import DealState, GameState, Seat
 
-UNLIKELY = 0.1
+UNLIKELY = 0.03
 """The weight of a world for each action a player took that a sound player holding that
 world's cards would not have taken (soft: players err, and not every player is sound)."""
 
