@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from bot_games import RecordingChance, decisions, shuffled_hidden
 
-from engine import strong_bot
+from engine import bots, strong_bot
 from engine.actions import legal_actions
 from engine.legality import legal_mask
 from engine.ranking import ranking
