@@ -49,7 +49,9 @@ function tick() {
   const face = $("round-clock");
   if (clock.timed && (clock.ended || clock.endsAt === null)) { face.textContent = ""; return; }
   if (clock.timed) {
-    const left = Math.max(0, Math.ceil((clock.endsAt - Date.now()) / 1000));
+    // Whole seconds left, rounded down: never more than the round's minutes (its end is its
+    // start rounded up to a whole second, plus round_minutes).
+    const left = Math.max(0, Math.floor((clock.endsAt - Date.now()) / 1000));
     face.textContent = left ? shown(left) : "Time is up";
     face.setAttribute("aria-label", left ? `Round clock: ${Math.floor(left / 60)} minutes `
       + `${left % 60} seconds left` : "Round clock: time is up");
