@@ -171,6 +171,8 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
     const trump = marks && marks.trumps.has(code);
     const top = marks && marks.top.has(code);
     const kind = top ? "top trump" : (trump ? "trump" : null);
+    // The badge follows a space: what the card shows then reads "Jkr top" as its name begins
+    // (axe joins the face's texts without one, "Jkrtop", which no name contains).
     const badge = kind ? el("span", { class: `trump-badge${top ? " top" : ""}`, "aria-hidden": "true", text: top ? "top" : "trump" }) : null;
     const classes = [trump ? "trump" : "", top ? "top-trump" : ""];
     const name = `${cardName(card)}${kind ? `, ${kind}` : ""}`;
@@ -193,7 +195,7 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
           event.currentTarget.classList.toggle("chosen", now);
         },
       });
-      if (badge) face.append(badge);
+      if (badge) face.append(" ", badge);
       return el("li", {}, face);
     }
     if (rob && rob.has(code)) {
@@ -208,7 +210,7 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
         disabled: busy,
         onclick: () => onPlay(rob.get(code)),
       });
-      if (badge) face.append(badge);
+      if (badge) face.append(" ", badge);
       return el("li", {}, face);
     }
     const action = remaining.get(code);
@@ -223,13 +225,13 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
         "aria-label": `${shown}: play the ${name}`,
         onclick: () => onPlay(action),
       });
-      if (badge) face.append(badge);
+      if (badge) face.append(" ", badge);
       return el("li", {}, face);
     }
     if (!playing) {
       const face = cardFace(card, "span", { class: classes.filter(Boolean).join(" ") });
       face.setAttribute("aria-label", name);
-      if (badge) face.append(badge);
+      if (badge) face.append(" ", badge);
       return el("li", {}, face);
     }
     const face = cardFace(card, "button", {
@@ -241,7 +243,7 @@ export function renderHand(node, view, me, { marks, plays, playing, busy, onPlay
       onclick: () => onExplain(code),
       onfocus: () => onExplain(code),
     });
-    if (badge) face.append(badge);
+    if (badge) face.append(" ", badge);
     return el("li", {}, face);
   })));
   rove(list, list.querySelector("button.playable, button.rob-choice") || list.querySelector("button"));
