@@ -293,6 +293,17 @@ def _seatings(document: Mapping[str, Any]) -> dict[int, list[list[int]]]:
     return schedule
 
 
+def assert_checks_out(standings: Mapping[str, Any], document: Mapping[str, Any],
+                      tmp_path: Path) -> None:
+    """Asserts the service's *standings* are the independent recomputation from the drive's
+    history *document*, and that ``fortyfive drive verify`` passes that history."""
+    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
+        recompute(document))
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(document))
+    assert main(["drive", "verify", str(path)]) == 0
+
+
 def recompute(document: Mapping[str, Any]) -> dict[int, tuple[int | float, int]]:
     """Returns each player's (points, games won) of a progressive drive, from its history
     alone (docs/api.md): a side's points in each game go to both its players, a winning side
@@ -438,11 +449,7 @@ def test_a_director_changes_the_players_between_rounds_and_a_person_at_once(
         ("substitute", 1, "Sam", "H1"), ("add_player", 2, "Bot 1", None),
         ("withdraw_player", 2, "B2", None), ("substitute", 2, "Pat", "B3")]
     document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
-    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
-        recompute(document))
-    path = tmp_path / "drive.json"
-    path.write_text(json.dumps(document))
-    assert main(["drive", "verify", str(path)]) == 0
+    assert_checks_out(standings, document, tmp_path)
 
 
 def test_players_over_sit_out_in_turn_and_score_the_rounds_average(
@@ -467,11 +474,7 @@ def test_players_over_sit_out_in_turn_and_score_the_rounds_average(
                                      {"round": 3, "players": ["B8"]}]
     assert "average" in standings["sit_out_rule"]
     document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
-    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
-        recompute(document))
-    path = tmp_path / "drive.json"
-    path.write_text(json.dumps(document))
-    assert main(["drive", "verify", str(path)]) == 0
+    assert_checks_out(standings, document, tmp_path)
 
 
 def test_the_bell_ends_every_table_still_playing_as_it_stands(
@@ -506,11 +509,7 @@ def test_the_bell_ends_every_table_still_playing_as_it_stands(
     document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
     assert [e["actor"] for e in document["events"] if e["type"] == "round_called"] == [
         "director"]
-    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
-        recompute(document))
-    path = tmp_path / "drive.json"
-    path.write_text(json.dumps(document))
-    assert main(["drive", "verify", str(path)]) == 0
+    assert_checks_out(standings, document, tmp_path)
 
 
 def test_a_drives_clock_calls_the_round_when_its_minutes_are_up(
@@ -545,8 +544,4 @@ def test_a_drives_clock_calls_the_round_when_its_minutes_are_up(
             if e["type"] == "round_called"] == [("server", "30 minutes are up")]
     standings = client.get(f"/v1/drives/{evening.drive_id}/standings").json
     assert standings["called"] == [1]
-    assert {p["player"]: (p["points"], p["games_won"]) for p in standings["players"]} == (
-        recompute(document))
-    path = tmp_path / "drive.json"
-    path.write_text(json.dumps(document))
-    assert main(["drive", "verify", str(path)]) == 0
+    assert_checks_out(standings, document, tmp_path)
