@@ -40,6 +40,7 @@ from engine.seating import sitting_out
 from engine.sides import side_name
 from engine.state import GameState
 from events.types import (
+    BoardAbandoned,
     BoardRevealed,
     DriveCreated,
     DriveFinished,
@@ -99,7 +100,11 @@ ADJUSTMENT_RULE = (
     "an abandoned table's sides score the adjustment the director named: average, "
     "average-plus or average-minus, 50, 60 or 40 per cent of the top (duplicate: of the "
     "matchpoints a side could make on each board the table did not finish; progressive: of "
-    "the most points a side made at another table of the round); it wins no game"
+    "the most points a side made at another table of the round); it wins no game; a "
+    "duplicate board abandoned at one table is skipped there (its game goes on with the next "
+    "board), and on it each side of that table scores the adjustment named, of the "
+    "matchpoints a side could make on it (one per other table that finished it), whatever "
+    "the table played of it"
 )
 """How adjusted scores are computed (published with the standings and in docs/api.md)."""
 
@@ -324,6 +329,21 @@ class Adjustment:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class BoardAdjustment:
+    """One board of a duplicate round its director abandoned at one table: that table skips
+    it, and each side scores the adjusted score named on it (:data:`ADJUSTED`)."""
+
+    round: int
+    table: int
+    """1-based."""
+    deal: int
+    """The board's deal number in its round (1-based)."""
+    adjusted: tuple[str, ...]
+    """Per side, a key of :data:`ADJUSTED`."""
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class RosterChange:
     """A change of the drive's players by its director."""
 
@@ -389,6 +409,8 @@ class DriveState:
     """Stopped by its director between rounds (it is then finished, with fewer rounds)."""
     adjustments: tuple[Adjustment, ...] = ()
     """The tables its director abandoned, in order."""
+    board_adjustments: tuple[BoardAdjustment, ...] = ()
+    """The boards its director abandoned at one table each, in order."""
     odd_players: str = "bots"
     """A key of :data:`ODD_PLAYERS`."""
     round_minutes: int | None = None
@@ -428,6 +450,13 @@ class DriveState:
         """Returns the adjustment of *table* (1-based) in round *round_number*, if any."""
         return next((a for a in self.adjustments
                      if (a.round, a.table) == (round_number, table)), None)
+
+    def board_adjustment(self, round_number: int, table: int,
+                         deal: int) -> BoardAdjustment | None:
+        """Returns the adjustment of board *deal* at *table* (1-based) in round
+        *round_number*, if its director abandoned that board there."""
+        return next((a for a in self.board_adjustments
+                     if (a.round, a.table, a.deal) == (round_number, table, deal)), None)
 
     @property
     def between_rounds(self) -> bool:
@@ -660,14 +689,53 @@ def _table_abandoned(event: TableAbandoned, state: DriveState) -> DriveState:
                          f"{len(current.games)})")
     if state.adjustment(event.round, event.table) is not None:
         raise DriveError(f"table {event.table} of round {event.round} is abandoned already")
-    adjusted = tuple(event.adjusted) if isinstance(event.adjusted, Sequence) else ()
-    if len(adjusted) != state.sides or not all(a in ADJUSTED for a in adjusted):
-        raise DriveError(f"an abandoned table's adjusted score names one of "
-                         f"{', '.join(ADJUSTED)} for each of its {state.sides} sides")
+    adjusted = _check_adjusted(state, event.adjusted, "an abandoned table")
     if not isinstance(event.reason, str):
         raise DriveError("a director's reason is text")
     return _next(state, adjustments=(*state.adjustments, Adjustment(
         event.round, event.table, adjusted, event.reason)))
+
+
+def _check_adjusted(state: DriveState, adjusted: object, what: str) -> tuple[str, ...]:
+    """Returns *adjusted* as one key of :data:`ADJUSTED` per side of the drive's tables.
+
+    :raises DriveError: if it is not.
+    """
+    given = tuple(adjusted) if isinstance(adjusted, Sequence) and not isinstance(
+        adjusted, str) else ()
+    if len(given) != state.sides or not all(a in ADJUSTED for a in given):
+        raise DriveError(f"{what}'s adjusted score names one of {', '.join(ADJUSTED)} for "
+                         f"each of its {state.sides} sides")
+    return given
+
+
+@_apply.register
+def _board_abandoned(event: BoardAbandoned, state: DriveState) -> DriveState:
+    if state.format != "duplicate":
+        raise DriveError("only a duplicate drive has boards to abandon: a progressive table "
+                         "deals its own (abandon the table)")
+    current = _round(state.played, event.round)
+    if current.called:
+        raise DriveError(f"round {event.round} is called: its tables end as they stand")
+    if not _whole(event.table, 1) or event.table > len(current.games):
+        raise DriveError(f"round {event.round} has no table {event.table!r} (tables 1 to "
+                         f"{len(current.games)})")
+    if not _whole(event.deal, 1) or event.deal > len(current.boards):
+        raise DriveError(f"round {event.round} has no board {event.deal!r} (boards 1 to "
+                         f"{len(current.boards)})")
+    if state.adjustment(event.round, event.table) is not None:
+        raise DriveError(f"table {event.table} of round {event.round} is abandoned already")
+    if state.board_adjustment(event.round, event.table, event.deal) is not None:
+        raise DriveError(f"board {event.deal} of table {event.table} in round {event.round} "
+                         "is abandoned already")
+    if current.boards[event.deal - 1].seed is not None:
+        raise DriveError(f"board {event.deal} of round {event.round} is revealed: every table "
+                         "has played it")
+    adjusted = _check_adjusted(state, event.adjusted, "an abandoned board")
+    if not isinstance(event.reason, str):
+        raise DriveError("a director's reason is text")
+    return _next(state, board_adjustments=(*state.board_adjustments, BoardAdjustment(
+        event.round, event.table, event.deal, adjusted, event.reason)))
 
 
 @_apply.register
@@ -1071,6 +1139,9 @@ def matchpoints(
     """Returns each player's matchpoints in round *number* (0-based) of a duplicate drive:
     on every board, a side scores 1 for each other table whose same side it beat on that board
     (more points), and 1/2 for each tie; only tables that finished the deal compare. A side of
+    a table where its director abandoned the board scores on it its adjusted share
+    (:data:`ADJUSTED`) of the tables that finished it (the board is not compared there, even
+    if the table finished it before its game could skip it); a side of
     a table its director abandoned scores, on each board that table did not finish, its
     adjusted share (:data:`ADJUSTED`) of the tables that finished it, and a player who sat
     the round out their average share of them (:data:`SIT_OUT_RULE`)."""
@@ -1078,12 +1149,21 @@ def matchpoints(
     tables = drive.schedule[number]
     earned: dict[int, Fraction] = {}
     for deal in range(1, drive.boards + 1):
-        scored = [(table, results[game].deals[deal]) for game, table in
-                  zip(played.games, tables, strict=True)
-                  if game in results and deal in results[game].deals]
+        scored = [(table, results[game].deals[deal]) for index, (game, table) in
+                  enumerate(zip(played.games, tables, strict=True), start=1)
+                  if game in results and deal in results[game].deals
+                  and drive.board_adjustment(played.number, index, deal) is None]
         for player in played.sitting_out:
             earned[player] = earned.get(player, Fraction(0)) + ADJUSTED["average"] * len(scored)
         for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
+            board = drive.board_adjustment(played.number, index, deal)
+            if board is not None:
+                # Its director's ruling stands, whatever the table played of the board.
+                for side, members in enumerate(partner_pairs(table, drive.sides)):
+                    for player in members:
+                        earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
+                            board.adjusted[side]] * len(scored)
+                continue
             adjustment = drive.adjustment(played.number, index)
             if game in results and deal in results[game].deals:
                 continue

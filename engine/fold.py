@@ -32,6 +32,7 @@ from events.types import (
     BidMade,
     BidPassed,
     BoardDealt,
+    BoardSkipped,
     CardPlayed,
     CardsDiscarded,
     DealContributed,
@@ -682,24 +683,11 @@ def _end_deal(
     winner = state.winner
     game_winners = state.game_winners
     if deal.played_out:
-        # A game of played-out boards ends after its last board, whatever the scores, and is
-        # won by the side with the most points over the boards (equal best: by nobody).
-        last = deal.number >= deal.boards
-        best = max(scores)
-        leaders = [side for side, score in enumerate(scores) if score == best]
-        result = dataclasses.replace(
-            result, winner=leaders[0] if last and len(leaders) == 1 else None)
+        result = dataclasses.replace(result, winner=_boards_winner(deal, scores))
     if result.winner is not None:
-        side = result.winner
-        games_won = games_won[:side] + (games_won[side] + 1,) + games_won[side + 1:]
-        game_winners += (side,)
-        facts += (Fact("game_won", ruling("match.game_won", side=side, game=game_number),
-                       version, side=side, points=scores[side]),)
-        if games_won[side] >= rules.match_games:
-            winner = side
-        else:
-            scores = (0,) * rules.sides
-            game_number += 1
+        won = _game_won(state, result.winner, scores, version)
+        games_won, game_winners, winner, scores, game_number = won[:5]
+        facts += won[5]
     # A finish can be declared in the middle of a trick: its cards stay on the table as the
     # interrupted trick (they have left the hands), though it has no winner and does not count.
     interrupted = deal.current if deal.current is not None and deal.current.cards else None
@@ -711,6 +699,31 @@ def _end_deal(
         game_number=game_number, winner=winner, game_winners=game_winners,
         deals_played=state.deals_played + 1, dealer=(deal.dealer + 1) % rules.players,
     )
+
+
+def _boards_winner(deal: DealState, scores: tuple[int, ...]) -> int | None:
+    """Returns the side that wins a game of played-out boards as *deal* ends with the game at
+    *scores*: after its last board, whatever the scores, the side with the most points over
+    the boards (equal best: nobody); before it, nobody yet."""
+    best = max(scores)
+    leaders = [side for side, score in enumerate(scores) if score == best]
+    return leaders[0] if deal.number >= deal.boards and len(leaders) == 1 else None
+
+
+def _game_won(state: GameState, side: int, scores: tuple[int, ...], version: int) -> tuple[
+        tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...], int, tuple[Fact, ...]]:
+    """Returns the game's ``games_won``, ``game_winners``, ``winner``, ``scores`` and
+    ``game_number`` once *side* has won a game at *scores* (event *version*), and the fact
+    that says so: the match is won, or the next game starts from nothing."""
+    rules = state.rules
+    games_won = state.games_won[:side] + (state.games_won[side] + 1,) + state.games_won[side + 1:]
+    fact = Fact("game_won", ruling("match.game_won", side=side, game=state.game_number),
+                version, side=side, points=scores[side])
+    if games_won[side] >= rules.match_games:
+        return (games_won, state.game_winners + (side,), side, scores, state.game_number,
+                (fact,))
+    return (games_won, state.game_winners + (side,), state.winner, (0,) * rules.sides,
+            state.game_number + 1, (fact,))
 
 
 def _bonus_counted(facts: tuple[Fact, ...], ended_at: int, completed: int) -> tuple[Fact, ...]:
@@ -737,6 +750,35 @@ def _revealed(event: SeedRevealed, state: GameState) -> GameState:
             f"deal {deal.number}"
         )
     return _with_deal(state, _replaced(deal, seed_revealed=True))
+
+
+@_apply.register
+def _skipped(event: BoardSkipped, state: GameState) -> GameState:
+    deal = state.deal
+    if deal is None or deal.board != event.board or deal.number != event.deal:
+        raise EventSequenceError(f"board_skipped for board {event.board!r} (deal "
+                                 f"{event.deal}): the table is not playing it")
+    if not deal.played_out:
+        raise EventSequenceError(f"board_skipped for board {event.board!r}, which the table "
+                                 "does not play out (only a played-out board is skipped)")
+    if state.abandoned or deal.phase == "over":
+        raise EventSequenceError(f"board_skipped for board {event.board!r}, which the table "
+                                 "has finished")
+    # It ends where it stood, without a result; the dealer moves on as after any deal (the
+    # next board has the same dealer at every table), and after the last board the game is
+    # decided over the boards the table played.
+    version = state.version + 1
+    changes: dict[str, Any] = {}
+    facts: tuple[Fact, ...] = ()
+    side = _boards_winner(deal, state.scores)
+    if side is not None:
+        won = _game_won(state, side, state.scores, version)
+        changes = dict(zip(("games_won", "game_winners", "winner", "scores", "game_number"),
+                           won[:5], strict=True))
+        facts = won[5]
+    ended = _replaced(deal, phase="over", turn=None, skipped=True, facts=deal.facts + facts)
+    return _replaced(state, version=version, deal=ended,
+                     dealer=(deal.dealer + 1) % state.rules.players, **changes)
 
 
 @_apply.register

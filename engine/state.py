@@ -160,6 +160,9 @@ class DealState(NamedTuple):
     played_out: bool = False
     """For a board dealt ``finish: played_out``: no target ends it or its game; the game is
     decided after its last board."""
+    skipped: bool = False
+    """For a board its drive's director abandoned at this table (``board_skipped``): it
+    ended where it stood, without a result."""
 
 
 class GameState(NamedTuple):

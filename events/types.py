@@ -459,6 +459,27 @@ class BoardDealt(Event):
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"finish"})
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardSkipped(Event):
+    """The server ended a duplicate board unplayed at this table: its drive's director
+    abandoned that board here (the drive's ``board_abandoned``, which this carries out).
+
+    The deal ends where it stood, without a result (it scores the director's adjusted score
+    in the drive, not points here); the dealer moves on as after any deal, so the next board
+    has the same dealer as at every other table, and the game goes on with it once the drive
+    reveals this one; after the last board the game is decided over the boards played, as a
+    played-out game of boards is.
+    """
+
+    TYPE: ClassVar[str] = "board_skipped"
+    EXAMPLE: ClassVar[Mapping[str, Any]] = {"deal": 1, "board": "dr-00000000000000000000/r1/b1"}
+    SAYS: ClassVar[str] = (
+        "board {board} (deal {deal}) skipped: its drive's director abandoned it here")
+
+    deal: int
+    board: str
+
+
 # Drive events -----------------------------------------------------------------------------------
 # A drive (an evening of several tables and rounds, engine.drives) is a stream of its own,
 # sealed by events.chain like a game's; its events are folded by engine.drives.fold_drive.
@@ -581,6 +602,27 @@ class TableAbandoned(Event):
     round: int
     table: int
     """1-based, as the drive's view numbers tables."""
+    adjusted: tuple[str, ...]
+    """Per side: ``average``, ``average_plus`` or ``average_minus``."""
+    reason: str
+    """What the director said, for the hall (may be empty)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardAbandoned(Event):
+    """The director abandoned one board of a duplicate round at one table: that table skips
+    it (its game goes on with the next board, or ends after the last), and each side scores
+    the adjusted score the director named on it, as duplicate bridge scores a board a table
+    could not play (engine.drives.ADJUSTED); the other tables compare the board among
+    themselves."""
+
+    TYPE: ClassVar[str] = "board_abandoned"
+
+    round: int
+    table: int
+    """1-based, as the drive's view numbers tables."""
+    deal: int
+    """The board's deal number in the round (1-based)."""
     adjusted: tuple[str, ...]
     """Per side: ``average``, ``average_plus`` or ``average_minus``."""
     reason: str
@@ -743,13 +785,15 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         GameAbandoned,
         BoardDealt,
         SeatNamed,
+        BoardSkipped,
     )
 }
 """Every event type of a game's stream by its wire name."""
 
 DRIVE_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
-    for cls in (DriveCreated, RoundStarted, BoardRevealed, TableAbandoned, RoundCalled,
+    for cls in (DriveCreated, RoundStarted, BoardAbandoned, BoardRevealed, TableAbandoned,
+                RoundCalled,
                 ScoreCardEntered, ScoreCardDisputed, ScoreCardConfirmed, RoundEnded,
                 DrivePaused, DriveResumed, PlayerSubstituted, PlayerAdded, PlayerWithdrawn,
                 DriveFinished, DriveStopped)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from engine.drives import (
@@ -42,7 +42,7 @@ from events.chain import verify as verify_game_chain
 from events.chain import verify_drive as verify_drive_chain
 from events.envelope import DriveEnvelope, Envelope
 from events.errors import CorruptStreamError, SchemaError
-from events.types import BoardDealt
+from events.types import BoardDealt, BoardSkipped
 from events.upcasting import decode, decode_drive
 from replay.formats.document import FORMAT as HAND_HISTORY_FORMAT
 from replay.verification.drive_standings import Outcome, derive
@@ -197,13 +197,22 @@ def _board_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]]) 
     boards = {(played.number, board.deal): board for played in drive.played
               for board in played.boards}
     rounds = {game: played.number for played in drive.played for game in played.games}
+    tables = {game: table for played in drive.played
+              for table, game in enumerate(played.games, start=1)}
     for game, entry in listed.items():
         events = entry.get("events")
         for raw in events if isinstance(events, list) else ():
-            if not isinstance(raw, Mapping) or raw.get("type") != "board_dealt":
+            if not isinstance(raw, Mapping) or raw.get("type") not in ("board_dealt",
+                                                                         "board_skipped"):
                 continue
             data = raw.get("data")
             deal = data.get("deal") if isinstance(data, Mapping) else None
+            if raw.get("type") == "board_skipped":
+                if type(deal) is not int or drive.board_adjustment(
+                        rounds.get(game, 0), tables.get(game, 0), deal) is None:
+                    problems.append(f"game {game}: deal {shown(deal)} was skipped, but the "
+                                    "drive's director abandoned no such board at its table")
+                continue
             committed = boards.get((rounds.get(game, 0), deal)) if type(deal) is int else None
             if committed is None or not isinstance(data, Mapping) or (
                     data.get("board"), data.get("commitment"), data.get("cut"),
@@ -325,20 +334,24 @@ def _outcome(game: str, entry: Mapping[str, Any]) -> Outcome:
         raise ValueError("the listed result differs from the result of its events")
     played_out = [e for e in events if isinstance(e, BoardDealt) and e.finish == "played_out"]
     if played_out and derived.over and not state.abandoned:
-        check_played_out(derived, played_out[0].boards)
+        check_played_out(derived, played_out[0].boards,
+                         {e.deal for e in events if isinstance(e, BoardSkipped)})
     return derived
 
 
-def check_played_out(outcome: Outcome, boards: int) -> None:
+def check_played_out(outcome: Outcome, boards: int, skipped: Set[int] = frozenset()) -> None:
     """Checks a game of boards played out (docs/api.md, "Drives") as the rule reads, apart
-    from the fold: over only after every board, its scores the sums of its boards, and won by
-    the side with the most points over them (by nobody on equal best).
+    from the fold: over only after every board (but those *skipped*: abandoned there by its
+    drive's director), its scores the sums of its boards, and won by the side with the most
+    points over them (by nobody on equal best).
 
     :raises ValueError: naming what does not hold.
     """
-    if sorted(outcome.deals) != list(range(1, boards + 1)):
+    expected = [n for n in range(1, boards + 1) if n not in skipped]
+    if sorted(outcome.deals) != expected:
         raise ValueError(f"it is over after boards {sorted(outcome.deals)}, not after every "
-                         f"one of its {boards} boards")
+                         f"one of its {boards} boards"
+                         + (f" but those skipped ({sorted(skipped)})" if skipped else ""))
     sums = [sum(points[side] for points in outcome.deals.values())
             for side in range(len(outcome.scores))]
     if sums != list(outcome.scores):

@@ -96,7 +96,9 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
     out scores its average, as such a side given ``average`` would. Duplicate: on each board, a
     side scores 1 for every other
     table of the round that played the board and whose same side made fewer points, 1/2 for
-    each that made as many. Ranked by points, then games won (by games won, then points, for a
+    each that made as many; a board its director abandoned at one table is not compared there
+    (whatever was played of it): that table's sides score the share named of the tables that
+    played it. Ranked by points, then games won (by games won, then points, for a
     drive whose ``rank_by`` is ``games_won``); equal on both share the place
     and are listed by name.
     """
@@ -106,6 +108,7 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
     wins = [0] * count
     points = [Fraction(0)] * count
     abandoned = {(a.round, a.table): a.adjusted for a in drive.adjustments}
+    boards_off = {(a.round, a.table, a.deal): a.adjusted for a in drive.board_adjustments}
     for played in drive.played:
         seating = drive.schedule[played.number - 1]
         best = max((score for t, game in enumerate(played.games, start=1)
@@ -139,26 +142,32 @@ def derive(drive: DriveState, outcomes: Mapping[str, Outcome]) -> list[dict[str,
                 points[player] += _SHARE["average"] * best
         else:
             for deal in range(1, drive.boards + 1):
-                top = sum(1 for game in played.games
-                          if game in counted and deal in counted[game].deals)
+                top = _compared(played.number, played.games, deal, counted, boards_off)
                 for player in out:
                     points[player] += _SHARE["average"] * top
         if drive.format == "duplicate":
-            for player, earned in _matchpoints(drive, played.games, seating, counted).items():
+            for player, earned in _matchpoints(drive, played.number, played.games, seating,
+                                               counted, boards_off).items():
                 points[player] += earned
             for player, earned in _adjusted_matchpoints(drive, played.number, played.games,
-                                                        seating, counted).items():
+                                                        seating, counted, boards_off).items():
                 points[player] += earned
+            for (number, t, deal), adjusted in boards_off.items():
+                if number != played.number:
+                    continue
+                top = _compared(number, played.games, deal, counted, boards_off)
+                for seat, player in enumerate(seating[t - 1]):
+                    points[player] += _SHARE[adjusted[seat % sides]] * top
             if played.called:
                 for t, (game, table) in enumerate(zip(played.games, seating, strict=True),
                                                   start=1):
                     if (played.number, t) in abandoned or game not in counted:
                         continue
                     for deal in range(1, drive.boards + 1):
-                        if deal in counted[game].deals:
-                            continue  # Finished before the bell.
-                        top = sum(1 for other in played.games
-                                  if other in counted and deal in counted[other].deals)
+                        if deal in counted[game].deals or (played.number, t, deal) in boards_off:
+                            continue  # Finished before the bell, or its director's ruling.
+                        top = _compared(played.number, played.games, deal, counted,
+                                        boards_off)
                         for player in table:
                             points[player] += _SHARE["average"] * top
     if drive.rank_by == "games_won":
@@ -187,11 +196,22 @@ _SHARE = {"average": Fraction(50, 100), "average_plus": Fraction(60, 100),
 top."""
 
 
+def _compared(number: int, games: tuple[str, ...], deal: int, counted: Mapping[str, Outcome],
+              boards_off: Mapping[tuple[int, int, int], object]) -> int:
+    """Returns how many tables of round *number* compare on board *deal*: those that played
+    it where its director did not abandon it."""
+    return sum(1 for t, game in enumerate(games, start=1)
+               if game in counted and deal in counted[game].deals
+               and (number, t, deal) not in boards_off)
+
+
 def _adjusted_matchpoints(drive: DriveState, number: int, games: tuple[str, ...],
-                          seating: tuple[tuple[int, ...], ...],
-                          counted: Mapping[str, Outcome]) -> dict[int, Fraction]:
+                          seating: tuple[tuple[int, ...], ...], counted: Mapping[str, Outcome],
+                          boards_off: Mapping[tuple[int, int, int], object],
+                          ) -> dict[int, Fraction]:
     """Returns what the players of the tables abandoned in round *number* score on the
-    boards their table did not finish: the named share of the tables that finished each."""
+    boards their table did not finish (and its director did not abandon on its own): the
+    named share of the tables that finished each."""
     sides = drive.size // 2
     earned: dict[int, Fraction] = {}
     for adjustment in drive.adjustments:
@@ -201,21 +221,26 @@ def _adjusted_matchpoints(drive: DriveState, number: int, games: tuple[str, ...]
         for deal in range(1, drive.boards + 1):
             if game in counted and deal in counted[game].deals:
                 continue  # Played before the table was abandoned: compared as any other.
-            top = sum(1 for other in games if other in counted and deal in counted[other].deals)
+            if (number, adjustment.table, deal) in boards_off:
+                continue  # Abandoned on its own before: scored as such.
+            top = _compared(number, games, deal, counted, boards_off)
             for seat, player in enumerate(seating[adjustment.table - 1]):
                 earned[player] = earned.get(player, Fraction(0)) + (
                     _SHARE[adjustment.adjusted[seat % sides]] * top)
     return earned
 
 
-def _matchpoints(drive: DriveState, games: tuple[str, ...], seating: tuple[tuple[int, ...], ...],
-                 counted: Mapping[str, Outcome]) -> dict[int, Fraction]:
-    """Returns each player's matchpoints over the boards of one round."""
+def _matchpoints(drive: DriveState, number: int, games: tuple[str, ...],
+                 seating: tuple[tuple[int, ...], ...], counted: Mapping[str, Outcome],
+                 boards_off: Mapping[tuple[int, int, int], object]) -> dict[int, Fraction]:
+    """Returns each player's matchpoints over the boards of round *number*, compared among
+    the tables that played each where its director did not abandon it."""
     sides = drive.size // 2
     earned: dict[int, Fraction] = {}
     for deal in range(1, drive.boards + 1):
         scored = [(index, counted[game].deals[deal]) for index, game in enumerate(games)
-                  if game in counted and deal in counted[game].deals]
+                  if game in counted and deal in counted[game].deals
+                  and (number, index + 1, deal) not in boards_off]
         for index, made in scored:
             for seat, player in enumerate(seating[index]):
                 side = seat % sides

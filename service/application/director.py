@@ -28,6 +28,7 @@ from events.drive_store import DriveStore
 from events.envelope import DIRECTOR
 from events.errors import ConcurrencyError
 from events.types import (
+    BoardAbandoned,
     DrivePaused,
     DriveResumed,
     DriveStopped,
@@ -48,8 +49,8 @@ from service.application.drives import (
 from service.application.names import name_key
 from service.application.tokens import TokenRegistry, new_token, token_digest
 
-DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table", "end_round", "substitute",
-                    "add_player", "withdraw_player")
+DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table", "abandon_board", "end_round",
+                    "substitute", "add_player", "withdraw_player")
 """What a director can do to a drive (docs/api.md, "Running an evening")."""
 
 
@@ -78,9 +79,10 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
            cache: commands.GameCache | None = None,
            tokens: TokenRegistry | None = None) -> Directed:
     """Carries out the director's *action* on *drive_id* with its *fields* (``table``,
-    ``adjusted``, ``player``, ``name``, ``type``: docs/api.md) as one drive event whose
+    ``board``, ``adjusted``, ``player``, ``name``, ``type``: docs/api.md) as one drive event whose
     actor is the director. With the games' *cache*, a table whose game is over is not
-    abandoned; with *tokens*, a person who takes another's seat in the round in play gets it
+    abandoned, and a board a table has played or not reached is not abandoned there; with
+    *tokens*, a person who takes another's seat in the round in play gets it
     at once.
 
     :raises DriveNotFoundError: if there is no such drive.
@@ -141,6 +143,8 @@ def _decide(drive: DriveState, action: str, reason: str, given: dict[str, Any],
         return DriveResumed(), None
     if action == "abandon_table":
         return _abandon(drive, reason, given, cache), None
+    if action == "abandon_board":
+        return _abandon_board(drive, reason, given, cache), None
     if action == "end_round":
         current = drive.current
         if current is None or current.ended:
@@ -209,6 +213,62 @@ def _abandon(drive: DriveState, reason: str, given: dict[str, Any],
         raise DirectorRefusal(409, "table_over", f"table {table} of round {current.number} "
                                                  "is over: there is nothing to abandon")
     return TableAbandoned(current.number, table, adjusted, reason)
+
+
+def _abandon_board(drive: DriveState, reason: str, given: dict[str, Any],
+                   cache: commands.GameCache | None) -> BoardAbandoned:
+    """Returns the abandonment of the board a table of a duplicate round is playing, or
+    refuses it: the table skips it, and each side scores the adjusted score named on it."""
+    if drive.format != "duplicate":
+        raise DirectorRefusal(422, "not_duplicate",
+                              f"drive {drive.drive_id!r} is {drive.format}: only a duplicate "
+                              "drive has boards to abandon (abandon the table)")
+    current = drive.current
+    if current is None or current.ended:
+        raise DirectorRefusal(409, "no_round_in_play", "no round is in play: a board is "
+                                                       "abandoned during its round")
+    missing = [f for f in ("table", "board", "adjusted") if f not in given]
+    if missing:
+        raise DirectorRefusal(422, "director_action_incomplete",
+                              f"abandon_board needs {', '.join(missing)}")
+    table, deal, adjusted = given["table"], given["board"], tuple(given["adjusted"])
+    if not 1 <= table <= len(current.games):
+        raise DirectorRefusal(422, "unknown_table", f"round {current.number} has no table "
+                                                    f"{table} (tables 1 to {len(current.games)})")
+    if not 1 <= deal <= len(current.boards):
+        raise DirectorRefusal(422, "unknown_board", f"round {current.number} has no board "
+                                                    f"{deal} (boards 1 to {len(current.boards)})")
+    if len(adjusted) != drive.sides or not all(a in ADJUSTED for a in adjusted):
+        raise DirectorRefusal(422, "adjusted_per_side",
+                              f"an abandoned board's adjusted score names one of "
+                              f"{', '.join(ADJUSTED)} for each of its {drive.sides} sides")
+    if current.called:
+        raise DirectorRefusal(409, "round_called", f"round {current.number} is called: its "
+                                                   "tables end as they stand")
+    if drive.adjustment(current.number, table) is not None:
+        raise DirectorRefusal(409, "table_abandoned",
+                              f"table {table} of round {current.number} is abandoned already")
+    if drive.board_adjustment(current.number, table, deal) is not None:
+        raise DirectorRefusal(409, "board_abandoned", f"board {deal} of table {table} in "
+                                                      f"round {current.number} is abandoned "
+                                                      "already")
+    if current.boards[deal - 1].seed is not None:
+        raise DirectorRefusal(409, "board_played", f"board {deal} of round {current.number} "
+                                                   "is revealed: every table has played it")
+    if cache is not None:
+        state = commands.load(cache, current.games[table - 1]).state
+        playing = state.deal
+        if state.phase == "over" or (playing is not None and (
+                playing.number > deal or (playing.number == deal
+                                          and playing.phase == "over"))):
+            raise DirectorRefusal(409, "board_played", f"table {table} has played board "
+                                                       f"{deal}: there is nothing to abandon")
+        if playing is None or playing.number < deal:
+            raise DirectorRefusal(409, "board_not_reached",
+                                  f"table {table} is not playing board {deal} yet (it is on "
+                                  f"board {playing.number if playing else 1}): a board is "
+                                  "abandoned at a table while the table plays it")
+    return BoardAbandoned(current.number, table, deal, adjusted, reason)
 
 
 def _between_rounds(drive: DriveState, why: str) -> None:

@@ -33,6 +33,8 @@ from engine.drives import (
     SEATED_AT_START,
     SIT_OUT_RULE,
     TIE_RULES,
+    Adjustment,
+    BoardAdjustment,
     DriveError,
     DriveState,
     RoundState,
@@ -64,6 +66,7 @@ from events.fold_cache import Folded
 from events.types import (
     BoardDealt,
     BoardRevealed,
+    BoardSkipped,
     DriveCreated,
     DriveFinished,
     DriveStopped,
@@ -301,6 +304,35 @@ def abandon_tables(store: Any, cache: commands.GameCache, drive: DriveState) -> 
     return done
 
 
+def skip_boards(store: Any, cache: commands.GameCache, drive: DriveState) -> list[str]:
+    """Skips, in the game of its table, every board of the round in play that its director
+    abandoned at one table (``board_abandoned``) and that the table is still playing; returns
+    the games it skipped a board in. The game's ``board_skipped`` is the server's (it carries
+    out the drive's decision); a table that finished the board before it could be skipped
+    plays on (the director's adjusted score stands for it all the same: engine.drives
+    .matchpoints), and a game that moved meanwhile is skipped at the next advance."""
+    current = drive.current
+    if current is None or current.ended:
+        return []
+    done = []
+    for adjustment in drive.board_adjustments:
+        if adjustment.round != current.number:
+            continue
+        game = current.games[adjustment.table - 1]
+        folded = commands.load(cache, game)
+        deal = folded.state.deal
+        if (deal is None or deal.board is None or deal.number != adjustment.deal
+                or deal.phase == "over" or folded.state.phase == "over"):
+            continue
+        try:
+            store.append(game, folded.version, (BoardSkipped(deal.number, deal.board),),
+                         actor=SERVER, command_id=f"drive:board_skipped:{deal.number}")
+        except ConcurrencyError:
+            continue
+        done.append(game)
+    return done
+
+
 # Advancing ------------------------------------------------------------------------------------
 
 
@@ -433,6 +465,7 @@ def _next_step(
         games, boards = _start_round(store, drives, tokens, drive, number, entropy)
         return RoundStarted(number, tuple(games), tuple(boards), tables)
     abandon_tables(store, cache, drive)
+    skip_boards(store, cache, drive)
     if drive.paper_tables:
         return _paper_round_step(drives, cache, drive)
     folded = [commands.load(cache, game) for game in current.games]
@@ -734,12 +767,16 @@ def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dic
     """Returns the standings of a drive, with its tie rule, from the results anyone may see
     (:func:`engine.drives.public_results`)."""
     names = [p["name"] for p in drive.players]
+    made: list[Adjustment | BoardAdjustment] = sorted(
+        (*drive.adjustments, *drive.board_adjustments), key=lambda a: a.round)
     adjustments = [{
-        "round": a.round, "table": a.table, "by": DIRECTOR, "reason": a.reason,
+        "round": a.round, "table": a.table,
+        "board": a.deal if isinstance(a, BoardAdjustment) else None,
+        "by": DIRECTOR, "reason": a.reason,
         "sides": [{"players": [names[p] for p in members], "adjusted": a.adjusted[side]}
                   for side, members in enumerate(partner_pairs(
                       drive.schedule[a.round - 1][a.table - 1], drive.sides))],
-    } for a in drive.adjustments]
+    } for a in made]
     return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
             "rank_by": drive.rank_by, "tie_rule": TIE_RULES[drive.rank_by],
             "adjustment_rule": ADJUSTMENT_RULE, "called_rule": CALLED_RULE,

@@ -34,6 +34,9 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "round_started": {"round": 1, "games": ["g1", "g2"],
                       "boards": [{"board": "d/r1/b1", "deal": 1, "commitment": "ab" * 32,
                                   "cut": 9}]},
+    "board_abandoned": {"round": 1, "table": 1, "deal": 1,
+                        "adjusted": ["average_plus", "average_minus"],
+                        "reason": "a player was taken ill"},
     "board_revealed": {"round": 1, "board": "d/r1/b1", "deal": 1, "seed": "cd" * 32},
     "table_abandoned": {"round": 1, "table": 2, "adjusted": ["average_plus", "average_minus"],
                         "reason": "a player fell ill"},
@@ -97,6 +100,8 @@ def test_the_samples_fold_into_a_finished_drive() -> None:
                                      drives.GameHead("g2", 38, "02" * 32))
     assert drive.adjustments == (drives.Adjustment(1, 2, ("average_plus", "average_minus"),
                                                    "a player fell ill"),)
+    assert drive.board_adjustments == (drives.BoardAdjustment(
+        1, 1, 1, ("average_plus", "average_minus"), "a player was taken ill"),)
 
 
 def test_a_paper_tables_card_folds_and_stands_once_confirmed() -> None:

@@ -288,7 +288,8 @@ def test_the_director_abandons_a_stalled_table_with_adjusted_scores_the_standing
     standings = client.get(f"/v1/drives/{drive_id}/standings").json
     names = {p["name"]: p["side"] for p in table["players"]}
     assert standings["adjustments"] == [{
-        "round": 1, "table": table["table"], "by": "director", "reason": "H1 was called away",
+        "round": 1, "table": table["table"], "board": None, "by": "director",
+        "reason": "H1 was called away",
         "sides": [{"players": [n for n, side in names.items() if side == s],
                    "adjusted": adjusted[s]} for s in (0, 1)]}]
     rows = {p["name"]: p for p in standings["players"]}

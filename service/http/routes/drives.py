@@ -124,17 +124,18 @@ class Director(MethodView):
     @problems(blp, 400, 401, 404, 409, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any], drive_id: str) -> Any:
         """A director's action, with the director's token (``Authorization: Bearer``, from
-        the drive's creation): pause, resume, stop, abandon_table, substitute, add_player,
-        withdraw_player (docs/api.md, "Running an evening: the director", says what each
-        does and every refusal's code). Each is an event of the drive's history whose actor
-        is ``director``. Answers the drive's view and ``issued``: the person it seated, with
-        their token (shown only here), or null."""
+        the drive's creation): pause, resume, stop, abandon_table, abandon_board, end_round,
+        substitute, add_player, withdraw_player (docs/api.md, "Running an evening: the
+        director", says what each does and every refusal's code). Each is an event of the
+        drive's history whose actor is ``director``. Answers the drive's view and
+        ``issued``: the person it seated, with their token (shown only here), or null."""
         svc = services()
         try:
             done = director.direct(
                 _drives(), drive_id, bearer_of(request.headers.get("Authorization")),
                 body["action"], body["reason"],
-                fields={k: body[k] for k in ("table", "adjusted", "player", "name", "type")},
+                fields={k: body[k] for k in ("table", "board", "adjusted", "player", "name",
+                                             "type")},
                 cache=svc.cache, tokens=svc.tokens)
         except drives.DriveNotFoundError:
             abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
@@ -143,6 +144,7 @@ class Director(MethodView):
         except director.DirectorRefusal as error:
             abort(error.status, message=str(error), code=error.code)
         drives.abandon_tables(svc.store, svc.cache, done.drive)
+        drives.skip_boards(svc.store, svc.cache, done.drive)
         issued = None
         if done.player is not None and done.token is not None:
             issued = {"player": done.player, "name": done.drive.players[done.player]["name"],

@@ -135,10 +135,11 @@ class DirectorActionSchema(ma.Schema):
     action = fields.String(required=True, validate=validate.OneOf(DIRECTOR_ACTIONS), metadata={
         "description": "pause (no round starts until resumed), resume, stop (between "
                        "rounds: the rounds not started are not played), abandon_table "
-                       "(with table and adjusted), end_round (the bell: every table still "
-                       "playing ends as it stands), substitute (player, name, type), "
-                       "add_player (name, type; between rounds), withdraw_player (player; "
-                       "between rounds)"})
+                       "(with table and adjusted), abandon_board (duplicate: with table, "
+                       "board and adjusted; that table skips the board), end_round (the "
+                       "bell: every table still playing ends as it stands), substitute "
+                       "(player, name, type), add_player (name, type; between rounds), "
+                       "withdraw_player (player; between rounds)"})
     player = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0),
                             metadata={"description": "substitute, withdraw_player: the "
                                                      "player's number (from 0, as the "
@@ -151,11 +152,16 @@ class DirectorActionSchema(ma.Schema):
     reason = fields.String(load_default="", validate=validate.Length(max=200),
                            metadata={"description": "What the director tells the hall"})
     table = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),
-                           metadata={"description": "abandon_table: the table (from 1) of the "
-                                                    "round in play"})
+                           metadata={"description": "abandon_table, abandon_board: the table "
+                                                    "(from 1) of the round in play"})
+    board = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),
+                           metadata={"description": "abandon_board: the board (its deal "
+                                                    "number in the round, from 1) the table "
+                                                    "is playing"})
     adjusted = fields.List(
         fields.String(validate=validate.OneOf(tuple(ADJUSTED))), load_default=None,
-        metadata={"description": "abandon_table: each side's adjusted score, side 1 first"})
+        metadata={"description": "abandon_table, abandon_board: each side's adjusted score, "
+                                 "side 1 first"})
 
 
 class DriveViewPlayerSchema(ma.Schema):
@@ -274,10 +280,14 @@ class AdjustedSideSchema(ma.Schema):
 
 
 class AdjustmentSchema(ma.Schema):
-    """A table its director abandoned, and each side's adjusted score."""
+    """A table, or one board of a table, its director abandoned, and each side's adjusted
+    score."""
 
     round = fields.Integer()
     table = fields.Integer()
+    board = fields.Integer(allow_none=True, metadata={
+        "description": "The board abandoned at that table (its deal number in the round); "
+                       "null: the whole table"})
     by = fields.String(metadata={"description": "Who decided it: director"})
     reason = fields.String()
     sides = fields.List(fields.Nested(AdjustedSideSchema))
@@ -311,9 +321,9 @@ class StandingsSchema(ma.Schema):
     rank_by = fields.String(metadata={"description": "points or games_won"})
     tie_rule = fields.String()
     adjustment_rule = fields.String(metadata={
-        "description": "How an abandoned table's adjusted scores are computed"})
+        "description": "How an abandoned table's or board's adjusted scores are computed"})
     adjustments = fields.List(fields.Nested(AdjustmentSchema), metadata={
-        "description": "Every table the director abandoned, in order"})
+        "description": "Every table and board the director abandoned, by round"})
     called_rule = fields.String(metadata={
         "description": "How a table still playing when its round is called is scored"})
     called = fields.List(fields.Integer(), metadata={
