@@ -5,7 +5,8 @@
 // drive's stream (drivestream.js), so it shows each change as it happens.
 //
 // Wired here: every director action of the API (pause, resume, stop, the bell, abandon one
-// table with an adjusted score per side, substitute, add and withdraw a player) and each paper
+// table, or in duplicate one board at one table, with an adjusted score per side, substitute,
+// add and withdraw a player) and each paper
 // table's score card (opened with the director's token). A refusal's words (the problem's
 // detail) show next to the control that was refused; a person seated by an action gets their
 // link and token shown once. Tables are numbered from 1, seats from 1 and sides A, B, C, as
@@ -90,7 +91,33 @@ async function direct(body, done, where = "drive-refusal") {
   return true;
 }
 
-function tableCard(table, roundNumber) {
+/** The control that abandons one board, still to be revealed, at a duplicate *table*: the
+ * table skips it and goes on with the next; each side scores its adjusted score on it. */
+function boardControl(table, roundNumber, sides, boards) {
+  const open = boards.filter((b) => b.seed === null);
+  if (!open.length) return null;
+  const id = `abandon-board-${table.table}`;
+  return el("details", { id },
+    el("summary", { text: `Abandon a board at table ${table.table}` }),
+    el("p", { class: "field" }, el("label", { for: `${id}-board`, text: "Board" }),
+      el("select", { id: `${id}-board` },
+        open.map((b) => el("option", { value: String(b.deal) }, `Board ${b.deal}`)))),
+    sides.map((side) => el("p", { class: "field" },
+      el("label", { for: `${id}-${side}`, text: `Side ${sideName(side)} scores on it` }),
+      el("select", { id: `${id}-${side}` },
+        ADJUSTED.map(([value, label]) => el("option", { value }, label))))),
+    el("button", { type: "button", "aria-describedby": `${id}-refusal`,
+      onclick: () => direct({
+        action: "abandon_board", table: table.table, board: Number($(`${id}-board`).value),
+        adjusted: sides.map((side) => $(`${id}-${side}`).value) },
+      `Board ${$(`${id}-board`).value} at table ${table.table} of round ${roundNumber} is `
+        + "abandoned with adjusted scores; the table goes on with the next board.",
+      `${id}-refusal`) },
+    `Abandon the board at table ${table.table}`),
+    el("p", { id: `${id}-refusal`, class: "field-error", hidden: true }));
+}
+
+function tableCard(table, roundNumber, boards) {
   const sides = [...new Set(table.players.map((p) => p.side))];
   const selects = sides.map((side) => el("p", { class: "field" },
     el("label", { for: `adjust-${table.table}-${side}`, text: `Side ${sideName(side)} scores` }),
@@ -116,7 +143,9 @@ function tableCard(table, roundNumber) {
         `Table ${table.table} of round ${roundNumber} is abandoned with adjusted scores.`,
         `abandon-refusal-${table.table}`) },
       `Abandon table ${table.table}`),
-      el("p", { id: `abandon-refusal-${table.table}`, class: "field-error", hidden: true })));
+      el("p", { id: `abandon-refusal-${table.table}`, class: "field-error", hidden: true })),
+    over || state.drive.format !== "duplicate" ? null
+      : boardControl(table, roundNumber, sides, boards));
 }
 
 function render() {
@@ -131,7 +160,7 @@ function render() {
   // Drawn again at each event of the stream: what the director had opened and chosen stays.
   const opened = [...document.querySelectorAll("#director-tables details[open]")].map((d) => d.id);
   const chosen = [...document.querySelectorAll("#director-tables select")].map((s) => [s.id, s.value]);
-  fill($("director-tables"), running ? current.tables.map((t) => tableCard(t, current.number))
+  fill($("director-tables"), running ? current.tables.map((t) => tableCard(t, current.number, current.boards))
     : el("p", { text: "No round in play." }));
   for (const id of opened) if ($(id)) $(id).open = true;
   for (const [id, value] of chosen) if ($(id)) $(id).value = value;

@@ -252,6 +252,38 @@ def test_the_directors_page_rings_the_bell_and_changes_the_roster_with_refusals_
     assert console_errors(browser) == []
 
 
+def test_the_directors_page_abandons_one_board_at_a_duplicate_table(
+    browser: Any, live: LiveServer,
+) -> None:
+    created = _drive(live, format="duplicate", paper_tables=[], boards=2)
+    drive_id, director = created["id"], created["director_token"]
+    client = live.app.test_client()
+    browser.get(f"{live.url}/drive/{drive_id}/director#director={director}")
+    wait_for(browser, lambda b: "round 1 of 2 running" in by_id(b, "director-state").text)
+    # Nobody has played (no workers run here): every table is on board 1.
+    wait_for(browser, lambda b: css(b, "#abandon-board-2 summary")[0].click() or True)
+    assert [o.text for o in css(browser, "#abandon-board-2-board option")] == [
+        "Board 1", "Board 2"]
+    _choose(browser, "abandon-board-2-1", "average_minus")
+    wait_for(browser, lambda b: css(b, "#abandon-board-2 button")[0].click() or True)
+    wait_for(browser, lambda b: "Board 1 at table 2 of round 1 is abandoned"
+             in by_id(b, "messages").text)
+    # A duplicate drive's history waits for its end: its standings list the adjustment.
+    adjustments = client.get(f"/v1/drives/{drive_id}/standings").get_json()["adjustments"]
+    assert [(a["by"], a["table"], a["board"], [s["adjusted"] for s in a["sides"]])
+            for a in adjustments] == [("director", 2, 1, ["average", "average_minus"])]
+    version = client.get(f"/v1/drives/{drive_id}").get_json()["version"]
+    # Again: refused next to its control, in the service's words; nothing is written.
+    wait_for(browser, lambda b: by_id(b, "abandon-board-2").get_property("open")
+             or css(b, "#abandon-board-2 summary")[0].click())
+    wait_for(browser, lambda b: css(b, "#abandon-board-2 button")[0].click() or True)
+    assert _refusal(browser, "abandon-board-2-refusal") == (
+        "Not done: Board 1 of table 2 in round 1 is abandoned already.")
+    assert client.get(f"/v1/drives/{drive_id}").get_json()["version"] == version
+    _axe_at_both_sizes(browser)
+    assert console_errors(browser) == []
+
+
 def test_the_printouts_print_one_sheet_a_page_on_a4_and_letter(
     browser: Any, live: LiveServer, tmp_path: Path, screenshots: Path,
 ) -> None:
