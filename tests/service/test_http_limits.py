@@ -247,3 +247,26 @@ def test_a_drive_counts_as_the_games_it_will_start(redis_url: str, address: str)
     assert never.get_json()["detail"].startswith(
         "this drive would start 12 games (tables x rounds) and counts as 12 creations, more "
         "than the 10 per 60 s a client may make")
+
+
+def test_a_drives_stream_counts_against_the_streams_quota_with_the_games(
+    redis_url: str, address: str,
+) -> None:
+    app = next(_limited(redis_url, streams="2/60"))
+    client = _client(app, address)
+    drive = client.post("/v1/drives", json=_drive(2, 1)).get_json()["id"]
+    game = client.post("/v1/games", json=GAME).get_json()["id"]
+    opened = read_stream(client, f"/v1/drives/{drive}", query={"after": 0})
+    assert (opened.status_code, opened.mimetype) == (200, "text/event-stream")
+    assert opened.headers["RateLimit-Policy"] == '"streams";q=2;w=60'
+    assert CURRENT.match(opened.headers["RateLimit"]).group(2) == "1"
+    assert read_stream(client, f"/v1/games/{game}").status_code == 200
+    # The quota is spent, by a drive's stream and a game's alike: either is refused now.
+    for path in (f"/v1/drives/{drive}/stream", f"/v1/games/{game}/stream"):
+        refused = client.get(path)
+        assert (refused.status_code, refused.get_json()["code"]) == (429, "rate_limited")
+        assert refused.headers["RateLimit-Policy"] == '"streams";q=2;w=60'
+    # Reading the drive is counted apart; another client streams on its own count.
+    assert client.get(f"/v1/drives/{drive}").status_code == 200
+    other = read_stream(_client(app, address + "1"), f"/v1/drives/{drive}", query={"after": 0})
+    assert other.status_code == 200
