@@ -126,6 +126,12 @@ class DriveError(FortyFiveError, ValueError):
     count that does not fill them, a bad format or number of rounds."""
 
 
+class ScoreCardRefused(DriveError):
+    """Raised by the fold for a score card the rules of its game do not allow
+    (:class:`engine.paper.ScoreCardError`, saying which deal breaks which rule), apart from a
+    card that does not fit the drive's state: the service answers it 422, not 409."""
+
+
 def table_size(profile: str) -> int:
     """Returns the seats of a drive table for *profile*.
 
@@ -915,7 +921,7 @@ def _score_card_entered(event: ScoreCardEntered, state: DriveState) -> DriveStat
         result = score_card_result(rules, deals, winner=event.winner,
                                    called=_called(state, event.round))
     except ScoreCardError as error:
-        raise DriveError(f"table {event.table}'s score card: {error}") from None
+        raise ScoreCardRefused(f"table {event.table}'s score card: {error}") from None
     if event.record is not None and not (isinstance(event.record, str)
                                          and _RECORD.fullmatch(event.record)):
         raise DriveError(f"a score card's record is a kept history's id (h- and 32 hex "

@@ -5,9 +5,10 @@ their table's seat token is in every round); a player of another side confirms i
 disputes it, with theirs; the director may enter, correct and confirm any card with the
 director's token. Each is a drive event (``score_card_entered``, ``score_card_confirmed``,
 ``score_card_disputed``) whose actor is ``player:<index>`` or ``director``, so the drive's
-history says who entered and who confirmed every hand-entered result. The card is held to
-the game's rules before anything is appended (:func:`engine.paper.score_card_result`); the
-drive's fold holds it to them again, as ``drive verify`` does.
+history says who entered and who confirmed every hand-entered result. Every event is applied
+through the drive's fold before it is appended, and the fold is where a card is held to the
+game's rules (:func:`engine.paper.score_card_result`, refused as
+:class:`engine.drives.ScoreCardRefused`), here as in ``drive verify``: one home for the rule.
 """
 
 from __future__ import annotations
@@ -17,8 +18,14 @@ import hmac
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.drives import DriveError, DriveState, ScoreCard, apply_drive_event, partner_pairs
-from engine.paper import ScoreCardDeal, ScoreCardError, score_card_result
+from engine.drives import (
+    DriveError,
+    DriveState,
+    ScoreCard,
+    ScoreCardRefused,
+    apply_drive_event,
+    partner_pairs,
+)
 from engine.profiles import make_ruleset
 from events.drive_store import DriveStore
 from events.envelope import DIRECTOR
@@ -98,18 +105,6 @@ def _seated(drive: DriveState, table: int) -> tuple[int, ...]:
     return tables[table - 1]
 
 
-def check_card(drive: DriveState, deals: Sequence[Mapping[str, Any]],
-               winner: int | None) -> None:
-    """Checks a score card against the drive's rules before anything is appended.
-
-    :raises engine.paper.ScoreCardError: naming what the rules do not allow.
-    """
-    rules = make_ruleset(drive.profile, drive.options, drive.size)
-    current = drive.current
-    score_card_result(rules, [ScoreCardDeal(d["dealer"], tuple(d["points"])) for d in deals],
-                      winner=winner, called=current is not None and current.called)
-
-
 def enter(drives: DriveStore, drive_id: str, token: str | None, table: int,
           deals: Sequence[Mapping[str, Any]], winner: int | None = None,
           record: str | None = None,
@@ -119,24 +114,25 @@ def enter(drives: DriveStore, drive_id: str, token: str | None, table: int,
     which *is_kept* must know (once the token is known to be the table's); returns the drive
     after it.
 
-    :raises RecordNotFoundError: for a record that is not kept.
-
-    :raises ScoreCardError: for a card its rules do not allow (nothing is appended).
+    :raises RecordNotFoundError: for a record that is not kept (checked once the card is
+        known to fit the rules).
+    :raises ScoreCardRefused: for a card its rules do not allow (nothing is appended).
     :raises DriveError: for a table that is no paper table in play, or a confirmed card a
         player tries to change.
     """
     def decide(drive: DriveState, writer: Writer) -> Event:
-        check_card(drive, deals, winner)
-        if record is not None and not is_kept(record):
-            raise RecordNotFoundError(f"no history {record!r} is kept: keep the table's record "
-                                      "first (POST /v1/histories?mode=keep) and name the id it "
-                                      "answers")
         assert drive.current is not None, "a round is in play"
         return ScoreCardEntered(drive.current.number, table, writer.side, tuple(
             {"dealer": d["dealer"], "points": list(d["points"])} for d in deals), winner,
             record)
 
-    return _append(drives, drive_id, token, table, decide)
+    def kept(_after: DriveState) -> None:
+        if record is not None and not is_kept(record):
+            raise RecordNotFoundError(f"no history {record!r} is kept: keep the table's record "
+                                      "first (POST /v1/histories?mode=keep) and name the id it "
+                                      "answers")
+
+    return _append(drives, drive_id, token, table, decide, kept)
 
 
 def confirm(drives: DriveStore, drive_id: str, token: str | None, table: int) -> DriveState:
@@ -164,9 +160,11 @@ def dispute(drives: DriveStore, drive_id: str, token: str | None, table: int,
 
 
 def _append(drives: DriveStore, drive_id: str, token: str | None, table: int,
-            decide: Any) -> DriveState:
-    """Appends the event *decide* makes of the drive and the writer, deciding again if the
-    drive moved on meanwhile; returns the drive after it."""
+            decide: Callable[[DriveState, Writer], Event],
+            check: Callable[[DriveState], None] | None = None) -> DriveState:
+    """Appends the event *decide* makes of the drive and the writer once the drive's fold
+    takes it (the fold holds it to the rules) and *check* passes the drive after it,
+    deciding again if the drive moved on meanwhile; returns the drive after it."""
     while True:
         drive, head = load(drives, drive_id)
         if drive.finished:
@@ -174,6 +172,8 @@ def _append(drives: DriveStore, drive_id: str, token: str | None, table: int,
         writer = writer_of(drives, drive, token, table)
         event = decide(drive, writer)
         after = apply_drive_event(drive, event)
+        if check is not None:
+            check(after)
         try:
             drives.append(drive_id, drive.version, [event], head=head, actor=writer.actor)
         except ConcurrencyError:
@@ -219,5 +219,5 @@ def _card(card: ScoreCard) -> dict[str, Any]:
     }
 
 
-__all__ = ["NotAtTableError", "RecordNotFoundError", "ScoreCardError", "ScoreCardTokenError",
-           "Writer", "card_view", "check_card", "confirm", "dispute", "enter", "writer_of"]
+__all__ = ["NotAtTableError", "RecordNotFoundError", "ScoreCardRefused", "ScoreCardTokenError",
+           "Writer", "card_view", "confirm", "dispute", "enter", "writer_of"]

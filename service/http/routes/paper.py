@@ -12,8 +12,7 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
-from engine.drives import DriveError, DriveState
-from engine.paper import ScoreCardError
+from engine.drives import DriveError, DriveState, ScoreCardRefused
 from events.drive_store import DriveStore
 from service.application import drives, paper_tables
 from service.http import uploads
@@ -55,7 +54,7 @@ def _act(drive_id: str, table: int, act: Callable[[str | None], DriveState]) -> 
         abort(401, message=str(error), code="invalid_token")
     except paper_tables.NotAtTableError as error:
         abort(403, message=str(error), code="not_at_table")
-    except ScoreCardError as error:
+    except ScoreCardRefused as error:
         abort(422, message=str(error), code="invalid_score_card")
     except paper_tables.RecordNotFoundError as error:
         abort(422, message=str(error), code="record_not_found")
