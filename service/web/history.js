@@ -171,6 +171,9 @@ export function describeEvent(event) {
       return hidden ? `Seat ${seat} plays a card` : `Seat ${seat} plays ${data.card}`;
     case "game_abandoned":
       return `Game abandoned by the server after ${data.idle_seconds} s without an action`;
+    case "board_skipped":
+      return `Deal ${data.deal}: board ${data.board} skipped here, where the drive's director `
+        + "abandoned it (no result; the table goes on with the next board)";
     default:
       return said(event);
   }
