@@ -171,6 +171,11 @@ def run_vectors(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise _refusal(args, f"--out {out} is not a directory")
+    if not args.check:  # Before drawing the vectors: a folder that cannot be made fails at once.
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise _refusal(args, f"--out {out}: {_one_line(error)}") from None
     files = generate()
     if args.check:
         stale = [name for name, data in files.items()
@@ -183,7 +188,6 @@ def run_vectors(args: argparse.Namespace) -> int:
     for name, data in files.items():
         partial = out / f".{name}.partial"
         try:
-            out.mkdir(parents=True, exist_ok=True)
             partial.write_bytes(data)
             partial.replace(out / name)
         except OSError as error:

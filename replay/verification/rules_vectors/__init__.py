@@ -10,8 +10,10 @@ holds the committed files to what it returns. Every rule id of docs/rules.md has
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from engine.ruling_texts import TEXTS_VERSION
@@ -30,8 +32,10 @@ KINDS = ("positions", "tricks", "deals", "auctions", "irregularities")
 """The kinds of case, one file each (``<kind>.json``)."""
 
 
-def generate() -> dict[str, bytes]:
-    """Returns each vector file's name and bytes."""
+@functools.cache
+def generate() -> Mapping[str, bytes]:
+    """Returns each vector file's name and bytes, read-only: drawn once a process, since they
+    follow from the engine alone (a ``--check`` after a write compares without drawing again)."""
     cases: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
     for table in TABLES:
         cases["positions"] += position_cases(table)
@@ -42,7 +46,7 @@ def generate() -> dict[str, bytes]:
             if played.calls:
                 cases["auctions"].append(auction_case(played))
         cases["irregularities"] += irregularity_cases(deals)
-    return {f"{kind}.json": _file(kind, cases[kind]) for kind in KINDS}
+    return MappingProxyType({f"{kind}.json": _file(kind, cases[kind]) for kind in KINDS})
 
 
 RARE_DEALS = 3
