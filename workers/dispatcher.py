@@ -49,7 +49,7 @@ from events.redis_store import RedisEventStore, feed_key
 from events.store import PARTITIONS, FeedEntry
 from service.application import commands
 from service.application.commands import GameCache
-from workers import context, jobs, keys, pacing
+from workers import context, jobs, keys, pacing, projections
 from workers.plan import PlannedJob, finished_deals, plan
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,10 @@ RESETSTAT``)."""
 
 REASSIGN_SECONDS = 1.0
 """How often a dispatcher sharing the partitions looks at who is alive."""
+
+SEALED_MEMORY = 4096
+"""How many games' sealed deals a dispatcher remembers (the least recently dispatched are
+forgotten first, and asked about again if they come back)."""
 
 
 def owner(partition: int, members: Iterable[str]) -> str:
@@ -166,6 +170,11 @@ class Dispatcher:
         self._count = count
         self._start = start
         self._advance = self._client.register_script(_ADVANCE)
+        self._projector = projections.Projector(self._client)
+        self._sealed_seen: collections.OrderedDict[str, set[int]] = collections.OrderedDict()
+        self.projected = 0
+        """Projections written so far (games read in the feed at a newer version than the
+        projections had)."""
         self.enqueued = 0
         """Jobs enqueued so far."""
         self.refused = 0
@@ -259,7 +268,7 @@ class Dispatcher:
         )
 
     def _dispatch(self, game_id: str) -> None:
-        """Enqueues the jobs due for *game_id* in its current state."""
+        """Enqueues the jobs due for *game_id* in its current state, and projects that state."""
         try:
             state = commands.load(self._games, game_id).state
         except (CorruptStreamError, SchemaError, FortyFiveError, commands.GameNotFoundError):
@@ -269,6 +278,14 @@ class Dispatcher:
             return
         self._enqueue_all(plan(game_id, state, sealed=self._sealed(game_id,
                                                                     finished_deals(state))))
+        try:
+            self.projected += self._projector.project(self._store, game_id, state)
+        except UNAVAILABLE:
+            raise  # Nothing moves: the entries are read again.
+        except Exception:
+            # One game that cannot be projected stops no other; its next event tries again.
+            log.exception("game %s could not be projected at version %d", game_id,
+                          state.version)
 
     def _enqueue_all(self, due: Sequence[PlannedJob]) -> None:
         """Enqueues *due*, counting what the queue took and what it had already."""
@@ -279,13 +296,22 @@ class Dispatcher:
                 self.refused += 1
 
     def _sealed(self, game_id: str, deals: Sequence[int]) -> set[int]:
-        """Returns which of *deals* of *game_id* have a sealed history stored."""
-        if not deals:
-            return set()
-        pipe = self._client.pipeline(transaction=False)
-        for number in deals:
-            pipe.exists(keys.sealed_key(game_id, number))
-        return {number for number, found in zip(deals, pipe.execute(), strict=True) if found}
+        """Returns which of *deals* of *game_id* have a sealed history stored, asking Redis
+        only about those it has not seen sealed already."""
+        seen = self._sealed_seen.get(game_id, set())
+        unknown = [number for number in deals if number not in seen]
+        if unknown:
+            pipe = self._client.pipeline(transaction=False)
+            for number in unknown:
+                pipe.exists(keys.sealed_key(game_id, number))
+            seen = seen | {number for number, found in zip(unknown, pipe.execute(), strict=True)
+                           if found}
+        if seen:
+            self._sealed_seen[game_id] = seen
+            self._sealed_seen.move_to_end(game_id)
+            if len(self._sealed_seen) > SEALED_MEMORY:
+                self._sealed_seen.popitem(last=False)
+        return seen & set(deals)
 
     def _read(self, block_ms: int | None) -> list[tuple[int, FeedEntry]]:
         """Returns the new entries of every partition, oldest first within each."""
