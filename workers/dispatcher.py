@@ -270,7 +270,8 @@ class Dispatcher:
     def _dispatch(self, game_id: str) -> None:
         """Enqueues the jobs due for *game_id* in its current state, and projects that state."""
         try:
-            state = commands.load(self._games, game_id).state
+            folded, last = commands.load_reading(self._games, game_id)
+            state = folded.state
         except (CorruptStreamError, SchemaError, FortyFiveError, commands.GameNotFoundError):
             # FortyFiveError: the engine refuses what the stream holds (EventSequenceError, a
             # seed that is not one), so the game cannot be folded: one bad game stops no other.
@@ -279,7 +280,8 @@ class Dispatcher:
         self._enqueue_all(plan(game_id, state, sealed=self._sealed(game_id,
                                                                     finished_deals(state))))
         try:
-            self.projected += self._projector.project(self._store, game_id, state)
+            # The fold's own read brought the last event, mostly: then its time costs no read.
+            self.projected += self._projector.project(self._store, game_id, state, last)
         except UNAVAILABLE:
             raise  # Nothing moves: the entries are read again.
         except Exception:

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.state import GameState
+from events.envelope import RecordedEvent
 from events.store import EventStore
 from workers import keys
 
@@ -93,15 +94,21 @@ class Projector:
         return bool(self._update(keys=names, args=args))
 
 
-    def project(self, store: EventStore, game_id: str, state: GameState) -> bool:
-        """Projects *game_id* at *state* (folded from *store*, at ``state.version``), reading
-        when its last event happened; returns False when a version at least as new was
-        projected already.
+    def project(self, store: EventStore, game_id: str, state: GameState,
+                last: RecordedEvent | None = None) -> bool:
+        """Projects *game_id* at *state* (folded from *store*, at ``state.version``), whose
+        last event is *last* (read from *store* when not given, for its time); returns False
+        when a version at least as new was projected already.
 
+        :raises ValueError: if *last* is not the event at ``state.version``.
         :raises events.store.StoreError: from the store.
         """
-        last = store.read(game_id, after=state.version - 1, limit=1)
-        return self.record(game_id, state, last[0].envelope.occurred_at)
+        if last is None:
+            last = store.read(game_id, after=state.version - 1, limit=1)[0]
+        elif last.version != state.version:
+            raise ValueError(f"event {last.version} is not the last of game {game_id} at "
+                             f"version {state.version}")
+        return self.record(game_id, state, last.envelope.occurred_at)
 
 
 def record(client: Any, game_id: str, state: GameState, last_event_at: str) -> bool:

@@ -102,7 +102,9 @@ def test_it_projects_each_game_it_reads_at_its_latest_version_without_a_job(
 ) -> None:
     game_id = new_game("classic", ["human", "human"])
     assert dispatcher.poll() == store.version(game_id) == 2
-    assert _recent(redis_client, game_id)["version"] == 2
+    projected = _recent(redis_client, game_id)
+    assert projected["version"] == 2
+    assert projected["last_event_at"] == store.read(game_id)[-1].envelope.occurred_at
     assert dispatcher.projected == 1, "one projection per game per pass, not per event"
     assert not queue.job_ids, "a human to act and no clock: nothing to queue"
 
