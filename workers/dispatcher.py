@@ -68,13 +68,21 @@ UNAVAILABLE = (
 """Errors of a store or queue that is down for now: wait and try again."""
 
 _ADVANCE = """
-local old = redis.call('GET', KEYS[1])
-if old and tonumber(string.match(old, '%-(%d+)$')) >= tonumber(string.match(ARGV[1], '%-(%d+)$'))
-then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-return 1
+local moved = 0
+for i, key in ipairs(KEYS) do
+  local old = redis.call('GET', key)
+  if not old or tonumber(string.match(old, '%-(%d+)$'))
+      < tonumber(string.match(ARGV[i], '%-(%d+)$')) then
+    redis.call('SET', key, ARGV[i])
+    moved = moved + 1
+  end
+end
+return moved
 """
-"""Sets a cursor to a feed entry id unless it already holds a later one."""
+"""Sets each cursor of KEYS to the feed entry id of ARGV at the same place, unless it already
+holds a later one; returns how many moved. On a single Redis one call stores every position
+of a pass (one write, so one fsync of the append-only file, rather than one per partition);
+on a Redis Cluster, where each cursor lives in its partition's slot, one call per cursor."""
 
 CLUSTER_IDLE_MS = 100
 """How long a dispatcher on a Redis Cluster sleeps when no feed has news (it cannot block
@@ -214,14 +222,24 @@ class Dispatcher:
         last: dict[int, str] = {}
         for partition, entry in entries:
             last[partition] = entry.id
-        for partition, entry_id in last.items():
-            self._advance(keys=[keys.cursor_key(partition, self.name)], args=[entry_id])
-            self.cursors[partition] = entry_id
+        self._store_positions(last)
         read = collections.Counter(partition for partition, _ in entries)
         self.lag_entries = self._behind([p for p, n in read.items() if n >= self._count])
         if not self.lag_entries:
             self._caught_up_at = time.monotonic()
         return len(entries)
+
+    def _store_positions(self, last: dict[int, str]) -> None:
+        """Stores *last* (a feed entry id per partition) as its positions, forward only."""
+        if not last:
+            return
+        names = [keys.cursor_key(partition, self.name) for partition in last]
+        if isinstance(self._client, redis.cluster.RedisCluster):
+            for name, entry_id in zip(names, last.values(), strict=True):
+                self._advance(keys=[name], args=[entry_id])
+        else:
+            self._advance(keys=names, args=list(last.values()))
+        self.cursors.update(last)
 
     @property
     def partitions(self) -> tuple[int, ...]:

@@ -78,6 +78,24 @@ def test_a_stored_position_never_moves_back(
     assert redis_client.get(key) == ahead
 
 
+def test_one_pass_stores_the_position_of_every_partition_it_read_and_none_moves_back(
+    dispatcher: Dispatcher, store: RedisEventStore, queue: Queue,
+    new_game: Callable[..., str], redis_client: redis.Redis,
+) -> None:
+    games = [new_game("classic", ["human", "human"]) for _ in range(6)]
+    partitions = {partition_of(game_id) for game_id in games}
+    assert len(partitions) > 1
+    dispatcher.poll()
+    stored = {p: redis_client.get(keys.cursor_key(p, dispatcher.name)) for p in partitions}
+    assert stored == {p: dispatcher.cursors[p] for p in partitions}
+    # A copy that lags behind on every one of them stores nothing over them.
+    behind = {p: "0-1" for p in partitions}
+    lagging = Dispatcher(store, queue, name=dispatcher.name)
+    lagging._store_positions(behind)
+    assert {p: redis_client.get(keys.cursor_key(p, dispatcher.name)) for p in partitions} \
+        == stored
+
+
 def test_deals_already_sealed_are_not_planned_again(
     dispatcher: Dispatcher,
     queue: Queue,
