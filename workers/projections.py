@@ -14,8 +14,8 @@ Every write is idempotent and only moves forward: one script compares the versio
 with the one stored and writes nothing when it is not newer, so a projection may run twice
 and in any order. The dispatcher projects every game it reads in the feed itself
 (:meth:`workers.dispatcher.Dispatcher.poll`), once per game per pass and before it stores its
-position, rather than through an RQ job per event: a job's bookkeeping cost Redis many times
-the projection itself.
+position, rather than through an RQ job for each version it saw: a job's bookkeeping cost
+Redis many times the projection itself.
 """
 
 from __future__ import annotations
