@@ -27,7 +27,11 @@ latency, and the ratio of API actions per second to bare requests per second (ai
 counting redis-server's CPU on both sides (``INFO cpu``, read before and after each side's
 turn) and charging the API's creations and views to its actions. From ``INFO commandstats``
 (:mod:`bench.redis_usage`): the Redis time of the append script per call against a bare
-``XADD``'s, and what Redis spends per action with the API alone (no RQ worker).
+``XADD``'s, and what Redis spends per action with the API alone (no RQ worker), or with
+``--with-worker`` the API and its RQ worker together (``serve`` with its worker): then each
+API turn ends only once the worker has settled (redis-server runs no more than an idle
+worker's commands for :data:`SETTLE_SECONDS`), so the Redis time of the jobs a turn's actions
+caused is charged to that turn's actions, and so is the worker's CPU (a child of ``serve``).
 The sides take turns over ``--rounds`` rounds, so that other load on the machine hits them
 alike; each is bounded by ``--actions`` and by ``--seconds`` in all.
 """
@@ -75,6 +79,18 @@ from service.processes.supervisor import stop_process
 AIM = 0.6
 """The least share of the bare endpoint's throughput the API's actions should reach."""
 
+SETTLE_SECONDS = 1.0
+"""With ``--with-worker``: how long redis-server must run no more than :data:`IDLE_CALLS`
+commands for the worker to count as done with an API turn's jobs."""
+
+IDLE_CALLS = 60
+"""With ``--with-worker``: the most commands per :data:`SETTLE_SECONDS` of a worker with
+nothing to do (its dispatcher's blocking read, pacing and scheduler passes, heartbeats: about
+a dozen a second)."""
+
+SETTLE_LIMIT_SECONDS = 300.0
+"""With ``--with-worker``: the longest an API turn waits for the worker to settle."""
+
 _EMBEDDED_LINE = re.compile(r"embedded redis-server at (redis://[^\s),]+)")
 
 
@@ -104,6 +120,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=positive_int, default=16,
                         help="threads per gunicorn worker with --worker-class gthread "
                         "(default 16)")
+    parser.add_argument("--with-worker", action="store_true",
+                        help="serve the API with its RQ worker (default: serve --no-worker) "
+                        "and charge the worker's Redis time and CPU to the actions")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -113,12 +132,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     """
     with tempfile.TemporaryDirectory(prefix="fortyfive-bench-http-") as data_dir:
         classes = ["--worker-class", args.worker_class]
-        with _api_process(Path(data_dir), args.workers, args.threads, classes) as (
-            api_port, redis_url, api_pid
-        ):
+        with _api_process(Path(data_dir), args.workers, args.threads, classes,
+                          worker=args.with_worker) as (api_port, redis_url, api_pid):
             with _bare_server(Path(data_dir), redis_url, args.workers, args.threads,
                               args.worker_class) as (bare_port, bare_pid):
                 redis = _redis_reader(redis_url)
+                settled = _settled_reader(redis) if args.with_worker else redis
                 sides: dict[str, list[Sample]] = {name: [] for name in (*args.profiles, "bare")}
                 share = max(1, args.actions // args.rounds)
                 seconds = args.seconds / args.rounds
@@ -129,7 +148,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             player = functools.partial(_ApiClient, pool, args.games, profile)
                             sides[profile].append(measure(
                                 player, args.clients, share, seconds,
-                                lambda: server_cpu_seconds(api_pid), redis,
+                                lambda: server_cpu_seconds(api_pid), redis, settled,
                             ))
                     with _Pool(bare_port, args.clients) as pool:
                         sides["bare"].append(measure(
@@ -145,7 +164,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "connections": args.clients, "gunicorn_workers": args.workers,
             "worker_class": args.worker_class, "threads": args.threads,
             "cpus": os.cpu_count(), "profiles": list(args.profiles),
-            "redis": "embedded, appendfsync always, API alone (no RQ worker)",
+            "redis": ("embedded, appendfsync always, "
+                      + ("the API and its RQ worker" if args.with_worker
+                         else "API alone (no RQ worker)")),
+            "with_worker": args.with_worker,
         },
         "profile": args.profiles[0],
         **first,
@@ -209,10 +231,13 @@ def measure(
     make_client: Callable[[], Any], clients: int, total: int, seconds: float,
     cpu: Callable[[], float | None] = lambda: None,
     redis: Callable[[], RedisUsage | None] = lambda: None,
+    redis_after: Callable[[], RedisUsage | None] | None = None,
 ) -> Sample:
     """Runs *clients* threads, each calling ``step()`` of its own client (after three
     untimed warm-up steps) until *total* steps or *seconds* have passed; *cpu* returns the
-    server's CPU seconds so far, *redis* what redis-server used so far."""
+    server's CPU seconds so far, *redis* what redis-server used so far, and *redis_after*
+    (default *redis*) reads it at the end, once what the steps set off has run (the
+    worker's jobs): the server's CPU is read after it."""
     latencies: list[float] = []
     others = [0]
     lock = threading.Lock()
@@ -249,10 +274,11 @@ def measure(
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - start
-    cpu_after, redis_after = cpu(), redis()
+    redis_end = (redis_after or redis)()
+    cpu_after = cpu()
     used = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    redis_used = (None if redis_before is None or redis_after is None
-                  else redis_after.since(redis_before))
+    redis_used = (None if redis_before is None or redis_end is None
+                  else redis_end.since(redis_before))
     return Sample(latencies, others[0], elapsed, used, redis_used)
 
 
@@ -311,6 +337,30 @@ def _redis_reader(url: str) -> Callable[[], RedisUsage | None]:
 
     client = redis.Redis.from_url(url)
     return lambda: read_usage(client)
+
+
+def _settled_reader(read: Callable[[], RedisUsage | None]) -> Callable[[], RedisUsage | None]:
+    """Returns a function that waits until redis-server has run no more than
+    :data:`IDLE_CALLS` commands over :data:`SETTLE_SECONDS` (the worker is done), then returns
+    what it used so far, read through *read*.
+
+    :raises RuntimeError: if it has not settled within :data:`SETTLE_LIMIT_SECONDS`.
+    """
+    def settled() -> RedisUsage | None:
+        last = read()
+        deadline = time.monotonic() + SETTLE_LIMIT_SECONDS
+        while last is not None:
+            time.sleep(SETTLE_SECONDS)
+            now = read()
+            if now is None or sum(calls for calls, _ in now.since(last).commands.values()) \
+                    <= IDLE_CALLS:
+                return now
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the worker did not settle within {SETTLE_LIMIT_SECONDS} s")
+            last = now
+        return last
+
+    return settled
 
 
 def _profiles(text: str) -> tuple[str, ...]:
@@ -502,15 +552,17 @@ def api_server(
 
 @contextmanager
 def _api_process(
-    data_dir: Path, workers: int, threads: int, extra: Sequence[str] = ()
+    data_dir: Path, workers: int, threads: int, extra: Sequence[str] = (), *,
+    worker: bool = False,
 ) -> Iterator[tuple[int, str, int]]:
-    """:func:`api_server`, yielding the server's process id too."""
+    """:func:`api_server`, yielding the server's process id too; with *worker*, ``serve``
+    runs its RQ worker."""
     port = _free_port()
     env = {name: value for name, value in os.environ.items() if name != "REDIS_URL"}
     code = "import sys; from service.cli import main; sys.exit(main())"
     command = [sys.executable, "-c", code, "serve", "--port", str(port), "--workers",
-               str(workers), "--threads", str(threads), "--no-worker", "--data-dir",
-               str(data_dir), *extra]
+               str(workers), "--threads", str(threads),
+               *(() if worker else ("--no-worker",)), "--data-dir", str(data_dir), *extra]
     log = (data_dir / "serve.log").open("w+")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=log,
                                preexec_fn=parent_death_signal())

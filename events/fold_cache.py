@@ -114,6 +114,15 @@ class FoldCache(Generic[S]):
 
         :raises events.store.StoreError: from the store (unavailable, corrupt stream...).
         """
+        return self.load_reading(game_id)[0]
+
+    def load_reading(self, game_id: str) -> tuple[Folded[S], RecordedEvent | None]:
+        """Returns what :meth:`load` does, and the last event it read from the store to get
+        there: the one at the state's version, or ``None`` when the cached state was current
+        (so a caller that needs that event, say its time, reads it only then).
+
+        :raises events.store.StoreError: from the store (unavailable, corrupt stream...).
+        """
         with self._lock:
             start = self._games.get(game_id)
             if start is None:
@@ -125,7 +134,7 @@ class FoldCache(Generic[S]):
             start = Folded(self._initial(), 0, GENESIS_HASH)
         new = self._store.read(game_id, after=start.version, prev_hash=start.head_hash)
         if not new:
-            return start
+            return start, None
         state = start.state
         apply_event = self._apply_event
         fold_events = self._fold_events
@@ -139,7 +148,7 @@ class FoldCache(Generic[S]):
                 state = self._apply(state, recorded)
         folded = Folded(state, new[-1].version, new[-1].envelope.hash)
         self._keep(game_id, folded)
-        return folded
+        return folded, new[-1]
 
     def invalidate(self, game_id: str) -> None:
         """Forgets the cached state of *game_id* (the next load folds from the start)."""

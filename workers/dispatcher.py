@@ -9,6 +9,15 @@ partition in Redis, beside the feed: after a crash it reads some entries again, 
 refuses the jobs it already has (``unique``), while jobs that ran meanwhile find the game moved
 on. Positions only move forward, so two dispatchers sharing a name cannot move one back.
 
+The projections (:mod:`workers.projections`) are no job: the dispatcher writes them itself for
+every game it read, at the state it folded, once per game per pass and before it stores its
+positions, so a crash repeats them (they are idempotent and only move forward) and loses none.
+An RQ job costs Redis about 60 commands of bookkeeping (its hash, registries, expiries,
+transactions), many times the projection's one script, and a projection job for every version
+it saw was most of what the worker cost Redis per action. For the same reason it remembers
+which deals it has seen sealed (a sealed history never changes) rather than asking Redis about
+every finished deal of a game at every pass.
+
 Several dispatchers (one per ``fortyfive worker``) share the partitions: given *peers* (the
 names of the dispatchers alive now, from their heartbeats), each takes the partitions that
 rendezvous hashing gives its own name (:func:`owner`), and looks again every
@@ -49,7 +58,7 @@ from events.redis_store import RedisEventStore, feed_key
 from events.store import PARTITIONS, FeedEntry
 from service.application import commands
 from service.application.commands import GameCache
-from workers import context, jobs, keys, pacing
+from workers import context, jobs, keys, pacing, projections
 from workers.plan import PlannedJob, finished_deals, plan
 
 log = logging.getLogger(__name__)
@@ -68,13 +77,21 @@ UNAVAILABLE = (
 """Errors of a store or queue that is down for now: wait and try again."""
 
 _ADVANCE = """
-local old = redis.call('GET', KEYS[1])
-if old and tonumber(string.match(old, '%-(%d+)$')) >= tonumber(string.match(ARGV[1], '%-(%d+)$'))
-then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-return 1
+local moved = 0
+for i, key in ipairs(KEYS) do
+  local old = redis.call('GET', key)
+  if not old or tonumber(string.match(old, '%-(%d+)$'))
+      < tonumber(string.match(ARGV[i], '%-(%d+)$')) then
+    redis.call('SET', key, ARGV[i])
+    moved = moved + 1
+  end
+end
+return moved
 """
-"""Sets a cursor to a feed entry id unless it already holds a later one."""
+"""Sets each cursor of KEYS to the feed entry id of ARGV at the same place, unless it already
+holds a later one; returns how many moved. On a single Redis one call stores every position
+of a pass (one write, so one fsync of the append-only file, rather than one per partition);
+on a Redis Cluster, where each cursor lives in its partition's slot, one call per cursor."""
 
 CLUSTER_IDLE_MS = 100
 """How long a dispatcher on a Redis Cluster sleeps when no feed has news (it cannot block
@@ -87,6 +104,10 @@ RESETSTAT``)."""
 
 REASSIGN_SECONDS = 1.0
 """How often a dispatcher sharing the partitions looks at who is alive."""
+
+SEALED_MEMORY = 4096
+"""How many games' sealed deals a dispatcher remembers (the least recently dispatched are
+forgotten first, and asked about again if they come back)."""
 
 
 def owner(partition: int, members: Iterable[str]) -> str:
@@ -166,6 +187,11 @@ class Dispatcher:
         self._count = count
         self._start = start
         self._advance = self._client.register_script(_ADVANCE)
+        self._projector = projections.Projector(self._client)
+        self._sealed_seen: collections.OrderedDict[str, set[int]] = collections.OrderedDict()
+        self.projected = 0
+        """Projections written so far (games read in the feed at a newer version than the
+        projections had)."""
         self.enqueued = 0
         """Jobs enqueued so far."""
         self.refused = 0
@@ -205,14 +231,24 @@ class Dispatcher:
         last: dict[int, str] = {}
         for partition, entry in entries:
             last[partition] = entry.id
-        for partition, entry_id in last.items():
-            self._advance(keys=[keys.cursor_key(partition, self.name)], args=[entry_id])
-            self.cursors[partition] = entry_id
+        self._store_positions(last)
         read = collections.Counter(partition for partition, _ in entries)
         self.lag_entries = self._behind([p for p, n in read.items() if n >= self._count])
         if not self.lag_entries:
             self._caught_up_at = time.monotonic()
         return len(entries)
+
+    def _store_positions(self, last: dict[int, str]) -> None:
+        """Stores *last* (a feed entry id per partition) as its positions, forward only."""
+        if not last:
+            return
+        names = [keys.cursor_key(partition, self.name) for partition in last]
+        if isinstance(self._client, redis.cluster.RedisCluster):
+            for name, entry_id in zip(names, last.values(), strict=True):
+                self._advance(keys=[name], args=[entry_id])
+        else:
+            self._advance(keys=names, args=list(last.values()))
+        self.cursors.update(last)
 
     @property
     def partitions(self) -> tuple[int, ...]:
@@ -259,9 +295,10 @@ class Dispatcher:
         )
 
     def _dispatch(self, game_id: str) -> None:
-        """Enqueues the jobs due for *game_id* in its current state."""
+        """Enqueues the jobs due for *game_id* in its current state, and projects that state."""
         try:
-            state = commands.load(self._games, game_id).state
+            folded, last = commands.load_reading(self._games, game_id)
+            state = folded.state
         except (CorruptStreamError, SchemaError, FortyFiveError, commands.GameNotFoundError):
             # FortyFiveError: the engine refuses what the stream holds (EventSequenceError, a
             # seed that is not one), so the game cannot be folded: one bad game stops no other.
@@ -269,6 +306,15 @@ class Dispatcher:
             return
         self._enqueue_all(plan(game_id, state, sealed=self._sealed(game_id,
                                                                     finished_deals(state))))
+        try:
+            # The fold's own read brought the last event, mostly: then its time costs no read.
+            self.projected += self._projector.project(self._store, game_id, state, last)
+        except UNAVAILABLE:
+            raise  # Nothing moves: the entries are read again.
+        except Exception:
+            # One game that cannot be projected stops no other; its next event tries again.
+            log.exception("game %s could not be projected at version %d", game_id,
+                          state.version)
 
     def _enqueue_all(self, due: Sequence[PlannedJob]) -> None:
         """Enqueues *due*, counting what the queue took and what it had already."""
@@ -279,13 +325,22 @@ class Dispatcher:
                 self.refused += 1
 
     def _sealed(self, game_id: str, deals: Sequence[int]) -> set[int]:
-        """Returns which of *deals* of *game_id* have a sealed history stored."""
-        if not deals:
-            return set()
-        pipe = self._client.pipeline(transaction=False)
-        for number in deals:
-            pipe.exists(keys.sealed_key(game_id, number))
-        return {number for number, found in zip(deals, pipe.execute(), strict=True) if found}
+        """Returns which of *deals* of *game_id* have a sealed history stored, asking Redis
+        only about those it has not seen sealed already."""
+        seen = self._sealed_seen.get(game_id, set())
+        unknown = [number for number in deals if number not in seen]
+        if unknown:
+            pipe = self._client.pipeline(transaction=False)
+            for number in unknown:
+                pipe.exists(keys.sealed_key(game_id, number))
+            seen = seen | {number for number, found in zip(unknown, pipe.execute(), strict=True)
+                           if found}
+        if seen:
+            self._sealed_seen[game_id] = seen
+            self._sealed_seen.move_to_end(game_id)
+            if len(self._sealed_seen) > SEALED_MEMORY:
+                self._sealed_seen.popitem(last=False)
+        return seen & set(deals)
 
     def _read(self, block_ms: int | None) -> list[tuple[int, FeedEntry]]:
         """Returns the new entries of every partition, oldest first within each."""

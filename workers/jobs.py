@@ -205,15 +205,16 @@ def project(game_id: str, version: int) -> bool:
     """Updates the recent-games and finished-games projections with *game_id*'s latest state
     (at *version* or later); returns False when they already had it.
 
+    The dispatcher projects every game it reads in the feed itself; this job is what an
+    operator (or a queue filled by an older version) can still run for one game.
+
     :raises events.store.StoreError: from the store (the job is retried).
     """
     store, games = context.store(), context.games()
     folded = commands.load(games, game_id)
     if folded.version < version:
         return False
-    last = store.read(game_id, after=folded.version - 1, limit=1)
-    occurred_at = last[0].envelope.occurred_at
-    return projections.record(store.client, game_id, folded.state, occurred_at)
+    return projections.Projector(store.client).project(store, game_id, folded.state)
 
 
 def sweep_chains() -> dict[str, Any]:

@@ -60,7 +60,6 @@ def plan(
     """Returns the jobs due for *game_id* in *state* (at version ``state.version``), whose
     deals numbered in *sealed* have their histories stored already.
 
-    - ``project`` always: the projections follow every change;
     - ``seal_deal`` for every finished deal not yet sealed;
     - ``play_bots`` when a bot seat is to act; a bot's cut of a ``/2`` deal after the
       game's nonce window (:mod:`engine.nonce_window`) while a human seat has not sent its
@@ -71,12 +70,14 @@ def plan(
       clock. Any new event starts a new clock: the old one then finds the game moved on.
     - ``advance_drive`` when a game of a drive waits for its drive (a duplicate board's
       reveal, the next board) or is over.
+
+    The projections follow every change too, but as no job: the dispatcher writes them
+    itself (:mod:`workers.projections`).
     """
     version = state.version
     drive = drive_reason(game_id, version, len(finished_deals(state)), state.phase)
     jobs = [] if drive is None else [
         PlannedJob("advance_drive", (drive[0],), keys.drive_job_id(*drive))]
-    jobs += [PlannedJob("project", (game_id, version), keys.project_job_id(game_id, version))]
     jobs += [
         PlannedJob("seal_deal", (game_id, number, version), keys.seal_job_id(game_id, number))
         for number in finished_deals(state)

@@ -11,8 +11,11 @@ bound to one game), so these are kept instead:
   event, and the finished games not yet archived by the time they ended.
 
 Every write is idempotent and only moves forward: one script compares the version it brings
-with the one stored and writes nothing when it is not newer, so jobs may run twice and in
-any order.
+with the one stored and writes nothing when it is not newer, so a projection may run twice
+and in any order. The dispatcher projects every game it reads in the feed itself
+(:meth:`workers.dispatcher.Dispatcher.poll`), once per game per pass and before it stores its
+position, rather than through an RQ job for each version it saw: a job's bookkeeping cost
+Redis many times the projection itself.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from datetime import datetime
 from typing import Any
 
 from engine.state import GameState
+from events.envelope import RecordedEvent
+from events.store import EventStore
 from workers import keys
 
 RECENT_LIMIT = 1000
@@ -69,19 +74,47 @@ def summary(game_id: str, state: GameState, last_event_at: str) -> dict[str, Any
     }
 
 
-def record(client: Any, game_id: str, state: GameState, last_event_at: str) -> bool:
-    """Projects *game_id* at ``state.version``; returns False when a version at least as new
-    was projected already (and nothing was written).
+class Projector:
+    """Writes the projections through one client, by the script's digest (``EVALSHA``: the
+    script's text crosses the wire, and is hashed by Redis, only when Redis lacks it)."""
 
-    *client* is a client of the store's Redis that decodes replies.
-    """
-    body = summary(game_id, state, last_event_at)
-    score = datetime.fromisoformat(last_event_at.replace("Z", "+00:00")).timestamp()
-    names = [keys.RECENT_KEY, keys.RECENT_INFO_KEY, keys.LIVE_KEY, keys.OVER_KEY]
-    if state.phase == "over":
-        names.append(keys.finished_key(state.rules.profile))
-    args = [game_id, state.version, score, json.dumps(body, sort_keys=True), RECENT_LIMIT]
-    return bool(client.eval(_UPDATE_RECENT, len(names), *names, *args))
+    def __init__(self, client: Any) -> None:
+        """*client* is a client of the store's Redis that decodes replies."""
+        self._update = client.register_script(_UPDATE_RECENT)
+
+    def record(self, game_id: str, state: GameState, last_event_at: str) -> bool:
+        """Projects *game_id* at ``state.version``; returns False when a version at least as
+        new was projected already (and nothing was written)."""
+        body = summary(game_id, state, last_event_at)
+        score = datetime.fromisoformat(last_event_at.replace("Z", "+00:00")).timestamp()
+        names = [keys.RECENT_KEY, keys.RECENT_INFO_KEY, keys.LIVE_KEY, keys.OVER_KEY]
+        if state.phase == "over":
+            names.append(keys.finished_key(state.rules.profile))
+        args = [game_id, state.version, score, json.dumps(body, sort_keys=True), RECENT_LIMIT]
+        return bool(self._update(keys=names, args=args))
+
+
+    def project(self, store: EventStore, game_id: str, state: GameState,
+                last: RecordedEvent | None = None) -> bool:
+        """Projects *game_id* at *state* (folded from *store*, at ``state.version``), whose
+        last event is *last* (read from *store* when not given, for its time); returns False
+        when a version at least as new was projected already.
+
+        :raises ValueError: if *last* is not the event at ``state.version``.
+        :raises events.store.StoreError: from the store.
+        """
+        if last is None:
+            last = store.read(game_id, after=state.version - 1, limit=1)[0]
+        elif last.version != state.version:
+            raise ValueError(f"event {last.version} is not the last of game {game_id} at "
+                             f"version {state.version}")
+        return self.record(game_id, state, last.envelope.occurred_at)
+
+
+def record(client: Any, game_id: str, state: GameState, last_event_at: str) -> bool:
+    """Projects *game_id* at ``state.version`` through *client* (see :meth:`Projector.record`);
+    returns False when a version at least as new was projected already."""
+    return Projector(client).record(game_id, state, last_event_at)
 
 
 def recent_games(client: Any, limit: int = 50) -> list[dict[str, Any]]:

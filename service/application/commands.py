@@ -126,14 +126,26 @@ def load(cache: GameCache, game_id: str) -> Folded[GameState]:
     :raises GameNotFoundError: if the id is not a game id or the game has no events.
     :raises events.store.StoreError: from the store.
     """
+    return load_reading(cache, game_id)[0]
+
+
+def load_reading(
+    cache: GameCache, game_id: str
+) -> tuple[Folded[GameState], RecordedEvent | None]:
+    """Returns what :func:`load` does, and the last event it read to get there (``None`` when
+    *cache* held the game's current state: see :meth:`events.fold_cache.FoldCache.load_reading`).
+
+    :raises GameNotFoundError: if the id is not a game id or the game has no events.
+    :raises events.store.StoreError: from the store.
+    """
     try:
         check_game_id(game_id)
     except ValueError:
         raise GameNotFoundError(game_id) from None
-    folded = cache.load(game_id)
+    folded, last = cache.load_reading(game_id)
     if folded.state is None:
         raise GameNotFoundError(game_id)
-    return Folded(folded.state, folded.version, folded.head_hash)
+    return Folded(folded.state, folded.version, folded.head_hash), last
 
 
 def known(cache: GameCache, game_id: str) -> Folded[GameState]:

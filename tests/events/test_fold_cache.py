@@ -65,6 +65,20 @@ def test_a_cached_game_reads_only_the_events_after_its_version(
     assert (cache.misses, cache.hits) == (1, 2)
 
 
+def test_a_load_tells_the_last_event_it_read_and_none_when_the_cache_was_current(
+    store: RedisEventStore, game_id: str
+) -> None:
+    cache = FoldCache(store, Tally, _apply)
+    store.append(game_id, 0, _bids(3), actor=0)
+    folded, last = cache.load_reading(game_id)
+    assert last is not None and last.version == folded.version == 3
+    assert last == store.read(game_id)[-1]
+    assert cache.load_reading(game_id) == (folded, None), "nothing new, nothing read"
+    store.append(game_id, 3, _bids(1, start=3), actor=0)
+    folded, last = cache.load_reading(game_id)
+    assert last is not None and (last.version, folded.version) == (4, 4)
+
+
 def test_an_unknown_game_folds_to_the_initial_state_and_is_not_cached(
     store: RedisEventStore, game_id: str
 ) -> None:

@@ -126,3 +126,32 @@ def test_profiles_are_read_in_order_once_each(text: str, profiles: tuple[str, ..
 def test_an_unknown_profile_is_refused() -> None:
     with pytest.raises(argparse.ArgumentTypeError, match="expected profiles from bruff"):
         bench_http._profiles("classic,poker")
+
+
+def test_with_the_worker_a_turn_ends_once_redis_runs_no_more_than_an_idle_workers_commands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_http, "SETTLE_SECONDS", 0.0)
+    idle = bench_http.IDLE_CALLS
+    # The worker's jobs still run for two readings, then only its idle loop does.
+    totals = iter([0, 500, 900, 900 + idle, 900 + 2 * idle])
+    readings: list[int] = []
+
+    def read() -> RedisUsage:
+        calls = next(totals)
+        readings.append(calls)
+        return _usage(calls / 1000, hset=(calls, calls))
+
+    settled = bench_http._settled_reader(read)()
+    assert settled is not None and settled.commands["hset"] == (900 + idle, 900 + idle)
+    assert readings == [0, 500, 900, 900 + idle], "it stops at the first quiet interval"
+
+
+def test_with_the_worker_a_turn_that_never_settles_fails_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bench_http, "SETTLE_SECONDS", 0.0)
+    monkeypatch.setattr(bench_http, "SETTLE_LIMIT_SECONDS", 0.0)
+    busy = iter(range(0, 10**6, 1000))
+    with pytest.raises(RuntimeError, match="did not settle"):
+        bench_http._settled_reader(lambda: _usage(0.0, hset=(next(busy), 0)))()

@@ -109,7 +109,7 @@ def test_serve_says_where_it_listens_and_logs_jobs_only_when_verbose(
     assert f"fortyfive: data in {tmp_path.resolve() / 'redis'} (embedded redis-server" \
         in printed
     assert any(line.startswith("fortyfive: stop with Ctrl+C") for line in lines)
-    # RQ says "Job OK" (and more) for each job: bots, projections, sealing.
+    # RQ says "Job OK" (and more) for each job: bots, sealing.
     jobs = [line for line in lines if "Job OK" in line]
     assert (len(jobs) > 3) if verbose else not jobs, printed[-2000:]
 

@@ -38,10 +38,10 @@ def _play_until(state: GameState, done: object) -> GameState:
     return state
 
 
-def test_a_bot_to_act_gets_play_bots_and_every_state_a_projection() -> None:
+def test_a_bot_to_act_gets_play_bots_and_no_projection_job() -> None:
     state = _game(["bot", "bot"])
     names = {job.name: job for job in plan("g1", state)}
-    assert set(names) == {"project", "play_bots"}
+    assert set(names) == {"play_bots"}, "the dispatcher projects every state itself"
     assert names["play_bots"].args == ("g1", state.version)
     assert names["play_bots"].job_id == keys.bot_job_id("g1", state.version)
     assert names["play_bots"].delay is None
@@ -53,7 +53,7 @@ def test_a_human_to_act_gets_a_turn_clock_only_when_the_game_has_one() -> None:
     clocks = [job for job in plan("g1", timed) if job.name == "turn_clock"]
     assert [(job.args, job.delay) for job in clocks] == [(("g1", timed.version, seat), 30)]
     untimed = _game(["human", "human"])
-    assert [job.name for job in plan("g1", untimed)] == ["project"]
+    assert plan("g1", untimed) == []
 
 
 def test_every_finished_deal_is_planned_for_sealing_and_nothing_is_played_once_over() -> None:
@@ -61,7 +61,7 @@ def test_every_finished_deal_is_planned_for_sealing_and_nothing_is_played_once_o
     numbers = finished_deals(over)
     assert numbers and numbers == tuple(range(1, len(numbers) + 1))
     jobs = plan("g1", over)
-    assert {job.name for job in jobs} == {"project", "seal_deal"}
+    assert {job.name for job in jobs} == {"seal_deal"}
     assert [job.args[1] for job in jobs if job.name == "seal_deal"] == list(numbers)
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 import redis
 
 from events.redis_store import RedisEventStore
-from workers import jobs, projections
+from service.application import commands
+from workers import context, jobs, projections
 
 
 def test_a_game_is_projected_as_it_goes_and_counted_once_when_over(
@@ -55,3 +57,19 @@ def _summary(client: redis.Redis, game_id: str) -> dict[str, object]:
         if game["game_id"] == game_id:
             return game
     raise AssertionError(f"game {game_id} is not among the recent games")
+
+
+def test_a_projection_refuses_a_last_event_that_is_not_the_states_own(
+    configured: None,
+    store: RedisEventStore,
+    redis_client: redis.Redis,
+    new_game: Callable[..., str],
+) -> None:
+    game_id = new_game("classic", ["human", "human"])
+    state = commands.load(context.games(), game_id).state
+    first, last = store.read(game_id)
+    projector = projections.Projector(redis_client)
+    with pytest.raises(ValueError, match=f"event 1 is not the last of game {game_id}"):
+        projector.project(store, game_id, state, first)
+    assert projector.project(store, game_id, state, last)
+    assert _summary(redis_client, game_id)["last_event_at"] == last.envelope.occurred_at
