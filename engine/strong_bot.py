@@ -46,8 +46,10 @@ bid of 30)."""
 PASS_MARGIN = 2.0
 """How much better a deal passing must look, on the mean, to drop the basic rule's call."""
 
-WORLD_POOL = 16
-"""Worlds drawn for each one searched; the opponent model picks among them by weight."""
+WORLD_POOL = 2
+"""Worlds drawn for each one searched; the opponent model picks among them by weight. The
+worlds are dealt with the cards the model finds unlikely kept out already (:data:`MODELLED`),
+so nearly all agree with every play seen and a small pool is enough."""
 
 POOL_CHUNK = 8
 """Searched worlds whose pools are drawn together (in a budget's search, the pool is drawn
@@ -56,6 +58,14 @@ again when they are used up)."""
 WEIGHT_SCALE = 10**6
 """The opponent model's weights are scaled by this to whole numbers (at least 1) to be drawn
 by :func:`engine.worlds.pick_weighted`."""
+
+MODELLED = True
+"""Whether worlds are dealt keeping the cards the opponent model finds unlikely out of each
+hand (:attr:`engine.worlds.Knowledge.unlikely`), not only the cards the rules exclude."""
+
+EXCLUSION_CHECKS_PER_STEP = 10
+"""Hands asked which card they would have played (working out a decision's exclusions,
+:class:`engine.worlds.Knowledge`) that cost about one play-out step."""
 
 MIN_WORLDS = 2
 """Worlds searched whatever the budget."""
@@ -115,7 +125,15 @@ def _candidates(state: GameState, deal: DealState, seat: Seat,
         listed = [*robs[:2], *(action for action in actions if action["type"] == "play")]
     else:
         listed = actions
-    return [basic, *(action for action in listed if action != basic)]
+    # The rest in an order of their own (ties go to the first): not the hand's order, which
+    # a state rebuilt from the view may list otherwise.
+    rest = sorted((action for action in listed if action != basic), key=_canonical)
+    return [basic, *rest]
+
+
+def _canonical(action: dict[str, Any]) -> tuple[str, ...]:
+    """Returns a key ordering actions by their content alone."""
+    return tuple(f"{key}={value}" for key, value in sorted(action.items()))
 
 
 def _keep_value(card: Card, order: Ranking) -> tuple[int, int]:
@@ -130,7 +148,7 @@ def _discards(state: GameState, deal: DealState, seat: Seat,
     assert deal.trump is not None
     order = ranking(deal.trump, state.rules)
     plain = sorted((card for card in deal.hands[seat] if card not in order.trump_power),
-                   key=lambda card: order.plain_power.get(card, 0))
+                   key=lambda card: (order.plain_power.get(card, 0), int(card)))
     allowed = {tuple(sorted(action["cards"])): action for action in actions}
     wanted = (tuple(sorted(card.code() for card in plain[:count]))
               for count in range(len(plain) + 1))
@@ -149,11 +167,11 @@ class _Search:
         self.chance = chance
         self.side = state.rules.side_of(seat)
         self.number = deal.number
-        self.steps = 0
         self.searched = 0
         self.budget = None if budget_ms is None else budget_ms * STEPS_PER_MS
         self.max_worlds = max_worlds
         self.knowledge = Knowledge(state, seat)
+        self.steps = self.knowledge.exclusion_checks // EXCLUSION_CHECKS_PER_STEP
 
     def worlds(self) -> Iterator[GameState]:
         """Yields worlds until the budget is spent (at least :data:`MIN_WORLDS`): drawn from a
@@ -172,7 +190,7 @@ class _Search:
             if not pool:
                 wanted = POOL_CHUNK if self.max_worlds is None else min(
                     POOL_CHUNK, self.max_worlds - searched)
-                pool = [sample_world(self.root, self.knowledge, self.chance)
+                pool = [sample_world(self.root, self.knowledge, self.chance, modelled=MODELLED)
                         for _ in range(WORLD_POOL * wanted)]
                 weights = [max(1, round(plausibility(world, self.knowledge) * WEIGHT_SCALE))
                            for world in pool]
