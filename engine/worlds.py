@@ -184,6 +184,13 @@ def _deal(knowledge: Knowledge, chance: Chance, *, constrained: bool, modelled: 
         place = places[pick_weighted([room[place] for place in places], chance)]
         dealt[place].append(card)
         room[place] -= 1
+    # The cards reach each place in the dealing order (pack order among equals); the stock
+    # is drawn from in that order, so it is shuffled: a stock in pack order would hand every
+    # world's exchange the same few suits.
+    stock = dealt["stock"]
+    for index in range(len(stock) - 1, 0, -1):
+        other = chance.randrange(index + 1)
+        stock[index], stock[other] = stock[other], stock[index]
     return dealt
 
 
