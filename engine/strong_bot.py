@@ -172,10 +172,11 @@ class _Search:
 
     def worlds(self) -> Iterator[GameState]:
         """Yields worlds until the budget is spent (at least :data:`MIN_WORLDS`): drawn from a
-        pool of :data:`WORLD_POOL` worlds for each one to be searched (:data:`POOL_CHUNK` at a
-        time), without putting back, each in proportion to how likely the opponent model
-        finds it. A pool shared by several searched worlds lets the few worlds that agree
-        with all public play be searched, not just one of them per sixteen draws."""
+        pool of :data:`WORLD_POOL` worlds for each one to be searched
+        (:data:`WORLD_POOL_BEFORE_PLAY` before the first card; :data:`POOL_CHUNK` searched
+        worlds' pools at a time), without putting back, each in proportion to how likely the
+        opponent model finds it. A pool shared by several searched worlds lets the worlds
+        that agree with all public play be searched, not just one of them per pool."""
         pool: list[GameState] = []
         weights: list[int] = []
         while True:
