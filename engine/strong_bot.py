@@ -1,8 +1,9 @@
 """The strong bot: a search over the worlds its seat's view allows, under a budget per decision.
 
 For each decision it deals the cards it has not seen anew many times (:mod:`engine.worlds`:
-consistent with public play, and picked among a few draws by how likely the other players
-were to act as they did with those cards), and in each world plays every candidate action out
+consistent with public play, the cards that would have made another player play otherwise
+kept out of its hand, and picked among a few draws by how likely the other players were to
+act as they did with those cards), and in each world plays every candidate action out
 to the end of the deal, every seat then following the basic bot's rules (:mod:`engine.bots`).
 The candidate with the best mean value wins. A deal's value is the side's points less the
 other sides' mean, the highest-trump bonus included as the engine scores it, and a game won or
@@ -13,8 +14,8 @@ Every rule is the engine's: the candidates are :func:`engine.actions.legal_actio
 play-out step is :func:`engine.actions.decide_and_apply`. In the auction the basic rule's call
 is the cap: it is played out beside passing (the auction then going on by the basic rules: a
 partner's standing bid is played by that partner), and dropped for a pass where it loses.
-Robbing is a candidate beside each play, and the trump named and the cards thrown in the
-auction's exchange are chosen by what they lead to.
+Robbing is a candidate beside each play. The trump named and the cards thrown in the
+auction's exchange are the basic rules' (:data:`BASIC_DECISIONS`: searched, they did worse).
 
 The budget is a count of play-out steps, calibrated to CPU time (:data:`STEPS_PER_MS`): the
 engine holds no clock, and the same view and the same draws always give the same decision.
@@ -35,9 +36,11 @@ from engine.ranking import Ranking, ranking
 from engine.state import DealState, GameState, Seat
 from engine.worlds import Knowledge, pick_weighted, plausibility, sample_world
 
-STEPS_PER_MS = 20
+STEPS_PER_MS = 55
 """Play-out steps (an action listed, chosen and applied) one millisecond of CPU buys, measured
-by ``fortyfive bench bots`` (its ``cpu_ms_per_decision`` against the budget)."""
+over the searched decisions of two classic and two bruff games of basic bots (58 and 59 steps
+a millisecond with the worlds dealt by the opponent model; a decision's CPU against its
+counted steps). ``fortyfive bench bots`` reports ``cpu_ms_per_decision`` at a budget."""
 
 WIN_VALUE = 100.0
 """What winning the game is worth, in points of a deal (a deal has at most 30, 60 for a made
@@ -46,8 +49,14 @@ bid of 30)."""
 PASS_MARGIN = 2.0
 """How much better a deal passing must look, on the mean, to drop the basic rule's call."""
 
-WORLD_POOL = 16
-"""Worlds drawn for each one searched; the opponent model picks among them by weight."""
+WORLD_POOL = 2
+"""Worlds drawn for each one searched; the opponent model picks among them by weight. The
+worlds are dealt with the cards the model finds unlikely kept out already (:data:`MODELLED`),
+so nearly all agree with every play seen and a small pool is enough."""
+
+WORLD_POOL_BEFORE_PLAY = 16
+"""Worlds drawn for each one searched before the deal's first card: the bids and the exchange
+are weighed only (:func:`engine.worlds.plausibility`), nothing is kept out of a hand."""
 
 POOL_CHUNK = 8
 """Searched worlds whose pools are drawn together (in a budget's search, the pool is drawn
@@ -56,6 +65,21 @@ again when they are used up)."""
 WEIGHT_SCALE = 10**6
 """The opponent model's weights are scaled by this to whole numbers (at least 1) to be drawn
 by :func:`engine.worlds.pick_weighted`."""
+
+MODELLED = True
+"""Whether worlds are dealt keeping the cards the opponent model finds unlikely out of each
+hand (:attr:`engine.worlds.Knowledge.unlikely`), not only the cards the rules exclude."""
+
+EXCLUSION_CHECKS_PER_STEP = 10
+"""Hands asked which card they would have played (working out a decision's exclusions,
+:class:`engine.worlds.Knowledge`) that cost about one play-out step."""
+
+BASIC_DECISIONS = ("cut", "bury", "name_trump", "discard")
+"""The decisions taken by the basic rules, unsearched. Searched, the trump named and the cards
+thrown in the auction's exchange did worse than the basic rules' (auction against the basic
+bots, 200 games, seeds m1/auction/strong-basic/0..199, 10 worlds: 41.5% searched, 54% by the
+basic rules): the worlds before the first card know only the bids, and the exchange's draws
+swing a deal more than the choice does."""
 
 MIN_WORLDS = 2
 """Worlds searched whatever the budget."""
@@ -85,7 +109,7 @@ def choose_action(state: GameState, seat: Seat, chance: Chance, *, budget_ms: in
     if not actions or deal is None:
         return None
     kind = actions[0]["type"]
-    if kind in ("cut", "bury"):
+    if kind in BASIC_DECISIONS:
         return bots.choose_action(state, seat, chance)
     candidates = _candidates(state, deal, seat, actions)
     if len(candidates) == 1:
@@ -105,9 +129,7 @@ def _candidates(state: GameState, deal: DealState, seat: Seat,
     assert basic is not None
     kind = actions[0]["type"]
     listed: list[dict[str, Any]]
-    if kind == "discard":
-        listed = _discards(state, deal, seat, actions)
-    elif kind in ("rob", "play"):
+    if kind in ("rob", "play"):
         assert deal.trump is not None
         order = ranking(deal.trump, state.rules)
         robs = sorted((action for action in actions if action["type"] == "rob"),
@@ -115,26 +137,21 @@ def _candidates(state: GameState, deal: DealState, seat: Seat,
         listed = [*robs[:2], *(action for action in actions if action["type"] == "play")]
     else:
         listed = actions
-    return [basic, *(action for action in listed if action != basic)]
+    # The rest in an order of their own (ties go to the first): not the hand's order, which
+    # a state rebuilt from the view may list otherwise.
+    rest = sorted((action for action in listed if action != basic), key=_canonical)
+    return [basic, *rest]
+
+
+def _canonical(action: dict[str, Any]) -> tuple[str, ...]:
+    """Returns a key ordering actions by their content alone."""
+    return tuple(f"{key}={value}" for key, value in sorted(action.items()))
 
 
 def _keep_value(card: Card, order: Ranking) -> tuple[int, int]:
     """How much a card is worth keeping once trumps are known: trumps by power, then the
     others by their strength in their suit."""
     return order.power_of[card], order.plain_power.get(card, 0)
-
-
-def _discards(state: GameState, deal: DealState, seat: Seat,
-              actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Returns the exchanges worth trying: throwing the 0, 1, 2... weakest non-trumps."""
-    assert deal.trump is not None
-    order = ranking(deal.trump, state.rules)
-    plain = sorted((card for card in deal.hands[seat] if card not in order.trump_power),
-                   key=lambda card: order.plain_power.get(card, 0))
-    allowed = {tuple(sorted(action["cards"])): action for action in actions}
-    wanted = (tuple(sorted(card.code() for card in plain[:count]))
-              for count in range(len(plain) + 1))
-    return [allowed[cards] for cards in wanted if cards in allowed]
 
 
 class _Search:
@@ -149,18 +166,19 @@ class _Search:
         self.chance = chance
         self.side = state.rules.side_of(seat)
         self.number = deal.number
-        self.steps = 0
         self.searched = 0
         self.budget = None if budget_ms is None else budget_ms * STEPS_PER_MS
         self.max_worlds = max_worlds
         self.knowledge = Knowledge(state, seat)
+        self.steps = self.knowledge.exclusion_checks // EXCLUSION_CHECKS_PER_STEP
 
     def worlds(self) -> Iterator[GameState]:
         """Yields worlds until the budget is spent (at least :data:`MIN_WORLDS`): drawn from a
-        pool of :data:`WORLD_POOL` worlds for each one to be searched (:data:`POOL_CHUNK` at a
-        time), without putting back, each in proportion to how likely the opponent model
-        finds it. A pool shared by several searched worlds lets the few worlds that agree
-        with all public play be searched, not just one of them per sixteen draws."""
+        pool of :data:`WORLD_POOL` worlds for each one to be searched
+        (:data:`WORLD_POOL_BEFORE_PLAY` before the first card; :data:`POOL_CHUNK` searched
+        worlds' pools at a time), without putting back, each in proportion to how likely the
+        opponent model finds it. A pool shared by several searched worlds lets the worlds
+        that agree with all public play be searched, not just one of them per pool."""
         pool: list[GameState] = []
         weights: list[int] = []
         while True:
@@ -172,8 +190,9 @@ class _Search:
             if not pool:
                 wanted = POOL_CHUNK if self.max_worlds is None else min(
                     POOL_CHUNK, self.max_worlds - searched)
-                pool = [sample_world(self.root, self.knowledge, self.chance)
-                        for _ in range(WORLD_POOL * wanted)]
+                size = WORLD_POOL if self.knowledge.plays else WORLD_POOL_BEFORE_PLAY
+                pool = [sample_world(self.root, self.knowledge, self.chance, modelled=MODELLED)
+                        for _ in range(size * wanted)]
                 weights = [max(1, round(plausibility(world, self.knowledge) * WEIGHT_SCALE))
                            for world in pool]
                 self.steps += len(pool) * (1 + len(self.knowledge.plays) // 4)

@@ -14,9 +14,14 @@ on a trump lead (only protected trumps above the led card can be left in that ha
 privilege) and the follow-suit option, with no second statement of those rules. A robber holds
 the turn-up until it plays it.
 
-The opponent model (:func:`plausibility`) weights a world by how likely the other players were
-to act as they did holding those cards: a sound player plays as the basic bot's rules would,
-and bids what its best suit is worth.
+The opponent model says how likely the other players were to act as they did holding a
+world's cards: a sound player plays as the basic bot's rules would, robs with the ace of
+trumps, and bids what its best suit is worth. It works twice: the cards that would have made a
+seat play another card (asked of :func:`engine.bots.play_choice` with the hand it held then,
+one unseen card added at a time) are kept out of that hand when a world is dealt, where the
+deal allows (:attr:`Knowledge.unlikely`), which puts nearly all the worlds where the play
+seen says the cards are; and :func:`plausibility` weights the world drawn for what a card at a
+time cannot see (the bids, two cards together).
 """
 
 from __future__ import annotations
@@ -48,6 +53,9 @@ class Knowledge:
         assert deal is not None
         self.seat = seat
         self.deal = deal
+        self.own = tuple(sorted(deal.hands[seat], key=int))
+        """The seat's hand in pack order: a world does not depend on the order the view
+        lists it in (a state rebuilt from the view may list it otherwise)."""
         played = [*deal.tricks, deal.current] if deal.current is not None else list(deal.tricks)
         self.plays: list[tuple[Seat, tuple[Card, ...], tuple[Seat, ...], Card, int]] = [
             (other, trick.cards[:index], trick.seats[:index], card, number)
@@ -82,36 +90,75 @@ class Knowledge:
                       for other in self.others}
         self.order: Ranking | None = (ranking(deal.trump, state.rules)
                                       if deal.trump is not None else None)
-        self.excluded = self._exclusions(state)
+        self.excluded, self.unlikely = self._exclusions(state)
+        self.both = {other: self.excluded[other] | self.unlikely[other]
+                     for other in self.others}
         # The most constrained cards are dealt first; ties in pack order (a public order).
         self.dealing_order = sorted(
             self.unseen, key=lambda card: (sum(card not in self.excluded[other]
+                                               for other in self.others), int(card)))
+        self.model_order = sorted(
+            self.unseen, key=lambda card: (sum(card not in self.both[other]
                                                for other in self.others), int(card)))
 
     def later_plays(self, other: Seat, index_from: int) -> tuple[Card, ...]:
         """Returns the cards *other* played from the play numbered *index_from* on."""
         return tuple(card for who, _, _, card, _ in self.plays[index_from:] if who == other)
 
-    def _exclusions(self, state: GameState) -> dict[Seat, set[Card]]:
+    def _exclusions(self, state: GameState) -> tuple[dict[Seat, set[Card]],
+                                                     dict[Seat, set[Card]]]:
+        """Returns, for each other seat, the unseen cards it cannot hold (holding one would
+        have made a card it played illegal) and those it unlikely holds (holding one, a
+        sound player, following the basic bot's rules, would have played another card, or
+        robbed with the ace of trumps)."""
         excluded: dict[Seat, set[Card]] = {other: set() for other in self.others}
+        unlikely: dict[Seat, set[Card]] = {other: set() for other in self.others}
         order = self.order
+        self.exclusion_checks = 0
         if order is None:
-            return excluded
+            return excluded, unlikely
         rules = state.rules
         candidates = set(self.unseen)
-        for index, (other, before, _, card, _) in enumerate(self.plays):
-            if other == self.seat or not before:
-                continue  # A lead is always legal: it shows nothing.
+        checks = 0
+        for index, (other, before, seats, card, _) in enumerate(self.plays):
+            if other == self.seat:
+                continue
             held = self.later_plays(other, index) + self.fixed.get(other, ())
+            legal = cards_of(legal_mask(held, before, order, rules))
+            # A play the model explains from the cards known to be held tells which others
+            # would have been played instead; one it cannot explain tells nothing of them.
+            sound = play_choice(legal, before, seats, other, order, rules) == card \
+                if len(legal) > 1 else True
             for unseen in candidates - excluded[other]:
-                if not legal_mask((*held, unseen), before, order, rules) >> card & 1:
+                checks += 1
+                mask = legal_mask((*held, unseen), before, order, rules)
+                if not mask >> card & 1:
                     excluded[other].add(unseen)
-        return excluded
+                elif sound and unseen not in unlikely[other]:
+                    choices = cards_of(mask)
+                    if len(choices) > 1 and play_choice(
+                            choices, before, seats, other, order, rules) != card:
+                        unlikely[other].add(unseen)
+        if rules.robbing and self.deal.turn_up is not None:
+            ace = Card(Rank.ACE, order.trump)
+            for other in self.others:
+                if other != self.deal.robbed_by and other in self.played_by:
+                    unlikely[other].add(ace)
+        self.exclusion_checks = checks
+        return excluded, unlikely
 
 
-def sample_world(state: GameState, knowledge: Knowledge, chance: Chance) -> GameState:
+def sample_world(state: GameState, knowledge: Knowledge, chance: Chance, *,
+                 modelled: bool = False) -> GameState:
     """Returns *state* with the unseen cards dealt anew, consistently with public play
-    (within :data:`SAMPLING_TRIES`; then without the constraints)."""
+    (within :data:`SAMPLING_TRIES`; then without the constraints). *modelled*: first try
+    :data:`SAMPLING_TRIES` times to keep out of each hand the cards the opponent model finds
+    unlikely there too (:attr:`Knowledge.unlikely`)."""
+    if modelled:
+        for _ in range(SAMPLING_TRIES):
+            dealt = _deal(knowledge, chance, constrained=True, modelled=True)
+            if dealt is not None:
+                return _world(state, knowledge, dealt)
     for _ in range(SAMPLING_TRIES):
         dealt = _deal(knowledge, chance, constrained=True)
         if dealt is not None:
@@ -121,20 +168,29 @@ def sample_world(state: GameState, knowledge: Knowledge, chance: Chance) -> Game
     return _world(state, knowledge, dealt)
 
 
-def _deal(knowledge: Knowledge, chance: Chance, *, constrained: bool
+def _deal(knowledge: Knowledge, chance: Chance, *, constrained: bool, modelled: bool = False
           ) -> dict[object, list[Card]] | None:
     deal = knowledge.deal
     room: dict[object, int] = {other: need for other, need in knowledge.needs.items()}
     room.update(stock=len(deal.stock), face_down=len(deal.face_down))
     dealt: dict[object, list[Card]] = {place: [] for place in room}
-    for card in knowledge.dealing_order:
+    kept_out = knowledge.both if modelled else knowledge.excluded
+    order = knowledge.model_order if modelled else knowledge.dealing_order
+    for card in order:
         places = [place for place, free in room.items() if free > 0 and not (
-            constrained and isinstance(place, int) and card in knowledge.excluded[place])]
+            constrained and isinstance(place, int) and card in kept_out[place])]
         if not places:
             return None
         place = places[pick_weighted([room[place] for place in places], chance)]
         dealt[place].append(card)
         room[place] -= 1
+    # The cards reach each place in the dealing order (pack order among equals); the stock
+    # is drawn from in that order, so it is shuffled: a stock in pack order would hand every
+    # world's exchange the same few suits.
+    stock = dealt["stock"]
+    for index in range(len(stock) - 1, 0, -1):
+        other = chance.randrange(index + 1)
+        stock[index], stock[other] = stock[other], stock[index]
     return dealt
 
 
@@ -151,7 +207,7 @@ def pick_weighted(weights: Sequence[int], chance: Chance) -> int:
 def _world(state: GameState, knowledge: Knowledge, dealt: dict[object, list[Card]]
            ) -> GameState:
     deal = knowledge.deal
-    hands = tuple(deal.hands[other] if other == knowledge.seat
+    hands = tuple(knowledge.own if other == knowledge.seat
                   else knowledge.fixed.get(other, ()) + tuple(dealt[other])
                   for other in range(len(deal.hands)))
     return state._replace(deal=deal._replace(

@@ -16,7 +16,7 @@ from engine.actions import legal_actions
 from engine.legality import legal_mask
 from engine.ranking import ranking
 from engine.state import GameState, Seat
-from engine.worlds import Knowledge, sample_world
+from engine.worlds import Knowledge, plausibility, sample_world
 from replay.seat_state import state_from_view
 from replay.views import game_view
 
@@ -72,7 +72,7 @@ def test_every_world_holds_the_same_cards_and_agrees_with_public_play(
         world = sample_world(state, knowledge, chance)
         dealt = world.deal
         assert dealt is not None
-        assert dealt.hands[seat] == deal.hands[seat]
+        assert sorted(dealt.hands[seat], key=int) == sorted(deal.hands[seat], key=int)
         assert [len(hand) for hand in dealt.hands] == [len(hand) for hand in deal.hands]
         assert (len(dealt.stock), len(dealt.face_down)) == (len(deal.stock),
                                                              len(deal.face_down))
@@ -125,3 +125,25 @@ def test_the_strong_bot_bids_the_basic_rule_s_call_or_passes() -> None:
         assert chosen in (basic, {"type": "pass"})
         calls["basic" if chosen == basic else "pass"] += 1
     assert calls["basic"] > 5
+
+
+def test_worlds_dealt_by_the_opponent_model_agree_with_how_basic_players_played() -> None:
+    # Against basic players, keeping out of each hand the cards that would have made its
+    # owner play otherwise gives worlds in which every play seen is the one the basic rules
+    # make from that hand; drawn only under the rules' constraints, few are.
+    chance = random.Random("model")
+    agreeing = {True: 0, False: 0}
+    worlds = 0
+    for state, seat in decisions("classic", 4, {}, "model-worlds"):
+        deal = state.deal
+        assert deal is not None
+        if deal.phase != "play" or len(deal.tricks) < 2:
+            continue
+        knowledge = Knowledge(state, seat)
+        for modelled in (True, False):
+            world = sample_world(state, knowledge, chance, modelled=modelled)
+            agreeing[modelled] += plausibility(world, knowledge) == 1.0
+        worlds += 1
+    assert worlds > 10
+    assert agreeing[True] >= 0.9 * worlds
+    assert agreeing[False] <= 0.5 * worlds
