@@ -27,15 +27,15 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from bench import BenchUsageError, positive_int
-from engine.drives import (
+from engine.errors import DriveError
+from engine.seating import (
     MOVEMENTS,
     SEATED_AT_START,
-    DriveError,
     meetings,
     schedule_of,
     table_size,
+    winners_move,
 )
-from engine.seating import winners_move
 from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
 from service.application import commands, drives

@@ -10,17 +10,8 @@ the schedule, and derives the standings from the results of the drive's games an
 tables' confirmed cards; standings are never stored, so anyone holding the history can derive
 them again.
 
-The schedule is an individual movement: every table seats whole partnerships of two (pairs
-tables of four, bruff's three partnerships at tables of six), and round *r* pairs the players by
-the *r*-th perfect matching of the round-robin "circle" (one fixed player, the others turning),
-so nobody partners the same player twice until ``players - 1`` rounds have been played; each
-round's partnerships then go to the tables so that few players stay where they just played.
-
->>> rounds = movement(8, 4, 3)
->>> rounds[0]
-((7, 1, 0, 6), (2, 3, 5, 4))
->>> len({frozenset(p) for r in rounds for t in r for p in partner_pairs(t, 2)})
-12
+The movements that seat the rounds are :mod:`engine.seating`'s; the standings are derived in
+:mod:`engine.standings`.
 """
 
 from __future__ import annotations
@@ -32,13 +23,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
-from engine.errors import FortyFiveError
+from engine.errors import DriveError
 from engine.levels import BASIC, LEVELS
 from engine.paper import PaperResult, ScoreCardDeal, ScoreCardError, score_card_result
 from engine.profiles import make_ruleset
-from engine.seating import sitting_out
+from engine.seating import (
+    MOVEMENTS,
+    ODD_PLAYERS,
+    SEATED_AT_START,
+    Round,
+    Table,
+    sitting_out,
+)
 from engine.sides import side_name
-from engine.state import GameState
 from events.types import (
     BoardAbandoned,
     BoardRevealed,
@@ -62,12 +59,6 @@ from events.types import (
 
 Format: TypeAlias = Literal["progressive", "duplicate"]
 FORMATS: tuple[Format, ...] = ("progressive", "duplicate")
-Table: TypeAlias = tuple[int, ...]
-"""The players (indices into the drive's players) of one table, in seat order."""
-Round: TypeAlias = tuple[Table, ...]
-
-TABLE_SIZES: dict[str, int] = {"classic": 4, "auction": 4, "bruff": 6}
-"""Seats per table of a drive, by profile: two partnerships of two, or bruff's three."""
 
 RANKINGS = ("points", "games_won")
 """What a drive ranks its players by for the prizes (``rank_by``), the other breaking ties."""
@@ -121,163 +112,10 @@ CALLED_RULE = (
 standings and in docs/api.md)."""
 
 
-class DriveError(FortyFiveError, ValueError):
-    """Raised for a drive that cannot be made: a profile without drive tables, a player
-    count that does not fill them, a bad format or number of rounds."""
-
-
 class ScoreCardRefused(DriveError):
     """Raised by the fold for a score card the rules of its game do not allow
     (:class:`engine.paper.ScoreCardError`, saying which deal breaks which rule), apart from a
     card that does not fit the drive's state: the service answers it 422, not 409."""
-
-
-def table_size(profile: str) -> int:
-    """Returns the seats of a drive table for *profile*.
-
-    :raises DriveError: if *profile* has no drive tables.
-    """
-    try:
-        return TABLE_SIZES[profile]
-    except KeyError:
-        raise DriveError(
-            f"profile {profile!r} cannot run a drive (known: {', '.join(TABLE_SIZES)})"
-        ) from None
-
-
-def check_players(count: int, size: int) -> None:
-    """Checks that *count* players fill tables of *size*.
-
-    :raises DriveError: if they do not.
-    """
-    if count < size or count % size:
-        fewer = count - count % size
-        counts = f"{fewer} or {fewer + size}" if fewer else f"{size}"
-        raise DriveError(
-            f"{count} players do not fill tables of {size}: use {counts} players, or ask "
-            "for bots to fill the last table (fill_with_bots)"
-        )
-
-
-def matching(players: int, number: int) -> tuple[tuple[int, int], ...]:
-    """Returns the partner pairs of round *number* (0-based) of the circle method for an even
-    count of *players*: every pair of players meets in exactly one of ``players - 1`` rounds.
-
-    >>> matching(4, 0), matching(4, 1)
-    (((3, 0), (1, 2)), ((3, 1), (2, 0)))
-    """
-    assert players % 2 == 0, "a perfect matching needs an even count"
-    turning = players - 1
-    r = number % turning
-    pairs = [(turning, r)]
-    for k in range(1, players // 2):
-        pairs.append(((r + k) % turning, (r - k) % turning))
-    return tuple(pairs)
-
-
-def movement(players: int, size: int, rounds: int) -> tuple[Round, ...]:
-    """Returns the seats of every table of every round: partners sit *sides* seats apart
-    (seat s is on side ``s mod sides``), a table holds ``size // 2`` partnerships, and each
-    round's partnerships are given to tables so that as few players as possible stay at the
-    table they just played at (each in turn takes the free table it knows least)."""
-    sides = size // 2
-    tables = players // size
-    schedule: list[Round] = []
-    where: dict[int, int] = {}
-    for number in range(rounds):
-        pairs = matching(players, number)
-        groups = [pairs[t * sides:(t + 1) * sides] for t in range(tables)]
-        placed: list[tuple[tuple[int, int], ...] | None] = [None] * tables
-        for group in groups:
-            free = [t for t in range(tables) if placed[t] is None]
-            best = min(free, key=lambda t: sum(where.get(p) == t for pair in group for p in pair))
-            placed[best] = group
-        schedule.append(tuple(
-            tuple(group[seat % sides][seat // sides] for seat in range(size))
-            for group in placed if group is not None
-        ))
-        where = {p: t for t, table in enumerate(schedule[-1]) for p in table}
-    return tuple(schedule)
-
-
-MOVEMENTS = ("round_robin", "fixed_partners", "winners_move")
-"""The movements a drive can use (``movement``): docs/api.md says what each gives.
-``winners_move`` seats round 1 as ``round_robin`` does and each next round at its start from
-the last one's results (:func:`engine.seating.winners_move`)."""
-
-SEATED_AT_START = "winners_move"
-"""The movement whose rounds after the first are seated when they start."""
-
-ODD_PLAYERS = ("bots", "sit_out")
-"""What seats players that do not fill the tables after arrivals and withdrawals
-(``odd_players``): house bots, or sitting out."""
-
-SIT_OUT_RULE = (
-    "a player who sits out a round scores the round's average: 50 per cent of the top, as "
-    "an abandoned table's side given average does (duplicate: of the matchpoints a side "
-    "could make on each board, one per table that finished it; progressive: of the most "
-    "points a side made at a table of the round that was not abandoned); those who have sat "
-    "out least sit out first, and among them the last to join"
-)
-"""How sit-outs score and who sits out (published with the standings and in docs/api.md)."""
-
-
-def fixed_partners(players: int, size: int, rounds: int) -> tuple[Round, ...]:
-    """Returns a movement of set partnerships, as a Mitchell moves pairs: players ``2k`` and
-    ``2k + 1`` partner each other all evening. At table *t* of round *r* (0-based) side 0 is
-    the stationary partnership *t*; side 1 is the partnership that moved up *r* tables; in
-    bruff, side 2 is the one that moved down *r* tables. Over as many rounds as tables, each
-    stationary pair meets every moving pair once (classic, auction).
-
-    >>> fixed_partners(8, 4, 2)
-    (((0, 4, 1, 5), (2, 6, 3, 7)), ((0, 6, 1, 7), (2, 4, 3, 5)))
-    """
-    sides = size // 2
-    tables = players // size
-    shift = (0, 1, -1)
-    schedule = []
-    for number in range(rounds):
-        seated = []
-        for table in range(tables):
-            pairs = [side * tables + (table - shift[side] * number) % tables
-                     for side in range(sides)]
-            seated.append(tuple(2 * pairs[seat % sides] + seat // sides for seat in range(size)))
-        schedule.append(tuple(seated))
-    return tuple(schedule)
-
-
-def schedule_of(movement_name: str, players: int, size: int, rounds: int) -> tuple[Round, ...]:
-    """Returns the schedule of the movement named *movement_name*.
-
-    :raises DriveError: for a movement that is none of :data:`MOVEMENTS`.
-    """
-    if movement_name == "round_robin":
-        return movement(players, size, rounds)
-    if movement_name == "fixed_partners":
-        return fixed_partners(players, size, rounds)
-    if movement_name == SEATED_AT_START:
-        return movement(players, size, 1)
-    raise DriveError(f"movement must be one of {', '.join(MOVEMENTS)}, got {movement_name!r}")
-
-
-def meetings(schedule: Sequence[Round], sides: int) -> tuple[list[int], list[int]]:
-    """Returns, per player, how many different partners and how many different opponents
-    they meet over *schedule* (for ``fortyfive bench drive``)."""
-    count = 1 + max(p for r in schedule for t in r for p in t)
-    partners: list[set[int]] = [set() for _ in range(count)]
-    opponents: list[set[int]] = [set() for _ in range(count)]
-    for tables in schedule:
-        for table in tables:
-            for members in partner_pairs(table, sides):
-                for player in members:
-                    partners[player] |= set(members) - {player}
-                    opponents[player] |= set(table) - set(members)
-    return [len(p) for p in partners], [len(o) for o in opponents]
-
-
-def partner_pairs(table: Table, sides: int) -> tuple[tuple[int, ...], ...]:
-    """Returns the partnerships of *table* (the players of each side)."""
-    return tuple(tuple(table[s] for s in range(side, len(table), sides)) for side in range(sides))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -919,7 +757,7 @@ def _score_card_entered(event: ScoreCardEntered, state: DriveState) -> DriveStat
     rules = make_ruleset(state.profile, state.options, state.size)
     try:
         result = score_card_result(rules, deals, winner=event.winner,
-                                   called=_called(state, event.round))
+                                   called=round_called(state, event.round))
     except ScoreCardError as error:
         raise ScoreCardRefused(f"table {event.table}'s score card: {error}") from None
     if event.record is not None and not (isinstance(event.record, str)
@@ -978,228 +816,6 @@ def _round(played: Sequence[RoundState], number: int) -> RoundState:
     return played[-1]
 
 
-# Results and standings ------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class TableResult:
-    """What one game of a drive produced: enough to rank its players."""
-
-    game: str
-    over: bool
-    winner: int | None
-    """The winning side, or ``None`` (not over, or abandoned)."""
-    scores: tuple[int, ...]
-    """Final (or current) points of each side."""
-    deals: Mapping[int, tuple[int, ...]]
-    """Points each side made in each finished deal, by deal number."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Returns the result as JSON (deal numbers as strings)."""
-        return {"game": self.game, "over": self.over, "winner": self.winner,
-                "scores": list(self.scores),
-                "deals": {str(n): list(points) for n, points in sorted(self.deals.items())}}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableResult:
-        """Returns the result written by :meth:`to_dict`."""
-        return cls(data["game"], bool(data["over"]), data["winner"], tuple(data["scores"]),
-                   {int(n): tuple(p) for n, p in data["deals"].items()})
-
-
-def table_result(game_id: str, state: GameState) -> TableResult:
-    """Returns the result of *game_id* in *state*: its winner, scores and the points each
-    finished deal gave each side. A deal that was not played out (its game abandoned during
-    it) has no points: it is not a deal that table finished."""
-    finished = list(state.past_deals)
-    if state.deal is not None and state.deal.phase == "over":
-        finished.append(state.deal)
-    deals = {deal.number: tuple(deal.result.points) for deal in finished
-             if deal.result is not None}
-    return TableResult(game_id, state.phase == "over", state.winner, tuple(state.scores), deals)
-
-
-def _called(state: DriveState, round_number: int) -> bool:
+def round_called(state: DriveState, round_number: int) -> bool:
     """True if round *round_number* was ended at its time (``round_called``)."""
     return any(played.called for played in state.played if played.number == round_number)
-
-
-def paper_results(drive: DriveState) -> dict[str, TableResult]:
-    """Returns the result of every paper table whose score card is confirmed, by game id: a
-    game over, its winner and scores the card's, its deals numbered from 1."""
-    results = {}
-    for played in drive.played:
-        for table, game in enumerate(played.games, start=1):
-            card = drive.score_card(played.number, table)
-            if card is not None and card.confirmed:
-                results[game] = TableResult(
-                    game, True, card.result.winner, card.result.scores,
-                    {n: deal.points for n, deal in enumerate(card.deals, start=1)})
-    return results
-
-
-def public_results(drive: DriveState,
-                   results: Mapping[str, TableResult]) -> dict[str, TableResult]:
-    """Returns *results* as anyone may see them while the drive runs.
-
-    In duplicate, what a table made on a board tells the other tables about the cards they
-    are playing, so until a board is revealed (every table has finished it) no table's
-    result shows it: a table's deals are those of revealed boards, its scores their sum, and
-    it is shown over, with its winner, once every board of its round is revealed. Progressive
-    tables play deals of their own, and show everything.
-    """
-    if drive.format != "duplicate":
-        return dict(results)
-    shown: dict[str, TableResult] = {}
-    for played in drive.played:
-        revealed = {board.deal for board in played.boards if board.seed is not None}
-        settled = len(revealed) == len(played.boards)
-        for game in played.games:
-            result = results.get(game)
-            if result is None:
-                continue
-            if settled:
-                shown[game] = result
-                continue
-            deals = {number: points for number, points in result.deals.items()
-                     if number in revealed}
-            scores = tuple(sum(points[side] for points in deals.values())
-                           for side in range(len(result.scores)))
-            shown[game] = TableResult(game, False, None, scores, deals)
-    return shown
-
-
-def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dict[str, Any]]:
-    """Returns the players ranked (see :data:`TIE_RULES`, by the drive's ``rank_by``), each
-    with ``name``, ``type``, ``games_won``, ``points`` and ``place``; *results*
-    maps game ids
-    to their results (a game not yet in it counts nothing)."""
-    count = len(drive.players)
-    won = [0] * count
-    points: list[Fraction] = [Fraction(0)] * count
-    for number, played in enumerate(drive.played):
-        tables = drive.schedule[number]
-        top = _progressive_top(drive, played, results)
-        for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
-            result = results.get(game)
-            adjustment = drive.adjustment(played.number, index)
-            if result is None and adjustment is None:
-                continue
-            for side, members in enumerate(partner_pairs(table, drive.sides)):
-                for player in members:
-                    if adjustment is not None:
-                        if drive.format == "progressive":
-                            points[player] += ADJUSTED[adjustment.adjusted[side]] * top
-                        continue
-                    assert result is not None
-                    if table_winner(played, result) == side:
-                        won[player] += 1
-                    if drive.format == "progressive":
-                        points[player] += result.scores[side]
-        if drive.format == "progressive":
-            for player in played.sitting_out:
-                points[player] += ADJUSTED["average"] * top
-        if drive.format == "duplicate":
-            for player, mp in matchpoints(drive, number, results).items():
-                points[player] += mp
-    by_wins = drive.rank_by == "games_won"
-    order = sorted(range(count), key=lambda p: (
-        (-won[p], -points[p]) if by_wins else (-points[p], -won[p]), drive.players[p]["name"], p))
-    ranked: list[dict[str, Any]] = []
-    for position, player in enumerate(order):
-        if ranked and (points[player], won[player]) == (ranked[-1]["_p"], ranked[-1]["games_won"]):
-            place = ranked[-1]["place"]
-        else:
-            place = position + 1
-        ranked.append({"name": drive.players[player]["name"], "type": drive.players[player]["type"],
-                       "player": player, "games_won": won[player], "_p": points[player],
-                       "points": _number(points[player]), "place": place})
-    for row in ranked:
-        del row["_p"]
-    return ranked
-
-
-def table_winner(played: RoundState, result: TableResult) -> int | None:
-    """Returns the side that won *result*'s game: its winner, or in a round its director
-    called, for a game that ended without one, the side ahead (:data:`CALLED_RULE`)."""
-    if result.winner is not None or not played.called or not result.over:
-        return result.winner
-    best = max(result.scores)
-    ahead = [side for side, score in enumerate(result.scores) if score == best]
-    return ahead[0] if len(ahead) == 1 else None
-
-
-def _progressive_top(drive: DriveState, played: RoundState,
-                     results: Mapping[str, TableResult]) -> Fraction:
-    """Returns the most points a side made at a table of round *played* that was not
-    abandoned (what a progressive adjustment is a share of; 0 when there is none)."""
-    scores = [score for index, game in enumerate(played.games, start=1)
-              if drive.adjustment(played.number, index) is None and game in results
-              for score in results[game].scores]
-    return Fraction(max(scores, default=0))
-
-
-def matchpoints(
-    drive: DriveState, number: int, results: Mapping[str, TableResult]
-) -> dict[int, Fraction]:
-    """Returns each player's matchpoints in round *number* (0-based) of a duplicate drive:
-    on every board, a side scores 1 for each other table whose same side it beat on that board
-    (more points), and 1/2 for each tie; only tables that finished the deal compare. A side of
-    a table where its director abandoned the board scores on it its adjusted share
-    (:data:`ADJUSTED`) of the tables that finished it (the board is not compared there, even
-    if the table finished it before its game could skip it); a side of
-    a table its director abandoned scores, on each board that table did not finish, its
-    adjusted share (:data:`ADJUSTED`) of the tables that finished it, and a player who sat
-    the round out their average share of them (:data:`SIT_OUT_RULE`)."""
-    played = drive.played[number]
-    tables = drive.schedule[number]
-    earned: dict[int, Fraction] = {}
-    for deal in range(1, drive.boards + 1):
-        scored = [(table, results[game].deals[deal]) for index, (game, table) in
-                  enumerate(zip(played.games, tables, strict=True), start=1)
-                  if game in results and deal in results[game].deals
-                  and drive.board_adjustment(played.number, index, deal) is None]
-        for player in played.sitting_out:
-            earned[player] = earned.get(player, Fraction(0)) + ADJUSTED["average"] * len(scored)
-        for index, (game, table) in enumerate(zip(played.games, tables, strict=True), start=1):
-            board = drive.board_adjustment(played.number, index, deal)
-            if board is not None:
-                # Its director's ruling stands, whatever the table played of the board.
-                for side, members in enumerate(partner_pairs(table, drive.sides)):
-                    for player in members:
-                        earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
-                            board.adjusted[side]] * len(scored)
-                continue
-            adjustment = drive.adjustment(played.number, index)
-            if game in results and deal in results[game].deals:
-                continue
-            if adjustment is None and played.called and game in results:
-                # Did not finish the board when the round was called: average each side.
-                for player in table:
-                    earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
-                        "average"] * len(scored)
-                continue
-            if adjustment is None:
-                continue
-            for side, members in enumerate(partner_pairs(table, drive.sides)):
-                for player in members:
-                    earned[player] = earned.get(player, Fraction(0)) + ADJUSTED[
-                        adjustment.adjusted[side]] * len(scored)
-        for table, mine in scored:
-            for side, members in enumerate(partner_pairs(table, drive.sides)):
-                mp = Fraction(0)
-                for other, theirs in scored:
-                    if other is table:
-                        continue
-                    if mine[side] > theirs[side]:
-                        mp += 1
-                    elif mine[side] == theirs[side]:
-                        mp += Fraction(1, 2)
-                for player in members:
-                    earned[player] = earned.get(player, Fraction(0)) + mp
-    return earned
-
-
-def _number(value: Fraction) -> int | float:
-    """Returns *value* as an int when whole (halves otherwise, exact in binary)."""
-    return int(value) if value.denominator == 1 else float(value)

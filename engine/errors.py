@@ -38,3 +38,9 @@ class InvalidActionError(FortyFiveError, ValueError):
 
 class EventSequenceError(FortyFiveError):
     """Raised when an event cannot follow the state it is applied to (a corrupt log)."""
+
+
+class DriveError(FortyFiveError, ValueError):
+    """Raised for a drive that cannot be made: a profile without drive tables, a player
+    count that does not fill them, a bad format or number of rounds; and by the drive's fold
+    for an event its state does not allow."""

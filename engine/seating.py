@@ -1,14 +1,27 @@
-"""Seating a round from the last one: the ``winners_move`` movement, and seating the players
-still there after arrivals and withdrawals.
+"""The movements of a drive: who sits at which table, round by round.
 
 Pure functions over tables (tuples of player indices in seat order; seat *s* is on side
-``s mod sides``, so partners sit ``sides`` seats apart). :mod:`engine.drives` names the
-movements and folds the rounds these functions seat.
+``s mod sides``, so partners sit ``sides`` seats apart). :mod:`engine.drives` folds the rounds
+these functions seat.
 
-In ``winners_move`` the winning side of each table moves on to the next table (the last
+``round_robin`` is an individual movement: every table seats whole partnerships of two (pairs
+tables of four, bruff's three partnerships at tables of six), and round *r* pairs the players by
+the *r*-th perfect matching of the round-robin "circle" (one fixed player, the others turning),
+so nobody partners the same player twice until ``players - 1`` rounds have been played; each
+round's partnerships then go to the tables so that few players stay where they just played.
+
+>>> rounds = movement(8, 4, 3)
+>>> rounds[0]
+((7, 1, 0, 6), (2, 3, 5, 4))
+>>> len({frozenset(p) for r in rounds for t in r for p in partner_pairs(t, 2)})
+12
+
+``fixed_partners`` keeps each partnership together and moves it as in a Mitchell. In
+``winners_move`` the winning side of each table moves on to the next table (the last
 table's winners go to table 1) and the losers stay; at every table the two who stayed
 together, and the two who moved together, become opponents: each mover partners one who
-stayed.
+stayed. It seats each round from the last one's results, as it seats the players still there
+after arrivals and withdrawals.
 
 >>> winners_move(((0, 1, 2, 3), (4, 5, 6, 7)), (0, 1), 2)
 ((1, 3, 5, 7), (4, 6, 0, 2))
@@ -17,8 +30,165 @@ stayed.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TypeAlias
 
-Table = tuple[int, ...]
+from engine.errors import DriveError
+
+Table: TypeAlias = tuple[int, ...]
+"""The players (indices into the drive's players) of one table, in seat order."""
+Round: TypeAlias = tuple[Table, ...]
+
+TABLE_SIZES: dict[str, int] = {"classic": 4, "auction": 4, "bruff": 6}
+"""Seats per table of a drive, by profile: two partnerships of two, or bruff's three."""
+
+
+def table_size(profile: str) -> int:
+    """Returns the seats of a drive table for *profile*.
+
+    :raises DriveError: if *profile* has no drive tables.
+    """
+    try:
+        return TABLE_SIZES[profile]
+    except KeyError:
+        raise DriveError(
+            f"profile {profile!r} cannot run a drive (known: {', '.join(TABLE_SIZES)})"
+        ) from None
+
+
+def check_players(count: int, size: int) -> None:
+    """Checks that *count* players fill tables of *size*.
+
+    :raises DriveError: if they do not.
+    """
+    if count < size or count % size:
+        fewer = count - count % size
+        counts = f"{fewer} or {fewer + size}" if fewer else f"{size}"
+        raise DriveError(
+            f"{count} players do not fill tables of {size}: use {counts} players, or ask "
+            "for bots to fill the last table (fill_with_bots)"
+        )
+
+
+def matching(players: int, number: int) -> tuple[tuple[int, int], ...]:
+    """Returns the partner pairs of round *number* (0-based) of the circle method for an even
+    count of *players*: every pair of players meets in exactly one of ``players - 1`` rounds.
+
+    >>> matching(4, 0), matching(4, 1)
+    (((3, 0), (1, 2)), ((3, 1), (2, 0)))
+    """
+    assert players % 2 == 0, "a perfect matching needs an even count"
+    turning = players - 1
+    r = number % turning
+    pairs = [(turning, r)]
+    for k in range(1, players // 2):
+        pairs.append(((r + k) % turning, (r - k) % turning))
+    return tuple(pairs)
+
+
+def movement(players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns the seats of every table of every round: partners sit *sides* seats apart
+    (seat s is on side ``s mod sides``), a table holds ``size // 2`` partnerships, and each
+    round's partnerships are given to tables so that as few players as possible stay at the
+    table they just played at (each in turn takes the free table it knows least)."""
+    sides = size // 2
+    tables = players // size
+    schedule: list[Round] = []
+    where: dict[int, int] = {}
+    for number in range(rounds):
+        pairs = matching(players, number)
+        groups = [pairs[t * sides:(t + 1) * sides] for t in range(tables)]
+        placed: list[tuple[tuple[int, int], ...] | None] = [None] * tables
+        for group in groups:
+            free = [t for t in range(tables) if placed[t] is None]
+            best = min(free, key=lambda t: sum(where.get(p) == t for pair in group for p in pair))
+            placed[best] = group
+        schedule.append(tuple(
+            tuple(group[seat % sides][seat // sides] for seat in range(size))
+            for group in placed if group is not None
+        ))
+        where = {p: t for t, table in enumerate(schedule[-1]) for p in table}
+    return tuple(schedule)
+
+
+MOVEMENTS = ("round_robin", "fixed_partners", "winners_move")
+"""The movements a drive can use (``movement``): docs/api.md says what each gives.
+``winners_move`` seats round 1 as ``round_robin`` does and each next round at its start from
+the last one's results (:func:`engine.seating.winners_move`)."""
+
+SEATED_AT_START = "winners_move"
+"""The movement whose rounds after the first are seated when they start."""
+
+ODD_PLAYERS = ("bots", "sit_out")
+"""What seats players that do not fill the tables after arrivals and withdrawals
+(``odd_players``): house bots, or sitting out."""
+
+SIT_OUT_RULE = (
+    "a player who sits out a round scores the round's average: 50 per cent of the top, as "
+    "an abandoned table's side given average does (duplicate: of the matchpoints a side "
+    "could make on each board, one per table that finished it; progressive: of the most "
+    "points a side made at a table of the round that was not abandoned); those who have sat "
+    "out least sit out first, and among them the last to join"
+)
+"""How sit-outs score and who sits out (published with the standings and in docs/api.md)."""
+
+
+def fixed_partners(players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns a movement of set partnerships, as a Mitchell moves pairs: players ``2k`` and
+    ``2k + 1`` partner each other all evening. At table *t* of round *r* (0-based) side 0 is
+    the stationary partnership *t*; side 1 is the partnership that moved up *r* tables; in
+    bruff, side 2 is the one that moved down *r* tables. Over as many rounds as tables, each
+    stationary pair meets every moving pair once (classic, auction).
+
+    >>> fixed_partners(8, 4, 2)
+    (((0, 4, 1, 5), (2, 6, 3, 7)), ((0, 6, 1, 7), (2, 4, 3, 5)))
+    """
+    sides = size // 2
+    tables = players // size
+    shift = (0, 1, -1)
+    schedule = []
+    for number in range(rounds):
+        seated = []
+        for table in range(tables):
+            pairs = [side * tables + (table - shift[side] * number) % tables
+                     for side in range(sides)]
+            seated.append(tuple(2 * pairs[seat % sides] + seat // sides for seat in range(size)))
+        schedule.append(tuple(seated))
+    return tuple(schedule)
+
+
+def schedule_of(movement_name: str, players: int, size: int, rounds: int) -> tuple[Round, ...]:
+    """Returns the schedule of the movement named *movement_name*.
+
+    :raises DriveError: for a movement that is none of :data:`MOVEMENTS`.
+    """
+    if movement_name == "round_robin":
+        return movement(players, size, rounds)
+    if movement_name == "fixed_partners":
+        return fixed_partners(players, size, rounds)
+    if movement_name == SEATED_AT_START:
+        return movement(players, size, 1)
+    raise DriveError(f"movement must be one of {', '.join(MOVEMENTS)}, got {movement_name!r}")
+
+
+def meetings(schedule: Sequence[Round], sides: int) -> tuple[list[int], list[int]]:
+    """Returns, per player, how many different partners and how many different opponents
+    they meet over *schedule* (for ``fortyfive bench drive``)."""
+    count = 1 + max(p for r in schedule for t in r for p in t)
+    partners: list[set[int]] = [set() for _ in range(count)]
+    opponents: list[set[int]] = [set() for _ in range(count)]
+    for tables in schedule:
+        for table in tables:
+            for members in partner_pairs(table, sides):
+                for player in members:
+                    partners[player] |= set(members) - {player}
+                    opponents[player] |= set(table) - set(members)
+    return [len(p) for p in partners], [len(o) for o in opponents]
+
+
+def partner_pairs(table: Table, sides: int) -> tuple[tuple[int, ...], ...]:
+    """Returns the partnerships of *table* (the players of each side)."""
+    return tuple(tuple(table[s] for s in range(side, len(table), sides)) for side in range(sides))
+
 
 
 def mover(scores: Sequence[int], winner: int | None) -> int:

@@ -25,18 +25,12 @@ import hashlib
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from engine.drives import (
-    SEATED_AT_START,
-    DriveError,
-    DriveState,
-    TableResult,
-    fold_drive,
-    paper_results,
-)
-from engine.errors import FortyFiveError, shown
+from engine.drives import DriveState, fold_drive
+from engine.errors import DriveError, FortyFiveError, shown
 from engine.fold import fold
-from engine.seating import choose_sit_outs, mover, seat_present, winners_move
+from engine.seating import SEATED_AT_START, choose_sit_outs, mover, seat_present, winners_move
 from engine.sides import side_name
+from engine.standings import TableResult, paper_results
 from events import checkpoints
 from events.chain import verify as verify_game_chain
 from events.chain import verify_drive as verify_drive_chain

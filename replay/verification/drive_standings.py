@@ -1,7 +1,7 @@
 """A drive's standings, derived for ``drive verify`` on a path of their own.
 
-The service ranks players with :func:`engine.drives.standings` over
-:func:`engine.drives.public_results`; a verifier calling those would agree with any mistake
+The service ranks players with :func:`engine.standings.standings` over
+:func:`engine.standings.public_results`; a verifier calling those would agree with any mistake
 they make. This module derives the same standings from the rules as docs/api.md states them
 ("Drives"), sharing only what says what the records mean: the game fold
 (:func:`engine.fold.fold`, the rules that score each game, which the verifier re-runs on the

@@ -14,16 +14,9 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from engine.drives import (
-    ADJUSTED,
-    SEATED_AT_START,
-    DriveError,
-    DriveState,
-    apply_drive_event,
-    schedule_of,
-)
-from engine.errors import shown
-from engine.seating import choose_sit_outs
+from engine.drives import ADJUSTED, DriveState, apply_drive_event
+from engine.errors import DriveError, shown
+from engine.seating import SEATED_AT_START, choose_sit_outs, schedule_of
 from events.drive_store import DriveStore
 from events.envelope import DIRECTOR
 from events.errors import ConcurrencyError

@@ -28,35 +28,41 @@ from engine.drives import (
     ADJUSTMENT_RULE,
     CALLED_RULE,
     FORMATS,
-    ODD_PLAYERS,
     RANKINGS,
-    SEATED_AT_START,
-    SIT_OUT_RULE,
     TIE_RULES,
     Adjustment,
     BoardAdjustment,
-    DriveError,
     DriveState,
     RoundState,
-    TableResult,
-    check_players,
     fold_drive,
-    paper_results,
-    partner_pairs,
     player_level,
-    public_results,
-    schedule_of,
-    standings,
-    table_result,
-    table_size,
-    table_winner,
 )
-from engine.errors import shown
+from engine.errors import DriveError, shown
 from engine.fold import PLAYED_OUT, apply_event
 from engine.levels import LEVELS, BotLevelError, default_level
 from engine.paper import ScoreCardError, check_paper_rules
 from engine.profiles import RuleSet, make_ruleset
-from engine.seating import choose_sit_outs, mover, seat_present, winners_move
+from engine.seating import (
+    ODD_PLAYERS,
+    SEATED_AT_START,
+    SIT_OUT_RULE,
+    check_players,
+    choose_sit_outs,
+    mover,
+    partner_pairs,
+    schedule_of,
+    seat_present,
+    table_size,
+    winners_move,
+)
+from engine.standings import (
+    TableResult,
+    paper_results,
+    public_results,
+    standings,
+    table_result,
+    table_winner,
+)
 from engine.state import GameState
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
@@ -716,7 +722,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
                round_ends_at: datetime | None = None) -> dict[str, Any]:
     """Returns the public view of a drive: status, players, the schedule, every round started
     with its tables (game, players in seat order, status, scores), each table's result as
-    :func:`engine.drives.public_results` lets anyone see it, and the checkpoint *kept* at its
+    :func:`engine.standings.public_results` lets anyone see it, and the checkpoint *kept* at its
     end (by moment, :func:`keep_checkpoints`); and the drive's ``head``: its version, the
     hash *head* of its last event, and *checkpoint*, that head signed."""
     results = public_results(drive, results)
@@ -765,7 +771,7 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
 
 def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
     """Returns the standings of a drive, with its tie rule, from the results anyone may see
-    (:func:`engine.drives.public_results`)."""
+    (:func:`engine.standings.public_results`)."""
     names = [p["name"] for p in drive.players]
     made: list[Adjustment | BoardAdjustment] = sorted(
         (*drive.adjustments, *drive.board_adjustments), key=lambda a: a.round)

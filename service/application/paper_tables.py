@@ -18,15 +18,10 @@ import hmac
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.drives import (
-    DriveError,
-    DriveState,
-    ScoreCard,
-    ScoreCardRefused,
-    apply_drive_event,
-    partner_pairs,
-)
+from engine.drives import DriveState, ScoreCard, ScoreCardRefused, apply_drive_event
+from engine.errors import DriveError
 from engine.profiles import make_ruleset
+from engine.seating import partner_pairs
 from events.drive_store import DriveStore
 from events.envelope import DIRECTOR
 from events.errors import ConcurrencyError

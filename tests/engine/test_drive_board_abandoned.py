@@ -11,20 +11,12 @@ import pytest
 
 from engine.actions import decide_and_apply, start_game
 from engine.bots import choose_action
-from engine.drives import (
-    BoardAdjustment,
-    DriveError,
-    TableResult,
-    apply_drive_event,
-    fold_drive,
-    movement,
-    partner_pairs,
-    standings,
-    table_result,
-)
-from engine.errors import EventSequenceError
+from engine.drives import BoardAdjustment, apply_drive_event, fold_drive
+from engine.errors import DriveError, EventSequenceError
 from engine.fold import PLAYED_OUT, apply_event, fold
+from engine.seating import movement, partner_pairs
 from engine.shuffle import commitment
+from engine.standings import TableResult, standings, table_result
 from engine.state import GameState
 from events.types import (
     DRIVE_EVENT_TYPES,

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.drives import DriveError, fold_drive, movement
-from engine.seating import choose_sit_outs, seat_present, winners_move
+from engine.drives import fold_drive
+from engine.errors import DriveError
+from engine.seating import choose_sit_outs, movement, seat_present, winners_move
 from events.types import DRIVE_EVENT_TYPES, event_from_data
 
 

@@ -9,24 +9,21 @@ import pytest
 
 from engine.actions import start_game
 from engine.boards import board_order
-from engine.drives import (
-    DriveError,
-    TableResult,
+from engine.drives import fold_drive
+from engine.errors import DriveError
+from engine.fold import fold
+from engine.profiles import make_ruleset
+from engine.seating import (
     check_players,
     fixed_partners,
-    fold_drive,
     meetings,
     movement,
     partner_pairs,
-    public_results,
     schedule_of,
-    standings,
-    table_result,
     table_size,
 )
-from engine.fold import fold
-from engine.profiles import make_ruleset
 from engine.shuffle import ShuffleError, deal_key
+from engine.standings import TableResult, public_results, standings, table_result
 from events.types import DRIVE_EVENT_TYPES, GameAbandoned, event_from_data
 from replay.verification.drive_standings import Outcome, derive
 

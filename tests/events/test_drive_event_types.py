@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from engine import drives
+from engine.errors import DriveError
+from engine.standings import paper_results
 from events.chain import GENESIS_HASH, seal_drive_events, verify_drive
 from events.envelope import DriveEnvelope
 from events.errors import CorruptStreamError, SchemaError
@@ -115,15 +117,15 @@ def test_a_paper_tables_card_folds_and_stands_once_confirmed() -> None:
     card = drive.score_card(1, 1)
     assert card is not None and card.confirmed and card.confirmed_by is None
     assert card.result.scores == (50, 40) and card.result.winner == 0
-    assert drives.paper_results(drive)["g1"].deals == {1: (20, 10), 2: (15, 15), 3: (15, 15)}
+    assert paper_results(drive)["g1"].deals == {1: (20, 10), 2: (15, 15), 3: (15, 15)}
     ended = event_from_data("round_ended", SAMPLES["round_ended"], DRIVE_EVENT_TYPES)
     unconfirmed = drives.fold_drive("d", events[:-1])
-    with pytest.raises(drives.DriveError, match="score card of paper table 1 is confirmed"):
+    with pytest.raises(DriveError, match="score card of paper table 1 is confirmed"):
         drives.apply_drive_event(unconfirmed, ended)
     illegal = event_from_data("score_card_entered", {
         **SAMPLES["score_card_entered"], "deals": [{"dealer": 0, "points": [30, 5]}]},
         DRIVE_EVENT_TYPES)
-    with pytest.raises(drives.DriveError, match="deal 1: A 30, B 5 is not a split"):
+    with pytest.raises(DriveError, match="deal 1: A 30, B 5 is not a split"):
         drives.fold_drive("d", [*events[:2], illegal])
 
 

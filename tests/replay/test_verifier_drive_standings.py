@@ -1,7 +1,7 @@
 """``drive verify`` derives a drive's standings on a path of its own
 (replay/verification/drive_standings.py): it agrees with the service's
-(:func:`engine.drives.standings` over :func:`engine.drives.public_results`) on any results, and
-would tell them apart if either were wrong."""
+(:func:`engine.standings.standings` over :func:`engine.standings.public_results`) on any
+results, and would tell them apart if either were wrong."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.drives import DriveState, TableResult, fold_drive, movement, public_results, standings
+from engine.drives import DriveState, fold_drive
+from engine.seating import movement
+from engine.standings import TableResult, public_results, standings
 from events.types import DRIVE_EVENT_TYPES, event_from_data
 from replay.verification.drive_standings import Outcome, derive
 

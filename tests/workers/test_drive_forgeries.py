@@ -24,7 +24,8 @@ import pytest
 from flask import Flask
 from worker_helpers import drive as run_all
 
-from engine.drives import TableResult, fold_drive, public_results, standings
+from engine.drives import fold_drive
+from engine.standings import TableResult, public_results, standings
 from events import checkpoints
 from events.codec import canonical_json
 from events.envelope import DriveEnvelope

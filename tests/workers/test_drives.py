@@ -9,7 +9,8 @@ from rq import Queue
 from worker_helpers import drive as run_all
 from worker_helpers import state_of
 
-from engine.drives import partner_pairs, table_result
+from engine.seating import partner_pairs
+from engine.standings import table_result
 from events.drive_store import DriveStore
 from events.redis_store import RedisEventStore
 from replay.formats.build import build_history, replay_log

@@ -7,8 +7,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.drives import ADJUSTED, FORMATS, MOVEMENTS, ODD_PLAYERS, RANKINGS, TABLE_SIZES
+from engine.drives import ADJUSTED, FORMATS, RANKINGS
 from engine.levels import LEVELS
+from engine.seating import MOVEMENTS, ODD_PLAYERS, TABLE_SIZES
 from service.application.director import DIRECTOR_ACTIONS
 from service.application.drives import (
     DEFAULT_BOARDS,
