@@ -1,14 +1,12 @@
-"""Drives: the schedule of an evening of several tables and rounds, and its standings.
+"""Drives: the fold of an evening of several tables and rounds.
 
 A drive is an aggregate of its own, event-sourced like a game: its events
-(:data:`events.types.DRIVE_EVENT_TYPES`) record the creation (profile, options, players, format,
-the whole schedule fixed up front), each round's start (its games, and in duplicate the
+(:data:`events.drive_types.DRIVE_EVENT_TYPES`) record the creation (profile, options, players,
+format, the whole schedule fixed up front), each round's start (its games, and in duplicate the
 commitment of every board) and end (each game's head then), each board's reveal, a paper
 table's score card entered, disputed and confirmed (held to the rules by :mod:`engine.paper`),
-and the finish. This module is pure: it folds those events into a :class:`DriveState`, builds
-the schedule, and derives the standings from the results of the drive's games and paper
-tables' confirmed cards; standings are never stored, so anyone holding the history can derive
-them again.
+and the finish. This module is pure: it folds those events into a :class:`DriveState`, checking
+each against the state (a director's action the evening does not allow is refused here, once).
 
 The movements that seat the rounds are :mod:`engine.seating`'s; the standings are derived in
 :mod:`engine.standings`.
@@ -36,7 +34,7 @@ from engine.seating import (
     sitting_out,
 )
 from engine.sides import side_name
-from events.types import (
+from events.drive_types import (
     BoardAbandoned,
     BoardRevealed,
     DriveCreated,
@@ -44,7 +42,6 @@ from events.types import (
     DrivePaused,
     DriveResumed,
     DriveStopped,
-    Event,
     PlayerAdded,
     PlayerSubstituted,
     PlayerWithdrawn,
@@ -56,6 +53,7 @@ from events.types import (
     ScoreCardEntered,
     TableAbandoned,
 )
+from events.types import Event
 
 Format: TypeAlias = Literal["progressive", "duplicate"]
 FORMATS: tuple[Format, ...] = ("progressive", "duplicate")

@@ -1,6 +1,6 @@
 """The drive store: one append-only, hash-chained stream per drive, on Redis Streams.
 
-A drive's events are typed events (:data:`events.types.DRIVE_EVENT_TYPES`; their fold is
+A drive's events are typed events (:data:`events.drive_types.DRIVE_EVENT_TYPES`; their fold is
 :func:`engine.drives.fold_drive`), sealed by :mod:`events.chain` in envelopes that chain like a
 game's (:class:`events.envelope.DriveEnvelope`) and read back through the drive upcasters
 (:func:`events.upcasting.decode_drive`). The append reuses the game store's compare-and-append

@@ -13,10 +13,10 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
+from events.drive_types import DRIVE_EVENT_TYPES
 from events.envelope import DriveEnvelope, Envelope
 from events.errors import CorruptStreamError, SchemaError
 from events.types import (
-    DRIVE_EVENT_TYPES,
     EVENT_TYPES,
     Event,
     EventDataError,

@@ -31,12 +31,7 @@ from engine.sides import seat_name
 from events.chain import GENESIS_HASH, seal
 from events.codec import canonical_json
 from events.envelope import SERVER, RecordedEvent
-from events.types import (
-    EventDataError,
-    GameCreated,
-    UnknownEventTypeError,
-    event_from_data,
-)
+from events.types import EventDataError, GameCreated, UnknownEventTypeError, event_from_data
 from replay.errors import HistoryError
 from replay.formats.build import build_history, replay_log
 from replay.formats.derive import Replayer, apply_start

@@ -18,20 +18,20 @@ from engine.drives import ADJUSTED, DriveState, apply_drive_event
 from engine.errors import DriveError, shown
 from engine.seating import SEATED_AT_START, choose_sit_outs, schedule_of
 from events.drive_store import DriveStore
-from events.envelope import DIRECTOR
-from events.errors import ConcurrencyError
-from events.types import (
+from events.drive_types import (
     BoardAbandoned,
     DrivePaused,
     DriveResumed,
     DriveStopped,
-    Event,
     PlayerAdded,
     PlayerSubstituted,
     PlayerWithdrawn,
     RoundCalled,
     TableAbandoned,
 )
+from events.envelope import DIRECTOR
+from events.errors import ConcurrencyError
+from events.types import Event
 from service.application import commands
 from service.application.drives import (
     DIRECTOR_SECRET,

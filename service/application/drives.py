@@ -66,22 +66,19 @@ from engine.standings import (
 from engine.state import GameState
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore, is_drive_id
-from events.envelope import DIRECTOR, SERVER, DriveEnvelope
-from events.errors import ConcurrencyError
-from events.fold_cache import Folded
-from events.types import (
-    BoardDealt,
+from events.drive_types import (
     BoardRevealed,
-    BoardSkipped,
     DriveCreated,
     DriveFinished,
     DriveStopped,
-    Event,
     RoundCalled,
     RoundEnded,
     RoundStarted,
-    SeedRevealed,
 )
+from events.envelope import DIRECTOR, SERVER, DriveEnvelope
+from events.errors import ConcurrencyError
+from events.fold_cache import Folded
+from events.types import BoardDealt, BoardSkipped, Event, SeedRevealed
 from events.upcasting import decode_drive
 from service.application import commands, signing
 from service.application.names import name_key

@@ -23,9 +23,10 @@ from engine.errors import DriveError
 from engine.profiles import make_ruleset
 from engine.seating import partner_pairs
 from events.drive_store import DriveStore
+from events.drive_types import ScoreCardConfirmed, ScoreCardDisputed, ScoreCardEntered
 from events.envelope import DIRECTOR
 from events.errors import ConcurrencyError
-from events.types import Event, ScoreCardConfirmed, ScoreCardDisputed, ScoreCardEntered
+from events.types import Event
 from service.application.drives import DIRECTOR_SECRET, load
 from service.application.tokens import token_digest
 

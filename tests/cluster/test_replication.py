@@ -15,11 +15,12 @@ from serve_helpers import DEADLINE
 
 from events.chain import GENESIS_HASH
 from events.drive_store import DriveStore
+from events.drive_types import RoundStarted
 from events.keys import drive_key, game_key
 from events.redis_store import RedisEventStore
 from events.replication import NotReplicatedError
 from events.store import StoreUnavailableError
-from events.types import BidMade, RoundStarted
+from events.types import BidMade
 from service.processes.embedded_cluster import EmbeddedCluster
 from service.processes.embedded_redis import EmbeddedRedis
 

@@ -18,14 +18,8 @@ from engine.seating import movement, partner_pairs
 from engine.shuffle import commitment
 from engine.standings import TableResult, standings, table_result
 from engine.state import GameState
-from events.types import (
-    DRIVE_EVENT_TYPES,
-    BoardAbandoned,
-    BoardDealt,
-    BoardSkipped,
-    SeedRevealed,
-    event_from_data,
-)
+from events.drive_types import DRIVE_EVENT_TYPES, BoardAbandoned
+from events.types import BoardDealt, BoardSkipped, SeedRevealed, event_from_data
 from replay.verification.drive_standings import Outcome, derive
 
 SEEDS = {1: "11" * 32, 2: "22" * 32}

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from engine.drives import fold_drive
 from engine.errors import DriveError
 from engine.seating import choose_sit_outs, movement, seat_present, winners_move
-from events.types import DRIVE_EVENT_TYPES, event_from_data
+from events.drive_types import DRIVE_EVENT_TYPES
+from events.types import event_from_data
 
 
 @given(st.sampled_from([2, 3]), st.integers(min_value=1, max_value=6), st.data())

@@ -24,7 +24,8 @@ from engine.seating import (
 )
 from engine.shuffle import ShuffleError, deal_key
 from engine.standings import TableResult, public_results, standings, table_result
-from events.types import DRIVE_EVENT_TYPES, GameAbandoned, event_from_data
+from events.drive_types import DRIVE_EVENT_TYPES
+from events.types import GameAbandoned, event_from_data
 from replay.verification.drive_standings import Outcome, derive
 
 

@@ -15,15 +15,10 @@ from engine import drives
 from engine.errors import DriveError
 from engine.standings import paper_results
 from events.chain import GENESIS_HASH, seal_drive_events, verify_drive
+from events.drive_types import DRIVE_EVENT_TYPES, DriveCreated
 from events.envelope import DriveEnvelope
 from events.errors import CorruptStreamError, SchemaError
-from events.types import (
-    DRIVE_EVENT_TYPES,
-    EVENT_TYPES,
-    DriveCreated,
-    event_from_data,
-    event_to_data,
-)
+from events.types import EVENT_TYPES, event_from_data, event_to_data
 from events.upcasting import DRIVE_UPCASTERS, decode, decode_drive
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,11 +12,11 @@ import pytest
 from engine.drives import fold_drive
 from events.codec import canonical_json
 from events.drive_store import DriveStore
+from events.drive_types import DriveFinished, RoundEnded, RoundStarted
 from events.errors import CorruptStreamError
 from events.keys import drive_command_key, drive_key, feed_key
 from events.redis_store import RedisEventStore
 from events.store import partition_of
-from events.types import DriveFinished, RoundEnded, RoundStarted
 from events.upcasting import decode_drive
 
 GOLDEN = Path(__file__).resolve().parents[1] / "replay" / "golden" / "drives"

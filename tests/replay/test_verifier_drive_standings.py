@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from engine.drives import DriveState, fold_drive
 from engine.seating import movement
 from engine.standings import TableResult, public_results, standings
-from events.types import DRIVE_EVENT_TYPES, event_from_data
+from events.drive_types import DRIVE_EVENT_TYPES
+from events.types import event_from_data
 from replay.verification.drive_standings import Outcome, derive
 
 
