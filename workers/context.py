@@ -35,6 +35,23 @@ RESULT_TTL = 3600
 (after a dispatcher crash, within seconds) cannot enqueue it again; after that a copy would
 only find the game moved on. Longer would cost memory for every append."""
 
+KEPT_BY_THEIR_OWN_KEY = frozenset({"seal_deal"})
+"""The jobs whose finished run is not kept (``result_ttl=0``: RQ deletes the job's hash as it
+finishes and stores no result, no finished-registry entry, no expiries). A sealing writes its
+deal's sealed key with ``SET NX`` before it finishes, and the dispatcher plans no sealing for a
+deal whose key exists, so the key does what a kept job's taken id would: a deal is sealed once.
+A copy enqueued in the moment between the dispatcher's look at the key and the job's end (its
+id free again) finds the key and writes nothing. Bots and clocks have no such key: theirs are
+kept (:data:`RESULT_TTL`). What it spares is memory (a kept sealing held about 6.7 KB for an
+hour), not Redis time: RQ's deletion costs about as many commands as the keeping."""
+
+
+def result_ttl(name: str) -> int:
+    """Returns how long a finished job of *name* (a function of :mod:`workers.jobs`) is kept, in
+    seconds: 0 (not at all) for :data:`KEPT_BY_THEIR_OWN_KEY`, else :data:`RESULT_TTL`."""
+    return 0 if name in KEPT_BY_THEIR_OWN_KEY else RESULT_TTL
+
+
 FAILURE_TTL = 7 * 24 * 3600
 """Seconds a job that failed all its retries is kept for an operator (its id stays taken, so
 requeue it, e.g. with ``rq requeue``, once the cause is fixed)."""

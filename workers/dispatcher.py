@@ -132,7 +132,7 @@ def enqueue(queue: Queue, job: PlannedJob, *, now: float | None = None) -> bool:
         "job_id": job.job_id,
         "unique": True,
         "retry": context.retry(),
-        "result_ttl": context.RESULT_TTL,
+        "result_ttl": context.result_ttl(job.name),
         "failure_ttl": context.FAILURE_TTL,
     }
     try:
