@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
+from freezegun import freeze_time
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
@@ -47,19 +49,24 @@ def drive(dispatcher: Dispatcher, queue: Queue, rounds: int = 50) -> int:
 
 def drive_with_nonces(dispatcher: Dispatcher, queue: Queue, game_id: str) -> GameState:
     """Drives like :func:`drive`, the human seats sending their nonces whenever a bot cutter
-    waits for them (as the web table does); returns the game's state then."""
-    while True:
-        drive(dispatcher, queue)
-        state = state_of(game_id)
-        if not awaited(state):
-            return state
-        assert state.deal is not None
-        sent = {seat for seat, _ in state.deal.nonces}
-        seat = next(seat for seat, kind in enumerate(state.seat_types)
-                    if kind == "human" and seat not in sent)
-        nonce = hashlib.sha256(f"{game_id}/{state.version}".encode()).hexdigest()
-        commands.act(context.store(), context.games(), game_id, seat,
-                     {"type": "contribute", "nonce": nonce}, expected_version=state.version)
+    waits for them (as the web table does); returns the game's state then.
+
+    The clock stands still meanwhile: a deal's nonce window is 2 s from its shuffle, and on a
+    loaded machine driving the bots up to the cut took longer, so the nonce came too late and
+    was refused (``nonce_window_closed``)."""
+    with freeze_time(datetime.now(UTC)):
+        while True:
+            drive(dispatcher, queue)
+            state = state_of(game_id)
+            if not awaited(state):
+                return state
+            assert state.deal is not None
+            sent = {seat for seat, _ in state.deal.nonces}
+            seat = next(seat for seat, kind in enumerate(state.seat_types)
+                        if kind == "human" and seat not in sent)
+            nonce = hashlib.sha256(f"{game_id}/{state.version}".encode()).hexdigest()
+            commands.act(context.store(), context.games(), game_id, seat,
+                         {"type": "contribute", "nonce": nonce}, expected_version=state.version)
 
 
 def state_of(game_id: str) -> GameState:
