@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
+from freezegun import freeze_time
 from rq import Queue
 from worker_helpers import drive, state_of, work
 
@@ -19,23 +21,26 @@ from workers.dispatcher import Dispatcher
 def test_bots_play_until_the_humans_turn(
     dispatcher: Dispatcher, queue: Queue, store: RedisEventStore, new_game: Callable[..., str]
 ) -> None:
-    # The first dealer follows the game's seed: take the first game whose cutter is a bot.
-    game_id = next(game for game in (
-        new_game("bruff", ["human", "bot", "bot", "bot", "bot", "bot"]) for _ in range(64))
-        if state_of(game).turn != 0)
-    created = store.version(game_id)
-    drive(dispatcher, queue)
-    state = state_of(game_id)
-    if state.phase == "cut":
-        # A bot cutter waits for the human seat's nonce (engine.nonce_window); sent, the
-        # bots play on at once.
-        assert state.turn != 0 and not state.deal.nonces
-        commands.act(store, context.games(), game_id, 0,
-                     {"type": "contribute", "nonce": "a5" * 32},
-                     expected_version=state.version)
+    # The clock stands still: no deal's 2 s nonce window closes before the nonce is sent,
+    # however slow the machine.
+    with freeze_time(datetime.now(UTC)):
+        # The first dealer follows the game's seed: take the first game whose cutter is a bot.
+        game_id = next(game for game in (
+            new_game("bruff", ["human", "bot", "bot", "bot", "bot", "bot"]) for _ in range(64))
+            if state_of(game).turn != 0)
+        created = store.version(game_id)
         drive(dispatcher, queue)
         state = state_of(game_id)
-        assert state.deal.nonces == ((0, "a5" * 32),)
+        if state.phase == "cut":
+            # A bot cutter waits for the human seat's nonce (engine.nonce_window); sent, the
+            # bots play on at once.
+            assert state.turn != 0 and not state.deal.nonces
+            commands.act(store, context.games(), game_id, 0,
+                         {"type": "contribute", "nonce": "a5" * 32},
+                         expected_version=state.version)
+            drive(dispatcher, queue)
+            state = state_of(game_id)
+            assert state.deal.nonces == ((0, "a5" * 32),)
     assert state.phase != "over"
     assert state.turn == 0, "the game waits for its one human"
     actors = {recorded.envelope.actor for recorded in store.read(game_id, after=created)}
