@@ -124,8 +124,11 @@ def ended_over(run: Run) -> bool | None:
         return state is not None and game_over(state)
     version, deal, _ = run.blocked
     stopped = next((event for event in history.events if event.version == version), None)
-    revealed = {event.data.get("deal") for event in history.events
-                if event.type == "seed_revealed"}
+    # Only whole numbers: the data is the history's, and a deal named by a list or an object
+    # is a problem reported elsewhere, never a crash here.
+    named = (event.data.get("deal") for event in history.events
+             if event.type == "seed_revealed")
+    revealed = {number for number in named if isinstance(number, int)}
     if stopped is not None and stopped.type in ("deck_shuffled", "board_dealt") and (
             deal not in revealed):
         return False

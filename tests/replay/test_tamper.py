@@ -326,3 +326,17 @@ def test_a_redacted_field_filled_in_wrongly_is_caught() -> None:
     hidden = next(e for e in value["events"] if e["type"] == "joker_buried")
     hidden["data"]["card"] = "JK"
     assert ("view", hidden["version"]) in _codes(_verify(value))
+
+
+@pytest.mark.parametrize("value", [[1], {"deal": 1}])
+def test_a_revealed_seed_naming_its_deal_by_a_list_is_a_problem_not_a_crash(value: Any) -> None:
+    # A seat's history stops at a deal whose seed it does not reveal; working out whether the
+    # game was over then reads every seed_revealed's deal, which must not be trusted to be one.
+    doc = copy.deepcopy(raw("turned-joker.seat0.json"))
+    revealed = [e for e in doc["events"] if e["type"] == "seed_revealed"]
+    assert revealed, "the history reveals a seed"
+    revealed[0]["data"]["deal"] = value
+    history, diagnostics = read_json(json.dumps(doc))
+    assert history is not None, diagnostics
+    report = verify(history)
+    assert not report.ok
