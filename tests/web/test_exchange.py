@@ -8,7 +8,7 @@ from typing import Any
 from accessibility import serious_violations
 from test_table import api_view, open_seat, play_until, shown_version
 from viewport import FIRST_SCREENS, reset_viewport, set_viewport
-from web_helpers import Bots, LiveServer, by_id, console_errors, css, wait_for
+from web_helpers import Bots, LiveServer, by_id, click_by_id, console_errors, css, wait_for
 
 from engine.refusals import card_text
 
@@ -52,7 +52,7 @@ def test_the_exchange_is_made_by_tapping_cards_in_the_hand(
         assert serious_violations(browser) == [], size
     reset_viewport(browser)
 
-    by_id(browser, "discard-submit").click()
+    click_by_id(browser, "discard-submit")
     wait_for(browser, lambda b: shown_version(b) > view["version"])
     events = live.app.test_client().get(
         f"/v1/games/{game_id}/events?after={view['version']}",

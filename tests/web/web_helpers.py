@@ -153,6 +153,12 @@ def by_id(browser: Any, element_id: str) -> Any:
     return browser.find_element(By.ID, element_id)
 
 
+def click_by_id(browser: Any, element_id: str) -> None:
+    """Clicks the element *element_id*, found again if the page drew it anew between the find
+    and the click (a view arriving from the stream redraws the table's controls)."""
+    wait_for(browser, lambda b: by_id(b, element_id).click() is None)
+
+
 def css(browser: Any, selector: str) -> list[Any]:
     from selenium.webdriver.common.by import By
 
