@@ -22,7 +22,10 @@ def test_a_seat_gets_its_own_hand_and_the_spectator_none(client: FlaskClient) ->
     for _ in range(6):
         table.step()
     path = f"{table.path}/deals/1/diagram.svg"
-    hand = table.view(0).get_json()["hand"]
+    view = table.view(0).get_json()
+    # The turn-up a robber took is in its hand now but was not dealt to it.
+    robbed = view["deal"]["turn_up"] if view["deal"]["robbed_by"] == 0 else None
+    hand = [code for code in view["hand"] if code != robbed]
     seat = client.get(path, headers=bearer(table.tokens[0]))
     assert seat.status_code == 200
     assert seat.mimetype == "image/svg+xml"
