@@ -312,8 +312,9 @@ def skip_boards(store: Any, cache: commands.GameCache, drive: DriveState) -> lis
     abandoned at one table (``board_abandoned``) and that the table is still playing; returns
     the games it skipped a board in. The game's ``board_skipped`` is the server's (it carries
     out the drive's decision); a table that finished the board before it could be skipped
-    plays on (the director's adjusted score stands for it all the same: engine.drives
-    .matchpoints), and a game that moved meanwhile is skipped at the next advance."""
+    plays on (the director's adjusted score stands for it all the same:
+    :func:`engine.standings.matchpoints`), and a game that moved meanwhile is skipped at the
+    next advance."""
     current = drive.current
     if current is None or current.ended:
         return []
