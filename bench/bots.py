@@ -4,9 +4,13 @@ Wilson 95% intervals, the seeds, and the CPU each level spends per decision.
 Each row plays *games* complete games of one profile in-process with the engine (no Redis):
 one side's seats play the row's first level, every other seat the second. The first level's
 side changes from game to game (game n puts it on side n mod sides), so no side's seats or
-first dealer favour it. A game's shuffles and its players' draws come from one generator
-seeded with ``SEED/PROFILE/FIRST-SECOND/n``: a row is reproducible when the strong level runs
-on a number of worlds (``--worlds``) instead of a time budget.
+first dealer favour it, and the games of a set, one per side, are dealt the same cards (the
+cards of ``SEED/PROFILE/deals/SET``, whatever the row's levels; the cuts drawn from the game's
+committed contribution secret), so the luck of the deal cancels out of a set rather than
+adding to the spread. The players' draws come from a generator seeded with
+``SEED/PROFILE/FIRST-SECOND/n``: a row is reproducible when the strong level runs on a number
+of worlds (``--worlds``) instead of a time budget; its budget is a count of play-out steps, so
+a budget's row is reproducible too.
 
 Levels: ``strong`` (:mod:`engine.strong_bot`), ``basic`` (:mod:`engine.bots`) and ``random``
 (every legal action alike). The rows' ``aim`` is issue 27's floor for the lower bound of the
@@ -18,6 +22,7 @@ alike. For the auction, each level's contracts by bid: how many, made, set, and 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import multiprocessing
 import random
@@ -137,20 +142,31 @@ def _random_action(state: GameState, seat: Seat, chance: random.Random
 
 def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str, Any]:
     """Plays game *n* of a row; returns whether the first level's side won, the levels' CPU
-    and decisions, and (auction) the contracts by level and bid."""
+    and decisions, and (auction) the contracts by level and bid.
+
+    Games are played in sets of one per side (games ``k * sides`` to ``k * sides + sides -
+    1``): each puts the first level on another side, and all of the set are dealt the same
+    cards while they last (:func:`deal_draws`), so that luck of the cards cancels out of the
+    set and a row of a given seed deals the same cards whatever its levels."""
     profile, first, second, seed, number, budget_ms, worlds = job
-    chance = random.Random(f"{seed}/{profile}/{first}-{second}/{number}")
-    _, state = start_game_and_apply(profile, {}, ["bot"] * PLAYERS[profile],
-                                    chance.randbytes(32), chance.randbytes(32))
+    players_chance = random.Random(f"{seed}/{profile}/{first}-{second}/{number}")
+    sides = 3 if profile == "bruff" else 2
+    deals = deal_draws(seed, profile, number // sides)
+    _, state = start_game_and_apply(profile, {}, ["bot"] * PLAYERS[profile], deals(-2),
+                                    deals(-1), context=f"bench-{number // sides}",
+                                    contribution_secret=deals(0))
     rules = state.rules
-    first_side = number % rules.sides
+    assert rules.sides == sides
+    first_side = number % sides
     players = {level: _Player(level, budget_ms, worlds) for level in {first, second}}
     while state.phase != "over":
         seat = state.turn
-        assert seat is not None, f"a game in phase {state.phase!r} has no seat to act"
+        deal = state.deal
+        assert seat is not None and deal is not None, (
+            f"a game in phase {state.phase!r} has no seat to act")
         level = first if rules.side_of(seat) == first_side else second
-        action = players[level].act(state, seat, chance)
-        _, state = decide_and_apply(state, seat, action, entropy=chance.randbytes(32))
+        action = players[level].act(state, seat, players_chance)
+        _, state = decide_and_apply(state, seat, action, entropy=deals(deal.number))
         if state.deal is not None and state.deal.number > MAX_DEALS:
             raise RuntimeError(f"game {number} of {profile} ran past {MAX_DEALS} deals")
     contracts: list[tuple[str, int, bool, int]] = []
@@ -167,6 +183,17 @@ def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str,
             "cpu": {level: player.cpu for level, player in players.items()},
             "decisions": {level: player.decisions for level, player in players.items()},
             "contracts": contracts}
+
+
+def deal_draws(seed: str, profile: str, deal_set: int) -> Callable[[int], bytes]:
+    """Returns the draws that deal a set of games: given a deal's number, the entropy of the
+    shuffle after it (-2 and -1 the game's seed and first shuffle, 0 the contribution secret
+    the cuts are drawn from). The same whatever the players do, so the games of a set are
+    dealt alike until one of them ends."""
+    def draw(deal_number: int) -> bytes:
+        return hashlib.sha256(f"{seed}/{profile}/deals/{deal_set}/{deal_number}".encode()
+                              ).digest()
+    return draw
 
 
 def summarize(profile: str, first: str, second: str, seed: str,

@@ -64,6 +64,19 @@ def test_a_game_s_contracts_are_its_deals_with_a_bid() -> None:
         assert net >= 2 * bid - 30 if made else net <= -bid
 
 
+@pytest.mark.parametrize("profile", ["classic", "bruff"])
+def test_the_games_of_a_set_are_dealt_alike(profile: str) -> None:
+    # Basic bots play a deal the same way whichever level is called first, so the games of a
+    # set are one game with the first level's side moved: one side wins each of them. Dealt
+    # other cards, the games' winners would be independent.
+    sides = 3 if profile == "bruff" else 2
+    for deal_set in range(3):
+        games = [play_game((profile, "basic", "basic", "sets", deal_set * sides + side, 100,
+                            None)) for side in range(sides)]
+        assert sum(game["won"] for game in games) == 1
+        assert len({game["decisions"]["basic"] for game in games}) == 1
+
+
 def test_the_command_plays_its_rows_and_reports_them(capsys: pytest.CaptureFixture[str]
                                                      ) -> None:
     argv = ["bench", "bots", "--json", "--games", "2", "--worlds", "1",
