@@ -34,6 +34,7 @@ from typing import Any
 from bench import BenchUsageError, positive_int
 from engine import bots, strong_bot
 from engine.actions import decide_and_apply, legal_actions, start_game_and_apply
+from engine.levels import BASIC, STRONG
 from engine.profiles import PROFILES
 from engine.state import GameState, Seat
 
@@ -152,12 +153,15 @@ def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str,
     players_chance = random.Random(f"{seed}/{profile}/{first}-{second}/{number}")
     sides = 3 if profile == "bruff" else 2
     deals = deal_draws(seed, profile, number // sides)
-    _, state = start_game_and_apply(profile, {}, ["bot"] * PLAYERS[profile], deals(-2),
-                                    deals(-1), context=f"bench-{number // sides}",
-                                    contribution_secret=deals(0))
-    rules = state.rules
-    assert rules.sides == sides
     first_side = number % sides
+    levels = [first if seat % sides == first_side else second
+              for seat in range(PLAYERS[profile])]
+    _, state = start_game_and_apply(
+        profile, {}, ["bot"] * PLAYERS[profile], deals(-2), deals(-1),
+        context=f"bench-{number // sides}", contribution_secret=deals(0),
+        bot_levels=[STRONG if level == STRONG else BASIC for level in levels])
+    rules = state.rules
+    assert all(rules.side_of(seat) == seat % sides for seat in range(PLAYERS[profile]))
     players = {level: _Player(level, budget_ms, worlds) for level in {first, second}}
     while state.phase != "over":
         seat = state.turn
@@ -217,6 +221,7 @@ def summarize(profile: str, first: str, second: str, seed: str,
         "cpu_ms_per_decision": {level: round(cpu[level] / decisions[level] * 1000, 3)
                                 for level in sorted(cpu) if decisions[level]},
         "decisions": dict(sorted(decisions.items())),
+        "sets": _sets(played, sides),
     }
     aim = AIMS.get((profile, first, second))
     if aim is not None:
@@ -225,6 +230,17 @@ def summarize(profile: str, first: str, second: str, seed: str,
     if profile == "auction":
         row["contracts"] = _contracts(game for game in played)
     return row
+
+
+def _sets(played: list[dict[str, Any]], sides: int) -> dict[str, Any]:
+    """Returns how many sets of games dealt alike (:func:`play_game`) the first level won
+    how many games of: a set won from every side is a deal sequence won on play, not cards;
+    one split between the levels, about what the cards gave."""
+    counts = [0] * (sides + 1)
+    for start in range(0, len(played) - sides + 1, sides):
+        counts[sum(1 for game in played[start:start + sides] if game["won"])] += 1
+    return {"count": sum(counts), "by_games_won": {str(won): count
+                                                   for won, count in enumerate(counts)}}
 
 
 def _contracts(games: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:

@@ -42,6 +42,8 @@ def test_a_row_s_figures_are_summed_from_its_games() -> None:
     assert row["cpu_ms_per_decision"] == {"basic": 0.667, "strong": 50.0}
     assert row["decisions"] == {"basic": 60, "strong": 40}
     assert row["seeds"] == "s/auction/strong-basic/0..2"
+    # Games 0 and 1 are a set, won and lost; game 2 starts a set the row does not finish.
+    assert row["sets"] == {"count": 1, "by_games_won": {"0": 0, "1": 1, "2": 0}}
     assert row["aim_low"] == 0.53 and row["aim_met"] is False
     assert row["contracts"] == {
         "basic": {"25": {"contracts": 1, "made": 0, "set": 1, "net_points": -30,
