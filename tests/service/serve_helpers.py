@@ -83,15 +83,21 @@ class Served:
 
     def supervisor_pid(self) -> int:
         """Returns the pid of the supervisor process ``serve`` started."""
-        found = [pid for pid in children(self.process.pid)
-                 if b"service.processes.supervisor" in cmdline(pid)]
+        found = self._supervisors()
         assert len(found) == 1, f"expected one supervisor, found {found}"
         return found[0]
 
     def runner_pid(self) -> int | None:
-        """Returns the pid of the worker runner while one runs."""
-        running = children(self.supervisor_pid())
+        """Returns the pid of the worker runner while one runs (none while ``serve`` is
+        between a killed supervisor and its new one)."""
+        found = self._supervisors()
+        assert len(found) <= 1, f"expected one supervisor at most, found {found}"
+        running = children(found[0]) if found else []
         return running[0] if running else None
+
+    def _supervisors(self) -> list[int]:
+        return [pid for pid in children(self.process.pid)
+                if b"service.processes.supervisor" in cmdline(pid)]
 
 
 def children(pid: int) -> list[int]:
