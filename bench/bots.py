@@ -43,6 +43,9 @@ LEVELS = ("strong", "basic", "random")
 PLAYERS = {"classic": 4, "bruff": 6, "auction": 4}
 """The table each profile is played at (classic: 4 in pairs, its default layout)."""
 
+SIDES = {"classic": 2, "bruff": 3, "auction": 2}
+"""The sides of that table (two pairs; bruff's three pairs): the games of a set."""
+
 AIMS: dict[tuple[str, str, str], float] = {
     ("classic", "strong", "basic"): 0.53,
     ("bruff", "strong", "basic"): 0.36,
@@ -151,7 +154,7 @@ def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str,
     set and a row of a given seed deals the same cards whatever its levels."""
     profile, first, second, seed, number, budget_ms, worlds = job
     players_chance = random.Random(f"{seed}/{profile}/{first}-{second}/{number}")
-    sides = 3 if profile == "bruff" else 2
+    sides = SIDES[profile]
     deals = deal_draws(seed, profile, number // sides)
     first_side = number % sides
     levels = [first if seat % sides == first_side else second
@@ -168,8 +171,7 @@ def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str,
         deal = state.deal
         assert seat is not None and deal is not None, (
             f"a game in phase {state.phase!r} has no seat to act")
-        level = first if rules.side_of(seat) == first_side else second
-        action = players[level].act(state, seat, players_chance)
+        action = players[levels[seat]].act(state, seat, players_chance)
         _, state = decide_and_apply(state, seat, action, entropy=deals(deal.number))
         if state.deal is not None and state.deal.number > MAX_DEALS:
             raise RuntimeError(f"game {number} of {profile} ran past {MAX_DEALS} deals")
@@ -212,7 +214,7 @@ def summarize(profile: str, first: str, second: str, seed: str,
         for level, seconds in game["cpu"].items():
             cpu[level] = cpu.get(level, 0.0) + seconds
             decisions[level] = decisions.get(level, 0) + game["decisions"][level]
-    sides = 3 if profile == "bruff" else 2
+    sides = SIDES[profile]
     row: dict[str, Any] = {
         "profile": profile, "players": PLAYERS[profile], "first": first, "second": second,
         "games": len(played), "won": won, "win_rate": round(won / len(played), 4),

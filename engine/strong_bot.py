@@ -11,9 +11,10 @@ lost in the deal counts :data:`WIN_VALUE` instead: near the target the bot plays
 or to stop a finish, not for points.
 
 Every rule is the engine's: the candidates are :func:`engine.actions.legal_actions`, each
-play-out step is :func:`engine.actions.decide_and_apply`. Robbing is a candidate beside each
-play. The calls of the auction, the trump named and the cards thrown in its exchange are the
-basic rules' (:data:`BASIC_DECISIONS`: searched, they did worse).
+play-out step is :func:`engine.actions.decide_and_apply`. Only the plays are searched, robbing
+a candidate beside each (:data:`SEARCHED`); every other decision is the basic rules' (the
+calls of the auction, the trump named and the cards thrown in its exchange: searched, they
+did worse).
 
 The budget is a count of play-out steps, calibrated to CPU time (:data:`STEPS_PER_MS`): the
 engine holds no clock, and the same view and the same draws always give the same decision.
@@ -69,15 +70,15 @@ EXCLUSION_CHECKS_PER_STEP = 10
 """Hands asked which card they would have played (working out a decision's exclusions,
 :class:`engine.worlds.Knowledge`) that cost about one play-out step."""
 
-BASIC_DECISIONS = ("cut", "bury", "bid", "hold", "pass", "name_trump", "discard")
-"""The decisions taken by the basic rules, unsearched. Searched, each did worse than the basic
-rules' in the auction against the basic bots (docs/bots.md, "The strong level, measured"):
-the worlds before the first card know only the bids, and the exchange's draws swing a deal
-more than the choice does. The calls: passing where the worlds showed the basic rule's call
-losing (by 2 points a deal on the mean) won 105 of 200 games, 110 with 6 points, 112 never
-passing (seeds e1/auction/strong-basic/0..199, 10 worlds; a bid 5 above the basic rule's won
-90, passing over the partner's standing bid 108); searched, the trump and the exchange won
-41.5% of 200 games, 54% by the basic rules."""
+SEARCHED = ("rob", "play")
+"""The decisions the strong level searches; every other is the basic rules', unsearched.
+Searched, the others did worse than the basic rules' in the auction against the basic bots
+(docs/bots.md, "The strong level, measured"): the worlds before the first card know only the
+bids, and the exchange's draws swing a deal more than the choice does. The calls: passing
+where the worlds showed the basic rule's call losing (by 2 points a deal on the mean) won 105
+of 200 games, 110 with 6 points, 112 never passing (seeds e1/auction/strong-basic/0..199, 10
+worlds; a bid 5 above the basic rule's won 90, passing over the partner's standing bid 108);
+searched, the trump and the exchange won 41.5% of 200 games, 54% by the basic rules."""
 
 MIN_WORLDS = 2
 """Worlds searched whatever the budget."""
@@ -107,7 +108,7 @@ def choose_action(state: GameState, seat: Seat, chance: Chance, *, budget_ms: in
     if not actions or deal is None:
         return None
     kind = actions[0]["type"]
-    if kind in BASIC_DECISIONS:
+    if kind not in SEARCHED:
         return bots.choose_action(state, seat, chance)
     candidates = _candidates(state, deal, seat, actions)
     if len(candidates) == 1:
@@ -119,19 +120,15 @@ def choose_action(state: GameState, seat: Seat, chance: Chance, *, budget_ms: in
 
 def _candidates(state: GameState, deal: DealState, seat: Seat,
                 actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Returns the actions worth searching, the basic bot's choice first (it wins ties)."""
+    """Returns the plays worth searching, and robbing with the two weakest discards, the basic
+    bot's choice first (it wins ties)."""
     basic = bots.choose_action(state, seat, _NoDraws())
     assert basic is not None
-    kind = actions[0]["type"]
-    listed: list[dict[str, Any]]
-    if kind in ("rob", "play"):
-        assert deal.trump is not None
-        order = ranking(deal.trump, state.rules)
-        robs = sorted((action for action in actions if action["type"] == "rob"),
-                      key=lambda action: _keep_value(Card.parse(action["discard"]), order))
-        listed = [*robs[:2], *(action for action in actions if action["type"] == "play")]
-    else:
-        listed = actions
+    assert deal.trump is not None
+    order = ranking(deal.trump, state.rules)
+    robs = sorted((action for action in actions if action["type"] == "rob"),
+                  key=lambda action: _keep_value(Card.parse(action["discard"]), order))
+    listed = [*robs[:2], *(action for action in actions if action["type"] == "play")]
     # The rest in an order of their own (ties go to the first): not the hand's order, which
     # a state rebuilt from the view may list otherwise.
     rest = sorted((action for action in listed if action != basic), key=_canonical)

@@ -114,7 +114,7 @@ def test_a_search_without_a_budget_or_a_number_of_worlds_is_refused() -> None:
 
 
 def test_the_strong_bot_calls_as_the_basic_rule_does_in_the_auction() -> None:
-    # Searched, its calls did worse than the basic rule's (engine.strong_bot.BASIC_DECISIONS).
+    # Searched, its calls did worse than the basic rule's (engine.strong_bot.SEARCHED).
     calls = 0
     for number, (state, seat) in enumerate(decisions("auction", 4, {}, "bid-cap")):
         deal = state.deal

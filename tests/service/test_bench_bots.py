@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bench.bots import play_game, summarize, wilson
+from bench.bots import SIDES, play_game, summarize, wilson
 from service.cli import main
 
 
@@ -71,7 +71,7 @@ def test_the_games_of_a_set_are_dealt_alike(profile: str) -> None:
     # Basic bots play a deal the same way whichever level is called first, so the games of a
     # set are one game with the first level's side moved: one side wins each of them. Dealt
     # other cards, the games' winners would be independent.
-    sides = 3 if profile == "bruff" else 2
+    sides = SIDES[profile]
     for deal_set in range(3):
         games = [play_game((profile, "basic", "basic", "sets", deal_set * sides + side, 100,
                             None)) for side in range(sides)]
