@@ -124,7 +124,7 @@ def score_card_result(rules: RuleSet, deals: Sequence[ScoreCardDeal], *,
     names it, and it is otherwise checked against the rules.
 
     *called*: the director (or the drive's clock) ended the round at its time, so the game
-    ends as it stands (``engine.drives.CALLED_RULE``): the card lists the deals finished (the
+    ends as it stands (``engine.drive_state.CALLED_RULE``): the card lists the deals finished (the
     deal in play does not count) and may stop before any side reached the target; the
     standings then give the game to the side ahead (the result's winner is ``None`` when no
     deal reached the target).

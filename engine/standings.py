@@ -5,8 +5,8 @@ stored: anyone holding the drive's history and its games can derive them again
 Progressive tables rank by game points and games won; duplicate boards by matchpoints (one per
 other table that finished the board, half for a tie); adjustments, paper tables' confirmed
 cards and rounds ended at their time count by the rules the drive publishes
-(:data:`engine.drives.ADJUSTMENT_RULE`, :data:`engine.drives.CALLED_RULE`,
-:data:`engine.drives.TIE_RULES`).
+(:data:`engine.drive_state.ADJUSTMENT_RULE`, :data:`engine.drive_state.CALLED_RULE`,
+:data:`engine.drive_state.TIE_RULES`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from engine.drives import ADJUSTED, DriveState, RoundState
+from engine.drive_state import ADJUSTED, DriveState, RoundState
 from engine.seating import partner_pairs
 from engine.state import GameState
 

@@ -128,7 +128,7 @@ class DrivePaused(Event):
 class TableAbandoned(Event):
     """The director abandoned one table's game of the round in play: it ends without a
     winner, and each side gets the adjusted score the director named, as duplicate bridge
-    scores a board a table could not play (engine.drives.ADJUSTED)."""
+    scores a board a table could not play (engine.drive_state.ADJUSTED)."""
 
     TYPE: ClassVar[str] = "table_abandoned"
 
@@ -146,7 +146,7 @@ class BoardAbandoned(Event):
     """The director abandoned one board of a duplicate round at one table: that table skips
     it (its game goes on with the next board, or ends after the last), and each side scores
     the adjusted score the director named on it, as duplicate bridge scores a board a table
-    could not play (engine.drives.ADJUSTED); the other tables compare the board among
+    could not play (engine.drive_state.ADJUSTED); the other tables compare the board among
     themselves."""
 
     TYPE: ClassVar[str] = "board_abandoned"
@@ -165,7 +165,7 @@ class BoardAbandoned(Event):
 @dataclasses.dataclass(frozen=True, slots=True)
 class RoundCalled(Event):
     """The director rang the bell on the round in play: every table still playing ends as it
-    stands (engine.drives.CALLED_RULE scores it)."""
+    stands (engine.drive_state.CALLED_RULE scores it)."""
 
     TYPE: ClassVar[str] = "round_called"
 

@@ -15,7 +15,8 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.actions import action_of, refusals
+from engine.action_values import action_of
+from engine.actions import refusals
 from engine.errors import FortyFiveError
 from engine.rejections import ActionRejectedError, GameOverError, IllegalPlayError, NotYourTurnError
 from engine.ruling_texts import TEXTS_VERSION

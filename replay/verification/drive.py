@@ -25,7 +25,8 @@ import hashlib
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from engine.drives import DriveState, fold_drive
+from engine.drive_state import DriveState
+from engine.drives import fold_drive
 from engine.errors import DriveError, FortyFiveError, shown
 from engine.fold import fold
 from engine.seating import SEATED_AT_START, choose_sit_outs, mover, seat_present, winners_move

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from engine.drives import DriveState
+from engine.drive_state import DriveState
 from engine.state import GameState
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import action_of
+from engine.action_values import action_of
 from engine.sides import seat_name
 from events.envelope import SERVER
 from events.errors import StoreError

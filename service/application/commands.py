@@ -14,13 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeAlias
 
-from engine.actions import (
-    abandonment,
-    action_of,
-    decide_and_apply,
-    parse_action,
-    start_game_and_apply,
-)
+from engine.action_values import action_of, parse_action
+from engine.actions import abandonment, decide_and_apply, start_game_and_apply
 from engine.errors import FortyFiveError
 from engine.fold import apply_event, fold
 from engine.nonce_window import NONCE_WINDOW, awaited, nonce_too_late, wait_in, window_of

@@ -14,7 +14,8 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from engine.drives import ADJUSTED, DriveState, apply_drive_event
+from engine.drive_state import ADJUSTED, DriveState
+from engine.drives import apply_drive_event
 from engine.errors import DriveError, shown
 from engine.seating import SEATED_AT_START, choose_sit_outs, schedule_of
 from events.drive_store import DriveStore

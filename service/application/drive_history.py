@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.drives import DriveState, RoundState
+from engine.drive_state import DriveState, RoundState
 from engine.standings import TableResult, paper_results, table_result
 from events.drive_store import DriveStore
 from replay.verification.drive import FORMAT, VERSION

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.actions import start_game
 from engine.boards import BOARD_ALGORITHM
-from engine.drives import (
+from engine.drive_state import (
     ADJUSTMENT_RULE,
     CALLED_RULE,
     FORMATS,
@@ -34,9 +34,8 @@ from engine.drives import (
     BoardAdjustment,
     DriveState,
     RoundState,
-    fold_drive,
-    player_level,
 )
+from engine.drives import fold_drive, player_level
 from engine.errors import DriveError, shown
 from engine.fold import PLAYED_OUT, apply_event
 from engine.levels import LEVELS, BotLevelError, default_level

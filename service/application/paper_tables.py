@@ -18,7 +18,8 @@ import hmac
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.drives import DriveState, ScoreCard, ScoreCardRefused, apply_drive_event
+from engine.drive_state import DriveState, ScoreCard
+from engine.drives import ScoreCardRefused, apply_drive_event
 from engine.errors import DriveError
 from engine.profiles import make_ruleset
 from engine.seating import partner_pairs

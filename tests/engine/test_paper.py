@@ -78,7 +78,7 @@ def test_a_card_that_stops_before_the_target_or_skips_a_dealer_is_refused() -> N
 
 def test_a_round_called_at_its_time_takes_the_deals_finished_and_no_more() -> None:
     """At the bell a paper table enters the deals it finished: the card may stop before the
-    target (the standings give the game to the side ahead, engine.drives.CALLED_RULE), but
+    target (the standings give the game to the side ahead, engine.drive_state.CALLED_RULE), but
     each deal listed is a whole one, and a deal past the target still ends the game."""
     rules = make_ruleset("classic", {"target": 45}, 4)
     short = _card((20, 10), (15, 15))

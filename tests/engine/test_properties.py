@@ -21,13 +21,12 @@ from deals import FACT_RULES, cards_in_play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.action_values import action_json, parse_action
 from engine.actions import (
-    action_json,
     decide,
     decide_and_apply,
     legal_actions,
     legal_moves,
-    parse_action,
     refusals,
     server_events,
     start_game,

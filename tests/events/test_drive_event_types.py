@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import drives
+from engine import drive_state, drives
 from engine.errors import DriveError
 from engine.standings import paper_results
 from events.chain import GENESIS_HASH, seal_drive_events, verify_drive
@@ -93,11 +93,11 @@ def test_the_samples_fold_into_a_finished_drive() -> None:
     stopped = drives.fold_drive("d", [*events[:-1], event_from_data(
         STOPPED, SAMPLES[STOPPED], DRIVE_EVENT_TYPES)])
     assert stopped.finished and stopped.stopped and not stopped.paused
-    assert drive.played[0].heads == (drives.GameHead("g1", 40, "01" * 32),
-                                     drives.GameHead("g2", 38, "02" * 32))
-    assert drive.adjustments == (drives.Adjustment(1, 2, ("average_plus", "average_minus"),
+    assert drive.played[0].heads == (drive_state.GameHead("g1", 40, "01" * 32),
+                                     drive_state.GameHead("g2", 38, "02" * 32))
+    assert drive.adjustments == (drive_state.Adjustment(1, 2, ("average_plus", "average_minus"),
                                                    "a player fell ill"),)
-    assert drive.board_adjustments == (drives.BoardAdjustment(
+    assert drive.board_adjustments == (drive_state.BoardAdjustment(
         1, 1, 1, ("average_plus", "average_minus"), "a player was taken ill"),)
 
 

@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.drives import DriveState, fold_drive
+from engine.drive_state import DriveState
+from engine.drives import fold_drive
 from engine.seating import movement
 from engine.standings import TableResult, public_results, standings
 from events.drive_types import DRIVE_EVENT_TYPES

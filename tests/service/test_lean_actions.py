@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from werkzeug.test import Client, EnvironBuilder, run_wsgi_app
 
-from engine.actions import ACTION_FIELDS
+from engine.action_values import ACTION_FIELDS
 from events.keys import rate_key
 from service.application import access_log
 from service.http import lean_actions, limits

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import action_of, decide
+from engine.action_values import action_of
+from engine.actions import decide
 from engine.cards import ACE_OF_HEARTS, Card, Rank, Suit
 from engine.fold import apply_event, fold
 from engine.legality import legal_cards

@@ -27,7 +27,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 from marshmallow import Schema, fields, validate
 
-from engine.drives import DriveState, apply_drive_event, fold_drive
+from engine.drive_state import DriveState
+from engine.drives import apply_drive_event, fold_drive
 from events.drive_store import DriveStore
 from events.envelope import DriveEnvelope
 from events.upcasting import decode_drive

@@ -11,7 +11,8 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
-from engine.drives import DriveState, player_level
+from engine.drive_state import DriveState
+from engine.drives import player_level
 from engine.errors import DriveError
 from events.codec import canonical_json
 from events.drive_store import DriveStore

@@ -12,7 +12,8 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
-from engine.drives import DriveState, ScoreCardRefused
+from engine.drive_state import DriveState
+from engine.drives import ScoreCardRefused
 from engine.errors import DriveError
 from events.drive_store import DriveStore
 from service.application import drives, paper_tables

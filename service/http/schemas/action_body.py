@@ -7,7 +7,7 @@ made from it (:func:`service.http.schemas.requests.action_field`), and the lean 
 its kind in :data:`LEAN_CHECKS`: exact types and the whole string matched, so stricter than the
 schema and never looser (anything else goes to the schema, which refuses it in its own words).
 Which fields an action of each type needs, and what they mean in the game, is the engine's call
-(:func:`engine.actions.parse_action`); the names here are the ones its actions use.
+(:func:`engine.action_values.parse_action`); the names here are the ones its actions use.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from engine.actions import ACTION_FIELDS
+from engine.action_values import ACTION_FIELDS
 from service.http.schemas.fields import CARD_PATTERN, SUIT_PATTERN
 
 MAX_CARDS = 5

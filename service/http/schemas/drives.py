@@ -7,7 +7,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from engine.drives import ADJUSTED, FORMATS, RANKINGS
+from engine.drive_state import ADJUSTED, FORMATS, RANKINGS
 from engine.levels import LEVELS
 from engine.seating import MOVEMENTS, ODD_PLAYERS, TABLE_SIZES
 from service.application.director import DIRECTOR_ACTIONS
