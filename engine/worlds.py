@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from engine.bots import Chance, play_choice
 from engine.cards import Card, Rank, Suit, cards_of
 from engine.legality import legal_mask
+from engine.profiles import RuleSet
 from engine.ranking import Ranking, is_protected, ranking
 from engine.shuffle import pack
 from engine.state import DealState, GameState, Seat
@@ -39,6 +40,10 @@ from engine.state import DealState, GameState, Seat
 UNLIKELY = 0.03
 """The weight of a world for each action a player took that a sound player holding that
 world's cards would not have taken (soft: players err, and not every player is sound)."""
+
+DEALS_CHECKED = 2
+"""The past deals, besides the one in play, whose plays tell whether a player plays as the
+model expects (:attr:`Knowledge.unmodelled`)."""
 
 SAMPLING_TRIES = 8
 """Draws of a world under the public constraints before they are dropped (a dead end of the
@@ -90,6 +95,9 @@ class Knowledge:
                       for other in self.others}
         self.order: Ranking | None = (ranking(deal.trump, state.rules)
                                       if deal.trump is not None else None)
+        self.unmodelled = self._unmodelled(state)
+        """The other seats whose play has shown they do not play as the model expects
+        (:func:`unexplained`): the model says nothing of their cards."""
         self.excluded, self.unlikely = self._exclusions(state)
         self.both = {other: self.excluded[other] | self.unlikely[other]
                      for other in self.others}
@@ -104,6 +112,19 @@ class Knowledge:
     def later_plays(self, other: Seat, index_from: int) -> tuple[Card, ...]:
         """Returns the cards *other* played from the play numbered *index_from* on."""
         return tuple(card for who, _, _, card, _ in self.plays[index_from:] if who == other)
+
+    def _unmodelled(self, state: GameState) -> frozenset[Seat]:
+        """Returns the other seats that made a play in this deal or the :data:`DEALS_CHECKED`
+        before it that the model cannot explain from the cards that seat is known to have
+        held then (a random player shows itself within a deal or two; a sound one never)."""
+        past = state.past_deals[-DEALS_CHECKED:] if DEALS_CHECKED else ()
+        found: set[Seat] = set()
+        for deal in (*past, self.deal):
+            if deal.trump is None:
+                continue
+            order = ranking(deal.trump, state.rules)
+            found |= unexplained(deal, order, state.rules, set(self.others) - found)
+        return frozenset(found)
 
     def _exclusions(self, state: GameState) -> tuple[dict[Seat, set[Card]],
                                                      dict[Seat, set[Card]]]:
@@ -127,8 +148,8 @@ class Knowledge:
             legal = cards_of(legal_mask(held, before, order, rules))
             # A play the model explains from the cards known to be held tells which others
             # would have been played instead; one it cannot explain tells nothing of them.
-            sound = play_choice(legal, before, seats, other, order, rules) == card \
-                if len(legal) > 1 else True
+            sound = other not in self.unmodelled and (
+                len(legal) == 1 or play_choice(legal, before, seats, other, order, rules) == card)
             for unseen in candidates - excluded[other]:
                 checks += 1
                 mask = legal_mask((*held, unseen), before, order, rules)
@@ -142,10 +163,33 @@ class Knowledge:
         if rules.robbing and self.deal.turn_up is not None:
             ace = Card(Rank.ACE, order.trump)
             for other in self.others:
-                if other != self.deal.robbed_by and other in self.played_by:
+                if other != self.deal.robbed_by and other in self.played_by \
+                        and other not in self.unmodelled:
                     unlikely[other].add(ace)
         self.exclusion_checks = checks
         return excluded, unlikely
+
+
+def unexplained(deal: DealState, order: Ranking, rules: RuleSet,
+                seats: set[Seat]) -> set[Seat]:
+    """Returns those of *seats* that played a card in *deal* (trumps *order*) that the basic
+    rules (:func:`engine.bots.play_choice`) would not have played from the cards the seat is
+    known to have held then: the card itself and those it played later in the deal, all
+    public. The rules pick the strongest or the cheapest card of a kind, so a better card
+    among those known held is one in the whole hand too: the play is not the rules'."""
+    played = [*deal.tricks, deal.current] if deal.current is not None else list(deal.tricks)
+    plays = [(seat, trick.cards[:index], trick.seats[:index], card)
+             for trick in played
+             for index, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True))]
+    found: set[Seat] = set()
+    for index, (seat, before, seated, card) in enumerate(plays):
+        if seat not in seats or seat in found:
+            continue
+        held = tuple(later for who, _, _, later in plays[index:] if who == seat)
+        legal = cards_of(legal_mask(held, before, order, rules))
+        if len(legal) > 1 and play_choice(legal, before, seated, seat, order, rules) != card:
+            found.add(seat)
+    return found
 
 
 def sample_world(state: GameState, knowledge: Knowledge, chance: Chance, *,
@@ -241,11 +285,12 @@ def plausibility(world: GameState, knowledge: Knowledge) -> float:
         # does: a seat that played without robbing likely lacks it.
         ace = Card(Rank.ACE, order.trump)
         for other in knowledge.others:
-            if other != deal.robbed_by and other in knowledge.played_by and (
+            if other != deal.robbed_by and other in knowledge.played_by \
+                    and other not in knowledge.unmodelled and (
                     ace in deal.hands[other] or ace in knowledge.played_by[other]):
                 weight *= UNLIKELY
     for index, (other, before, seats, card, _) in enumerate(knowledge.plays):
-        if other == knowledge.seat:
+        if other == knowledge.seat or other in knowledge.unmodelled:
             continue
         held = deal.hands[other] + knowledge.later_plays(other, index)
         legal = cards_of(legal_mask(held, before, order, rules))
@@ -259,7 +304,7 @@ def _bids_plausibility(world: GameState, deal: DealState, knowledge: Knowledge) 
     weight = 1.0
     high = 0
     for other, call, amount in deal.auction.calls:
-        if other != knowledge.seat:
+        if other != knowledge.seat and other not in knowledge.unmodelled:
             worth = hand_worth(deal.hands[other], world)
             if call == "bid" and amount is not None and worth < amount:
                 weight *= UNLIKELY

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine.actions import decide, start_game
+from engine.actions import decide, legal_actions, start_game
 from engine.bots import choose_action
 from engine.fold import apply_event, fold
 from engine.state import GameState, Seat
@@ -30,9 +30,10 @@ class RecordingChance:
         return value
 
 
-def decisions(profile: str, players: int, options: dict[str, Any],
-              seed: str) -> Iterator[tuple[GameState, Seat]]:
-    """Plays one game of basic bots and yields the state at each decision with its seat."""
+def decisions(profile: str, players: int, options: dict[str, Any], seed: str,
+              erratic: frozenset[Seat] = frozenset()) -> Iterator[tuple[GameState, Seat]]:
+    """Plays one game of basic bots and yields the state at each decision with its seat; the
+    *erratic* seats take any legal action, drawn at random, instead of the basic rules'."""
     counter = iter(range(1 << 30))
 
     def entropy() -> bytes:
@@ -45,7 +46,11 @@ def decisions(profile: str, players: int, options: dict[str, Any],
         seat = state.turn
         assert seat is not None
         yield state, seat
-        action = choose_action(state, seat, chance)
+        if seat in erratic:
+            legal = [action for action in legal_actions(state, seat) if action["type"] != "jink"]
+            action = legal[chance.randrange(len(legal))]
+        else:
+            action = choose_action(state, seat, chance)
         assert action is not None
         for event in decide(state, seat, action, entropy=entropy()):
             state = apply_event(state, event)

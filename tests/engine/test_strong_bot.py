@@ -146,3 +146,23 @@ def test_worlds_dealt_by_the_opponent_model_agree_with_how_basic_players_played(
     assert worlds > 10
     assert agreeing[True] >= 0.9 * worlds
     assert agreeing[False] <= 0.5 * worlds
+
+
+def test_a_player_whose_play_the_model_cannot_explain_is_no_longer_modelled() -> None:
+    # Seat 1 plays at random, the others by the basic rules. The model ("a sound player plays
+    # as the basic rules would") must not keep cards out of seat 1's hand for long: a random
+    # play shows itself against the cards that seat is seen to hold. The basic players are
+    # never taken for unsound: their every play is the rules'.
+    found_at: list[int] = []
+    for state, seat in decisions("classic", 4, {}, "erratic", erratic=frozenset({1})):
+        deal = state.deal
+        assert deal is not None
+        if seat == 1 or deal.phase != "play":
+            continue
+        knowledge = Knowledge(state, seat)
+        assert knowledge.unmodelled <= {1}
+        if 1 in knowledge.unmodelled:
+            assert not knowledge.unlikely[1], "the model says nothing of an unsound hand"
+            found_at.append(deal.number)
+    assert found_at, "the random player was never found out"
+    assert min(found_at) <= 2, "found out within its first two deals"
