@@ -89,13 +89,15 @@ def test_the_rob_is_made_by_tapping_the_card_to_put_face_down(
     open_seat(browser, live, game_id, 0, token)
     wait_for(browser, lambda b: shown_version(b) == view["version"]
              and by_id(b, "hand").get_attribute("data-marked") == "true")
-    help_text = by_id(browser, "rob-help").text
-    assert "just play a card: playing declines the rob" in help_text
-    by_id(browser, "rob-toggle").click()
+    # Read through waits: a view arriving from the stream may redraw the help and the toggle.
+    wait_for(browser, lambda b: "just play a card: playing declines the rob"
+             in by_id(b, "rob-help").text)
+    click_by_id(browser, "rob-toggle")
     choices = wait_for(browser, lambda b: css(b, "#hand button.rob-choice"))
     robs = {a["discard"].upper(): a for a in view["legal_actions"] if a["type"] == "rob"}
     assert {card.get_attribute("data-card") for card in choices} == set(robs)
-    assert "Tap the card of your hand to put face down" in by_id(browser, "rob-help").text
+    wait_for(browser, lambda b: "Tap the card of your hand to put face down"
+             in by_id(b, "rob-help").text)
     for size, (width, height) in FIRST_SCREENS.items():
         set_viewport(browser, width, height)
         assert serious_violations(browser) == [], size
