@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Sequence
+from typing import TypeAlias
 
 from engine.bots import Chance, play_choice
 from engine.cards import Card, Rank, Suit, cards_of
@@ -50,6 +51,24 @@ SAMPLING_TRIES = 8
 greedy deal, never seen in practice but possible)."""
 
 
+Play: TypeAlias = tuple[Seat, tuple[Card, ...], tuple[Seat, ...], Card, int]
+"""A card played: (its seat, the trick's cards before it, their seats, the card, the trick's
+index in the deal)."""
+
+
+def plays_of(deal: DealState) -> list[Play]:
+    """Returns every card played in *deal*, the trick in play included, in the order played."""
+    played = [*deal.tricks, deal.current] if deal.current is not None else list(deal.tricks)
+    return [(seat, trick.cards[:index], trick.seats[:index], card, number)
+            for number, trick in enumerate(played)
+            for index, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True))]
+
+
+def later_plays(plays: Sequence[Play], seat: Seat, index_from: int) -> tuple[Card, ...]:
+    """Returns the cards *seat* played from the play numbered *index_from* of *plays* on."""
+    return tuple(card for who, _, _, card, _ in plays[index_from:] if who == seat)
+
+
 class Knowledge:
     """What a seat knows of the cards of one decision, worked out once for all its worlds."""
 
@@ -61,18 +80,12 @@ class Knowledge:
         self.own = tuple(sorted(deal.hands[seat], key=int))
         """The seat's hand in pack order: a world does not depend on the order the view
         lists it in (a state rebuilt from the view may list it otherwise)."""
-        played = [*deal.tricks, deal.current] if deal.current is not None else list(deal.tricks)
-        self.plays: list[tuple[Seat, tuple[Card, ...], tuple[Seat, ...], Card, int]] = [
-            (other, trick.cards[:index], trick.seats[:index], card, number)
-            for number, trick in enumerate(played)
-            for index, (other, card) in enumerate(zip(trick.seats, trick.cards, strict=True))
-        ]
-        """Every card played: (seat, the trick's cards before it, their seats, the card, the
-        trick's index)."""
+        self.plays = plays_of(deal)
+        """Every card played in the deal (:data:`Play`)."""
         self.played_by: dict[Seat, list[Card]] = {}
         for other, _, _, card, _ in self.plays:
             self.played_by.setdefault(other, []).append(card)
-        seen = [*deal.hands[seat], *(card for trick in played for card in trick.cards)]
+        seen = [*deal.hands[seat], *(card for _, _, _, card, _ in self.plays)]
         robber = deal.robbed_by
         turn_up = deal.turn_up
         self.fixed: dict[Seat, tuple[Card, ...]] = {}
@@ -111,7 +124,7 @@ class Knowledge:
 
     def later_plays(self, other: Seat, index_from: int) -> tuple[Card, ...]:
         """Returns the cards *other* played from the play numbered *index_from* on."""
-        return tuple(card for who, _, _, card, _ in self.plays[index_from:] if who == other)
+        return later_plays(self.plays, other, index_from)
 
     def _unmodelled(self, state: GameState) -> frozenset[Seat]:
         """Returns the other seats that made a play in this deal or the :data:`DEALS_CHECKED`
@@ -177,15 +190,12 @@ def unexplained(deal: DealState, order: Ranking, rules: RuleSet,
     known to have held then: the card itself and those it played later in the deal, all
     public. The rules pick the strongest or the cheapest card of a kind, so a better card
     among those known held is one in the whole hand too: the play is not the rules'."""
-    played = [*deal.tricks, deal.current] if deal.current is not None else list(deal.tricks)
-    plays = [(seat, trick.cards[:index], trick.seats[:index], card)
-             for trick in played
-             for index, (seat, card) in enumerate(zip(trick.seats, trick.cards, strict=True))]
+    plays = plays_of(deal)
     found: set[Seat] = set()
-    for index, (seat, before, seated, card) in enumerate(plays):
+    for index, (seat, before, seated, card, _) in enumerate(plays):
         if seat not in seats or seat in found:
             continue
-        held = tuple(later for who, _, _, later in plays[index:] if who == seat)
+        held = later_plays(plays, seat, index)
         legal = cards_of(legal_mask(held, before, order, rules))
         if len(legal) > 1 and play_choice(legal, before, seated, seat, order, rules) != card:
             found.add(seat)

@@ -47,7 +47,7 @@ def decisions(profile: str, players: int, options: dict[str, Any], seed: str,
         assert seat is not None
         yield state, seat
         if seat in erratic:
-            legal = [action for action in legal_actions(state, seat) if action["type"] != "jink"]
+            legal = legal_actions(state, seat)
             action = legal[chance.randrange(len(legal))]
         else:
             action = choose_action(state, seat, chance)
