@@ -27,12 +27,11 @@ class BotLevelError(FortyFiveError, ValueError):
 
 def default_level(seat_types: Sequence[str]) -> str:
     """Returns the level of a bot seat whose level nobody named, in a game of *seat_types*:
-    ``basic`` wherever it sits. The strong level wins more than the basic one in every
-    profile over 1,000 games, but by less than issue 27 aims for in classic and the auction,
-    at up to 100 ms of the worker's CPU a decision (docs/bots.md, "The strong level,
-    measured"); a person who wants it names it. *seat_types* is kept so that a default that
-    depends on the table (strong where a person sits) has one home."""
-    return BASIC
+    ``strong`` where a person sits at the table (issue 27: people sit with bots worth sitting
+    with; the strong level wins more than the basic one in every profile over 1,000 games,
+    docs/bots.md, "The strong level, measured"), ``basic`` in a game of bots alone, where
+    nobody is served by spending up to 100 ms of the worker's CPU a decision."""
+    return STRONG if any(kind != "bot" for kind in seat_types) else BASIC
 
 
 def seat_levels(seat_types: Sequence[str],

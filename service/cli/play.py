@@ -3,8 +3,8 @@
 The game runs in-process on the engine (no server needed). The person types the number of an
 action from the list shown, or just a card code such as ``5s`` to play it. ``--seed`` makes
 the whole game (deals and bots) reproducible. ``--level`` chooses how the bots decide
-(docs/bots.md; default ``basic``, as for any bot nobody names a level for), ``--budget-ms`` the
-CPU a strong bot spends per decision.
+(docs/bots.md; default ``strong``, as for any bot at a table where a person sits),
+``--budget-ms`` the CPU a strong bot spends per decision.
 
 Without a terminal the moves are read a line each (``fortyfive play < moves.txt``), and a line
 that is no legal move, or input that ends before the game does, is an error: one line on
@@ -52,8 +52,8 @@ def register(subparsers: Any) -> None:
                         help="your seat, counted from 1 as at the table (default 1)")
     parser.add_argument("--seed", help="any text: makes deals and bots reproducible")
     parser.add_argument("--level", choices=LEVELS, default=None,
-                        help="how the bots decide (docs/bots.md); default basic, the level "
-                        "of any bot nobody names one for")
+                        help="how the bots decide (docs/bots.md); default strong, the level "
+                        "of any bot at a table where a person sits")
     parser.add_argument("--budget-ms", type=int, default=None, metavar="MS",
                         help="the CPU a strong bot spends per decision, in milliseconds "
                         f"(default ${BOT_BUDGET_SETTING}, else {DEFAULT_BUDGET_MS})")

@@ -16,13 +16,15 @@ from engine.levels import LEVELS, BotLevelError, default_level, recorded_levels,
 from events.types import GameCreated
 
 
-def test_an_unnamed_bot_is_basic_until_the_strong_level_plays_better() -> None:
-    assert default_level(["human", "bot"]) == "basic"
+def test_an_unnamed_bot_is_strong_where_a_person_sits_and_basic_among_bots() -> None:
+    assert default_level(["human", "bot"]) == "strong"
     assert default_level(["bot", "bot"]) == "basic"
-    assert seat_levels(["human", "bot", "bot"]) == (None, "basic", "basic")
+    assert seat_levels(["human", "bot", "bot"]) == (None, "strong", "strong")
     assert seat_levels(["bot", "bot"]) == ("basic", "basic")
-    assert seat_levels(["human", "bot", "bot"], [None, "strong", None]) == (
-        None, "strong", "basic")
+    assert seat_levels(["human", "bot", "bot"], [None, "basic", None]) == (
+        None, "basic", "strong")
+    created = fold(start_game("classic", {}, ["human", "bot"], b"\1" * 32, b"\2" * 32))
+    assert created.seat_levels == (None, "strong")
 
 
 @pytest.mark.parametrize(("seats", "levels", "says"), [
@@ -47,8 +49,9 @@ def _created(seats: list[str], levels: list[str | None] | None = None) -> GameCr
 
 
 def test_the_creation_records_levels_unless_every_bot_is_basic() -> None:
-    assert _created(["human", "bot", "bot"], [None, "strong", None]).bot_levels == (
+    assert _created(["human", "bot", "bot"], [None, "strong", "basic"]).bot_levels == (
         None, "strong", "basic")
+    assert _created(["human", "bot"]).bot_levels == (None, "strong")
     assert _created(["bot", "bot"], ["strong", "basic"]).bot_levels == ("strong", "basic")
     # Basic bots only: nothing recorded, the creation as every game's before levels.
     assert _created(["bot", "bot"]).bot_levels is None

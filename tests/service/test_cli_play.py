@@ -154,7 +154,7 @@ def _spied_levels(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]
 
 
 @pytest.mark.parametrize(("argv", "level", "budget"), [
-    ((), "basic", 5),  # Unnamed: basic (docs/bots.md).
+    ((), "strong", 5),  # Unnamed, at a table where a person sits: strong (docs/bots.md).
     (("--level", "basic"), "basic", 5),
     (("--level", "strong"), "strong", 5),  # The suite's BOT_BUDGET_MS (conftest).
     (("--level", "strong", "--budget-ms", "40"), "strong", 40),

@@ -44,14 +44,13 @@ def test_a_named_level_is_recorded_in_the_creation_and_shown_in_the_view(
 
 
 @pytest.mark.parametrize(("seats", "levels", "recorded"), [
-    # With a person at the table an unnamed bot is basic too (the strong level does not yet
-    # play better: docs/bots.md), and the creation records no levels.
-    (["human", "bot", "bot"], [None, "basic", "basic"], None),
+    # With a person at the table an unnamed bot is strong (docs/bots.md), and recorded.
+    (["human", "bot", "bot"], [None, "strong", "strong"], [None, "strong", "strong"]),
     # In a game of bots only, basic: the creation then records no levels at all, the bytes
     # of every game before levels.
     (["bot", "bot"], ["basic", "basic"], None),
 ])
-def test_an_unnamed_level_is_basic_and_recorded_as_before_levels(
+def test_an_unnamed_level_is_strong_beside_a_person_and_basic_among_bots(
         client: FlaskClient, seats: list[str], levels: list[str | None],
         recorded: list[str | None] | None) -> None:
     created = _create(client, *({"type": kind} for kind in seats))

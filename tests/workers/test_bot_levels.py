@@ -81,18 +81,19 @@ def test_a_drive_s_bots_keep_their_levels_at_their_tables(
     created = client.post("/v1/drives", json={
         "profile": "classic", "options": {"target": 15}, "format": "progressive", "rounds": 1,
         "players": [{"name": "Ann", "type": "human"},
-                    {"name": "B1", "type": "bot", "level": "strong"},
+                    {"name": "B1", "type": "bot", "level": "basic"},
                     {"name": "B2", "type": "bot"}],
         "fill_with_bots": True})
     assert created.status_code == 201, created.json
-    # Unnamed, and the bot added to fill the table: basic (docs/bots.md).
+    # Unnamed, and the bot added to fill the table: strong, as a person plays in the drive
+    # (docs/bots.md).
     assert [(p["name"], p["level"]) for p in created.json["players"]] == [
-        ("Ann", None), ("B1", "strong"), ("B2", "basic"), ("Bot 1", "basic")]
+        ("Ann", None), ("B1", "basic"), ("B2", "strong"), ("Bot 1", "strong")]
     drive(dispatcher, queue)
     view = client.get(f"/v1/drives/{created.json['id']}").json
     [table] = view["rounds"][0]["tables"]
     levels = {p["name"]: p["level"] for p in table["players"]}
-    assert levels == {"Ann": None, "B1": "strong", "B2": "basic", "Bot 1": "basic"}
+    assert levels == {"Ann": None, "B1": "basic", "B2": "strong", "Bot 1": "strong"}
     game = state_of(table["game"])
     assert {p["name"]: game.seat_levels[p["seat"]] for p in table["players"]} == levels
 

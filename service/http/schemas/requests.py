@@ -74,8 +74,8 @@ class SeatRequestSchema(ma.Schema):
     type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
     level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
                           metadata={"enum": list(LEVELS), "description": (
-        "A bot seat only: how the bot decides (docs/bots.md). Default: basic (the strong level "
-        "does not yet play better). Any other value: 422 unknown_bot_level")})
+        "A bot seat only: how the bot decides (docs/bots.md). Default: strong in a game where "
+        "a person sits, basic in a game of bots alone. Any other value: 422 unknown_bot_level")})
     claimable = fields.Boolean(load_default=False, metadata={"description": (
         "A human seat only: instead of its token, the creator gets a one-time claim code and "
         "invite link; the token is minted for whoever claims the seat "
