@@ -117,6 +117,23 @@ def player_level(player: Mapping[str, str]) -> str | None:
     return player.get("level") or BASIC
 
 
+def _check_player(player: object) -> None:
+    """Checks *player* is what a drive's player is, at its creation or when the director
+    brings one: ``{"name", "type"}``, human or bot, and for a bot any ``level`` of
+    :data:`engine.levels.LEVELS`.
+
+    :raises DriveError: naming what does not fit.
+    """
+    if not (isinstance(player, Mapping) and isinstance(player.get("name"), str)
+            and player.get("type") in ("human", "bot")):
+        raise DriveError("every player of a drive is an object with a name and a type, human "
+                         "or bot")
+    level = player.get("level")
+    if level is not None and (player["type"] != "bot" or level not in LEVELS):
+        raise DriveError(f"a drive's bot has a level, {' or '.join(LEVELS)}, and a person "
+                         f"none: {player['name']!r} ({player['type']}) has {level!r}")
+
+
 def _whole(value: object, low: int = 0) -> bool:
     """True for an int (not a bool) of at least *low*."""
     return type(value) is int and value >= low
@@ -130,15 +147,8 @@ def _check_created(event: DriveCreated) -> None:
     :raises DriveError: naming what does not fit.
     """
     players = event.players
-    if not all(isinstance(p, Mapping) and isinstance(p.get("name"), str)
-               and p.get("type") in ("human", "bot") for p in players):
-        raise DriveError("every player of a drive is an object with a name and a type, human "
-                         "or bot")
     for p in players:
-        level = p.get("level")
-        if level is not None and (p["type"] != "bot" or level not in LEVELS):
-            raise DriveError(f"a drive's bot has a level, {' or '.join(LEVELS)}, and a person "
-                             f"none: {p['name']!r} ({p['type']}) has {level!r}")
+        _check_player(p)
     if event.movement is not None and event.movement not in MOVEMENTS:
         raise DriveError(f"a drive's movement is {' or '.join(MOVEMENTS)}, not "
                          f"{event.movement!r}")
@@ -377,14 +387,17 @@ def _player_substituted(event: PlayerSubstituted, state: DriveState) -> DriveSta
     player = event.player
     if not _whole(player) or player >= len(state.players) or player in state.withdrawn:
         raise DriveError(f"player {player!r} is not a player of the drive still there")
+    newcomer = {"name": event.name, "type": event.type}
+    if event.level is not None:
+        newcomer["level"] = event.level
     if not isinstance(event.name, str) or not event.name.strip() or event.type not in (
             "human", "bot") or not isinstance(event.reason, str):
         raise DriveError("a substitute has a name and a type, human or bot")
+    _check_player(newcomer)
     if not state.between_rounds and event.type != state.players[player]["type"]:
         raise DriveError("a bot and a person change places only between rounds")
     before = state.players[player]["name"]
-    players = (*state.players[:player], {"name": event.name, "type": event.type},
-               *state.players[player + 1:])
+    players = (*state.players[:player], newcomer, *state.players[player + 1:])
     return _next(state, players=players, roster=(*state.roster, RosterChange(
         "substitute", state.next_round, player, event.name, before, event.reason)))
 
@@ -411,10 +424,10 @@ def _roster_changed(state: DriveState, players: Sequence[Mapping[str, str]],
     what = "an arrival" if arrival else "a withdrawal"
     if not state.between_rounds:
         raise DriveError(f"{what} waits for the end of round {state.played[-1].number}")
-    if not all(isinstance(p, Mapping) and isinstance(p.get("name"), str)
-               and p.get("type") in ("human", "bot") for p in players) or not isinstance(
-            reason, str):
-        raise DriveError("every player added is an object with a name and a type")
+    if not isinstance(reason, str):
+        raise DriveError(f"{what} gives its reason as text")
+    for p in players:
+        _check_player(p)
     if (arrival and not players) or (not arrival and not withdrawn) or not all(
             p.get("type") == "bot" for p in players[1 if arrival else 0:]):
         raise DriveError(f"{what} names its player; only house bots come and go with it")
@@ -431,8 +444,7 @@ def _roster_changed(state: DriveState, players: Sequence[Mapping[str, str]],
     changes += [RosterChange("withdraw_player", number, p, state.players[p]["name"], None,
                              reason) for p in withdrawn]
     after = dataclasses.replace(
-        state, players=(*state.players, *({"name": p["name"], "type": p["type"]}
-                                           for p in players)),
+        state, players=(*state.players, *(dict(p) for p in players)),
         withdrawn=(*state.withdrawn, *withdrawn), house_bots=(*state.house_bots, *house),
         roster=(*state.roster, *changes))
     rest = tuple(tuple(tuple(t) for t in r) for r in schedule)

@@ -28,7 +28,8 @@ class DriveCreated(Event):
     options: Mapping[str, Any]
     """Every option of the profile, defaults filled in: the rules of every game."""
     players: tuple[Mapping[str, str], ...]
-    """Each ``{"name", "type"}`` (``human`` or ``bot``), in the order the creator gave them."""
+    """Each ``{"name", "type"}`` (``human`` or ``bot``), and a bot's ``level`` (none in drives
+    created before levels: ``basic``), in the order the creator gave them."""
     format: str
     """``progressive`` or ``duplicate``."""
     rounds: int
@@ -206,6 +207,11 @@ class PlayerSubstituted(Event):
     type: str
     """``human`` or ``bot``."""
     reason: str
+    level: str | None = None
+    """A bot's level (:mod:`engine.levels`); ``None`` for a person, and for a bot substituted
+    before levels (it plays ``basic``)."""
+
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"level"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -216,7 +222,8 @@ class PlayerAdded(Event):
     TYPE: ClassVar[str] = "player_added"
 
     players: tuple[Mapping[str, str], ...]
-    """The arrival first (``{"name", "type"}``), then any house bots seated with them."""
+    """The arrival first (``{"name", "type"}``, and a bot's ``level``), then any house bots
+    seated with them."""
     withdrawn: tuple[int, ...]
     """House bots stood down to make room (indices into the drive's players)."""
     schedule: tuple[tuple[tuple[int, ...], ...], ...]
@@ -233,7 +240,7 @@ class PlayerWithdrawn(Event):
     TYPE: ClassVar[str] = "player_withdrawn"
 
     players: tuple[Mapping[str, str], ...]
-    """House bots seated to fill the gap (``{"name", "type"}``)."""
+    """House bots seated to fill the gap (``{"name", "type", "level"}``)."""
     withdrawn: tuple[int, ...]
     """The player withdrawn first, then any house bots stood down with them."""
     schedule: tuple[tuple[tuple[int, ...], ...], ...]

@@ -17,6 +17,7 @@ from typing import Any
 from engine.drive_state import ADJUSTED, DriveState
 from engine.drives import apply_drive_event
 from engine.errors import DriveError, shown
+from engine.levels import LEVELS, default_level
 from engine.seating import SEATED_AT_START, choose_sit_outs, schedule_of
 from events.drive_store import DriveStore
 from events.drive_types import (
@@ -154,16 +155,16 @@ def _decide(drive: DriveState, action: str, reason: str, given: dict[str, Any],
         return DriveStopped(reason), None
     if action == "substitute":
         player = _player(drive, given)
-        name, kind = _newcomer(drive, given, replacing=player)
-        if kind != drive.players[player]["type"]:
+        newcomer = _newcomer(drive, given, replacing=player)
+        if newcomer["type"] != drive.players[player]["type"]:
             _between_rounds(drive, "a bot and a person change places between rounds (pause "
                                    "the drive, and substitute once the round has ended)")
-        return PlayerSubstituted(player, name, kind, reason), player
+        return PlayerSubstituted(player, newcomer["name"], newcomer["type"], reason,
+                                 newcomer.get("level")), player
     if action == "add_player":
         _between_rounds(drive, "a late arrival joins between rounds (pause the drive, and "
                                "add them once the round has ended)")
-        name, kind = _newcomer(drive, given, replacing=None)
-        added, withdrawn = _house_bots(drive, [{"name": name, "type": kind}], [])
+        added, withdrawn = _house_bots(drive, [_newcomer(drive, given, replacing=None)], [])
         return PlayerAdded(tuple(added), tuple(withdrawn),
                            _seat_again(drive, len(added), withdrawn), reason), len(
             drive.players)
@@ -285,8 +286,19 @@ def _player(drive: DriveState, given: dict[str, Any]) -> int:
     return int(player)
 
 
+def _bot_level(drive: DriveState, joining: Sequence[dict[str, str]],
+               leaving: Sequence[int]) -> str:
+    """Returns the level of a bot the director brings without naming one: as at the drive's
+    creation, :func:`engine.levels.default_level` of the players there once *joining* have
+    joined and *leaving* left (strong while a person plays in the drive)."""
+    return default_level([*(drive.players[p]["type"] for p in drive.present
+                            if p not in leaving), *(p["type"] for p in joining)])
+
+
 def _newcomer(drive: DriveState, given: dict[str, Any],
-              replacing: int | None) -> tuple[str, str]:
+              replacing: int | None) -> dict[str, str]:
+    """Returns the player the director brings (``{"name", "type"}``, and a bot's ``level``:
+    the one named, else :func:`_bot_level`), in *replacing*'s place or as an arrival."""
     missing = [f for f in ("name", "type") if f not in given]
     if missing:
         raise DirectorRefusal(422, "director_action_incomplete",
@@ -299,7 +311,16 @@ def _newcomer(drive: DriveState, given: dict[str, Any],
         if index != replacing and name_key(player["name"]) == key:
             raise DirectorRefusal(409, "name_taken", f"{shown(name)} is the name of "
                                                      f"{shown(player['name'])} (player {index})")
-    return name, kind
+    newcomer = {"name": name, "type": kind}
+    level = given.get("level")
+    if level is not None and (kind != "bot" or level not in LEVELS):
+        raise DirectorRefusal(422, "unknown_bot_level", f"a bot's level is "
+                                                        f"{' or '.join(LEVELS)}, and a person "
+                                                        f"has none, not {shown(level)}")
+    if kind == "bot":
+        newcomer["level"] = level or _bot_level(drive, [newcomer], [] if replacing is None
+                                                else [replacing])
+    return newcomer
 
 
 def _house_bots(drive: DriveState, arrivals: list[dict[str, str]],
@@ -319,7 +340,8 @@ def _house_bots(drive: DriveState, arrivals: list[dict[str, str]],
         else:
             taken = {name_key(p["name"]) for p in (*drive.players, *arrivals)}
             names = (f"Bot {n}" for n in itertools.count(1) if name_key(f"Bot {n}") not in taken)
-            added += [{"name": next(names), "type": "bot"}
+            level = _bot_level(drive, arrivals, leaving)
+            added += [{"name": next(names), "type": "bot", "level": level}
                       for _ in range(drive.size - over)]
         count = len(drive.present) + len(added) - len(withdrawn)
     if count < minimum:

@@ -751,7 +751,8 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
         "options": dict(drive.options), "format": drive.format, "round_count": drive.rounds,
         "boards_per_round": drive.boards, "rank_by": drive.rank_by,
         "movement": drive.movement, "version": drive.version,
-        "players": [{**p, "player": i, "withdrawn": i in drive.withdrawn}
+        "players": [{**p, "level": player_level(p), "player": i,
+                     "withdrawn": i in drive.withdrawn}
                     for i, p in enumerate(drive.players)],
         "odd_players": drive.odd_players,
         "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],

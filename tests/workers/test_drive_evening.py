@@ -423,9 +423,13 @@ def test_a_director_changes_the_players_between_rounds_and_a_person_at_once(
             ("withdraw_player", {"player": 2}, "round_in_play"),
             ("add_player", {"name": "Nora", "type": "human"}, "round_in_play"),
             ("substitute", {"player": 1}, "director_action_incomplete"),
+            ("substitute", {"player": 4, "name": "Max", "type": "bot", "level": "expert"},
+             "unknown_bot_level"),
+            ("substitute", {"player": 0, "name": "Pat", "type": "human", "level": "strong"},
+             "unknown_bot_level"),
             ("resume", {}, "drive_not_paused")):
         refused = evening.direct(action, **fields)
-        assert refused.json["code"] == code, (action, refused.json)
+        assert refused.json.get("code") == code, (action, fields, refused.json)
     assert evening.direct("pause").status_code == 200
     evening.run()  # Sam plays round 1 out; round 2 waits.
     between = evening.direct("abandon_table", table=1, adjusted=["average", "average"])
@@ -441,13 +445,25 @@ def test_a_director_changes_the_players_between_rounds_and_a_person_at_once(
     pat = evening.direct("substitute", player=3, name="Pat", type="human")
     assert pat.status_code == 200, pat.json
     evening.people[3] = pat.json["issued"]["token"]
+    max_ = evening.direct("substitute", player=4, name="Max", type="bot", level="basic")
+    assert max_.status_code == 200, max_.json
+    # The house bot the withdrawal seated is strong, as every bot of a drive with people is
+    # unless named otherwise; Max is basic, as the director named him.
+    levels = {p["name"]: p["level"] for p in max_.json["players"]}
+    assert (levels["Bot 1"], levels["Max"], levels["Sam"]) == ("strong", "basic", None)
     assert evening.direct("resume").status_code == 200
     evening.run()
     assert evening.view()["status"] == "finished"
+    for name in ("Bot 1", "Max"):  # The games of round 2 record the levels they play at.
+        table, seat = next((t, p["seat"]) for t in evening.view()["rounds"][1]["tables"]
+                           for p in t["players"] if p["name"] == name)
+        game = client.get(f"/v1/games/{table['game']}").json
+        assert game["seat_levels"][seat] == levels[name], (name, game["seat_levels"])
     standings = client.get(f"/v1/drives/{evening.drive_id}/standings").json
     assert [(c["action"], c["round"], c["name"], c["replaced"]) for c in standings["roster"]] == [
         ("substitute", 1, "Sam", "H1"), ("add_player", 2, "Bot 1", None),
-        ("withdraw_player", 2, "B2", None), ("substitute", 2, "Pat", "B3")]
+        ("withdraw_player", 2, "B2", None), ("substitute", 2, "Pat", "B3"),
+        ("substitute", 2, "Max", "B4")]
     document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
     assert_checks_out(standings, document, tmp_path)
 
@@ -465,6 +481,8 @@ def test_players_over_sit_out_in_turn_and_score_the_rounds_average(
     evening.run()
     late = evening.direct("add_player", name="Late", type="bot")
     assert late.status_code == 200 and late.json["issued"] is None, late.json
+    # Among bots alone, a bot brought without a level is basic, as at the drive's creation.
+    assert {p["name"]: p["level"] for p in late.json["players"]}["Late"] == "basic"
     assert [len(r) for r in late.json["schedule"]] == [2, 2, 2]
     assert evening.direct("resume").status_code == 200
     evening.run()

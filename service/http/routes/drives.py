@@ -137,7 +137,7 @@ class Director(MethodView):
                 _drives(), drive_id, bearer_of(request.headers.get("Authorization")),
                 body["action"], body["reason"],
                 fields={k: body[k] for k in ("table", "board", "adjusted", "player", "name",
-                                             "type")},
+                                             "type", "level")},
                 cache=svc.cache, tokens=svc.tokens)
         except drives.DriveNotFoundError:
             abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")

@@ -46,8 +46,8 @@ class DrivePlayerSchema(ma.Schema):
     level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
                           metadata={"enum": list(LEVELS), "description": (
         "A bot only: how it decides at every table (docs/bots.md). Default, and the level of "
-        "the bots fill_with_bots adds: basic (the strong level does not yet play better). Any "
-        "other value: 422 unknown_bot_level")})
+        "the bots fill_with_bots adds: strong if any player of the drive is a person, else "
+        "basic. Any other value: 422 unknown_bot_level")})
 
     @ma.validates_schema
     def _bot_if_level(self, data: dict[str, Any], **_: Any) -> None:
@@ -139,8 +139,8 @@ class DirectorActionSchema(ma.Schema):
                        "(with table and adjusted), abandon_board (duplicate: with table, "
                        "board and adjusted; that table skips the board), end_round (the "
                        "bell: every table still playing ends as it stands), substitute "
-                       "(player, name, type), add_player (name, type; between rounds), "
-                       "withdraw_player (player; between rounds)"})
+                       "(player, name, type, a bot's level), add_player (name, type, "
+                       "level; between rounds), withdraw_player (player; between rounds)"})
     player = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0),
                             metadata={"description": "substitute, withdraw_player: the "
                                                      "player's number (from 0, as the "
@@ -150,6 +150,11 @@ class DirectorActionSchema(ma.Schema):
                                                   "name"})
     type = fields.String(load_default=None, validate=validate.OneOf(("human", "bot")),
                          metadata={"description": "substitute, add_player: human or bot"})
+    level = fields.String(load_default=None, validate=validate.Length(max=40), metadata={
+        "description": "substitute, add_player: a bot's level (basic or strong; default, and "
+                       "the level of any house bot the change seats: strong while a person "
+                       "plays in the drive, else basic). Any other value, or a level for a "
+                       "person: 422 unknown_bot_level"})
     reason = fields.String(load_default="", validate=validate.Length(max=200),
                            metadata={"description": "What the director tells the hall"})
     table = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),
@@ -171,6 +176,8 @@ class DriveViewPlayerSchema(ma.Schema):
     player = fields.Integer(metadata={"description": "Their number, from 0"})
     name = fields.String()
     type = fields.String()
+    level = fields.String(allow_none=True, metadata={
+        "description": "A bot's level (basic or strong); null for a human"})
     withdrawn = fields.Boolean(metadata={"description": "Withdrawn by the director"})
 
 
