@@ -1,5 +1,6 @@
 """Bot strength: levels against each other and against random players, per profile, with
-Wilson 95% intervals, the seeds, and the CPU each level spends per decision.
+Wilson 95% intervals, the seeds, and the CPU each level spends per decision (on the mean,
+``cpu_ms_per_decision``, and its slowest, ``cpu_ms_slowest``).
 
 Each row plays *games* complete games of one profile in-process with the engine (no Redis):
 one side's seats play the row's first level, every other seat the second. The first level's
@@ -118,6 +119,7 @@ class _Player:
     def __init__(self, level: str, budget_ms: int, worlds: int | None) -> None:
         self.level = level
         self.cpu = 0.0
+        self.slowest = 0.0
         self.decisions = 0
         self.choose: Callable[[GameState, Seat, random.Random], dict[str, Any] | None]
         if level == "strong":
@@ -132,7 +134,9 @@ class _Player:
     def act(self, state: GameState, seat: Seat, chance: random.Random) -> dict[str, Any]:
         started = time.process_time()
         action = self.choose(state, seat, chance)
-        self.cpu += time.process_time() - started
+        spent = time.process_time() - started
+        self.cpu += spent
+        self.slowest = max(self.slowest, spent)
         self.decisions += 1
         assert action is not None, f"the {self.level} level had nothing to do at its turn"
         return action
@@ -187,6 +191,7 @@ def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str,
                           points[side] >= 0, net))
     return {"won": state.winner == first_side,
             "cpu": {level: player.cpu for level, player in players.items()},
+            "slowest": {level: player.slowest for level, player in players.items()},
             "decisions": {level: player.decisions for level, player in players.items()},
             "contracts": contracts}
 
@@ -209,10 +214,12 @@ def summarize(profile: str, first: str, second: str, seed: str,
     won = sum(1 for game in played if game["won"])
     low, high = wilson(won, len(played))
     cpu: dict[str, float] = {}
+    slowest: dict[str, float] = {}
     decisions: dict[str, int] = {}
     for game in played:
         for level, seconds in game["cpu"].items():
             cpu[level] = cpu.get(level, 0.0) + seconds
+            slowest[level] = max(slowest.get(level, 0.0), game["slowest"][level])
             decisions[level] = decisions.get(level, 0) + game["decisions"][level]
     sides = SIDES[profile]
     row: dict[str, Any] = {
@@ -222,6 +229,8 @@ def summarize(profile: str, first: str, second: str, seed: str,
         "seeds": f"{seed}/{profile}/{first}-{second}/0..{len(played) - 1}",
         "cpu_ms_per_decision": {level: round(cpu[level] / decisions[level] * 1000, 3)
                                 for level in sorted(cpu) if decisions[level]},
+        "cpu_ms_slowest": {level: round(slowest[level] * 1000, 3)
+                           for level in sorted(cpu) if decisions[level]},
         "decisions": dict(sorted(decisions.items())),
         "sets": _sets(played, sides),
     }

@@ -30,7 +30,8 @@ def default_level(seat_types: Sequence[str]) -> str:
     ``strong`` where a person sits at the table (issue 27: people sit with bots worth sitting
     with; the strong level wins more than the basic one in every profile over 1,000 games,
     docs/bots.md, "The strong level, measured"), ``basic`` in a game of bots alone, where
-    nobody is served by spending up to 100 ms of the worker's CPU a decision."""
+    nobody is served by spending some 100 ms of the worker's CPU a decision (a drive applies
+    it over all its players: :func:`service.application.drives.create_drive`)."""
     return STRONG if any(kind != "bot" for kind in seat_types) else BASIC
 
 

@@ -8,9 +8,9 @@ version: a job that runs again, or two copies racing, append nothing twice.
 Bots draw chance from ``random.Random`` seeded with the game id and the version they act at,
 so a re-run makes the same choice. Each bot decides at its seat's level, as the game's creation
 records it (:attr:`engine.state.GameState.seat_levels`), through the level registry
-(:mod:`engine.bot_levels`); a strong bot spends up to ``BOT_BUDGET_MS`` of CPU per decision
-(:func:`bot_budget`). The turn clock, acting for a person who ran out of time, decides as the
-basic bot: at once, and as the person's stand-in rather than a stronger player.
+(:mod:`engine.bot_levels`); a strong bot spends about ``BOT_BUDGET_MS`` of CPU on a decision it
+searches (:func:`bot_budget`). The turn clock, acting for a person who ran out of time, decides
+as the basic bot: at once, and as the person's stand-in rather than a stronger player.
 
 A bot's or the clock's cut of a ``/2`` deal waits for the human seats' nonces by one rule,
 :mod:`engine.nonce_window`, which the command path enforces (:func:`commands.cut_wait`): the

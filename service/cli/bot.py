@@ -31,10 +31,9 @@ from engine.levels import BASIC, LEVELS
 from engine.sides import seat_name, side_name
 from replay.seat_state import SeatViewError, state_from_view
 from service.application.backoff import Backoff
-from service.application.environment import BOT_BUDGET_SETTING
 from service.cli import UsageError
 from service.cli.game_client import GameClient, RefusedError, ServiceUnavailableError
-from service.cli.play import budget_option
+from service.cli.play import add_budget_option, budget_option
 
 
 def register(subparsers: Any) -> None:
@@ -53,9 +52,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--level", choices=LEVELS, default=BASIC,
                         help="how the bot decides (docs/bots.md; default basic: its fixed "
                         "rules, a decision in microseconds; strong searches)")
-    parser.add_argument("--budget-ms", type=int, default=None, metavar="MS",
-                        help="the CPU a strong bot spends per decision, in milliseconds "
-                        f"(default ${BOT_BUDGET_SETTING}, else {DEFAULT_BUDGET_MS})")
+    add_budget_option(parser)
     parser.add_argument("--seed", help="any text: makes the bot's random draws reproducible")
     parser.set_defaults(func=run)
 

@@ -54,9 +54,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--level", choices=LEVELS, default=None,
                         help="how the bots decide (docs/bots.md); default strong, the level "
                         "of any bot at a table where a person sits")
-    parser.add_argument("--budget-ms", type=int, default=None, metavar="MS",
-                        help="the CPU a strong bot spends per decision, in milliseconds "
-                        f"(default ${BOT_BUDGET_SETTING}, else {DEFAULT_BUDGET_MS})")
+    add_budget_option(parser)
     parser.add_argument("--auto", action="store_true",
                         help="the bot plays your seat too: no input is read, the game is "
                         "printed as your seat sees it, to its end and its result")
@@ -160,6 +158,15 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
 def _scores(scores: Sequence[int]) -> str:
     """Returns the sides' scores as the table shows them: "A 10, B 25"."""
     return ", ".join(f"{side_name(side)} {score}" for side, score in enumerate(scores))
+
+
+def add_budget_option(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--budget-ms``, read back by :func:`budget_option`."""
+    parser.add_argument("--budget-ms", type=int, default=None, metavar="MS",
+                        help="about the CPU, in milliseconds, a strong bot spends on a "
+                        "decision it searches (a forced one costs nothing, the slowest take "
+                        "two or three times it; default "
+                        f"${BOT_BUDGET_SETTING}, else {DEFAULT_BUDGET_MS})")
 
 
 def budget_option(value: int | None, command: str) -> int:

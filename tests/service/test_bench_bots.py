@@ -28,18 +28,22 @@ def test_a_row_s_figures_are_summed_from_its_games() -> None:
     games = [
         {"won": True, "cpu": {"strong": 0.5, "basic": 0.01}, "decisions": {"strong": 10,
                                                                            "basic": 20},
+         "slowest": {"strong": 0.12, "basic": 0.0002},
          "contracts": [("strong", 20, True, 10), ("basic", 25, False, -30)]},
         {"won": False, "cpu": {"strong": 1.5, "basic": 0.03}, "decisions": {"strong": 30,
                                                                            "basic": 40},
+         "slowest": {"strong": 0.09, "basic": 0.0005},
          "contracts": [("strong", 20, False, -25), ("strong", 15, True, 5)]},
         {"won": True, "cpu": {"strong": 0.0, "basic": 0.0}, "decisions": {"strong": 0,
                                                                          "basic": 0},
+         "slowest": {"strong": 0.0, "basic": 0.0},
          "contracts": []},
     ]
     row = summarize("auction", "strong", "basic", "s", games)
     assert (row["games"], row["won"], row["win_rate"]) == (3, 2, 0.6667)
     assert row["wilson_95"] == [round(bound, 4) for bound in wilson(2, 3)]
     assert row["cpu_ms_per_decision"] == {"basic": 0.667, "strong": 50.0}
+    assert row["cpu_ms_slowest"] == {"basic": 0.5, "strong": 120.0}
     assert row["decisions"] == {"basic": 60, "strong": 40}
     assert row["seeds"] == "s/auction/strong-basic/0..2"
     # Games 0 and 1 are a set, won and lost; game 2 starts a set the row does not finish.
@@ -94,6 +98,8 @@ def test_the_command_plays_its_rows_and_reports_them(capsys: pytest.CaptureFixtu
         assert row["games"] == 2 and 0 <= row["won"] <= 2
         assert row["wilson_95"] == [round(bound, 4) for bound in wilson(row["won"], 2)]
         assert set(row["cpu_ms_per_decision"]) == {row["first"], row["second"]}
+        assert all(row["cpu_ms_slowest"][level] >= row["cpu_ms_per_decision"][level]
+                   for level in (row["first"], row["second"]))
         assert all(count > 0 for count in row["decisions"].values())
     assert classic["aim_low"] == 0.53 and "contracts" not in classic
     for bids in auction["contracts"].values():
@@ -105,6 +111,7 @@ def test_the_command_plays_its_rows_and_reports_them(capsys: pytest.CaptureFixtu
     for first, second in zip(figures["rows"], again["rows"], strict=True):
         for row in (first, second):
             row.pop("cpu_ms_per_decision")
+            row.pop("cpu_ms_slowest")
         assert first == second
 
 
