@@ -130,6 +130,11 @@ export function sideName(side) {
   return sideName(Math.floor(side / 26) - 1) + String.fromCharCode(65 + (side % 26));
 }
 
+/** "human", or "bot, strong": a bot with its level (docs/bots.md). */
+export function kindLabel(kind, level) {
+  return kind === "bot" && level ? `bot, ${level}` : kind;
+}
+
 const FACT_TITLES = {
   trick_won: "Trick won",
   renege_allowed: "Renege allowed",

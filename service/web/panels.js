@@ -1,7 +1,7 @@
 // The panels under the table: the deal's rulings, and the seats with links for the other
 // human seats of this tab's game.
 
-import { el, factItem, fill, invites, seatNumber, sideName, tokens } from "./cards.js";
+import { el, factItem, fill, invites, kindLabel, seatNumber, sideName, tokens } from "./cards.js";
 import { seatLabel, sideOf } from "./felt.js";
 import { $, copyButton } from "./page.js";
 
@@ -16,11 +16,6 @@ export function renderFacts(view, table) {
   fill($("facts"), facts.map((fact) => factItem(fact)));
   $("facts").hidden = facts.length === 0;
   $("facts-empty").hidden = facts.length > 0;
-}
-
-/** "human", or "bot, strong": a bot with its level (docs/bots.md). */
-function kindLabel(kind, level) {
-  return kind === "bot" && level ? `bot, ${level}` : kind;
 }
 
 export function renderSeatList(view, table) {

@@ -234,7 +234,7 @@ def test_the_directors_page_rings_the_bell_and_changes_the_roster_with_refusals_
     by_id(browser, "do-add").click()
     wait_for(browser, lambda b: "Nora joins from the next round" in by_id(b, "messages").text)
     assert not by_id(browser, "issued").is_displayed()  # A bot gets no token.
-    wait_for(browser, lambda b: "Nora (player 8, bot)" in by_id(b, "withdraw-player").text)
+    wait_for(browser, lambda b: "Nora (player 8, bot, strong)" in by_id(b, "withdraw-player").text)
     _choose(browser, "withdraw-player", "7")
     by_id(browser, "do-withdraw").click()
     wait_for(browser, lambda b: "P8 leaves the drive" in by_id(b, "messages").text)
