@@ -36,7 +36,7 @@ from engine.drive_state import (
     ScoreCard,
 )
 from engine.errors import DriveError
-from engine.levels import BASIC, LEVELS
+from engine.levels import BASIC, BotLevelError, check_level
 from engine.paper import ScoreCardDeal, ScoreCardError, score_card_result
 from engine.profiles import make_ruleset
 from engine.seating import (
@@ -89,7 +89,8 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
             _check_created(event)
             state = DriveState(
                 drive_id=drive_id, version=1, profile=event.profile,
-                options=dict(event.options), players=tuple(dict(p) for p in event.players),
+                options=dict(event.options),
+                players=tuple(_player_of(p) for p in event.players),
                 format=_format(event.format), rounds=event.rounds, size=event.table_size,
                 schedule=tuple(tuple(tuple(t) for t in r) for r in event.schedule),
                 boards=event.boards, rank_by=event.rank_by or "points",
@@ -117,21 +118,25 @@ def player_level(player: Mapping[str, str]) -> str | None:
     return player.get("level") or BASIC
 
 
-def _check_player(player: object) -> None:
-    """Checks *player* is what a drive's player is, at its creation or when the director
-    brings one: ``{"name", "type"}``, human or bot, and for a bot any ``level`` of
-    :data:`engine.levels.LEVELS`.
+def _player_of(player: object) -> dict[str, str]:
+    """Returns the drive's player *player* records, as the drive's state keeps it (``{"name",
+    "type"}``, and a bot's ``level`` where one is recorded), at its creation or when the
+    director brings one.
 
-    :raises DriveError: naming what does not fit.
+    :raises DriveError: unless it has a name, a type (human or bot), and no level or, for a
+        bot, one of :data:`engine.levels.LEVELS`.
     """
     if not (isinstance(player, Mapping) and isinstance(player.get("name"), str)
             and player.get("type") in ("human", "bot")):
         raise DriveError("every player of a drive is an object with a name and a type, human "
                          "or bot")
     level = player.get("level")
-    if level is not None and (player["type"] != "bot" or level not in LEVELS):
-        raise DriveError(f"a drive's bot has a level, {' or '.join(LEVELS)}, and a person "
-                         f"none: {player['name']!r} ({player['type']}) has {level!r}")
+    try:
+        check_level(player["type"], level, f"player {player['name']!r}")
+    except BotLevelError as error:
+        raise DriveError(str(error)) from None
+    kept = {"name": player["name"], "type": player["type"]}
+    return kept if level is None else {**kept, "level": level}
 
 
 def _whole(value: object, low: int = 0) -> bool:
@@ -146,9 +151,7 @@ def _check_created(event: DriveCreated) -> None:
 
     :raises DriveError: naming what does not fit.
     """
-    players = event.players
-    for p in players:
-        _check_player(p)
+    players = [_player_of(p) for p in event.players]
     if event.movement is not None and event.movement not in MOVEMENTS:
         raise DriveError(f"a drive's movement is {' or '.join(MOVEMENTS)}, not "
                          f"{event.movement!r}")
@@ -387,13 +390,10 @@ def _player_substituted(event: PlayerSubstituted, state: DriveState) -> DriveSta
     player = event.player
     if not _whole(player) or player >= len(state.players) or player in state.withdrawn:
         raise DriveError(f"player {player!r} is not a player of the drive still there")
-    newcomer = {"name": event.name, "type": event.type}
-    if event.level is not None:
-        newcomer["level"] = event.level
-    if not isinstance(event.name, str) or not event.name.strip() or event.type not in (
-            "human", "bot") or not isinstance(event.reason, str):
+    if not isinstance(event.name, str) or not event.name.strip() or not isinstance(
+            event.reason, str):
         raise DriveError("a substitute has a name and a type, human or bot")
-    _check_player(newcomer)
+    newcomer = _player_of({"name": event.name, "type": event.type, "level": event.level})
     if not state.between_rounds and event.type != state.players[player]["type"]:
         raise DriveError("a bot and a person change places only between rounds")
     before = state.players[player]["name"]
@@ -426,10 +426,9 @@ def _roster_changed(state: DriveState, players: Sequence[Mapping[str, str]],
         raise DriveError(f"{what} waits for the end of round {state.played[-1].number}")
     if not isinstance(reason, str):
         raise DriveError(f"{what} gives its reason as text")
-    for p in players:
-        _check_player(p)
+    players = [_player_of(p) for p in players]
     if (arrival and not players) or (not arrival and not withdrawn) or not all(
-            p.get("type") == "bot" for p in players[1 if arrival else 0:]):
+            p["type"] == "bot" for p in players[1 if arrival else 0:]):
         raise DriveError(f"{what} names its player; only house bots come and go with it")
     count = len(state.players)
     house = [count + i for i in range(1 if arrival else 0, len(players))]
@@ -444,7 +443,7 @@ def _roster_changed(state: DriveState, players: Sequence[Mapping[str, str]],
     changes += [RosterChange("withdraw_player", number, p, state.players[p]["name"], None,
                              reason) for p in withdrawn]
     after = dataclasses.replace(
-        state, players=(*state.players, *(dict(p) for p in players)),
+        state, players=(*state.players, *players),
         withdrawn=(*state.withdrawn, *withdrawn), house_bots=(*state.house_bots, *house),
         roster=(*state.roster, *changes))
     rest = tuple(tuple(tuple(t) for t in r) for r in schedule)

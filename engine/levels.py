@@ -25,6 +25,21 @@ class BotLevelError(FortyFiveError, ValueError):
     person holds."""
 
 
+def check_level(kind: str, level: object, who: str) -> None:
+    """Checks that *level* fits a player of *kind* (``human`` or ``bot``): ``None``, or for a
+    bot one of :data:`LEVELS`. The one check of a level named for a seat, a drive's player or
+    a player the director brings, and of the events that record them.
+
+    :raises BotLevelError: naming *who*: for an unknown level, or a level for a person.
+    """
+    if level is None:
+        return
+    if level not in LEVELS:
+        raise BotLevelError(f"{who}: a bot's level is {' or '.join(LEVELS)}, not {level!r}")
+    if kind != "bot":
+        raise BotLevelError(f"{who}: only a bot has a level; a person holds this one")
+
+
 def default_level(seat_types: Sequence[str]) -> str:
     """Returns the level of a bot seat whose level nobody named, in a game of *seat_types*:
     ``strong`` where a person sits at the table (issue 27: people sit with bots worth sitting
@@ -50,16 +65,8 @@ def seat_levels(seat_types: Sequence[str],
     chosen: list[str | None] = []
     for seat, kind in enumerate(seat_types):
         level = levels[seat] if levels else None
-        if level is not None and level not in LEVELS:
-            raise BotLevelError(f"seat {seat}: a bot's level is {' or '.join(LEVELS)}, not "
-                                f"{level!r}")
-        if kind != "bot":
-            if level is not None:
-                raise BotLevelError(f"seat {seat}: only a bot seat has a level; a person "
-                                    "holds this one")
-            chosen.append(None)
-        else:
-            chosen.append(level or default)
+        check_level(kind, level, f"seat {seat}")
+        chosen.append(None if kind != "bot" else level or default)
     return tuple(chosen)
 
 

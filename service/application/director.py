@@ -17,7 +17,7 @@ from typing import Any
 from engine.drive_state import ADJUSTED, DriveState
 from engine.drives import apply_drive_event
 from engine.errors import DriveError, shown
-from engine.levels import LEVELS, default_level
+from engine.levels import BotLevelError, check_level, default_level
 from engine.seating import SEATED_AT_START, choose_sit_outs, schedule_of
 from events.drive_store import DriveStore
 from events.drive_types import (
@@ -74,11 +74,11 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
            cache: commands.GameCache | None = None,
            tokens: TokenRegistry | None = None) -> Directed:
     """Carries out the director's *action* on *drive_id* with its *fields* (``table``,
-    ``board``, ``adjusted``, ``player``, ``name``, ``type``: docs/api.md) as one drive event whose
-    actor is the director. With the games' *cache*, a table whose game is over is not
-    abandoned, and a board a table has played or not reached is not abandoned there; with
-    *tokens*, a person who takes another's seat in the round in play gets it
-    at once.
+    ``board``, ``adjusted``, ``player``, ``name``, ``type``, ``level``: docs/api.md) as one
+    drive event whose actor is the director. With the games' *cache*, a table whose game is
+    over is not abandoned, and a board a table has played or not reached is not abandoned
+    there; with *tokens*, a person who takes another's seat in the round in play gets it at
+    once.
 
     :raises DriveNotFoundError: if there is no such drive.
     :raises DirectorTokenError: if *token* is not its director's.
@@ -313,10 +313,11 @@ def _newcomer(drive: DriveState, given: dict[str, Any],
                                                      f"{shown(player['name'])} (player {index})")
     newcomer = {"name": name, "type": kind}
     level = given.get("level")
-    if level is not None and (kind != "bot" or level not in LEVELS):
-        raise DirectorRefusal(422, "unknown_bot_level", f"a bot's level is "
-                                                        f"{' or '.join(LEVELS)}, and a person "
-                                                        f"has none, not {shown(level)}")
+    try:
+        check_level(kind, level, shown(name))
+    except BotLevelError as error:  # A person's level is malformed, as at the creation.
+        raise DirectorRefusal(422, "unknown_bot_level" if kind == "bot" else "invalid_request",
+                              str(error)) from None
     if kind == "bot":
         newcomer["level"] = level or _bot_level(drive, [newcomer], [] if replacing is None
                                                 else [replacing])

@@ -38,7 +38,7 @@ from engine.drive_state import (
 from engine.drives import fold_drive, player_level
 from engine.errors import DriveError, shown
 from engine.fold import PLAYED_OUT, apply_event
-from engine.levels import LEVELS, BotLevelError, default_level
+from engine.levels import check_level, default_level
 from engine.paper import ScoreCardError, check_paper_rules
 from engine.profiles import RuleSet, make_ruleset
 from engine.seating import (
@@ -220,9 +220,7 @@ def create_drive(
     bot_level = default_level([p["type"] for p in players])
     for player, given in zip(roster, players, strict=True):
         level = given.get("level")
-        if level is not None and (player["type"] != "bot" or level not in LEVELS):
-            raise BotLevelError(f"player {player['name']!r}: a bot's level is "
-                                f"{' or '.join(LEVELS)}, and a person has none, not {level!r}")
+        check_level(player["type"], level, f"player {player['name']!r}")
         if player["type"] == "bot":
             player["level"] = level or bot_level
     taken: dict[str, str] = {}

@@ -4,7 +4,7 @@ The game runs in-process on the engine (no server needed). The person types the 
 action from the list shown, or just a card code such as ``5s`` to play it. ``--seed`` makes
 the whole game (deals and bots) reproducible. ``--level`` chooses how the bots decide
 (docs/bots.md; default ``strong``, as for any bot at a table where a person sits),
-``--budget-ms`` the CPU a strong bot spends per decision.
+``--budget-ms`` about the CPU a strong bot spends on a decision it searches.
 
 Without a terminal the moves are read a line each (``fortyfive play < moves.txt``), and a line
 that is no legal move, or input that ends before the game does, is an error: one line on
@@ -170,7 +170,7 @@ def add_budget_option(parser: argparse.ArgumentParser) -> None:
 
 
 def budget_option(value: int | None, command: str) -> int:
-    """Returns the CPU a strong bot spends per decision: *value* (``--budget-ms``), else the
+    """Returns a strong bot's budget per decision: *value* (``--budget-ms``), else the
     environment's ``BOT_BUDGET_MS``, else :data:`engine.bot_levels.DEFAULT_BUDGET_MS`.
 
     :raises UsageError: for a budget that is not 1 to 60000 milliseconds.

@@ -2,7 +2,7 @@
 // trick by trick, with the rulings, and linkable to an event with #v=<version>. Every history
 // shown is verified first (verdict.js): its verdict heads the page.
 
-import { cardFace, el, factItem, fill, readProblem, seatNumber, sideName, suitFace, tokens } from "./cards.js";
+import { cardFace, el, factItem, fill, kindLabel, readProblem, seatNumber, sideName, suitFace, tokens } from "./cards.js";
 import { HistoryError, describeEvent, readHistory, scoresBefore, sectionAt } from "./history.js";
 import { showLogStatus } from "./logcheck.js";
 import { checkAndShow } from "./verdict.js";
@@ -184,8 +184,7 @@ function seatText(seat) {
   if (!info) return `seat ${seatNumber(seat)}`;
   const name = viewer.names && viewer.names[seat] ? ` ${viewer.names[seat]}` : "";
   if (info.type !== "bot") return `seat ${seatNumber(seat)}${name}`;
-  const level = viewer.levels && viewer.levels[seat];
-  return `seat ${seatNumber(seat)}${name} (bot${level ? `, ${level}` : ""})`;
+  return `seat ${seatNumber(seat)}${name} (${kindLabel("bot", viewer.levels && viewer.levels[seat])})`;
 }
 
 function viewName(value) {

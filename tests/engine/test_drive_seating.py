@@ -3,13 +3,14 @@ drive's fold holds them to the rules."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.drives import fold_drive
+from engine.drives import fold_drive, player_level
 from engine.errors import DriveError
 from engine.seating import choose_sit_outs, movement, seat_present, winners_move
 from events.drive_types import DRIVE_EVENT_TYPES
@@ -85,6 +86,18 @@ ENDED = {"type": "round_ended", "data": {"round": 1, "heads": None}}
     ([ENDED, {"type": "player_substituted", "data": {"player": 9, "name": "S",
                                                      "type": "human", "reason": ""}}],
      "player 9 is not a player of the drive still there"),
+    ([{"type": "player_substituted", "data": {"player": 1, "name": "S", "type": "bot",
+                                              "reason": "", "level": "expert"}}],
+     "player 'S': a bot's level is basic or strong, not 'expert'"),
+    ([ENDED, {"type": "player_substituted", "data": {"player": 0, "name": "S",
+                                                     "type": "human", "reason": "",
+                                                     "level": "strong"}}],
+     "player 'S': only a bot has a level"),
+    ([ENDED, {"type": "player_added", "data": {
+        "players": [{"name": "N", "type": "human"},
+                    {"name": "Bot 1", "type": "bot", "level": "grand"}],
+        "withdrawn": [], "schedule": [[], []], "reason": ""}}],
+     "player 'Bot 1': a bot's level is basic or strong, not 'grand'"),
 ])
 def test_the_fold_refuses_a_roster_change_that_does_not_fit(
     extra: list[dict[str, Any]], refusal: str,
@@ -107,3 +120,23 @@ def test_a_winners_move_round_is_seated_at_its_start_and_only_with_players_still
     unseated = {**seated, "data": {k: v for k, v in seated["data"].items() if k != "tables"}}
     with pytest.raises(DriveError, match="round 2 starts without its tables"):
         fold_drive("d", _events(ENDED, unseated, movement_name="winners_move"))
+
+
+
+def test_a_bot_keeps_the_level_its_event_records_and_one_recorded_before_levels_is_basic(
+) -> None:
+    events = _events(
+        {"type": "player_substituted", "data": {"player": 1, "name": "Old", "type": "bot",
+                                                "reason": ""}},
+        {"type": "player_substituted", "data": {"player": 2, "name": "New", "type": "bot",
+                                                "reason": "", "level": "strong"}})
+    created = events[0]
+    players = [dict(p) for p in created.players]
+    players[3] = {**players[3], "level": "strong", "token": "not kept"}
+    events[0] = dataclasses.replace(created, players=tuple(players))
+    drive = fold_drive("d", events)
+    # P4 was created without a level, as every drive before levels: basic.
+    assert [player_level(p) for p in drive.players[:5]] == [
+        None, "basic", "strong", "strong", "basic"]
+    # What the drive keeps of a player is its name, type and level, nothing else given.
+    assert drive.players[3] == {"name": "P3", "type": "bot", "level": "strong"}

@@ -30,7 +30,7 @@ def test_an_unnamed_bot_is_strong_where_a_person_sits_and_basic_among_bots() -> 
 @pytest.mark.parametrize(("seats", "levels", "says"), [
     (["human", "bot"], [None, "expert"], "seat 1: a bot's level is basic or strong, not "
                                          "'expert'"),
-    (["human", "bot"], ["strong", None], "seat 0: only a bot seat has a level"),
+    (["human", "bot"], ["strong", None], "seat 0: only a bot has a level"),
     (["human", "bot"], ["strong"], "one level (or null) per seat: 2 seats, 1 levels"),
 ])
 def test_a_level_nobody_knows_or_for_a_person_is_refused(

@@ -426,10 +426,12 @@ def test_a_director_changes_the_players_between_rounds_and_a_person_at_once(
             ("substitute", {"player": 4, "name": "Max", "type": "bot", "level": "expert"},
              "unknown_bot_level"),
             ("substitute", {"player": 0, "name": "Pat", "type": "human", "level": "strong"},
-             "unknown_bot_level"),
+             "invalid_request"),
             ("resume", {}, "drive_not_paused")):
+        version = evening.view()["version"]
         refused = evening.direct(action, **fields)
         assert refused.json.get("code") == code, (action, fields, refused.json)
+        assert evening.view()["version"] == version, "a refused action appends nothing"
     assert evening.direct("pause").status_code == 200
     evening.run()  # Sam plays round 1 out; round 2 waits.
     between = evening.direct("abandon_table", table=1, adjusted=["average", "average"])
@@ -447,14 +449,18 @@ def test_a_director_changes_the_players_between_rounds_and_a_person_at_once(
     evening.people[3] = pat.json["issued"]["token"]
     max_ = evening.direct("substitute", player=4, name="Max", type="bot", level="basic")
     assert max_.status_code == 200, max_.json
-    # The house bot the withdrawal seated is strong, as every bot of a drive with people is
-    # unless named otherwise; Max is basic, as the director named him.
-    levels = {p["name"]: p["level"] for p in max_.json["players"]}
-    assert (levels["Bot 1"], levels["Max"], levels["Sam"]) == ("strong", "basic", None)
+    zed = evening.direct("substitute", player=5, name="Zed", type="bot")
+    assert zed.status_code == 200, zed.json
+    # The house bot the withdrawal seated and Zed, brought without a level, are strong, as
+    # every bot of a drive with people is unless named otherwise; Max is basic, as the
+    # director named him.
+    levels = {p["name"]: p["level"] for p in zed.json["players"]}
+    assert (levels["Bot 1"], levels["Zed"], levels["Max"], levels["Sam"]) == (
+        "strong", "strong", "basic", None)
     assert evening.direct("resume").status_code == 200
     evening.run()
     assert evening.view()["status"] == "finished"
-    for name in ("Bot 1", "Max"):  # The games of round 2 record the levels they play at.
+    for name in ("Bot 1", "Max", "Zed"):  # Round 2's games record the levels they play at.
         table, seat = next((t, p["seat"]) for t in evening.view()["rounds"][1]["tables"]
                            for p in t["players"] if p["name"] == name)
         game = client.get(f"/v1/games/{table['game']}").json
@@ -463,7 +469,7 @@ def test_a_director_changes_the_players_between_rounds_and_a_person_at_once(
     assert [(c["action"], c["round"], c["name"], c["replaced"]) for c in standings["roster"]] == [
         ("substitute", 1, "Sam", "H1"), ("add_player", 2, "Bot 1", None),
         ("withdraw_player", 2, "B2", None), ("substitute", 2, "Pat", "B3"),
-        ("substitute", 2, "Max", "B4")]
+        ("substitute", 2, "Max", "B4"), ("substitute", 2, "Zed", "B5")]
     document = json.loads(client.get(f"/v1/drives/{evening.drive_id}/history").data)
     assert_checks_out(standings, document, tmp_path)
 

@@ -47,7 +47,7 @@ class DrivePlayerSchema(ma.Schema):
                           metadata={"enum": list(LEVELS), "description": (
         "A bot only: how it decides at every table (docs/bots.md). Default, and the level of "
         "the bots fill_with_bots adds: strong if any player of the drive is a person, else "
-        "basic. Any other value: 422 unknown_bot_level")})
+        "basic. Any other name: 422 unknown_bot_level")})
 
     @ma.validates_schema
     def _bot_if_level(self, data: dict[str, Any], **_: Any) -> None:
@@ -153,8 +153,8 @@ class DirectorActionSchema(ma.Schema):
     level = fields.String(load_default=None, validate=validate.Length(max=40), metadata={
         "description": "substitute, add_player: a bot's level (basic or strong; default, and "
                        "the level of any house bot the change seats: strong while a person "
-                       "plays in the drive, else basic). Any other value, or a level for a "
-                       "person: 422 unknown_bot_level"})
+                       "plays in the drive, else basic). Any other name: 422 "
+                       "unknown_bot_level; a level for a person: 422 invalid_request"})
     reason = fields.String(load_default="", validate=validate.Length(max=200),
                            metadata={"description": "What the director tells the hall"})
     table = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),

@@ -75,7 +75,7 @@ class SeatRequestSchema(ma.Schema):
     level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
                           metadata={"enum": list(LEVELS), "description": (
         "A bot seat only: how the bot decides (docs/bots.md). Default: strong in a game where "
-        "a person sits, basic in a game of bots alone. Any other value: 422 unknown_bot_level")})
+        "a person sits, basic in a game of bots alone. Any other name: 422 unknown_bot_level")})
     claimable = fields.Boolean(load_default=False, metadata={"description": (
         "A human seat only: instead of its token, the creator gets a one-time claim code and "
         "invite link; the token is minted for whoever claims the seat "
