@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,22 @@ def start_bot(relay: Relay, game: dict[str, Any], seat: int) -> subprocess.Popen
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+def bots_waited(bots: list[subprocess.Popen[bytes]], condition: Callable[[], Any],
+                what: str) -> Any:
+    """Waits until *condition* holds while every bot runs: a bot that exits first fails the
+    test at once with what it said. The bound is generous (the test runs beside whole suites
+    on a loaded machine: starting a bot process and the worker's paced bots take their time
+    there), as for the bots' end below."""
+    def holds() -> Any:
+        for bot in bots:
+            if bot.poll() is not None:
+                out, err = bot.communicate()
+                raise AssertionError(f"a bot exited ({bot.returncode}) before {what}: "
+                                     f"{out.decode()}{err.decode()}")
+        return condition()
+    return wait_until(holds, what, DEADLINE * 3)
+
+
 def actions_by(served: Served, game_id: str, after: int) -> dict[int, int]:
     """Counts the actions each seat took after version *after*."""
     counts: dict[int, int] = {}
@@ -126,17 +143,17 @@ def test_two_api_bots_play_a_game_with_the_worker_s_bots_through_a_dropped_strea
             relay = Relay(served.port)
             bots = [start_bot(relay, game, seat) for seat in API_SEATS]
             # Both API bots act, then lose every connection and must pick up where they were.
-            wait_until(lambda: all(actions_by(served, game_id, 0).get(seat)
-                                   for seat in API_SEATS), "both API bots acting")
+            bots_waited(bots, lambda: all(actions_by(served, game_id, 0).get(seat)
+                                          for seat in API_SEATS), "both API bots acting")
             dropped = version(served, game_id)
             relay.drop()
-            wait_until(lambda: all(actions_by(served, game_id, dropped).get(seat)
-                                   for seat in API_SEATS),
-                       "both API bots acting after a dropped stream")
+            bots_waited(bots, lambda: all(actions_by(served, game_id, dropped).get(seat)
+                                          for seat in API_SEATS),
+                        "both API bots acting after a dropped stream")
             # Then the service goes away: the game waits at an API bot's turn.
             relay.drop(refuse=True)
-            view = wait_until(lambda: waiting_for_api_bot(served, game_id),
-                              "the game waiting for an API bot")
+            view = bots_waited(bots, lambda: waiting_for_api_bot(served, game_id),
+                               "the game waiting for an API bot")
             assert view["phase"] != "over"
             stopped = view["version"]
         with serving(tmp_path) as restarted:
