@@ -212,6 +212,12 @@ for (const id of ["do-pause", "do-resume", "do-stop", "do-end-round"]) {
   $(id).setAttribute("aria-describedby", "drive-refusal");
   $(id).addEventListener("click", () => direct({ action }, DONE[action]));
 }
+/** The newcomer's type, and a bot's level, from a "Played by" choice: "human", "bot:strong". */
+function playedBy(choice) {
+  const [type, level] = choice.split(":");
+  return level ? { type, level } : { type };
+}
+
 function nameOf(player) {
   const found = state.drive && state.drive.players.find((p) => String(p.player) === player);
   return found ? found.name : `player ${player}`;
@@ -222,14 +228,14 @@ $("substitute-form").addEventListener("submit", async (event) => {
   const leaving = nameOf(player);
   const name = $("substitute-name").value.trim();
   if (await direct({ action: "substitute", player: Number(player), name,
-    type: $("substitute-type").value }, `${name} takes ${leaving}'s place.`, "substitute-refusal")) {
+    ...playedBy($("substitute-type").value) }, `${name} takes ${leaving}'s place.`, "substitute-refusal")) {
     $("substitute-name").value = "";
   }
 });
 $("add-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const name = $("add-name").value.trim();
-  if (await direct({ action: "add_player", name, type: $("add-type").value },
+  if (await direct({ action: "add_player", name, ...playedBy($("add-type").value) },
     `${name} joins from the next round; the rounds not started are seated again.`, "add-refusal")) {
     $("add-name").value = "";
   }

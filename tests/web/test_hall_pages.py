@@ -230,11 +230,14 @@ def test_the_directors_page_rings_the_bell_and_changes_the_roster_with_refusals_
     # Nora arrives (house bots fill her table), then P8 is withdrawn as a no-show.
     by_id(browser, "add-name").clear()
     by_id(browser, "add-name").send_keys("Nora")
-    _choose(browser, "add-type", "bot")
+    _choose(browser, "add-type", "bot:basic")
     by_id(browser, "do-add").click()
     wait_for(browser, lambda b: "Nora joins from the next round" in by_id(b, "messages").text)
     assert not by_id(browser, "issued").is_displayed()  # A bot gets no token.
-    wait_for(browser, lambda b: "Nora (player 8, bot, strong)" in by_id(b, "withdraw-player").text)
+    # A basic bot, as the director chose, though a strong one is the default beside people.
+    wait_for(browser, lambda b: "Nora (player 8, bot, basic)" in by_id(b,
+                                                                      "withdraw-player").text)
+    assert client.get(f"/v1/drives/{drive_id}").get_json()["players"][8]["level"] == "basic"
     _choose(browser, "withdraw-player", "7")
     by_id(browser, "do-withdraw").click()
     wait_for(browser, lambda b: "P8 leaves the drive" in by_id(b, "messages").text)
