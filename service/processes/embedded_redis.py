@@ -299,8 +299,10 @@ class EmbeddedRedis:
             raise EmbeddedRedisError(f"cannot run redis-server {executable!r}: {error}") from None
 
     def _wait_ready(self) -> None:
-        """Waits until the server answers, and is this process' child: a server another
-        process started on the same port (after taking it from under this one) does not count.
+        """Waits until the server answers, has loaded its data, and is this process' child:
+        a server another process started on the same port (after taking it from under this
+        one) does not count, and one still reading its AOF back answers INFO but refuses
+        commands (``LOADING``) until it is done.
 
         :raises EmbeddedRedisError: if it exits or the startup timeout passes first.
         """
@@ -322,7 +324,8 @@ class EmbeddedRedis:
                     )
                 # Not up yet, or not a redis-server: another process's listener, say.
                 with contextlib.suppress(redis.exceptions.RedisError):
-                    if client.info("server")["process_id"] == self._process.pid:
+                    info = client.info()
+                    if info["process_id"] == self._process.pid and not info["loading"]:
                         return
                 if time.monotonic() > deadline:
                     raise EmbeddedRedisError(
