@@ -14,6 +14,7 @@ import signal
 from pathlib import Path
 
 from serve_helpers import (
+    DEADLINE,
     Served,
     alive,
     children,
@@ -125,7 +126,14 @@ def test_a_killed_supervisor_is_started_again_and_its_orphaned_worker_stops(
         old_runner = wait_until(served.runner_pid, "the worker's start")
         old_supervisor = served.supervisor_pid()
         os.kill(old_supervisor, signal.SIGKILL)
-        wait_until(lambda: not alive(old_runner), "the orphaned worker stopping")
+        try:
+            # The runner's warm shutdown lets a running job end first: a generous bound, as
+            # for the bots' end, with the service's log to say what it was doing.
+            wait_until(lambda: not alive(old_runner), "the orphaned worker stopping",
+                       DEADLINE * 3)
+        except AssertionError as error:
+            raise AssertionError(f"{error}; the service's log ends:\n"
+                                 f"{served.log_text()[-4000:]}") from None
         new_runner = wait_until(
             lambda: (pids := children(served.process.pid)) and old_supervisor not in pids
             and served.runner_pid(), "a new supervisor starting a new worker")
