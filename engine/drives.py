@@ -86,11 +86,9 @@ def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
             if not isinstance(event, DriveCreated):
                 raise DriveError(f"drive {drive_id!r} starts with {event.TYPE!r}, not "
                                  "drive_created")
-            _check_created(event)
             state = DriveState(
                 drive_id=drive_id, version=1, profile=event.profile,
-                options=dict(event.options),
-                players=tuple(_player_of(p) for p in event.players),
+                options=dict(event.options), players=_check_created(event),
                 format=_format(event.format), rounds=event.rounds, size=event.table_size,
                 schedule=tuple(tuple(tuple(t) for t in r) for r in event.schedule),
                 boards=event.boards, rank_by=event.rank_by or "points",
@@ -144,14 +142,14 @@ def _whole(value: object, low: int = 0) -> bool:
     return type(value) is int and value >= low
 
 
-def _check_created(event: DriveCreated) -> None:
+def _check_created(event: DriveCreated) -> tuple[dict[str, str], ...]:
     """Checks a drive's creation holds what a drive is made of: named players, each human or
     bot, and a schedule of *rounds* rounds seating every player once a round at tables of
-    *table_size*.
+    *table_size*; returns its players as the drive's state keeps them (:func:`_player_of`).
 
     :raises DriveError: naming what does not fit.
     """
-    players = [_player_of(p) for p in event.players]
+    players = tuple(_player_of(p) for p in event.players)
     if event.movement is not None and event.movement not in MOVEMENTS:
         raise DriveError(f"a drive's movement is {' or '.join(MOVEMENTS)}, not "
                          f"{event.movement!r}")
@@ -184,6 +182,7 @@ def _check_created(event: DriveCreated) -> None:
                 p if _whole(p) else -1 for t in tables for p in t) != everyone:
             raise DriveError(f"round {number} of the schedule does not seat every player once "
                              f"at tables of {size}")
+    return players
 
 
 def _format(value: str) -> Format:

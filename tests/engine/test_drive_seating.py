@@ -122,7 +122,6 @@ def test_a_winners_move_round_is_seated_at_its_start_and_only_with_players_still
         fold_drive("d", _events(ENDED, unseated, movement_name="winners_move"))
 
 
-
 def test_a_bot_keeps_the_level_its_event_records_and_one_recorded_before_levels_is_basic(
 ) -> None:
     events = _events(
