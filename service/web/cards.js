@@ -135,6 +135,11 @@ export function kindLabel(kind, level) {
   return kind === "bot" && level ? `bot, ${level}` : kind;
 }
 
+/** ", bot, strong" after a bot player's name in a drive's view; "" for a person. */
+export function botNote(player) {
+  return player.type === "bot" ? `, ${kindLabel(player.type, player.level)}` : "";
+}
+
 const FACT_TITLES = {
   trick_won: "Trick won",
   renege_allowed: "Renege allowed",

@@ -12,7 +12,7 @@
 // link and token shown once. Tables are numbered from 1, seats from 1 and sides A, B, C, as
 // the table names them.
 
-import { el, fill, kindLabel, readProblem, sideName } from "./cards.js";
+import { botNote, el, fill, readProblem, sideName } from "./cards.js";
 import { followDrive } from "./drivestream.js";
 import { $, api, copyButton, say, showProblem } from "./page.js";
 
@@ -128,7 +128,7 @@ function tableCard(table, roundNumber, boards) {
   return el("article", { class: over ? "over" : "" },
     el("h3", { text: `Table ${table.table}${table.paper ? " (paper)" : ""}` }),
     el("ul", {}, table.players.map((p) => el("li", {},
-      `Seat ${p.seat + 1}: ${p.name} (side ${sideName(p.side)}${p.type === "bot" ? `, ${kindLabel(p.type, p.level)}` : ""})`))),
+      `Seat ${p.seat + 1}: ${p.name} (side ${sideName(p.side)}${botNote(p)})`))),
     el("p", { text: over ? `Over: ${table.scores.join(" - ")}` : "In play" }),
     table.paper ? el("p", {}, el("a", { href: `${card}#director=${encodeURIComponent(state.token || "")}` },
       `Score card of table ${table.table}`), " ",
@@ -171,7 +171,7 @@ function render() {
   for (const select of document.querySelectorAll("select.roster")) {
     const chosen = select.value;
     fill(select, d.players.filter((p) => !p.withdrawn).map((p) => el("option",
-      { value: String(p.player) }, `${p.name} (player ${p.player}${p.type === "bot" ? `, ${kindLabel(p.type, p.level)}` : ""})`)));
+      { value: String(p.player) }, `${p.name} (player ${p.player}${botNote(p)})`)));
     if ([...select.options].some((o) => o.value === chosen)) select.value = chosen;
   }
   $("director-token").value = "";

@@ -7,7 +7,7 @@
 // the server) and stays in sessionStorage; the link to that player's table carries it on in
 // the fragment, where the table page reads it.
 
-import { el, fill, kindLabel, seatNumber, sideName } from "./cards.js";
+import { botNote, el, fill, seatNumber, sideName } from "./cards.js";
 import { followDrive } from "./drivestream.js";
 import { $, api, say, showProblem } from "./page.js";
 
@@ -54,7 +54,7 @@ function renderRound() {
     { class: table.status === "over" ? "over" : "" },
     el("h3", { text: `Table ${table.table}` }),
     el("ol", {}, table.players.map((p) => el("li", {},
-      `${p.name} (side ${sideName(p.side)}${p.type === "bot" ? `, ${kindLabel(p.type, p.level)}` : ""})`))),
+      `${p.name} (side ${sideName(p.side)}${botNote(p)})`))),
     el("p", {}, table.status === "over" ? "Over" : "In play",
       table.scores.length ? `: ${table.scores.join(" - ")}` : "",
       // In duplicate a board's points show once every table has played it (docs/api.md).
