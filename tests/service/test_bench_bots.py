@@ -99,6 +99,8 @@ def test_the_command_plays_its_rows_and_reports_them(capsys: pytest.CaptureFixtu
         assert row["wilson_95"] == [round(bound, 4) for bound in wilson(row["won"], 2)]
         assert set(row["cpu_ms_per_decision"]) == {row["first"], row["second"]}
         assert set(row["cpu_ms_slowest"]) == {row["first"], row["second"]}
+        assert all(row["cpu_ms_slowest"][level] >= row["cpu_ms_per_decision"][level]
+                   for level in (row["first"], row["second"]))
         assert row["cpu_ms_slowest"]["strong"] > 0
         assert all(count > 0 for count in row["decisions"].values())
     assert classic["aim_low"] == 0.53 and "contracts" not in classic
