@@ -226,8 +226,8 @@ def act(
     the turn clock acting for a seat that ran out of time).
 
     A *command_id* seen before returns that command's first result and appends nothing,
-    whatever the version is now; scope it to the caller (e.g. the seat) so that two callers
-    cannot collide.
+    whatever the version is now and whatever *expected_version* says; scope it to the caller
+    (e.g. the seat) so that two callers cannot collide.
 
     When *loaded* (the game as the caller just loaded it) or else the cache holds the game at
     *expected_version*, the action is decided on that state without a read (the append still
@@ -261,7 +261,16 @@ def act(
             if earlier is not None:
                 return earlier
         raise ConcurrencyError(game_id, expected_version, folded.version)
-    decided = decide_and_apply(folded.state, seat, action, entropy=entropy())
+    try:
+        decided = decide_and_apply(folded.state, seat, action, entropy=entropy())
+    except FortyFiveError:
+        # A retry that names the version its first attempt moved the game to is refused by
+        # the engine there (it is no longer this seat's turn): answer with that attempt.
+        if command_id is not None:
+            earlier = _earlier_result(store, cache, game_id, author, action, command_id)
+            if earlier is not None:
+                return earlier
+        raise
     return _append(store, cache, game_id, author, action, folded, decided, command_id)
 
 

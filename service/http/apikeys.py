@@ -237,12 +237,15 @@ def valid_request_key(registry: KeyRegistry) -> ApiKey | None:
 
 def request_key(registry: KeyRegistry) -> ApiKey | None:
     """Returns the valid API key the current request presents, or ``None`` if it presents
-    none. Only endpoints that take a key call it (through :func:`require_api_key`).
+    none. Only endpoints that take a key call it (through :func:`require_api_key`); there,
+    any bearer token is presented as a key, since no seat token belongs to them.
 
     :raises werkzeug.exceptions.HTTPException: 401 ``invalid_api_key`` for a key that is not
         ours, ``api_key_revoked`` for a revoked one.
     """
     presented = presented_key()
+    if presented is None:
+        presented = bearer_of(request.headers.get("Authorization"))
     record = _identified(registry) if presented is not None else None
     if presented is not None and record is None:
         abort(401, message="this API key is not valid: ask the operator for one "

@@ -19,10 +19,11 @@ handlers turn those into problem responses.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
-from flask import current_app, request
+from flask import current_app, g, request
 from flask_smorest import abort
 
 from engine.fold import fold
@@ -37,9 +38,11 @@ from service.application import access_log, commands, drives
 from service.application.signing import Publisher, latest_deal_end
 from service.application.store_settings import StoreSettings
 from service.application.tokens import AUDITOR, TokenRegistry
-from service.http.apikeys import KeyRegistry
+from service.http.apikeys import ApiKey, KeyRegistry, require_api_key
 from service.http.auth import Caller, caller_for, viewer_for
 from service.http.stream_hub import StreamHub
+
+_View = TypeVar("_View", bound=Callable[..., Any])
 
 EXTENSION = "fortyfive"
 """The key of :class:`Services` in ``app.extensions``."""
@@ -109,6 +112,35 @@ def services() -> Services:
     """Returns the current app's services."""
     found: Services = current_app.extensions[EXTENSION]
     return found
+
+
+def key_first(what: str, *, always: bool = False,
+              when: Callable[[], bool] | None = None) -> Callable[[_View], _View]:
+    """Decorates a view that takes an API key so that the key is checked first
+    (:func:`service.http.apikeys.require_api_key`, with *what* and *always*): placed above its
+    ``blp.arguments``, a request without the key a server requires gets its 401, not a 422
+    about its body. *when* (reading the raw request) limits the check to the requests it is
+    true for (a history's upload only when it is kept). The view reads the key with
+    :func:`checked_key`."""
+
+    def decorate(view: _View) -> _View:
+        @functools.wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if when is None or when():
+                g.checked_api_key = require_api_key(services().keys, what=what,
+                                                    always=always)
+            return view(*args, **kwargs)
+
+        return cast(_View, checked)
+
+    return decorate
+
+
+def checked_key() -> ApiKey | None:
+    """Returns the API key :func:`key_first` accepted for the current request (``None``
+    without one)."""
+    record: ApiKey | None = g.get("checked_api_key")
+    return record
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -99,6 +99,25 @@ def test_a_repeated_idempotency_key_returns_the_first_response(
     assert later.status_code == 201 and later.get_data() == first.get_data()
 
 
+def test_a_retry_at_the_version_its_first_attempt_made_returns_the_first_response(
+    table: Table, api_store: RedisEventStore
+) -> None:
+    """A client that reads the view again before retrying names the version the first
+    attempt moved the game to, where the seat may no longer be to act."""
+    seat, version = _cutter(table)
+    first = table.post(seat, {"type": "cut", "position": 3}, version, key="k-3")
+    assert first.status_code == 201
+    now = api_store.version(table.id)
+    again = table.post(seat, {"type": "cut", "position": 3}, now, key="k-3")
+    assert again.status_code == 201, again.get_json()
+    assert again.get_data() == first.get_data()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert api_store.version(table.id) == now
+    # Without the key, the same request is the engine's refusal it always was.
+    refused = table.post(seat, {"type": "cut", "position": 3}, now)
+    assert refused.status_code == 409
+
+
 def test_idempotency_keys_are_scoped_to_the_seat(table: Table) -> None:
     seat, version = _cutter(table)
     assert table.post(seat, {"type": "cut", "position": 3}, version, key="same").status_code == 201

@@ -85,6 +85,38 @@ def test_an_unknown_or_revoked_key_is_refused_with_its_own_code(
     assert refused.status_code == 401 and refused.get_json()["code"] == "api_key_revoked"
 
 
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("post", "/v1/games", {}),
+    ("post", "/v1/games", {"profile": "classic", "seats": "x"}),
+    ("post", "/v1/drives", {}),
+    ("get", "/v1/games?mine=true&limit=0", None),
+    ("post", "/v1/histories?mode=keep", {"history": 1}),
+])
+def test_the_key_is_asked_for_before_the_request_is_read(
+    public: FlaskClient, method: str, path: str, body: object
+) -> None:
+    """A caller without a key learns that first, not what else is wrong with the request."""
+    response = getattr(public, method)(path, json=body)
+    assert (response.status_code, response.get_json()["code"]) == (401, "api_key_required")
+    forged = getattr(public, method)(path, json=body, headers={"X-API-Key": "nope"})
+    assert (forged.status_code, forged.get_json()["code"]) == (401, "invalid_api_key")
+
+
+def test_a_bearer_that_is_no_key_is_refused_where_a_key_is_taken(
+    client: FlaskClient,
+) -> None:
+    """Even where no key is required, a bearer token sent to create is checked as a key: no
+    seat token belongs there, and a client that sends a wrong key should hear so."""
+    refused = client.post("/v1/games", json=GAME, headers=bearer("garbage"))
+    assert (refused.status_code, refused.get_json()["code"]) == (401, "invalid_api_key")
+    assert client.post("/v1/games", json=GAME).status_code == 201
+
+
+def test_a_dry_run_upload_takes_no_key(public: FlaskClient) -> None:
+    response = public.post("/v1/histories?mode=dry_run", json={"history": 1})
+    assert response.status_code not in (401, 403), response.get_json()
+
+
 def test_seat_tokens_keep_working_for_play_and_an_api_key_reads_as_a_spectator(
     public: FlaskClient, registry: KeyRegistry
 ) -> None:

@@ -208,7 +208,7 @@ def test_the_docs_name_the_module_behind_each_route(app: Flask) -> None:
     for operations, (_, module) in _documented_rows().items():
         for operation in operations:
             method, path = operation.split(" ")
-            numbered = path.replace("{seat}", "0").replace("{n}", "1")
+            numbered = path.replace("{seat}", "0").replace("{n}", "1").replace("{table}", "1")
             endpoint, _ = urls.match(re.sub(r"\{\w+\}", "x", numbered), method=method)
             blueprint = app.blueprints[endpoint.split(".")[0]]
             assert blueprint.import_name == f"service.http.routes.{module.removesuffix('.py')}", (

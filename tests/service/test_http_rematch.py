@@ -31,6 +31,9 @@ def test_a_finished_game_is_played_again_with_the_same_tokens(client: FlaskClien
     again = client.post(path, json={}, headers=bearer(table.tokens[2]))
     assert (again.status_code, again.get_json()["rematch"]) == (200, new_id), "one rematch"
     assert client.get(path).get_json()["rematch"] == new_id
+    assert client.get(path, headers=bearer(table.tokens[0])).get_json()["rematch"] == new_id
+    unknown = client.get(path, headers=bearer("garbage"))
+    assert (unknown.status_code, unknown.get_json()["code"]) == (401, "invalid_token")
 
     old = table.view(0).get_json()
     for seat, token in enumerate(table.tokens):

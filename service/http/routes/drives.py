@@ -17,11 +17,11 @@ from engine.errors import DriveError
 from events.codec import canonical_json
 from events.drive_store import DriveStore
 from service.application import director, drive_history, drives, signing
-from service.http.apikeys import OPTIONAL_API_KEY_AUTH, bearer_of, require_api_key
+from service.http.apikeys import OPTIONAL_API_KEY_AUTH, bearer_of
 from service.http.auth import SEAT_AUTH
 from service.http.errors import problems
 from service.http.limits import charge_creations
-from service.http.repository import services
+from service.http.repository import key_first, services
 from service.http.schemas.drives import (
     DirectedSchema,
     DirectorActionSchema,
@@ -56,6 +56,7 @@ class Drives(MethodView):
     """The collection of drives."""
 
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
+    @key_first("creating a drive")
     @blp.arguments(DriveCreateSchema())
     @blp.response(201, DriveCreatedSchema)
     @problems(blp, 400, 401, 413, 415, 422, 429, 503)
@@ -68,7 +69,6 @@ class Drives(MethodView):
         or six (bruff); players that do not fill them are refused (422 ``invalid_drive``)
         unless ``fill_with_bots`` is true.
         """
-        require_api_key(services().keys, what="creating a drive")
         try:
             drive_id, tokens, director = drives.create_drive(
                 _drives(), profile=body["profile"], options=body["options"],

@@ -26,11 +26,13 @@ from replay.views import game_view
 from service.application import claims, commands
 from service.application.names import SeatNameError
 from service.http import sse
-from service.http.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH, require_api_key
+from service.http.apikeys import API_KEY_AUTH, OPTIONAL_API_KEY_AUTH
 from service.http.auth import OPTIONAL_AUTH, SEAT_AUTH, caller_of, require_seat
 from service.http.errors import problems
 from service.http.repository import (
     Services,
+    checked_key,
+    key_first,
     request_game,
     request_seating,
     request_viewer,
@@ -106,6 +108,7 @@ class Games(MethodView):
     """The collection of games."""
 
     @blp.doc(security=API_KEY_AUTH)
+    @key_first("listing your games", always=True)
     @blp.arguments(GameListQuerySchema(), location="query")
     @blp.response(200, GameListSchema)
     @problems(blp, 401, 429, 503)
@@ -115,8 +118,8 @@ class Games(MethodView):
         Pages go back in time: pass the answer's ``next_before`` as ``before``.
         """
         svc = services()
-        key = require_api_key(svc.keys, what="listing your games", always=True)
-        assert key is not None, "require_api_key refuses a request without one"
+        key = checked_key()
+        assert key is not None, "key_first refuses a request without one"
         limit = query["limit"]
         rows = svc.keys.games(key.id, before=query.get("before"), limit=limit)
         games = []
@@ -131,6 +134,7 @@ class Games(MethodView):
             "Cache-Control": "private, no-store"}
 
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
+    @key_first("creating a game")
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GameCreatedSchema)
     @problems(blp, 400, 401, 413, 415, 422, 429, 503)
@@ -145,7 +149,7 @@ class Games(MethodView):
         /v1/games?mine=true``.
         """
         svc = services()
-        key = require_api_key(svc.keys, what="creating a game")
+        key = checked_key()
         seats = body.get("seats")
         if seats is None:
             low, _ = profile_players(body["profile"])

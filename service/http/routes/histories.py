@@ -29,7 +29,7 @@ import dataclasses
 import json
 from typing import Any
 
-from flask import Response, current_app, url_for
+from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint, abort
 
@@ -48,9 +48,10 @@ from replay.views import game_view
 from service.application import access_log
 from service.application.signing import key_record, latest_deal_end
 from service.http import uploads
-from service.http.apikeys import OPTIONAL_API_KEY_AUTH, require_api_key
+from service.http.apikeys import OPTIONAL_API_KEY_AUTH
 from service.http.errors import problems
 from service.http.repository import (
+    key_first,
     load_game,
     load_record,
     request_seating,
@@ -208,6 +209,7 @@ class Histories(MethodView):
     """Uploaded histories: verify, and keep."""
 
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
+    @key_first("keeping a history", when=lambda: request.args.get("mode") == "keep")
     @blp.arguments(SubmitQuerySchema, location="query")
     @blp.arguments(HistorySubmissionSchema)
     @blp.response(200, SubmissionResultSchema, description="Verified (dry run)")
@@ -220,8 +222,6 @@ class Histories(MethodView):
         full verification report. A history that cannot be read at all is a 422 whose
         ``errors`` list each problem with its position.
         """
-        if query["mode"] == "keep":
-            require_api_key(services().keys, what="keeping a history")
         result = _read(body)
         history = result.history
         if history is None or has_errors(result.diagnostics) or not history.sealed:

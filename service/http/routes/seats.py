@@ -26,7 +26,7 @@ from flask_smorest import Blueprint, abort
 from service.application import access_log, claims, commands
 from service.application import rematch as rematches
 from service.application.names import SeatNameError
-from service.http.auth import SEAT_AUTH, require_seat
+from service.http.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
 from service.http.errors import problems
 from service.http.repository import load_game, request_caller, services
 from service.http.schemas.requests import (
@@ -141,11 +141,14 @@ class Rematch(MethodView):
         return {"game_id": game_id, "rematch": new_id}, 201 if created else 200, {
             "Location": f"/v1/games/{new_id}", "Cache-Control": "no-store"}
 
+    @blp.doc(security=OPTIONAL_AUTH)
     @blp.response(200, RematchSchema)
-    @problems(blp, 404, 429, 503)
+    @problems(blp, 401, 404, 429, 503)
     def get(self, game_id: str) -> Any:
         """The game's rematch, if a seat has asked for one (``rematch``: its id, or null): the
-        other seats' tables follow it with the tokens they hold."""
+        other seats' tables follow it with the tokens they hold. Anyone may ask; a token that
+        is not the game's is refused, as on every read."""
         load_game(game_id)
+        request_caller(game_id)
         found = rematches.rematch_of(services().tokens, game_id)
         return {"game_id": game_id, "rematch": found}, 200, {"Cache-Control": "no-store"}
