@@ -11,9 +11,12 @@ view at its ``--level`` (:mod:`engine.bot_levels`; :mod:`replay.seat_state` rebu
 from the view) and posts the
 action with ``If-Match`` (the view's version) and an ``Idempotency-Key`` (so a post retried
 after a dropped connection is taken once). A dropped stream is resumed with ``Last-Event-ID``;
-a service that is down (restarting, 5xx, rate-limited) is retried with a capped backoff. It
-exits 0 when the game is over; 1 if the service refuses it for good; 2 for bad arguments or a
-token the game does not know.
+a service that is down (restarting, 5xx, rate-limited) is retried with a capped backoff. Like
+the web table, it adds its own nonce to every deal that takes one (docs/verification.md,
+section 6): with its cut when it cuts, else with a ``contribute`` as soon as the deal waits for
+its cut, so that a bot's cut need not wait out the nonce window for this seat and the deal is
+not only as fair as the server. It exits 0 when the game is over; 1 if the service refuses it
+for good; 2 for bad arguments or a token the game does not know.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any, TextIO
 
 from engine.bot_levels import DEFAULT_BUDGET_MS, decide
 from engine.levels import BASIC, LEVELS
+from engine.shuffle import ALGORITHM_2
 from engine.sides import seat_name, side_name
 from replay.seat_state import SeatViewError, state_from_view
 from service.application.backoff import Backoff
@@ -122,6 +126,10 @@ class SeatPlayer:
         self.decided: tuple[int, dict[str, Any] | None] | None = None
         """The action decided on a version: a post retried after a failure sends the same
         action under the same key (drawing again could choose another)."""
+        self.nonces: dict[int, str] = {}
+        """This seat's nonce for each deal, drawn once: a retried post sends the same."""
+        self.contributed_to: int | None = None
+        """The last deal this bot's ``contribute`` was answered for (taken or refused)."""
 
     def follow(self) -> None:
         """Acts on the view, then on each new event, resuming the stream whenever it ends,
@@ -145,11 +153,33 @@ class SeatPlayer:
             self.winner = view["winner"]
             return True
         if self.decided is None or self.decided[0] != state.version:
-            self.decided = (state.version, decide(self.level, state, self.seat, self.chance,
-                                                  budget_ms=self.budget_ms))
+            decided = decide(self.level, state, self.seat, self.chance,
+                             budget_ms=self.budget_ms)
+            if decided is not None and decided["type"] == "cut" and self._takes_nonce(view):
+                decided = {**decided, "nonce": self._nonce(view)}
+            self.decided = (state.version, decided)
         action = self.decided[1]
         if action is not None:
             key = f"bot-{self.run_id}-{state.version}"
             if self.client.act(action, state.version, key) == 201:
                 self.played += 1
+        elif self._takes_nonce(view) and self.contributed_to != view["deal"]["number"]:
+            deal = view["deal"]["number"]
+            contribution = {"type": "contribute", "nonce": self._nonce(view)}
+            status = self.client.act(contribution, state.version,
+                                     f"bot-{self.run_id}-nonce-{deal}")
+            if status != 412:  # Taken, or no longer taken (cut, or its window closed).
+                self.contributed_to = deal
         return False
+
+    def _takes_nonce(self, view: dict[str, Any]) -> bool:
+        """True when this seat may still add a nonce to the deal of *view*: it waits for
+        its cut, is dealt by the algorithm that takes nonces, and has none from this seat."""
+        deal = view.get("deal")
+        return (deal is not None and view["phase"] == "cut"
+                and deal["algorithm"] == ALGORITHM_2 and self.seat not in deal["contributed"])
+
+    def _nonce(self, view: dict[str, Any]) -> str:
+        """Returns this seat's nonce for the deal of *view*: 32 fresh random bytes in hex,
+        drawn from the system's strong source (never from the seeded *chance*)."""
+        return self.nonces.setdefault(view["deal"]["number"], secrets.token_hex(32))

@@ -127,6 +127,23 @@ def actions_by(served: Served, game_id: str, after: int) -> dict[int, int]:
             return counts
 
 
+def nonces_by(served: Served, game_id: str) -> set[int]:
+    """The seats that gave a deal a nonce of their own (a contribution, or with their cut)."""
+    seats: set[int] = set()
+    after = 0
+    while True:
+        page = served.json(f"/v1/games/{game_id}/events?after={after}&limit=200")
+        assert page is not None
+        for event in page["events"]:
+            if event["type"] == "deal_contributed" or (
+                    event["type"] == "deck_cut" and event["data"].get("nonce")):
+                if isinstance(event["actor"], int):
+                    seats.add(event["actor"])
+            after = event["version"]
+        if not page["events"]:
+            return seats
+
+
 def version(served: Served, game_id: str) -> int:
     view = served.json(f"/v1/games/{game_id}")
     return view["version"] if view is not None else 0
@@ -172,6 +189,8 @@ def test_two_api_bots_play_a_game_with_the_worker_s_bots_through_a_dropped_strea
                                     rf"actions; side {winner} won\n", out), out
             after = actions_by(restarted, game_id, stopped)
             assert all(after.get(seat) for seat in (0, 1, 2, 3)), after
+            # Each API bot gave the deals its own nonces, as the web table does.
+            assert set(API_SEATS) <= nonces_by(restarted, game_id)
     finally:
         if relay is not None:
             relay.close()

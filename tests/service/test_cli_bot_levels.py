@@ -5,13 +5,14 @@ registry, with its budget; a level or budget it does not know is refused in one 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from engine import bot_levels
-from engine.actions import legal_actions, start_game
+from engine.actions import decide_and_apply, legal_actions, start_game
 from engine.fold import fold
 from replay.views import game_view
 from service.cli import main
@@ -54,6 +55,53 @@ def test_the_bot_decides_on_its_view_at_its_level_and_budget(
     assert calls == [(level, seat, budget)]
     [(action, version, _)] = client.posted
     assert version == state.version and action in legal_actions(state, seat)
+
+
+def _fy2_view(seat_of: str) -> tuple[Any, int, dict[str, Any]]:
+    """A four-seat classic game whose first deal (hmac-sha256-fy/2) waits for its cut; the
+    view of its cutter (*seat_of* ``"cutter"``) or of another seat."""
+    state = fold(start_game("classic", {}, ["human"] * 4, b"\1" * 32, b"\2" * 32,
+                            context="g-nonce", contribution_secret=b"\3" * 32, nonce_window=2))
+    assert state.phase == "cut" and state.turn is not None
+    seat = state.turn if seat_of == "cutter" else (state.turn + 1) % 4
+    return state, seat, game_view(state, seat)
+
+
+def test_the_bot_adds_its_own_nonce_to_its_cut() -> None:
+    state, seat, view = _fy2_view("cutter")
+    client = _OneView(view)
+    player = SeatPlayer(client, random.Random("t"))
+    player._turn()
+    [(action, version, _)] = client.posted
+    assert action["type"] == "cut" and version == state.version
+    assert re.fullmatch(r"[0-9a-f]{64}", action["nonce"])
+    player._turn()  # A retry of the same version sends the very same action.
+    assert client.posted[1][0] == action and client.posted[1][2] == client.posted[0][2]
+
+
+def test_the_bot_contributes_a_nonce_once_a_deal_when_another_seat_cuts() -> None:
+    state, seat, view = _fy2_view("other")
+    client = _OneView(view)
+    player = SeatPlayer(client, random.Random("t"))
+    player._turn()
+    [(action, version, key)] = client.posted
+    assert action["type"] == "contribute" and version == state.version
+    assert re.fullmatch(r"[0-9a-f]{64}", action["nonce"])
+    decide_and_apply(state, seat, action)  # The engine takes it as it stands.
+    player._turn()
+    assert len(client.posted) == 1, "one contribution a deal"
+    # Once the seat's nonce is in, the view says so and nothing more is due.
+    contributed = {**view, "deal": {**view["deal"], "contributed": [seat]}}
+    assert SeatPlayer(_OneView(contributed), random.Random("t"))._turn() is False
+
+
+def test_the_bot_sends_no_nonce_to_a_deal_that_takes_none() -> None:
+    state = fold(start_game("classic", {}, ["human"] * 4, b"\1" * 32, b"\2" * 32))
+    assert state.deal is not None and state.deal.algorithm != "hmac-sha256-fy/2"
+    assert state.turn is not None
+    client = _OneView(game_view(state, (state.turn + 1) % 4))
+    SeatPlayer(client, random.Random("t"))._turn()
+    assert client.posted == []
 
 
 @pytest.mark.parametrize(("argv", "says"), [
