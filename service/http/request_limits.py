@@ -7,16 +7,16 @@ Every refusal is a 400-level problem with a stable code (:mod:`service.http.erro
 - at most :data:`MAX_HEADER_FIELDS` header fields, each ``Name: value`` at most
   :data:`MAX_HEADER_FIELD_BYTES` bytes (431 ``header_fields_too_large``), and no control
   character in a value (400 ``invalid_header``);
-- a ``POST`` body is JSON (415 ``unsupported_media_type``), as long as its ``Content-Length``
-  says (400 ``incomplete_body``: gunicorn hands the app a body the client cut short as it
-  came, and its first bytes may be JSON by themselves), not empty, UTF-8 without a byte order
-  mark and valid JSON (400 ``malformed_json``; ``NaN`` and ``Infinity`` are not JSON), nests
-  arrays and objects at most :data:`MAX_JSON_DEPTH` deep (400 ``json_too_deep``: deeper
+- a ``POST`` body is JSON, in UTF-8 if a charset is named (415 ``unsupported_media_type``), as long
+  as its ``Content-Length`` says (400 ``incomplete_body``: gunicorn hands the app a body the client
+  cut short as it came, and its first bytes may be JSON by themselves), not empty, UTF-8 without a
+  byte order mark and valid JSON (400 ``malformed_json``; ``NaN`` and ``Infinity`` are not JSON),
+  nests arrays and objects at most :data:`MAX_JSON_DEPTH` deep (400 ``json_too_deep``: deeper
   nesting would exhaust the stack of whatever walks it), writes no number longer than
-  :data:`MAX_NUMBER_CHARS` characters, no whole number from 2**53 on and no other beyond a
-  double's range (400 ``json_number_too_large``), names no member twice in one object (400
-  ``json_duplicate_key``) and no string holds a lone surrogate: I-JSON (RFC 7493), the JSON
-  every part of the service, its hash chain included, can represent exactly.
+  :data:`MAX_NUMBER_CHARS` characters, no whole number from 2**53 on and no other beyond a double's
+  range (400 ``json_number_too_large``), names no member twice in one object (400
+  ``json_duplicate_key``) and no string holds a lone surrogate: I-JSON (RFC 7493), the JSON every
+  part of the service, its hash chain included, can represent exactly.
 
 The HTTP server's own limits sit above these (:mod:`service.http.gunicorn_errors`), so requests
 between the two get these answers, and those beyond them the same status and code from the
@@ -121,6 +121,14 @@ def check_body() -> None:
         abort(
             415,
             message="send the body as JSON with Content-Type: application/json",
+            code="unsupported_media_type",
+        )
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if charset not in ("utf-8", "utf8"):
+        abort(
+            415,
+            message=f"the body is read as UTF-8 JSON: send it so, with no charset or "
+                    f"charset=utf-8, not {charset}",
             code="unsupported_media_type",
         )
     data = request.get_data(cache=True)

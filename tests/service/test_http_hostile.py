@@ -143,7 +143,8 @@ def test_a_paired_surrogate_escape_is_text(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("content_type", [
     None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-    "application/jsonx", "json",
+    "application/jsonx", "json", "application/json; charset=latin-1",
+    "application/json; charset=utf-16",
 ])
 def test_a_body_that_is_not_json_is_415(client: FlaskClient, content_type: str | None) -> None:
     kwargs = {"content_type": content_type} if content_type else {}
