@@ -61,7 +61,7 @@ def check(run: Run, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | N
             run.problem("checkpoint", f"{what}: {error}", None, where)
             return
         run.checked["checkpoints"] = run.checked.get("checkpoints", 0) + 1
-    run.signatures.append(Signature(what, kid, trust))
+    run.signatures.append(Signature(what, kid, trust, checkpoint["version"]))
     history = run.history
     version, head = checkpoint["version"], checkpoint["head"]
     if checkpoint["game_id"] != history.game_id:
@@ -90,6 +90,7 @@ def check(run: Run, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | N
         run.problem("checkpoint", f"{what} says event {version} has hash {head[:16]}..., the "
                     f"history has {stored[:16]}...: it was rewritten", version, where)
     else:
+        run.vouched.append(version)
         said = {"keys_given": "signature verified with the keys given",
                 "history_key": "signature verified with the key the history carries",
                 "none": "signature not checked: no keys given"}[trust]

@@ -1,10 +1,18 @@
-"""Whether a hand history holds the whole game, or stops before its end (a prefix).
+"""How much of the game a hand history holds, and how much of it a signature vouches for.
 
 A history cut at an event of a game that went on (``?at=103``, or a file cut short) verifies:
 nothing in it is contradicted. So the report says first, before anything else, that it stops
 at an event of a game that was not over, and, where a checkpoint given or carried vouches for a
 later event, how many events at least are missing. A one-deal history is a part of its game by
 design, and is not called a prefix.
+
+The other way round, a history of a finished game may run on past the checkpoint it carries:
+a genuine early checkpoint (``?at=37`` makes the service sign one) attached to events rewritten
+after it vouches for those first events only. The service signs a checkpoint at the final event
+of every finished game, so a history of a finished game judged by signatures (it carries or is
+given a checkpoint, or the caller gives keys) whose latest matching checkpoint is earlier than
+its last event leaves the events after it unchecked: no signature vouches for them
+(docs/verification.md section 8, "Extent").
 """
 
 from __future__ import annotations
@@ -13,28 +21,47 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from events import checkpoints
-from replay.verification.findings import Prefix
+from replay.verification.findings import UNSIGNED, Prefix, Unchecked
 from replay.verification.fold import ended_over
 from replay.verification.state import Run
 
 CODES: tuple[str, ...] = ()
-"""None: a prefix is not a failure by itself (a checkpoint it does not reach is the checkpoint
-check's)."""
+"""None: a prefix, or events no checkpoint covers, are not failures by themselves (a
+checkpoint the history does not reach is the checkpoint check's); they make the history
+incomplete."""
 
 
-def check(run: Run, vouching: Iterable[Mapping[str, Any] | None]) -> None:
-    """Records in ``run.prefix`` whether the history stops before the game's end; *vouching*
-    are the checkpoints given or carried (None for absent ones)."""
+def check(run: Run, vouching: Iterable[Mapping[str, Any] | None], *,
+          keys_given: bool = False) -> None:
+    """Records in ``run.prefix`` whether the history stops before the game's end, and in
+    ``run.unchecked`` the events of a finished game no checkpoint vouches for; *vouching* are
+    the checkpoints given or carried (None for absent ones), *keys_given* whether the caller
+    gave a trust root."""
     history = run.history
     if history.view.deal is not None:
         return
+    present = [checkpoint for checkpoint in vouching if checkpoint is not None]
     last = history.events[-1].version
-    later = [checkpoint["version"] for checkpoint in vouching
-             if checkpoint is not None and _of_game(checkpoint, history.game_id)
-             and checkpoint["version"] > last]
+    later = [checkpoint["version"] for checkpoint in present
+             if _of_game(checkpoint, history.game_id) and checkpoint["version"] > last]
     vouched = max(later) if later else None
-    if ended_over(run) is False or vouched is not None:
+    over = ended_over(run)
+    if over is False or vouched is not None:
         run.prefix = Prefix(last, vouched)
+    if over is not True or not (present or keys_given):
+        return  # Not judged by signatures: the history's integrity alone is checked.
+    through = max(run.vouched, default=None)
+    run.signed_through = through
+    if through is not None and through >= last:
+        return
+    first = 1 if through is None else through + 1
+    covered = ("no checkpoint here matches this history" if through is None else
+               f"the latest checkpoint here vouches for event {through} only")
+    run.unchecked.append(Unchecked(
+        first, last, UNSIGNED,
+        f"{covered}, and the service signs one at the final event of every finished game: "
+        "no signature vouches for these events (fetch the history again, or give the final "
+        "checkpoint you kept with --checkpoint)"))
 
 
 def _of_game(checkpoint: Mapping[str, Any], game_id: str | None) -> bool:

@@ -23,6 +23,10 @@ class Finding(NamedTuple):
     pointer: str | None = None
 
 
+UNSIGNED = "signature"
+"""What an :class:`Unchecked` of events no checkpoint vouches for names (the extent check)."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Unchecked:
     """Events this view cannot check, and why."""
@@ -54,20 +58,26 @@ class Signature:
     ``history_key``: verified with the key the history carries, which shows the checkpoint is
     unchanged since that key signed it, not that the key is the service's; ``none``: not
     checked, no key for it given or carried."""
+    version: int | None = None
+    """The event the checkpoint vouches for: what it signs is the history up to there, no
+    further."""
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the JSON form."""
-        return {"checkpoint": self.checkpoint, "key_id": self.key_id, "trust": self.trust}
+        return {"checkpoint": self.checkpoint, "key_id": self.key_id, "trust": self.trust,
+                "version": self.version}
 
     def __str__(self) -> str:
+        what = (self.checkpoint if self.version is None
+                else f"{self.checkpoint} (events 1-{self.version})")
         if self.trust == "keys_given":
-            return (f"{self.checkpoint}: signature verified with key {self.key_id} from the "
+            return (f"{what}: signature verified with key {self.key_id} from the "
                     "keys you gave (your trust root)")
         if self.trust == "history_key":
-            return (f"{self.checkpoint}: signature verified with key {self.key_id}, which the "
+            return (f"{what}: signature verified with key {self.key_id}, which the "
                     "history carries itself: no trust root you gave vouches for it (compare it "
                     "with the service's GET /v1/keys, or give --keys)")
-        return (f"{self.checkpoint}: signature NOT checked: key {self.key_id} is neither "
+        return (f"{what}: signature NOT checked: key {self.key_id} is neither "
                 "given nor carried by the history (give --keys, the service's GET /v1/keys)")
 
 

@@ -25,7 +25,14 @@ from replay.verification import (
     view,
 )
 from replay.verification.contributions import DealContributions
-from replay.verification.findings import Finding, Prefix, Signature, Unchecked, no_counts
+from replay.verification.findings import (
+    UNSIGNED,
+    Finding,
+    Prefix,
+    Signature,
+    Unchecked,
+    no_counts,
+)
 from replay.verification.state import Run
 
 __all__ = ["PROBLEM_CODES", "Problem", "Report", "Unchecked"]
@@ -92,6 +99,9 @@ class Report:
     prefix: Prefix | None = None
     """Set when the history stops before the game's end (a game not over at its last
     event)."""
+    signed_through: int | None = None
+    """For a finished game judged by signatures: the latest event a checkpoint vouches for
+    (``None`` when none does, or the history is not judged by signatures)."""
 
     @classmethod
     def of(cls, run: Run) -> Report:
@@ -105,7 +115,7 @@ class Report:
                    unchecked=list(run.unchecked), notes=list(run.notes),
                    checked=dict(run.checked), irregularities=list(run.irregularities),
                    contributions=list(run.contributions), signatures=list(run.signatures),
-                   prefix=run.prefix)
+                   prefix=run.prefix, signed_through=run.signed_through)
 
     @property
     def ok(self) -> bool:
@@ -114,8 +124,16 @@ class Report:
 
     @property
     def complete(self) -> bool:
-        """True when nothing was left unchecked."""
-        return not self.unchecked
+        """True when nothing was left unchecked (no event no checkpoint vouches for, in a
+        finished game judged by signatures) and the history is no prefix."""
+        return not self.unchecked and self.prefix is None
+
+    @property
+    def unsigned(self) -> tuple[int, int] | None:
+        """The first and last events of a finished game no checkpoint vouches for, where the
+        history is judged by signatures; ``None`` when a checkpoint covers its last event."""
+        return next(((item.first, item.last) for item in self.unchecked
+                     if item.what == UNSIGNED), None)
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the JSON form (what ``fortyfive history verify --json`` prints)."""
@@ -130,6 +148,7 @@ class Report:
             "contributions": [deal.to_dict() for deal in self.contributions],
             "signatures": [signature.to_dict() for signature in self.signatures],
             "prefix": None if self.prefix is None else self.prefix.to_dict(),
+            "signed_through": self.signed_through,
         }
 
     def format(self) -> str:

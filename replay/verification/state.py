@@ -42,6 +42,11 @@ class Run:
     contributions: list[DealContributions] = dataclasses.field(default_factory=list)
     signatures: list[Signature] = dataclasses.field(default_factory=list)
     prefix: Prefix | None = None
+    vouched: list[int] = dataclasses.field(default_factory=list)
+    """The events each checkpoint vouches for whose hash the history matches there (the
+    checkpoint check records them; the extent check says what no checkpoint covers)."""
+    signed_through: int | None = None
+    """The latest event a checkpoint vouches for, where the extent check weighed it."""
 
     def problem(self, code: str, message: str, version: int | None = None,
                 pointer: str | None = None) -> None:

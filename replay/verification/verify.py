@@ -38,14 +38,17 @@ run (each a module of this package that owns its problem codes):
    carries (its signature checked with the keys given, or else the key it carries), and one
    kept elsewhere;
 10. **extent** (:mod:`~replay.verification.extent`): whether the history stops before the
-    game's end, and how much a later checkpoint shows is missing: the report says it first.
+    game's end, and how much a later checkpoint shows is missing: the report says it first;
+    and, for a finished game judged by signatures, which of its events no checkpoint vouches
+    for (left unchecked).
 
 The checks share one :class:`~replay.verification.state.Run`; :mod:`replay.verification.report`
 turns what they found into the :class:`~replay.verification.report.Report`.
 
 A tampered history is reported by the event (version) and what differs. What a view cannot check
 is listed separately: a history is *ok* when nothing it holds is contradicted, and *complete*
-when nothing was left unchecked (an auditor's history of a finished game always is).
+when nothing was left unchecked and it is no prefix (an auditor's history of a finished game,
+carrying its final checkpoint, always is).
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ def verify(history: HandHistory, *, expected_head: str | None = None,
         checkpoints.check(run, checkpoint, keys if keys is not None else {},
                           "the kept checkpoint", None)
     if readable:
-        extent.check(run, (history.checkpoint, checkpoint))
+        extent.check(run, (history.checkpoint, checkpoint), keys_given=keys is not None)
     return Report.of(run)
 
 

@@ -12,12 +12,14 @@
 FILE is a history in either encoding (``-`` reads standard input); a hand-written text record
 of a real-table deal is imported first. ``verify`` exits 0 when everything the history holds
 checks out, 1 otherwise (naming each event that does not), and 2 for a usage error; with
-``--complete`` it also exits 1 when the view left anything unchecked. The signature of the
-checkpoint a history carries is always checked: with ``--keys`` (the answer of ``GET
-/v1/keys``, a trust root the user gives), else with the key the history carries, and the report
-says which. With ``--checkpoint`` (a checkpoint kept from the service, or a game view that
-carries one) and ``--keys`` it also exits 1 when that checkpoint's signature is bad or the
-history does not reach its version with the same hash there (cut short or rewritten since).
+``--complete`` it also exits 1 when the view left anything unchecked, when the history stops
+before the game's end, or when no checkpoint vouches for the last events of a finished game.
+The signature of the checkpoint a history carries is always checked: with ``--keys`` (the
+answer of ``GET /v1/keys``, a trust root the user gives), else with the key the history
+carries, and the report says which, and which events the keys vouch for. With
+``--checkpoint`` (a checkpoint kept from the service, or a game view that carries one) and
+``--keys`` it also exits 1 when that checkpoint's signature is bad or the history does not
+reach its version with the same hash there (cut short or rewritten since).
 With ``--log`` (the service's address) it also exits 1 unless the history's checkpoint is
 in the service's transparency log under a tree head signed by a published key (or one of
 ``--keys``), and with ``--tree-head`` (a head kept from earlier) unless the log's tree now
@@ -44,6 +46,7 @@ from replay.formats.importing import ImportResult, not_a_history, read_history
 from replay.formats.jsonformat import dumps
 from replay.presentation.diagram import DiagramError, render_svg
 from replay.presentation.show import render
+from replay.verification.report import Report
 from replay.verification.verify import verify
 from service.cli import UsageError, log_client
 from service.cli.checkpoint_files import add_arguments, checkpoint_arguments, load_json
@@ -169,14 +172,35 @@ def run_verify(args: argparse.Namespace) -> int:
         if report is not None:
             print(report.format())
             if args.keys is not None:
-                print(f"  trust root: the keys in {args.keys}")
+                print(f"  trust root: the keys in {args.keys}{_trusted_extent(report)}")
         else:
             print("FAILED: the file could not be read as a history (see above)")
         if report is not None and report.ok and not (report.complete or not args.complete):
-            print("FAILED: --complete, and this view leaves events unchecked")
+            print(f"FAILED: --complete, and {_incomplete(report)}")
         if logged is not None:
             print(logged["summary"])
     return 0 if ok else 1
+
+
+def _trusted_extent(report: Report) -> str:
+    """Says how much of the history the trust root vouches for, where not all of it."""
+    unsigned = report.unsigned
+    if unsigned is None:
+        return ""
+    first, last = unsigned
+    if first == 1:
+        return f", which vouch for no event of this history (events 1-{last} are unsigned)"
+    return (f", which vouch for events 1-{first - 1} only (events {first}-{last} are signed "
+            "by no checkpoint)")
+
+
+def _incomplete(report: Report) -> str:
+    """Says why a report that holds is not complete."""
+    if report.prefix is not None:
+        return "this history stops before the game's end"
+    if report.unsigned is not None and len(report.unchecked) == 1:
+        return "no signature vouches for the events after the latest checkpoint"
+    return "this view leaves events unchecked"
 
 
 def _pinned_head(args: argparse.Namespace) -> dict[str, Any] | None:

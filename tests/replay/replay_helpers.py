@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import random
@@ -80,6 +81,24 @@ def sample_game(label: str, profile: str = "bruff", players: int | None = None) 
     driver = GameDriver(f"g-{label}", label).start(profile, seats)
     driver.play(seeded_choice(label))
     return driver
+
+
+@functools.cache
+def forked_game() -> tuple[GameDriver, GameDriver, int]:
+    """A bruff game of people played into its second deal, then on to its end twice, by two
+    policies: the genuine game, the continuation a forger wrote after the fork, and the
+    fork's last common event (whose checkpoint ``?at=`` would have the service sign)."""
+    genuine = GameDriver("g-fork", "fork").start("bruff", ["human"] * 6)
+    genuine.play(seeded_choice("fork"),
+                 until=lambda state: state.deal is not None and state.deal.number >= 2)
+    forged = copy.deepcopy(genuine)
+    fork = len(genuine.recorded)
+    genuine.play(seeded_choice("fork"))
+    forged.play(seeded_choice("forger"))
+    for driver in (genuine, forged):
+        assert driver.state is not None and driver.state.phase == "over"
+    assert forged.recorded[-1].envelope.hash != genuine.recorded[-1].envelope.hash
+    return genuine, forged, fork
 
 
 MIXED_SEATS = ("human", "bot", "bot", "human", "bot", "bot")

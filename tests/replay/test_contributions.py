@@ -25,7 +25,7 @@ def _game(deals: int = 3) -> GameDriver:
 def test_each_deal_says_what_its_fairness_rests_on() -> None:
     driver = _game()
     report = verify(build_history(driver.game_id, driver.recorded, "auditor"))
-    assert report.ok and report.complete, report.format()
+    assert report.ok and not report.unchecked, report.format()
     shuffles = [r.event for r in driver.recorded if r.envelope.type == "deck_shuffled"]
     assert {event.algorithm for event in shuffles} == {"hmac-sha256-fy/2"}
     assert {event.context for event in shuffles} == {"g-contrib"}

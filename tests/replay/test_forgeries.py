@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from replay_helpers import MIXED_SEATS, mixed_game
+from replay_helpers import MIXED_SEATS, forked_game, mixed_game
 
 from engine.profiles import make_ruleset
 from events import checkpoints
@@ -371,3 +371,39 @@ def test_another_games_signature_fails(viewer: object, variant: str) -> None:
                 or "no trust root you gave vouches for it" in alone.format())
     with_keys = _verify(doc, keys=KEYS)
     assert not with_keys.ok and {p.code for p in with_keys.problems} == {"checkpoint"}
+
+
+def _with_checkpoint_at(driver: GameDriver, version: int) -> Doc:
+    """*driver*'s auditor's history carrying the checkpoint the service signed at *version*
+    of the genuine game (as ``?at=`` has it sign one), and the key that signed it."""
+    doc: Doc = json.loads(dumps(build_history("g-fork", driver.recorded, "auditor")))
+    head = forked_game()[0].recorded[version - 1].envelope.hash
+    doc["checkpoint"] = checkpoints.sign(KEY, "g-fork", version, head, SIGNED_AT)
+    doc["checkpoint_key"] = _key_record(KEY)
+    return doc
+
+
+def test_a_continuation_written_after_an_early_checkpoint_is_vouched_for_by_no_signature(
+) -> None:
+    """A genuine early checkpoint vouches for the events up to it, not for a finished game
+    written on after it: those events are left unchecked (no signature), so the history is not
+    complete, and the report says which events the signature covers."""
+    genuine, forged, fork = forked_game()
+    last = len(forged.recorded)
+    doc = _with_checkpoint_at(forged, fork)
+    for keys in (KEYS, None):
+        report = _verify(doc, keys=keys)
+        assert report.ok and not report.complete, report.format()
+        assert report.unsigned == (fork + 1, last)
+        assert report.signed_through == fork and report.to_dict()["signed_through"] == fork
+        assert f"events {fork + 1}-{last}: signature not checked" in report.format()
+        assert [s.version for s in report.signatures] == [fork]
+        assert f"(events 1-{fork})" in report.format()
+    kept = _verify(doc, checkpoint=doc.pop("checkpoint"), keys=KEYS)
+    assert kept.unsigned == (fork + 1, last) and not kept.complete
+    stripped = _verify(doc, keys=KEYS)
+    assert stripped.unsigned == (1, last) and not stripped.complete
+    whole = _with_checkpoint_at(genuine, len(genuine.recorded))
+    report = _verify(whole, keys=KEYS)
+    assert report.ok and report.complete and report.unsigned is None, report.format()
+    assert report.signed_through == len(genuine.recorded)

@@ -38,7 +38,24 @@ def test_verify_json_is_one_object_with_the_report(capsys: pytest.CaptureFixture
     status, out, _ = _run(capsys, "verify", str(GOLDEN / "set-bid.json"), "--json")
     body = json.loads(out)
     assert status == 0 and body["ok"] is True and body["diagnostics"] == []
-    assert body["verification"]["complete"] is True
+    assert body["verification"]["unchecked"] == []
+
+
+def test_verify_complete_fails_for_a_prefix_and_json_says_it_is_not_complete(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A golden game stops after its deal, a game not over: the prefix verifies, but it is not
+    the complete game, whatever --complete or the JSON say of what was checked."""
+    prefix = str(GOLDEN / "set-bid.json")
+    status, out, _ = _run(capsys, "verify", prefix, "--json", "--complete")
+    body = json.loads(out)
+    assert status == 1 and body["ok"] is False
+    assert body["verification"]["prefix"]["last"] > 0
+    assert body["verification"]["complete"] is False
+    status, out, _ = _run(capsys, "verify", prefix, "--complete")
+    assert status == 1 and out.startswith("PREFIX: ")
+    assert "FAILED: --complete, and this history stops before the game's end" in out
+    assert _run(capsys, "verify", prefix)[0] == 0
 
 
 def test_verify_names_the_changed_event(capsys: pytest.CaptureFixture[str],

@@ -21,7 +21,7 @@ from replay.formats.jsonformat import dumps, read_json
 from service.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "replay"))
-from replay_helpers import golden, recorded  # noqa: E402
+from replay_helpers import forked_game, golden, recorded  # noqa: E402
 
 GAME = "all-pass-redeal"
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -176,3 +176,34 @@ def test_a_history_carrying_another_games_signature_fails_without_keys(
     assert status == 0
     assert "from the keys you gave (your trust root)" in out
     assert f"trust root: the keys in {tmp_path / 'keys.json'}" in out
+
+
+def test_a_finished_game_rewritten_after_an_early_checkpoint_fails_complete(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """The genuine checkpoint of event N carried by a game written on after N: --complete
+    fails, and neither the text nor the JSON says the keys vouch for the whole history."""
+    genuine, forged, fork = forked_game()
+    last = len(forged.recorded)
+    doc = json.loads(dumps(build_history("g-fork", forged.recorded, "auditor")))
+    doc["checkpoint"] = checkpoints.sign(KEY, "g-fork", fork,
+                                         genuine.recorded[fork - 1].envelope.hash,
+                                         "2026-01-02T03:04:05Z")
+    history = _write(tmp_path, "forged.json", doc)
+    keys = _write(tmp_path, "keys.json", _keys_doc(KEY))
+    status = main(["history", "verify", history, "--keys", keys, "--complete"])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert f"events {fork + 1}-{last}: signature not checked" in out
+    assert (f"trust root: the keys in {keys}, which vouch for events 1-{fork} only (events "
+            f"{fork + 1}-{last} are signed by no checkpoint)") in out
+    assert "FAILED: --complete, and no signature vouches for the events after the latest " \
+        "checkpoint" in out
+    status = main(["history", "verify", history, "--keys", keys, "--json", "--complete"])
+    body = json.loads(capsys.readouterr().out)
+    assert status == 1 and body["ok"] is False
+    report = body["verification"]
+    assert report["complete"] is False and report["signed_through"] == fork
+    assert report["signatures"][0]["version"] == fork
+    assert main(["history", "verify", history, "--keys", keys]) == 0
+    capsys.readouterr()

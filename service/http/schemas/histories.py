@@ -88,6 +88,9 @@ class SignatureCheckSchema(ma.Schema):
         "description": "keys_given: verified with the keys the caller gave; history_key: "
                        "verified with the key the history carries (no trust root vouches "
                        "for it); none: not checked"})
+    version = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The event the checkpoint vouches for: the history up to there, no "
+                       "further"})
 
 
 class PrefixSchema(ma.Schema):
@@ -105,7 +108,9 @@ class VerificationSchema(ma.Schema):
     """The verification report of a history."""
 
     ok = fields.Boolean(required=True, metadata={"description": "Nothing is contradicted"})
-    complete = fields.Boolean(required=True, metadata={"description": "Nothing unchecked"})
+    complete = fields.Boolean(required=True, metadata={
+        "description": "Nothing unchecked (in a finished game judged by signatures, a "
+                       "checkpoint vouches for its last event) and no prefix"})
     game_id = fields.String(required=True, allow_none=True)
     viewer = fields.Raw(required=True, metadata={"oneOf": [
         {"type": "integer", "minimum": 0}, {"type": "string", "enum": ["spectator", "auditor"]}]})
@@ -120,6 +125,9 @@ class VerificationSchema(ma.Schema):
     signatures = fields.List(fields.Nested(SignatureCheckSchema), required=True)
     prefix = fields.Nested(PrefixSchema, required=True, allow_none=True, metadata={
         "description": "Set when the history stops before the game's end"})
+    signed_through = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "For a finished game judged by signatures (a checkpoint carried or "
+                       "given, or keys given): the latest event a checkpoint vouches for"})
 
 
 class SubmissionResultSchema(ma.Schema):
