@@ -105,12 +105,12 @@ MIXED_SEATS = ("human", "bot", "bot", "human", "bot", "bot")
 """The seats of :func:`mixed_game`: people at 0 and 3, bots elsewhere."""
 
 
-def mixed_game(deals: int = 3) -> GameDriver:
-    """A bruff game of people and bots dealt by /2, played by the bot policy at every seat,
-    in which seat 0's client sends a nonce every deal it does not cut; it stops once deal
-    *deals* is over (and its next is shuffled), or at the game's end."""
-    driver = GameDriver("g-contrib", "contributions").start("bruff", list(MIXED_SEATS),
-                                                              fy2=True)
+def mixed_game(deals: int = 3, *, game_id: str = "g-contrib", fy2: bool = True) -> GameDriver:
+    """A bruff game of people and bots dealt by /2 (or /1 without *fy2*), played by the bot
+    policy at every seat, in which seat 0's client sends a nonce every /2 deal it does not
+    cut; it stops once deal *deals* is over (and its next is shuffled), or at the game's
+    end."""
+    driver = GameDriver(game_id, "contributions").start("bruff", list(MIXED_SEATS), fy2=fy2)
     chance = random.Random(7)
     while True:
         state = driver.state
@@ -118,7 +118,8 @@ def mixed_game(deals: int = 3) -> GameDriver:
         if state.phase == "over" or (state.deal is not None and state.deal.number > deals):
             return driver
         deal = state.deal
-        if state.phase == "cut" and deal is not None and state.turn != 0 and not deal.nonces:
+        if (fy2 and state.phase == "cut" and deal is not None and state.turn != 0
+                and not deal.nonces):
             driver.act(0, {"type": "contribute", "nonce": f"{deal.number:02x}" * 20})
             continue
         seat = state.turn

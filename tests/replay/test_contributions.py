@@ -4,6 +4,7 @@ against the game's committed contribution secret (replay/verification/contributi
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 from replay_helpers import MIXED_SEATS, mixed_game
 
@@ -122,3 +123,50 @@ def test_the_nonce_rules_are_verifier_failures_not_only_server_refusals() -> Non
         report = verify(build_history(driver.game_id, forged, "auditor"))
         first = report.problems[0]
         assert (first.code, said in first.message) == (code, True), (name, report.format())
+
+
+def _resealed_as(game_id: str, driver: GameDriver,
+                 created: dict[str, object] | None = None) -> list[RecordedEvent]:
+    """*driver*'s events re-sealed throughout as game *game_id* (event 1's data updated with
+    *created*): a forger who rebuilds a whole game around a deck of its choice."""
+    prev, out = GENESIS_HASH, []
+    for item in driver.recorded:
+        old = item.envelope
+        data = {**old.data, **(created or {})} if old.type == "game_created" else old.data
+        envelope, _ = seal(game_id=game_id, version=old.version, event_type=old.type,
+                           schema=old.schema, data=data, actor=old.actor,
+                           command_id=old.command_id, occurred_at=old.occurred_at,
+                           prev_hash=prev)
+        out.append(RecordedEvent(envelope, decode(envelope)))
+        prev = envelope.hash
+    return out
+
+
+def test_a_deck_shuffled_for_another_game_fails() -> None:
+    """Decks dealt for game g-other (their context), re-sealed as game g-mine: each fails
+    by name, though every event and result is rebuilt around them."""
+    honest = mixed_game(2, game_id="g-mine")
+    assert verify(build_history("g-mine", honest.recorded, "auditor")).ok
+    forged = _resealed_as("g-mine", mixed_game(2, game_id="g-other"))
+    report = verify(build_history("g-mine", forged, "auditor"))
+    assert not report.ok
+    problems = [p for p in report.problems if "a deck dealt for another game" in p.message]
+    assert problems and {p.code for p in problems} == {"seed"}, report.format()
+    assert "deal 1 is shuffled for context 'g-other', not for this game ('g-mine')" in (
+        problems[0].message)
+
+
+def test_a_fy1_deal_in_a_game_created_for_fy2_fails() -> None:
+    """A game whose creation commits a contribution secret is dealt by /2 throughout: /1
+    decks in it (no context, bots' cuts not committed) fail as a downgrade."""
+    secret = "ab" * 32
+    created = {"contribution_secret": secret,
+               "contribution_commitment": hashlib.sha256(bytes.fromhex(secret)).hexdigest()}
+    old = mixed_game(2, game_id="g-old", fy2=False)
+    assert verify(build_history("g-old", old.recorded, "auditor")).ok
+    forged = _resealed_as("g-old", old, created)
+    report = verify(build_history("g-old", forged, "auditor"))
+    assert not report.ok
+    assert {p.code for p in report.problems} == {"seed"}, report.format()
+    assert ("deal 1 is shuffled by hmac-sha256-fy/1, but game_created commits a contribution "
+            "secret") in report.problems[0].message
