@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
-import json
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -33,6 +32,7 @@ from events.codec import canonical_json
 from events.envelope import SERVER, RecordedEvent
 from events.types import EventDataError, GameCreated, UnknownEventTypeError, event_from_data
 from replay.errors import HistoryError
+from replay.formats import jsontext
 from replay.formats.build import build_history, replay_log
 from replay.formats.derive import Replayer, apply_start
 from replay.formats.diagnostics import Diagnostic, has_errors
@@ -90,7 +90,7 @@ def not_a_history(data: bytes | str) -> str | None:
         return "it is empty"
     if detect(data) == "json":
         try:
-            document = json.loads(data)
+            document = jsontext.loads(data)
         except ValueError:
             return None  # A history cut short, say: its diagnostic says where.
         if not isinstance(document, dict) or document.get("format") != FORMAT:

@@ -19,6 +19,7 @@ import jsonschema
 
 from events.codec import SAFE_INTEGER_BOUND, canonical_json
 from replay.errors import HistoryFormatError
+from replay.formats import jsontext
 from replay.formats.diagnostics import Diagnostic, pointer
 from replay.formats.document import HandHistory
 
@@ -77,13 +78,12 @@ def read_json(data: bytes | str) -> tuple[HandHistory | None, list[Diagnostic]]:
     else:
         text = data
     try:
-        value = json.loads(text, parse_float=_Float, parse_constant=_Constant)
+        value = jsontext.loads(text, parse_float=_Float, parse_constant=_Constant)
     except json.JSONDecodeError as error:
         return None, [Diagnostic("json_syntax", f"invalid JSON: {error.msg}",
                                  line=error.lineno, column=error.colno)]
-    except RecursionError:
-        return None, [Diagnostic("json_syntax", "invalid JSON: nested too deeply",
-                                 line=1, column=1)]
+    except jsontext.JSONTooDeepError as error:
+        return None, [Diagnostic("json_syntax", f"invalid JSON: {error}", line=1, column=1)]
     diagnostics = list(_non_integers(value, []))
     if not diagnostics:
         diagnostics = validate(value)

@@ -21,6 +21,7 @@ from engine.errors import InvalidCardError
 from engine.sides import side_name, side_number
 from events.codec import SAFE_INTEGER_BOUND, CodecError, canonical_json
 from events.types import EVENT_TYPES
+from replay.formats import jsontext
 from replay.formats.document import RulesBlock, SeatInfo, StartBlock, ViewInfo
 
 MAGIC = "% fortyfive hand history"
@@ -673,6 +674,8 @@ def decode_json(text: str) -> Any:
     :raises NotationError: for malformed JSON.
     """
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
+    except jsontext.JSONTooDeepError as error:
+        raise NotationError(str(error)) from None
     except ValueError as error:
         raise NotationError(f"malformed JSON: {error}") from None

@@ -16,13 +16,13 @@ The notation itself is described in docs/hand-history.md; the encoding of each p
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar, overload
 
 from engine.errors import ProfileError
 from engine.profiles import profile_players
+from replay.formats import jsontext
 from replay.formats.diagnostics import Diagnostic
 from replay.formats.document import HandHistory, HandVisitor, Integrity, RulesBlock, ViewInfo
 from replay.formats.notation import (
@@ -493,7 +493,9 @@ def _whole(text: str) -> int:
 def _json_object(text: str) -> dict[str, Any]:
     """Returns the JSON object in *text* (the ``[Checkpoint]`` header)."""
     try:
-        value = json.loads(text)
+        value = jsontext.loads(text)
+    except jsontext.JSONTooDeepError as error:
+        raise NotationError(str(error)) from None
     except ValueError as error:
         raise NotationError(f"expected a JSON object: {error}") from None
     if not isinstance(value, dict):

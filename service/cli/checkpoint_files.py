@@ -9,11 +9,11 @@ document that carries one (a game view or a history: ``checkpoint``; a drive vie
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from events import checkpoints
+from replay.formats import jsontext
 from service.cli import UsageError
 
 
@@ -34,7 +34,7 @@ def load_json(path: str, what: str, command: str) -> Any:
     :raises UsageError: if it cannot be read or is not JSON.
     """
     try:
-        return json.loads(Path(path).read_bytes())
+        return jsontext.loads(Path(path).read_bytes())
     except OSError as error:
         raise UsageError(f"{command}: cannot read {what} {path}: {error.strerror}") from None
     except ValueError as error:

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from replay.formats import jsontext
 from replay.verification.drive import check_drive
 from service.cli import UsageError
 from service.cli.checkpoint_files import add_arguments, checkpoint_arguments
@@ -53,8 +54,8 @@ def run_verify(args: Any) -> int:
     except OSError as error:
         raise UsageError(f"{COMMAND}: cannot read {args.file}: {error.strerror}") from None
     try:
-        document = json.loads(raw)
-    except json.JSONDecodeError as error:
+        document = jsontext.loads(raw)
+    except ValueError as error:
         print(f"{args.file}: not JSON: {error}", file=sys.stderr)
         return 1
     report = check_drive(document, checkpoint=checkpoint, keys=keys)

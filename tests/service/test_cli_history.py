@@ -202,3 +202,31 @@ def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (128 + signal.SIGPIPE, "")
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("line", [
+    '%event {"type":"x","data":' + DEEP + "}", '[Checkpoint "' + DEEP + '"]',
+    "=json game " + DEEP,
+])
+def test_verify_says_a_text_history_nests_json_too_deep(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str,
+) -> None:
+    path = tmp_path / "deep.txt"
+    path.write_text('% fortyfive hand history 1.0\n[Profile "classic"]\n' + line + "\n")
+    status, out, err = _run(capsys, "verify", str(path))
+    assert status == 1 and "Traceback" not in err
+    assert "line 3, column" in err and "JSON nested more than 32 levels deep" in err
+
+
+def test_verify_and_drive_verify_say_a_json_file_nests_too_deep(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"format": "fortyfive-hand-history", "x": ' + DEEP + "}")
+    status, out, err = _run(capsys, "verify", str(path))
+    assert status == 1 and "JSON nested more than 32 levels deep" in err
+    assert main(["drive", "verify", str(path)]) == 1
+    assert "JSON nested more than 32 levels deep" in capsys.readouterr().err

@@ -246,6 +246,27 @@ def test_odd_text_histories_are_unreadable_not_500(client: FlaskClient, text: st
         _problem(response, 422, "unreadable_history")
 
 
+DEEP = "[" * 1000 + "]" * 1000
+EMBEDDED_JSON = {
+    "%event line": '%event {"type":"x","data":' + DEEP + "}",
+    "[Checkpoint] tag": '[Checkpoint "' + DEEP + '"]',
+    "=json line": "=json game " + DEEP,
+}
+
+
+@pytest.mark.parametrize("where", sorted(EMBEDDED_JSON))
+def test_deep_json_inside_a_text_history_is_unreadable_not_500(
+    client: FlaskClient, where: str
+) -> None:
+    """The body's own depth limit does not reach JSON embedded in a text history's lines: the
+    notation's one parse of it refuses the nesting, naming it (was a 500 at 1000 deep)."""
+    text = '% fortyfive hand history 1.0\n[Profile "classic"]\n' + EMBEDDED_JSON[where]
+    for mode in ("dry_run", "keep"):
+        response = client.post(f"/v1/histories?mode={mode}", json={"text": text})
+        problem = _problem(response, 422, "unreadable_history")
+        assert "nested more than 32 levels deep" in json.dumps(problem), problem
+
+
 # Headers and query parameters ----------------------------------------------------------------
 
 

@@ -1,0 +1,60 @@
+"""Parsing JSON text read from a file or an upload, within a nesting depth.
+
+Python's parser recurses once per level of arrays and objects, and so does everything that
+walks the value afterwards (the schema, the checks): a text nested thousands deep raises
+``RecursionError``, which no caller expects. So every JSON text a history holds (the JSON
+encoding itself, and each piece of JSON the text notation embeds: ``%event`` lines,
+``[Checkpoint "..."]`` tags, ``=json`` lines) is parsed by :func:`loads`, which measures the
+depth on the text first, without recursion, and refuses one nested deeper than
+:data:`MAX_DEPTH` with a :class:`JSONTooDeepError` that says so. A history nests seven
+levels at most, and so does a drive.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects taken: four times any history's or drive's."""
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+class JSONTooDeepError(ValueError):
+    """The JSON text nests arrays and objects deeper than :data:`MAX_DEPTH`."""
+
+    def __init__(self) -> None:
+        super().__init__(f"JSON nested more than {MAX_DEPTH} levels deep")
+
+
+def loads(data: str | bytes, **options: Any) -> Any:
+    """Returns the value of the JSON text *data* (``json.loads`` with *options*).
+
+    :raises JSONTooDeepError: if it nests deeper than :data:`MAX_DEPTH`.
+    :raises ValueError: if it is not JSON (``json.JSONDecodeError``, or a ``UnicodeError``
+        for bytes that are no text).
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if too_deep(text):
+        raise JSONTooDeepError()
+    return json.loads(text, **options)
+
+
+def too_deep(text: str) -> bool:
+    """Returns whether *text* nests arrays and objects deeper than :data:`MAX_DEPTH`, as the
+    parser would meet them (strings skipped; a text that closes more than it opened fails to
+    parse there, before any deeper level)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depths = itertools.accumulate(1 if mark in "[{" else -1 for mark in brackets)
+    for depth in depths:
+        if depth > MAX_DEPTH:
+            return True
+        if depth < 0:
+            return False
+    return False
