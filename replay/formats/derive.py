@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.errors import FortyFiveError
 from engine.fold import apply_event
+from engine.profiles import RuleSet
 from engine.state import DealState, GameState
 from events.types import BoardDealt, DealRecorded, DeckCut, Event
 from replay.formats.document import StartBlock, Viewer
@@ -35,18 +36,30 @@ def apply_start(state: GameState, start: StartBlock) -> GameState:
     """Returns the freshly created game *state* moved to the point *start* states: its
     version, dealer, scores and games won (the history leaves out what came before).
 
-    :raises ValueError: if the start block does not fit the table (a dealer or a score list
-        of the wrong size).
+    :raises ValueError: if the start block does not fit the table (:func:`start_problem`).
     """
-    rules = state.rules
-    if not 0 <= start.dealer < rules.players:
-        raise ValueError(f"start dealer {start.dealer} is not a seat of {rules.players}")
-    if len(start.scores) != rules.sides or len(start.games_won) != rules.sides:
-        raise ValueError(f"start scores and games won need {rules.sides} sides")
+    problem = start_problem(state.rules, start)
+    if problem is not None:
+        raise ValueError(problem)
     return state._replace(
         version=start.version, dealer=start.dealer, scores=tuple(start.scores),
         games_won=tuple(start.games_won), game_number=start.game_number,
     )
+
+
+def start_problem(rules: RuleSet, start: StartBlock) -> str | None:
+    """Says why *start* cannot be a point of a game under *rules* (a dealer or a score list
+    of the wrong size, or a score below 0 where only an auction can lose points), or
+    ``None``."""
+    if not 0 <= start.dealer < rules.players:
+        return f"start dealer {start.dealer} is not a seat of {rules.players}"
+    if len(start.scores) != rules.sides or len(start.games_won) != rules.sides:
+        return f"start scores and games won need {rules.sides} sides"
+    if not rules.auction and any(score < 0 for score in start.scores):
+        # Only a set bid of the auction takes points away: elsewhere scores only grow from 0.
+        return (f"start scores {list(start.scores)} go below 0, which no {rules.profile} "
+                "game reaches: only an auction's set bid loses points")
+    return None
 
 
 class Replayer:

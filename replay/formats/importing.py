@@ -34,7 +34,7 @@ from events.types import EventDataError, GameCreated, UnknownEventTypeError, eve
 from replay.errors import HistoryError
 from replay.formats import jsontext
 from replay.formats.build import build_history, replay_log
-from replay.formats.derive import Replayer, apply_start
+from replay.formats.derive import Replayer, apply_start, start_problem
 from replay.formats.diagnostics import Diagnostic, has_errors
 from replay.formats.document import FORMAT, HandHistory, HistoryEvent, StartBlock
 from replay.formats.jsonformat import read_json
@@ -280,7 +280,12 @@ class _Completion:
                            self.at("Scores"))
                 return None
             scores = tuple(int(part) for part in parts)
-        return StartBlock(1, GENESIS_HASH, dealer, scores, (0,) * rules.sides, 1)
+        start = StartBlock(1, GENESIS_HASH, dealer, scores, (0,) * rules.sides, 1)
+        problem = start_problem(rules, start)
+        if problem is not None:
+            self.error("bad_tag", f"[Scores]: {problem}", self.at("Scores"))
+            return None
+        return start
 
     def events(self, rules: RuleSet, created: GameCreated,
                start: StartBlock | None) -> list[tuple[Any, Any]]:

@@ -56,7 +56,9 @@ def check_block(run: Run) -> None:
         run.notes.append(
             f"the game before event {start.version + 1} is taken from the history's start "
             f"block (dealer seat {seat_name(start.dealer)}, scores {scores}); "
-            + ("the events before it are not in this history" if start.version > 1
+            + ("the events before it are not in this history, and no hash or signature in "
+               "it covers that dealer and those scores: they are the server's statement (the "
+               "whole game's history checks them)" if start.version > 1
                else "it was stated with the record, not derived"))
 
 

@@ -3,7 +3,7 @@ irregularity with the rule it broke, and applied anyway, as it was at the table.
 
 from __future__ import annotations
 
-from replay_helpers import recorded
+from replay_helpers import GOLDEN, recorded
 
 from replay.formats.build import build_history, replay_log
 from replay.formats.importing import read_history
@@ -126,3 +126,15 @@ def test_the_record_without_a_date_says_its_time_is_unknown() -> None:
     result = read_history(_record("1. 7S"))
     assert result.history is not None
     assert {event.occurred_at for event in result.history.events} == {"unknown"}
+
+
+def test_a_record_starting_from_scores_no_game_reaches_is_refused_not_raised() -> None:
+    """The same start rule as verification's: bruff scores never go below 0 (was a
+    ValueError out of read_history, which never raises)."""
+    text = (GOLDEN / "chronology-finish.table.txt").read_text("utf-8")
+    assert '[Scores "35 40 0"]' in text and read_history(text).ok
+    result = read_history(text.replace('[Scores "35 40 0"]', '[Scores "-5 0 0"]'))
+    assert result.history is None
+    assert [str(d) for d in result.diagnostics] == [
+        "line 10, column 10: error: [Scores]: start scores [-5, 0, 0] go below 0, which no "
+        "bruff game reaches: only an auction's set bid loses points [bad_tag]"]

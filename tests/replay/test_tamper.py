@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from replay_helpers import golden, json_paths, raw, recorded, set_at
+from replay_helpers import golden, json_paths, raw, recorded, sample_game, set_at
 
 from events.chain import GENESIS_HASH, seal
 from replay.formats.build import build_history, replay_log
@@ -261,10 +261,26 @@ def test_a_one_deal_history_verifies_and_catches_a_changed_start() -> None:
     report = verify(second)
     assert report.ok and report.complete, report.format()
     assert ("the game before event 9 is taken from the history's start block (dealer seat 1, "
-            "scores A 0, B 0); the events before it are not in this history") in report.notes
+            "scores A 0, B 0); the events before it are not in this history, and no hash or "
+            "signature in it covers that dealer and those scores: they are the server's "
+            "statement (the whole game's history checks them)") in report.notes
     value = json.loads(dumps(second))
     value["start"]["scores"][0] = 40
     assert any(p.code == "result" for p in _verify(value).problems)
+
+
+def test_a_one_deal_history_starting_from_scores_no_game_reaches_fails() -> None:
+    """Bruff scores only grow from 0: a start block below 0 is refused, by name."""
+    driver = sample_game("start")
+    second = build_history(driver.game_id, driver.recorded, "auditor", deal=2)
+    assert verify(second).ok
+    value = json.loads(dumps(second))
+    assert value["rules"]["profile"] == "bruff"
+    value["start"]["scores"] = [-40, 15, 10]
+    problems = _verify(value).problems
+    assert [p.code for p in problems][:1] == ["start"], problems
+    assert "start scores [-40, 15, 10] go below 0, which no bruff game reaches" in (
+        problems[0].message)
 
 
 _VALUES = st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(
