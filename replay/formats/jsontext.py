@@ -18,9 +18,11 @@ import re
 from typing import Any
 
 MAX_DEPTH = 32
-"""The deepest nesting of arrays and objects taken: four times any history's or drive's."""
+"""The deepest nesting of arrays and objects taken: four times any history's or drive's (an
+HTTP body's limit too, :mod:`service.http.request_limits`)."""
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+"""A JSON string, or an unterminated one up to the end."""
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 

@@ -35,6 +35,7 @@ from flask_smorest import abort
 from werkzeug.exceptions import ClientDisconnected
 
 from events.codec import SAFE_INTEGER_BOUND
+from replay.formats import jsontext
 
 MAX_REQUEST_TARGET = 4096
 """The longest path and query, in bytes."""
@@ -42,8 +43,9 @@ MAX_HEADER_FIELDS = 100
 """The most header fields a request may carry."""
 MAX_HEADER_FIELD_BYTES = 8190
 """The longest header field, ``Name: value``, in bytes."""
-MAX_JSON_DEPTH = 32
-"""The deepest nesting of arrays and objects in a JSON body (a hand history uses 8)."""
+MAX_JSON_DEPTH = jsontext.MAX_DEPTH
+"""The deepest nesting of arrays and objects in a JSON body: the same as in any JSON text a
+history holds (:mod:`replay.formats.jsontext`, the one place it is measured)."""
 MAX_NUMBER_CHARS = 100
 """The longest number literal in a JSON body (far beyond any value the API accepts)."""
 
@@ -57,8 +59,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 """Characters no header value may hold (RFC 9110, section 5.5)."""
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 """A JSON string, or an unterminated one up to the end."""
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_PAIR = re.compile(r"[\[{][\]}]")
 _DIGIT_RUN = re.compile(r"-?[0-9]{16,}")
 """Sixteen digits or more: only an integer this long may be 2**53 or beyond."""
 _NUMBER_PARTS = frozenset(".eE+-")
@@ -174,7 +174,7 @@ def load_json(data: bytes | str) -> Any:
                             "mark: send UTF-8 JSON without one")
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH or _DIGIT_RUN.search(text):
         skeleton = _STRING.sub('""', text)  # Strings emptied: what is left is structure.
-        if _deeper_than(skeleton, MAX_JSON_DEPTH):
+        if jsontext.too_deep(skeleton):
             raise JSONBodyError("json_too_deep", f"the JSON body nests arrays and objects "
                                 f"more than {MAX_JSON_DEPTH} levels deep")
         for match in _DIGIT_RUN.finditer(skeleton):  # Checked before int() sees them.
@@ -190,21 +190,6 @@ def load_json(data: bytes | str) -> Any:
         raise JSONBodyError("malformed_json", "a string in the JSON body holds a lone "
                             "surrogate (an unpaired \\ud800-\\udfff escape): it is not text")
     return value
-
-
-def _deeper_than(skeleton: str, limit: int) -> bool:
-    """Returns whether arrays and objects nest more than *limit* deep in *skeleton*, a JSON
-    text with its strings emptied (it need not be valid JSON)."""
-    if skeleton.count("[") + skeleton.count("{") <= limit:
-        return False
-    # Each pass removes the innermost level: a pair still left after *limit* passes is
-    # nested deeper. (Brackets that never pair are a syntax error, left to the parser.)
-    brackets = _NOT_BRACKET.sub("", skeleton)
-    for _ in range(limit):
-        brackets, removed = _PAIR.subn("", brackets)
-        if not removed:
-            return False
-    return _PAIR.search(brackets) is not None
 
 
 def _header_name(environ_name: str) -> str:

@@ -503,7 +503,11 @@ def test_the_servers_limits_sit_above_the_apps() -> None:
     ('[{"a": ' * 16 + "1" + "}]" * 16, None),
     ('{"a": [{"b": ' * 11 + "1" + "}]}" * 11, "json_too_deep"),
     ('["\\"' + "[" * 100 + '"]', None),  # An escaped quote does not end the string.
-    ("[" * 100, "malformed_json"),  # Unclosed: a syntax error, not a depth.
+    ("[" * 20, "malformed_json"),  # Unclosed within the limit: a syntax error.
+    # Unclosed beyond it: the parser would recurse that deep before it met the end.
+    ("[" * 100, "json_too_deep"),
+    ("[" * 100_000, "json_too_deep"),
+    ("]" * 100 + "[" * 100, "malformed_json"),  # Closed before opened: a syntax error first.
     ("[9007199254740991, -9007199254740991]", None),
     ("[9007199254740992]", "json_number_too_large"),
     ('{"a":-90071992547409920}', "json_number_too_large"),
