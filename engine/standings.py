@@ -16,9 +16,19 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from engine.drive_state import ADJUSTED, DriveState, RoundState
-from engine.seating import partner_pairs
+from engine.drive_state import (
+    ADJUSTED,
+    ADJUSTMENT_RULE,
+    CALLED_RULE,
+    TIE_RULES,
+    Adjustment,
+    BoardAdjustment,
+    DriveState,
+    RoundState,
+)
+from engine.seating import SIT_OUT_RULE, partner_pairs
 from engine.state import GameState
+from events.envelope import DIRECTOR
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -152,6 +162,38 @@ def standings(drive: DriveState, results: Mapping[str, TableResult]) -> list[dic
     for row in ranked:
         del row["_p"]
     return ranked
+
+
+def standings_document(drive: DriveState, players: list[dict[str, Any]]) -> dict[str, Any]:
+    """Returns a drive's standings as they are served (``GET /v1/drives/{id}/standings``, and
+    a drive's history): *players* ranked (:func:`standings`, or a verifier's own derivation),
+    and around them what the drive's events alone decide: its rules, the rounds called, every
+    adjustment, every change of the roster and every round's sit-outs. One home for the
+    shape, so that ``drive verify`` compares every part a reader sees."""
+    names = [p["name"] for p in drive.players]
+    made: list[Adjustment | BoardAdjustment] = sorted(
+        (*drive.adjustments, *drive.board_adjustments), key=lambda a: a.round)
+    adjustments = [{
+        "round": a.round, "table": a.table,
+        "board": a.deal if isinstance(a, BoardAdjustment) else None,
+        "by": DIRECTOR, "reason": a.reason,
+        "sides": [{"players": [names[p] for p in members], "adjusted": a.adjusted[side]}
+                  for side, members in enumerate(partner_pairs(
+                      drive.schedule[a.round - 1][a.table - 1], drive.sides))],
+    } for a in made]
+    return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
+            "rank_by": drive.rank_by, "tie_rule": TIE_RULES[drive.rank_by],
+            "adjustment_rule": ADJUSTMENT_RULE, "called_rule": CALLED_RULE,
+            "called": [played.number for played in drive.played if played.called],
+            "adjustments": adjustments,
+            "roster": [{"action": c.action, "round": c.round, "by": DIRECTOR,
+                        "reason": c.reason, "player": c.player, "name": c.name,
+                        "replaced": c.replaced} for c in drive.roster],
+            "odd_players": drive.odd_players, "sit_out_rule": SIT_OUT_RULE,
+            "sit_outs": [{"round": played.number,
+                          "players": [names[p] for p in played.sitting_out]}
+                         for played in drive.played if played.sitting_out],
+            "players": players}
 
 
 def table_winner(played: RoundState, result: TableResult) -> int | None:

@@ -25,13 +25,8 @@ from typing import Any
 from engine.actions import start_game
 from engine.boards import BOARD_ALGORITHM
 from engine.drive_state import (
-    ADJUSTMENT_RULE,
-    CALLED_RULE,
     FORMATS,
     RANKINGS,
-    TIE_RULES,
-    Adjustment,
-    BoardAdjustment,
     DriveState,
     RoundState,
 )
@@ -44,11 +39,9 @@ from engine.profiles import RuleSet, make_ruleset
 from engine.seating import (
     ODD_PLAYERS,
     SEATED_AT_START,
-    SIT_OUT_RULE,
     check_players,
     choose_sit_outs,
     mover,
-    partner_pairs,
     schedule_of,
     seat_present,
     table_size,
@@ -59,6 +52,7 @@ from engine.standings import (
     paper_results,
     public_results,
     standings,
+    standings_document,
     table_result,
     table_winner,
 )
@@ -74,7 +68,7 @@ from events.drive_types import (
     RoundEnded,
     RoundStarted,
 )
-from events.envelope import DIRECTOR, SERVER, DriveEnvelope
+from events.envelope import SERVER, DriveEnvelope
 from events.errors import ConcurrencyError
 from events.fold_cache import Folded
 from events.types import BoardDealt, BoardSkipped, Event, SeedRevealed
@@ -768,27 +762,4 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
 def standings_view(drive: DriveState, results: Mapping[str, TableResult]) -> dict[str, Any]:
     """Returns the standings of a drive, with its tie rule, from the results anyone may see
     (:func:`engine.standings.public_results`)."""
-    names = [p["name"] for p in drive.players]
-    made: list[Adjustment | BoardAdjustment] = sorted(
-        (*drive.adjustments, *drive.board_adjustments), key=lambda a: a.round)
-    adjustments = [{
-        "round": a.round, "table": a.table,
-        "board": a.deal if isinstance(a, BoardAdjustment) else None,
-        "by": DIRECTOR, "reason": a.reason,
-        "sides": [{"players": [names[p] for p in members], "adjusted": a.adjusted[side]}
-                  for side, members in enumerate(partner_pairs(
-                      drive.schedule[a.round - 1][a.table - 1], drive.sides))],
-    } for a in made]
-    return {"id": drive.drive_id, "status": drive.status, "format": drive.format,
-            "rank_by": drive.rank_by, "tie_rule": TIE_RULES[drive.rank_by],
-            "adjustment_rule": ADJUSTMENT_RULE, "called_rule": CALLED_RULE,
-            "called": [played.number for played in drive.played if played.called],
-            "adjustments": adjustments,
-            "roster": [{"action": c.action, "round": c.round, "by": DIRECTOR,
-                        "reason": c.reason, "player": c.player, "name": c.name,
-                        "replaced": c.replaced} for c in drive.roster],
-            "odd_players": drive.odd_players, "sit_out_rule": SIT_OUT_RULE,
-            "sit_outs": [{"round": played.number,
-                          "players": [names[p] for p in played.sitting_out]}
-                         for played in drive.played if played.sitting_out],
-            "players": standings(drive, public_results(drive, results))}
+    return standings_document(drive, standings(drive, public_results(drive, results)))
