@@ -26,6 +26,39 @@ CODES = ("checkpoint",)
 reach it with the same hash."""
 
 
+class CarriedKeyError(checkpoints.CheckpointError):
+    """The key a history carries beside its checkpoint is not a valid key."""
+
+
+def check_signature(checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | None,
+                    carried_key: Any, subject: str = "game_id") -> str:
+    """Checks the signature of *checkpoint* (one of a *subject*, its form checked) with *keys*
+    (the caller's trust root) or, when none are given, with *carried_key* (the key the history
+    carries, a ``GET /v1/keys`` entry); returns how, a :class:`Signature`'s ``trust``:
+    ``keys_given``, ``history_key``, or ``none`` (no key given or carried: not checked). Game
+    and drive histories both check theirs here.
+
+    :raises CarriedKeyError: if the carried key is not a valid key.
+    :raises events.checkpoints.CheckpointError: if the signature does not verify with the key
+        it names, or that key is not the one checked against.
+    """
+    if keys is not None:
+        checkpoints.check(checkpoint, keys, subject)
+        return "keys_given"
+    if carried_key is None:
+        return "none"
+    try:
+        against = checkpoints.read_keys({"keys": [carried_key]})
+    except checkpoints.CheckpointError as error:
+        raise CarriedKeyError(f"the key the history carries is not valid: {error}") from None
+    if checkpoint["key_id"] not in against:
+        raise checkpoints.CheckpointError(
+            f"it is signed with key {checkpoint['key_id']}, but the key the history carries is "
+            f"{', '.join(against)}")
+    checkpoints.check(checkpoint, against, subject)
+    return "history_key"
+
+
 def check(run: Run, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | None,
           what: str, where: str | None, *, carried_key: Any = None) -> None:
     """Checks *checkpoint*'s signature with *keys* (the caller's trust root) or, when none are
@@ -37,29 +70,15 @@ def check(run: Run, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | N
         run.problem("checkpoint", f"{what}: {error}", None, where)
         return
     kid = checkpoint["key_id"]
-    if keys is not None:
-        trust = "keys_given"
-        against: Mapping[str, bytes] | None = keys
-    elif carried_key is not None:
-        trust = "history_key"
-        try:
-            against = checkpoints.read_keys({"keys": [carried_key]})
-        except checkpoints.CheckpointError as error:
-            run.problem("checkpoint", f"{what}: the key the history carries is not valid: "
-                        f"{error}", None, "/checkpoint_key")
-            return
-        if kid not in against:
-            run.problem("checkpoint", f"{what} is signed with key {kid}, but the key the "
-                        f"history carries is {', '.join(against)}", None, where)
-            return
-    else:
-        trust, against = "none", None
-    if against is not None:
-        try:
-            checkpoints.check(checkpoint, against)
-        except checkpoints.CheckpointError as error:
-            run.problem("checkpoint", f"{what}: {error}", None, where)
-            return
+    try:
+        trust = check_signature(checkpoint, keys, carried_key)
+    except CarriedKeyError as error:
+        run.problem("checkpoint", f"{what}: {error}", None, "/checkpoint_key")
+        return
+    except checkpoints.CheckpointError as error:
+        run.problem("checkpoint", f"{what}: {error}", None, where)
+        return
+    if trust != "none":
         run.checked["checkpoints"] = run.checked.get("checkpoints", 0) + 1
     run.signatures.append(Signature(what, kid, trust, checkpoint["version"]))
     history = run.history

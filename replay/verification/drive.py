@@ -2,13 +2,18 @@
 
 It trusts nothing in the document that it can derive: the drive's chain (sealed as a game's,
 :func:`events.chain.verify_drive`) and fold, every checkpoint against that chain (one given
-by the user, and the one the document carries; their signatures given the keys), every game
-of an ended round against the head the drive pinned it at, every listed game's chain and
-result (re-folded from its events), every revealed board against its commitment, every board
-a game was dealt against the board the drive committed to (so every table of a round had the
-same cards), every game of boards played out against the rule (every board played, won on
-the total), and the standings, derived again on a path of their own
-(:mod:`replay.verification.drive_standings`) and compared with the ones the document states.
+by the user, and the one the document carries; every signature present checked, with the
+keys given or else the key the document carries, as a game history's:
+:func:`replay.verification.checkpoint.check_signature`), every game of an ended round against
+the head the drive pinned it at, the round each game is listed in, every listed game's chain
+and result (re-folded from its events), every revealed board against its commitment, every
+board a game was dealt against the board the drive committed to (so every table of a round had
+the same cards), every game of boards played out against the rule (every board played, won on
+the total), and every part of the standings: the players derived again on a path of their own
+(:mod:`replay.verification.drive_standings`), around them what the drive's events decide
+(:func:`engine.standings.standings_document`), each compared with the part the document
+states. A history that is not of a finished drive verifies as a prefix, which the report says;
+so are the drive events no checked signature vouches for.
 A paper table's result is its confirmed score card, which the drive's fold holds to the
 game's rules (:mod:`engine.paper`); the result listed must be the card's.
 
@@ -31,7 +36,7 @@ from engine.errors import DriveError, FortyFiveError, shown
 from engine.fold import fold
 from engine.seating import SEATED_AT_START, choose_sit_outs, mover, seat_present, winners_move
 from engine.sides import side_name
-from engine.standings import TableResult, paper_results
+from engine.standings import TableResult, paper_results, standings_document
 from events import checkpoints
 from events.chain import verify as verify_game_chain
 from events.chain import verify_drive as verify_drive_chain
@@ -40,12 +45,48 @@ from events.errors import CorruptStreamError, SchemaError
 from events.types import BoardDealt, BoardSkipped
 from events.upcasting import decode, decode_drive
 from replay.formats.document import FORMAT as HAND_HISTORY_FORMAT
+from replay.verification.checkpoint import CarriedKeyError, check_signature
 from replay.verification.drive_standings import Outcome, derive
+from replay.verification.findings import Signature
 
 FORMAT = "fortyfive-drive-history"
 """The ``format`` of a drive's history (``GET /v1/drives/{id}/history``)."""
 VERSION = 1
 """Its ``version``: the one this module verifies."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DrivePrefix:
+    """A drive history that is not of a finished drive: where it stops, and how far a
+    checkpoint shows the drive went on."""
+
+    last: int
+    """The history's last drive event."""
+    ended: int
+    """The rounds ended in it."""
+    rounds: int
+    """The rounds the drive was to play."""
+    vouched: int | None = None
+    """The latest drive event a checkpoint given or carried vouches for, when after
+    :attr:`last`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the JSON form."""
+        return {"last": self.last, "rounds_ended": self.ended, "rounds": self.rounds,
+                "vouched": self.vouched,
+                "missing": None if self.vouched is None else self.vouched - self.last}
+
+    def __str__(self) -> str:
+        said = f"the drive is not finished: this history stops at drive event {self.last}, "
+        said += (f"with {self.ended} of its {self.rounds} rounds ended; rounds after "
+                 f"{self.ended} are not in this history" if self.ended < self.rounds
+                 else f"with all {self.rounds} of its rounds ended but not the drive's finish")
+        if self.vouched is None:
+            return said
+        missing = self.vouched - self.last
+        return (f"{said}; a checkpoint vouches for drive event {self.vouched}, so at least "
+                f"{missing} event{'s' if missing != 1 else ''} of the drive "
+                f"{'are' if missing != 1 else 'is'} missing from it")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -57,11 +98,33 @@ class DriveReport:
     """Every mismatch: the history does not verify when there is one."""
     notes: list[str]
     """What was checked against what (checkpoints, keys) and what could not be."""
+    signatures: list[Signature] = dataclasses.field(default_factory=list)
+    """How each checkpoint's signature was checked, and against which trust root."""
+    prefix: DrivePrefix | None = None
+    """Set when the history is not of a finished drive."""
+    unchecked: list[str] = dataclasses.field(default_factory=list)
+    """What no check vouches for: the drive events after the last checkpoint whose signature
+    was checked."""
 
     @property
     def ok(self) -> bool:
         """True when nothing failed."""
         return not self.problems
+
+    @property
+    def complete(self) -> bool:
+        """True when the history is of a finished drive and a checked signature vouches for
+        every event of it."""
+        return self.prefix is None and not self.unchecked
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the JSON form (what ``fortyfive drive verify --json`` prints, beside the
+        verdict)."""
+        return {"ok": self.ok, "complete": self.complete, "drive_id": self.drive_id,
+                "problems": list(self.problems), "unchecked": list(self.unchecked),
+                "notes": list(self.notes),
+                "signatures": [signature.to_dict() for signature in self.signatures],
+                "prefix": None if self.prefix is None else self.prefix.to_dict()}
 
 
 def verify_drive(document: Any) -> list[str]:
@@ -77,17 +140,17 @@ def check_drive(document: Any, *, checkpoint: Any = None,
     (the drive's history must reach it with the same hash), *keys* the service's published
     keys (key id -> raw public key), against which every checkpoint's signature is checked."""
     if not isinstance(document, Mapping):
-        return DriveReport(None, ["not a drive history: a drive history is a JSON object"], [])
+        return _unread(None, "not a drive history: a drive history is a JSON object")
     kind = document.get("format")
     if kind != FORMAT:
         hint = (" (a game's hand history: check it with `fortyfive history verify`)"
                 if kind == HAND_HISTORY_FORMAT else "")
-        return DriveReport(None, [f"not a drive history: its format is {shown(kind)}, not "
-                                  f"{shown(FORMAT)}{hint}"], [])
+        return _unread(None, f"not a drive history: its format is {shown(kind)}, not "
+                             f"{shown(FORMAT)}{hint}")
     version = document.get("version")
     if type(version) is not int or version != VERSION:
-        return DriveReport(None, [f"drive history version {shown(version)}: this verifier "
-                                  f"reads version {VERSION}"], [])
+        return _unread(None, f"drive history version {shown(version)}: this verifier reads "
+                             f"version {VERSION}")
     drive_id = str(document.get("drive_id"))
     try:
         envelopes = [DriveEnvelope.from_dict(raw) for raw in document["events"]]
@@ -95,22 +158,32 @@ def check_drive(document: Any, *, checkpoint: Any = None,
         drive = fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes))
     except (KeyError, TypeError, ValueError, CorruptStreamError, SchemaError,
             DriveError) as error:
-        return DriveReport(drive_id, [f"drive events: {error}"], [])
+        return _unread(drive_id, f"drive events: {error}")
     problems: list[str] = []
     notes: list[str] = []
+    signatures: list[Signature] = []
     if head != document.get("head"):
         problems.append(f"drive head {document.get('head')!r} is not the chain's {head!r}")
-    for what, found in (("the checkpoint given", checkpoint),
-                        ("the checkpoint the history carries", document.get("checkpoint"))):
+    vouched = 0
+    for what, found, carried in (
+            ("the checkpoint given", checkpoint, None),
+            ("the checkpoint the history carries", document.get("checkpoint"),
+             document.get("checkpoint_key"))):
         if found is not None:
-            _check_checkpoint(what, found, drive_id, envelopes, keys, problems, notes)
+            vouched = max(vouched, _check_checkpoint(what, found, drive_id, envelopes, keys,
+                                                     carried, problems, notes, signatures))
     if checkpoint is None:
         notes.append("no checkpoint given: the history is checked against itself only "
                      "(give --checkpoint and --keys to tell a rewritten one)")
+    unchecked = [] if vouched >= len(envelopes) else [
+        f"drive events {vouched + 1}-{len(envelopes)}: vouched for by no signature "
+        + (f"(the checkpoints checked stop at version {vouched})" if vouched
+           else "(no checkpoint's signature was checked)")]
     listed = _listed(document, problems)
     wanted = [game for played in drive.played for game in played.games]
     if sorted(listed) != sorted(wanted):
         problems.append("the games listed are not the games the drive's rounds started")
+    problems += _round_problems(drive, listed)
     problems += _board_problems(drive, listed)
     problems += _pinned_problems(drive, listed, notes)
     outcomes: dict[str, Outcome] = {}
@@ -129,26 +202,54 @@ def check_drive(document: Any, *, checkpoint: Any = None,
             problems.append(f"game {game}: its result is not one of {drive.size // 2} sides "
                             "(whole points per side, a winning side or null)")
     problems += _seating_problems(drive, outcomes)
-    stated = document.get("standings")
-    if not isinstance(stated, Mapping) or stated.get("players") != derive(drive, outcomes):
-        problems.append("the standings stated differ from the standings derived from the games")
-    return DriveReport(drive_id, problems, notes)
+    problems += _standings_problems(document.get("standings"),
+                                    standings_document(drive, derive(drive, outcomes)))
+    prefix = None if drive.finished else DrivePrefix(
+        len(envelopes), sum(1 for played in drive.played if played.ended), drive.rounds,
+        _later(drive_id, len(envelopes), (checkpoint, document.get("checkpoint"))))
+    return DriveReport(drive_id, problems, notes, signatures, prefix, unchecked)
+
+
+def _unread(drive_id: str | None, problem: str) -> DriveReport:
+    """Returns the report on a document that cannot be read as a drive's history."""
+    return DriveReport(drive_id, [problem], [], unchecked=[
+        "the whole document: it cannot be read as a drive's history"])
+
+
+def _later(drive_id: str, last: int, vouching: Sequence[Any]) -> int | None:
+    """Returns the latest version after *last* that a checkpoint of *vouching* (given or
+    carried, None when absent) of this drive vouches for, or None."""
+    later = []
+    for checkpoint in vouching:
+        try:
+            checkpoints.check_form(checkpoint, "drive_id")
+        except checkpoints.CheckpointError:
+            continue
+        if checkpoint["drive_id"] == drive_id and checkpoint["version"] > last:
+            later.append(checkpoint["version"])
+    return max(later) if later else None
 
 
 def _check_checkpoint(what: str, checkpoint: Any, drive_id: str,
                       envelopes: Sequence[DriveEnvelope], keys: Mapping[str, bytes] | None,
-                      problems: list[str], notes: list[str]) -> None:
-    """Checks *checkpoint* is a drive's, signed by one of *keys* (when given), of this drive,
-    and that the drive's chain reaches its version with its head there."""
+                      carried_key: Any, problems: list[str], notes: list[str],
+                      signatures: list[Signature]) -> int:
+    """Checks *checkpoint* is a drive's, its signature good (checked with *keys* when given,
+    else with *carried_key*, the key the history carries: a signature present is a signature
+    checked, :func:`replay.verification.checkpoint.check_signature`), of this drive, and that
+    the drive's chain reaches its version with its head there. Returns that version when all
+    holds and its signature was checked, else 0."""
     try:
-        if keys is None:
-            checkpoints.check_form(checkpoint, "drive_id")
-        else:
-            checkpoints.check(checkpoint, keys, "drive_id")
+        checkpoints.check_form(checkpoint, "drive_id")
+        trust = check_signature(checkpoint, keys, carried_key, "drive_id")
+    except CarriedKeyError as error:
+        problems.append(f"{what}: {error} (checkpoint_key)")
+        return 0
     except checkpoints.CheckpointError as error:
         problems.append(f"{what}: {error}")
-        return
-    at, pinned = checkpoint["version"], checkpoint["head"]
+        return 0
+    at, pinned, kid = checkpoint["version"], checkpoint["head"], checkpoint["key_id"]
+    signatures.append(Signature(what, kid, trust))
     if checkpoint["drive_id"] != drive_id:
         problems.append(f"{what} is of drive {checkpoint['drive_id']!r}, not of {drive_id!r}")
     elif at > len(envelopes):
@@ -158,10 +259,68 @@ def _check_checkpoint(what: str, checkpoint: Any, drive_id: str,
         problems.append(f"{what} pins version {at} at {pinned[:12]}..., but the history has "
                         f"{envelopes[at - 1].hash[:12]}... there: it was rewritten since")
     else:
-        signed = (f"its signature checked with {checkpoint['key_id']}" if keys is not None
-                  else "its signature not checked (no keys given)")
-        notes.append(f"{what} (version {at}, signed at {checkpoint['signed_at']}) matches the "
-                     f"history; {signed}")
+        notes.append(f"{what} (version {at}, signed at {checkpoint['signed_at']} with {kid}) "
+                     "matches the history")
+        return at if trust != "none" else 0
+    return 0
+
+
+_PARTS = {"players": "players (their points, games won and places)",
+          "adjustments": "adjustments", "called": "rounds called", "roster": "roster changes",
+          "sit_outs": "sit-outs"}
+"""How a report names the parts of the standings that are lists."""
+
+
+def _standings_problems(stated: Any, derived: Mapping[str, Any]) -> list[str]:
+    """Returns every part of the *stated* standings that is not the part *derived* from the
+    drive's events and games (:func:`engine.standings.standings_document` around
+    :func:`replay.verification.drive_standings.derive`), each named. A part the standings
+    leave out is a problem only where it would list something: histories served before a
+    part existed do not state it."""
+    if not isinstance(stated, Mapping):
+        return ["the history states no standings: its standings are an object"]
+    problems = [f"the standings state {shown(part)}, which a drive's standings do not have"
+                for part in stated if part not in derived]
+    for part, value in derived.items():
+        source = "the games" if part == "players" else "the drive's events"
+        name = _PARTS.get(part, part)
+        if part not in stated:
+            if isinstance(value, list) and value:
+                problems.append(f"the standings leave out their {name}, which {source} make "
+                                f"{shown(value)}")
+        elif stated[part] != value:
+            problems.append(f"the standings' {name} differ from those derived from {source}: "
+                            f"{_difference(stated[part], value)}")
+    return problems
+
+
+def _difference(stated: Any, derived: Any) -> str:
+    """Returns where *stated* first differs from *derived*, as a person reads it."""
+    if isinstance(stated, list) and isinstance(derived, list):
+        if len(stated) != len(derived):
+            return f"{len(stated)} stated, {len(derived)} derived"
+        index = next(i for i, (a, b) in enumerate(zip(stated, derived, strict=True)) if a != b)
+        return f"entry {index + 1}: {_difference(stated[index], derived[index])}"
+    if isinstance(stated, Mapping) and isinstance(derived, Mapping):
+        key = next(k for k in [*derived, *stated] if stated.get(k, ...) != derived.get(k, ...))
+        if key not in stated:
+            return f"it leaves out {key}, derived {shown(derived[key])}"
+        if key not in derived:
+            return f"it states {key}, which is not derived"
+        if (isinstance(stated[key], list | Mapping)
+                and type(stated[key]) is type(derived[key])):
+            return f"its {key}: {_difference(stated[key], derived[key])}"
+        return f"its {key} is {shown(stated[key])}, derived {shown(derived[key])}"
+    return f"stated {shown(stated)}, derived {shown(derived)}"
+
+
+def _round_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Returns the listed games whose ``round`` is not the round that started them."""
+    rounds = {game: played.number for played in drive.played for game in played.games}
+    return [f"game {game}: it is listed in round {shown(entry.get('round'))}, but round "
+            f"{rounds[game]} started it" for game, entry in listed.items()
+            if game in rounds and (type(entry.get("round")) is not int
+                                   or entry.get("round") != rounds[game])]
 
 
 def _listed(document: Mapping[str, Any], problems: list[str]) -> dict[str, Mapping[str, Any]]:

@@ -1,5 +1,6 @@
 """A drive's history document: its events, every game it lists, its standings, and a signed
-checkpoint of its head.
+checkpoint of its head with the public key that signed it (``checkpoint_key``, as
+``GET /v1/keys`` lists it), so that its signature can be checked offline.
 
 Each game is listed with its version, head hash and result (a paper table, played with real
 cards, is listed with ``paper`` true and no events: its score card is in the drive's events);
@@ -56,9 +57,12 @@ def build(store: Any, cache: commands.GameCache, drive_store: DriveStore, drive_
             games.append(entry)
     checkpoint = None if signer is None else drives.head_checkpoint(
         drive_store, signer, drive_id, len(envelopes), head)
+    key = None if checkpoint is None else signing.key_record(drive_store.client,
+                                                             checkpoint["key_id"])
     return {
         "format": FORMAT, "version": VERSION, "drive_id": drive_id, "head": head,
-        "checkpoint": checkpoint, "events": [envelope.to_dict() for envelope in envelopes],
+        "checkpoint": checkpoint, "checkpoint_key": key,
+        "events": [envelope.to_dict() for envelope in envelopes],
         "games": games, "standings": drives.standings_view(drive, results),
     }
 

@@ -269,7 +269,13 @@ def test_the_drive_as_served_reaches_its_checkpoints(
         checkpoints.check(checkpoint, _keys(played), "drive_id")
         assert _verify_cli(tmp_path, history, checkpoint, played["keys"]) == 0
     out = capsys.readouterr().out
-    assert "OK drive" in out and "its signature checked with ed25519:" in out
+    assert "OK drive" in out and "signature verified with key ed25519:" in out
+    assert "from the keys you gave (your trust root)" in out
+    # The history carries the key that signed its checkpoint: without keys it checks with it.
+    assert history["checkpoint_key"] in played["keys"]["keys"]
+    carried = check_drive(history)
+    assert carried.ok and carried.complete
+    assert [s.trust for s in carried.signatures] == ["history_key"]
     # A drive view is accepted as the file holding the checkpoint.
     assert _verify_cli(tmp_path, history, view, played["keys"]) == 0
     # Every round end pins its games at their heads in the drive's chain.
