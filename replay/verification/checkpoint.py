@@ -109,7 +109,8 @@ def check(run: Run, checkpoint: Mapping[str, Any], keys: Mapping[str, bytes] | N
         run.problem("checkpoint", f"{what} says event {version} has hash {head[:16]}..., the "
                     f"history has {stored[:16]}...: it was rewritten", version, where)
     else:
-        run.vouched.append(version)
+        if trust != "none":  # A signature not checked vouches for nothing.
+            run.vouched.append(version)
         said = {"keys_given": "signature verified with the keys given",
                 "history_key": "signature verified with the key the history carries",
                 "none": "signature not checked: no keys given"}[trust]

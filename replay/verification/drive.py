@@ -249,7 +249,7 @@ def _check_checkpoint(what: str, checkpoint: Any, drive_id: str,
         problems.append(f"{what}: {error}")
         return 0
     at, pinned, kid = checkpoint["version"], checkpoint["head"], checkpoint["key_id"]
-    signatures.append(Signature(what, kid, trust))
+    signatures.append(Signature(what, kid, trust, at))
     if checkpoint["drive_id"] != drive_id:
         problems.append(f"{what} is of drive {checkpoint['drive_id']!r}, not of {drive_id!r}")
     elif at > len(envelopes):

@@ -55,7 +55,8 @@ def check(run: Run, vouching: Iterable[Mapping[str, Any] | None], *,
     if through is not None and through >= last:
         return
     first = 1 if through is None else through + 1
-    covered = ("no checkpoint here matches this history" if through is None else
+    covered = ("no checkpoint here whose signature was checked matches this history"
+               if through is None else
                f"the latest checkpoint here vouches for event {through} only")
     run.unchecked.append(Unchecked(
         first, last, UNSIGNED,

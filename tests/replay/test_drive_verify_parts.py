@@ -260,11 +260,12 @@ def test_a_bad_signature_fails_without_keys_when_the_history_carries_its_key(
     assert main(["drive", "verify", str(path)]) == 1
     assert "OK drive" not in capsys.readouterr().out
     # The genuine one verifies with the key it carries, and says which key that was.
-    genuine = check_drive(_signed(json.loads(GOLDEN.read_bytes())))
+    signed = _signed(json.loads(GOLDEN.read_bytes()))
+    genuine = check_drive(signed)
     assert genuine.ok and genuine.complete
     assert [s.to_dict() for s in genuine.signatures] == [{
         "checkpoint": "the checkpoint the history carries", "key_id": VECTORS["key_id"],
-        "trust": "history_key"}]
+        "trust": "history_key", "version": signed["checkpoint"]["version"]}]
 
 
 def test_a_signature_no_key_checks_is_said_unchecked_and_vouches_for_nothing(
@@ -281,6 +282,7 @@ def test_a_signature_no_key_checks_is_said_unchecked_and_vouches_for_nothing(
     path.write_text(json.dumps(document))
     assert main(["drive", "verify", str(path)]) == 0
     out = capsys.readouterr().out
-    assert (f"signature: the checkpoint the history carries: signature NOT checked: key "
-            f"{VECTORS['key_id']} is neither given nor carried by the history") in out
+    assert (f"signature: the checkpoint the history carries (events 1-6): signature NOT "
+            f"checked: key {VECTORS['key_id']} is neither given nor carried by the history"
+            ) in out
     assert main(["drive", "verify", str(path), "--complete"]) == 1
