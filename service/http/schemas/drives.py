@@ -18,6 +18,7 @@ from service.application.drives import (
     MAX_ROUND_MINUTES,
     MAX_ROUNDS,
 )
+from service.http.schemas.fields import StrictBoolean
 from service.http.schemas.views import SignedCheckpointSchema
 
 
@@ -101,7 +102,7 @@ class DriveCreateSchema(ma.Schema):
         metadata={"description": "Progressive only: the tables (from 1, in every round) played "
                                  "with real cards, whose score cards are entered "
                                  "(/v1/drives/{id}/tables/{table}/score_card), or \"all\""})
-    fill_with_bots = fields.Boolean(
+    fill_with_bots = StrictBoolean(
         load_default=False,
         metadata={"description": "Fill the last table with bots when the players do not"})
 

@@ -14,6 +14,11 @@ Every schema refuses unknown fields (marshmallow's ``RAISE``), which the documen
 response cannot carry a field that is not documented here, since it is dumped through its
 schema (views fail closed). Card codes are validated for shape here; whether a card or an
 option fits a game is the engine's call.
+
+A request body's booleans and whole numbers are of their JSON type and nothing else
+(:class:`StrictBoolean`, :class:`StrictInteger`): ``"yes"``, ``1`` or ``"true"`` is no boolean and
+``"100"`` or ``100.0`` no integer, a 422 as the document's types say. A query string's values are
+text by nature, and its schemas convert them with marshmallow's own fields.
 """
 
 from __future__ import annotations
@@ -32,6 +37,25 @@ MAX_VERSION = 10**12 - 1
 
 CARD_METADATA = {"pattern": CARD_PATTERN, "example": "5S"}
 """The pattern and example the document gives a card code."""
+
+
+class StrictBoolean(fields.Boolean):
+    """A boolean of a request body: JSON ``true`` or ``false`` only (marshmallow's own takes
+    ``"yes"``, ``"on"`` or ``1``, and even with ``truthy={True}`` takes ``1``, which equals
+    ``True``)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class StrictInteger(fields.Integer):
+    """A whole number of a request body: a JSON integer only, not ``"100"``, ``100.0`` or
+    ``true`` (marshmallow's ``strict``, which refuses booleans too)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
 
 
 def card_field(**kwargs: Any) -> fields.String:

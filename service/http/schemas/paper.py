@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from engine.profiles import MOST_PLAYERS
+from service.http.schemas.fields import StrictInteger
 
 MAX_CARD_DEALS = 60
 """Deals on one score card, at most: far more than any game to a target needs."""
@@ -14,11 +15,11 @@ MAX_CARD_DEALS = 60
 class ScoreCardDealSchema(ma.Schema):
     """One deal of a score card."""
 
-    dealer = fields.Integer(required=True, strict=True,
-                            validate=validate.Range(min=0, max=MOST_PLAYERS - 1),
-                            metadata={"description": "The seat that dealt (from 0, as the "
-                                                     "API numbers seats)"})
-    points = fields.List(fields.Integer(strict=True, validate=validate.Range(min=0, max=60)),
+    dealer = StrictInteger(required=True,
+                           validate=validate.Range(min=0, max=MOST_PLAYERS - 1),
+                           metadata={"description": "The seat that dealt (from 0, as the "
+                                                    "API numbers seats)"})
+    points = fields.List(StrictInteger(validate=validate.Range(min=0, max=60)),
                          required=True, validate=validate.Length(min=2, max=3),
                          metadata={"description": "Points each side made in the deal, side "
                                                   "A first"})
@@ -29,10 +30,10 @@ class ScoreCardEntrySchema(ma.Schema):
 
     deals = fields.List(fields.Nested(ScoreCardDealSchema), required=True,
                         validate=validate.Length(min=1, max=MAX_CARD_DEALS))
-    winner = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0),
-                            metadata={"description": "The winning side, needed only when two "
-                                                     "sides pass the target in the last deal "
-                                                     "of a game that ends trick by trick"})
+    winner = StrictInteger(load_default=None, validate=validate.Range(min=0),
+                           metadata={"description": "The winning side, needed only when two "
+                                                    "sides pass the target in the last deal "
+                                                    "of a game that ends trick by trick"})
     record = fields.String(
         load_default=None, validate=validate.Regexp(r"^h-[0-9a-f]{32}$"),
         metadata={"description": "The table's record of its deals for a dispute: the id of "

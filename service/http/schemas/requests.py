@@ -21,7 +21,13 @@ from service.http.schemas.action_body import (
     MAX_NUMBER,
     BodyField,
 )
-from service.http.schemas.fields import MAX_VERSION, SUIT_PATTERN, card_field
+from service.http.schemas.fields import (
+    MAX_VERSION,
+    SUIT_PATTERN,
+    StrictBoolean,
+    StrictInteger,
+    card_field,
+)
 from service.http.sse import MIN_WAIT_SECONDS
 
 
@@ -40,8 +46,7 @@ def action_field(field: BodyField) -> fields.Field[Any]:
         return fields.List(card_field(), validate=validate.Length(max=MAX_CARDS),
                            metadata=metadata)
     if kind == "number":
-        return fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_NUMBER),
-                              metadata=metadata)
+        return StrictInteger(validate=validate.Range(min=0, max=MAX_NUMBER), metadata=metadata)
     if kind == "suit":
         return fields.String(validate=validate.Regexp(SUIT_PATTERN), metadata=metadata)
     assert kind == "text", f"no marshmallow field for the kind {kind!r}"
@@ -76,7 +81,7 @@ class SeatRequestSchema(ma.Schema):
                           metadata={"enum": list(LEVELS), "description": (
         "A bot seat only: how the bot decides (docs/bots.md). Default: strong in a game where "
         "a person sits, basic in a game of bots alone. Any other name: 422 unknown_bot_level")})
-    claimable = fields.Boolean(load_default=False, metadata={"description": (
+    claimable = StrictBoolean(load_default=False, metadata={"description": (
         "A human seat only: instead of its token, the creator gets a one-time claim code and "
         "invite link; the token is minted for whoever claims the seat "
         "(POST /v1/games/{id}/seats/{seat}/claim)")})
@@ -111,11 +116,11 @@ class GameCreateSchema(ma.Schema):
         validate=validate.Length(min=1, max=10),
         metadata={"description": "Default: the profile's smallest table, all human"},
     )
-    auditor = fields.Boolean(load_default=False, metadata={"description": (
+    auditor = StrictBoolean(load_default=False, metadata={"description": (
         "Issue an auditor token (it reads every hand of a live game, and each such read is "
         "logged for the seats); every view shows whether the game has one"
     )})
-    bot_pace_ms = fields.Integer(
+    bot_pace_ms = StrictInteger(
         load_default=DEFAULT_BOT_PACE_MS, validate=validate.Range(min=0, max=MAX_BOT_PACE_MS),
         metadata={"description": (
             "Milliseconds each bot waits before it acts, so that a person can follow the play "
@@ -172,8 +177,8 @@ class RulesRequestSchema(ma.Schema):
     profile = fields.String(required=True, validate=validate.OneOf(PROFILES))
     options = fields.Dict(keys=fields.String(validate=validate.Length(max=40)),
                           values=fields.Raw(allow_none=True), load_default=dict)
-    players = fields.Integer(
-        strict=True, validate=validate.Range(min=2, max=10),
+    players = StrictInteger(
+        validate=validate.Range(min=2, max=10),
         metadata={"description": "Default: the profile's smallest table"},
     )
     trump = fields.String(required=True, validate=validate.Regexp(SUIT_PATTERN))
