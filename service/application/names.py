@@ -32,8 +32,9 @@ def name_key(name: str) -> str:
 def check_names(names: Sequence[str | None]) -> None:
     """Checks the names of a table's seats (``None``: a seat without a name).
 
-    :raises SeatNameError: naming the first seat (counted from 1) whose name is blank, longer
-        than :data:`MAX_NAME_LENGTH`, or the same as an earlier seat's.
+    :raises SeatNameError: naming the first seat (counted from 0, as the API counts seats)
+        whose name is blank, longer than :data:`MAX_NAME_LENGTH`, or the same as an earlier
+        seat's.
     """
     taken: dict[str, int] = {}
     for seat, name in enumerate(names):
@@ -41,11 +42,11 @@ def check_names(names: Sequence[str | None]) -> None:
             continue
         key = name_key(name)
         if not key:
-            raise SeatNameError(f"the name of seat {seat + 1} is blank: give a name, or none")
+            raise SeatNameError(f"the name of seat {seat} is blank: give a name, or none")
         if len(name) > MAX_NAME_LENGTH:
-            raise SeatNameError(f"the name of seat {seat + 1} is longer than {MAX_NAME_LENGTH} "
+            raise SeatNameError(f"the name of seat {seat} is longer than {MAX_NAME_LENGTH} "
                                 "characters")
         if key in taken:
-            raise SeatNameError(f"seat {seat + 1} cannot be named {name!r}: seat "
-                                f"{taken[key] + 1} is named so at this table", taken=True)
+            raise SeatNameError(f"seat {seat} cannot be named {name!r}: seat "
+                                f"{taken[key]} is named so at this table", taken=True)
         taken[key] = seat

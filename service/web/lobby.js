@@ -6,6 +6,9 @@ import { $, api, clearMessage, copyButton, say, showProblem } from "./page.js";
 import { explainRefusal, optionWords } from "./options.js";
 
 const lobby = { profiles: [] };
+/** What a refused name (422 invalid_name) is told, in the page's words: the API's detail counts
+ * seats from 0, the page from 1. */
+const NAME_RULE = "That name cannot be used: a name has up to 40 characters, not all blank.";
 
 
 export async function openLobby() {
@@ -177,7 +180,9 @@ async function createGame(event) {
     });
     if (!response.ok) {
       const problem = await readProblem(response);
-      if (problem.status !== 422 || !showOptionError(problem, profile)) {
+      if (problem.body && problem.body.code === "invalid_name") {
+        say(`The game was not created: ${NAME_RULE}`, "error");
+      } else if (problem.status !== 422 || !showOptionError(problem, profile)) {
         say(`The game was not created: ${problem.detail}`, "error");
       }
       return;
@@ -274,8 +279,11 @@ export async function claimFromLink(gameId, seat) {
         const problem = await readProblem(response);
         const kind = problem.body && problem.body.code;
         if (kind === "name_taken" || kind === "invalid_name") {
+          // In the page's own words: the API's detail counts seats from 0.
           clearMessage();
-          error.textContent = `${problem.detail}. The seat is still free.`;
+          error.textContent = kind === "name_taken"
+            ? `Another seat at this table is named ${JSON.stringify(name)} (case and spacing aside): choose another name. The seat is still free.`
+            : `${NAME_RULE} The seat is still free.`;
           error.hidden = false;
           field.setAttribute("aria-invalid", "true");
           field.focus();

@@ -44,9 +44,9 @@ def test_names_are_in_the_views_the_histories_and_the_pictures(client: FlaskClie
 
 
 @pytest.mark.parametrize(("names", "says"), [
-    (["Ann", "  "], "the name of seat 2 is blank"),
-    (["Ann", " ANN "], "seat 2 cannot be named ' ANN ': seat 1 is named so"),
-    (["\uff21nn", "ann"], "seat 2 cannot be named 'ann': seat 1 is named so"),
+    (["Ann", "  "], "the name of seat 1 is blank"),
+    (["Ann", " ANN "], "seat 1 cannot be named ' ANN ': seat 0 is named so"),
+    (["\uff21nn", "ann"], "seat 1 cannot be named 'ann': seat 0 is named so"),
     (["x" * (MAX_NAME_LENGTH + 1), None], f"longer than {MAX_NAME_LENGTH} characters"),
 ])
 def test_a_blank_long_or_borrowed_name_is_refused(
@@ -111,9 +111,9 @@ def test_a_name_given_at_a_claim_is_recorded_and_shown_everywhere(client: FlaskC
 
 
 @pytest.mark.parametrize(("name", "status", "code", "says"), [
-    ("   ", 422, "invalid_name", "the name of seat 3 is blank"),
+    ("   ", 422, "invalid_name", "the name of seat 2 is blank"),
     ("x" * (MAX_NAME_LENGTH + 1), 422, "invalid_name", f"longer than {MAX_NAME_LENGTH}"),
-    (" ａＮＮ ", 409, "name_taken", "seat 3 cannot be named ' ａＮＮ ': seat 1 is named so"),
+    (" ａＮＮ ", 409, "name_taken", "seat 2 cannot be named ' ａＮＮ ': seat 0 is named so"),
 ])
 def test_a_claim_with_a_blank_long_or_borrowed_name_claims_nothing(
         client: FlaskClient, name: str, status: int, code: str, says: str) -> None:
@@ -135,7 +135,7 @@ def test_a_name_taken_at_an_earlier_claim_is_refused_at_a_later_one(client: Flas
     assert _claim(client, body, 1, "Bríd").status_code == 201
     refused = _claim(client, body, 2, "BRÍD")
     assert (refused.status_code, refused.get_json()["code"]) == (409, "name_taken")
-    assert "seat 2 is named so" in refused.get_json()["detail"]
+    assert "seat 1 is named so" in refused.get_json()["detail"]
 
 
 def test_a_wrong_code_is_refused_before_the_name_is_looked_at(client: FlaskClient) -> None:
@@ -175,3 +175,19 @@ def test_a_name_taken_while_the_claim_was_won_gives_the_seat_back(
     assert client.get(path).get_json()["names"] == ["Ann", "Bríd", None]
     again = _claim(client, body, 2, "Séan")
     assert again.status_code == 201, "the invite still works"
+
+
+def test_every_refusal_of_a_claim_counts_the_seat_as_the_path_does(client: FlaskClient) -> None:
+    """The API counts seats from 0 (docs/api.md): a claim of /seats/2 refused for its name, its
+    code or a second claim names seat 2 each time, never seat 3."""
+    body = _claimable(client)
+    claim = body["seats"][2]["claim"]
+    details = [
+        _claim(client, body, 2, "   ").get_json()["detail"],
+        _claim(client, body, 2, "x" * (MAX_NAME_LENGTH + 1)).get_json()["detail"],
+        client.post(claim["url"], json={"code": "x" * 43}).get_json()["detail"],
+    ]
+    assert _claim(client, body, 2, "Séan").status_code == 201
+    details.append(_claim(client, body, 2, "Bríd").get_json()["detail"])
+    for detail in details:
+        assert "seat 2" in detail and "seat 3" not in detail, details

@@ -200,7 +200,7 @@ def test_the_create_form_invites_the_other_players_and_an_invite_claims_its_seat
     by_id(browser, "claim-button").click()
     error = wait_for(browser, lambda b: by_id(b, "claim-name-error").is_displayed()
                      and by_id(b, "claim-name-error").text)
-    assert "seat 2 cannot be named 'ANN': seat 1 is named so" in error, error
+    assert 'Another seat at this table is named "ANN"' in error, error
     assert by_id(browser, "claim-name").get_attribute("aria-invalid") == "true"
     assert live.app.test_client().get(f"/v1/games/{game_id}").get_json()["unclaimed_seats"] == [1]
     by_id(browser, "claim-name").clear()
