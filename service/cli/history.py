@@ -11,11 +11,12 @@
 
 FILE is a history in either encoding (``-`` reads standard input); a hand-written text record
 of a real-table deal is imported first. ``verify`` exits 0 when everything the history holds
-checks out, 1 otherwise (naming each event that does not), and 2 for a usage error; with
-``--complete`` it also exits 1 when the view left anything unchecked, when the history stops
-before the game's end, or when no checkpoint vouches for the last events of a finished game.
-The signature of the checkpoint a history carries is always checked: with ``--keys`` (the
-answer of ``GET /v1/keys``, a trust root the user gives), else with the key the history
+checks out, 1 otherwise (naming each event that does not), and 2 for a usage error or a
+file that is no hand history at all (empty, another JSON document, binary bytes: one line);
+with ``--complete`` it also exits 1 when the view left anything unchecked, when the history
+stops before the game's end, or when no checkpoint vouches for the last events of a finished
+game. The signature of the checkpoint a history carries is always checked: with ``--keys``
+(the answer of ``GET /v1/keys``, a trust root the user gives), else with the key the history
 carries, and the report says which, and which events the keys vouch for. With
 ``--checkpoint`` (a checkpoint kept from the service, or a game view that carries one) and
 ``--keys`` it also exits 1 when that checkpoint's signature is bad or the history does not
@@ -26,7 +27,8 @@ in the service's transparency log under a tree head signed by a published key (o
 extends that head's (:mod:`service.cli.log_client`); a log it cannot reach is exit status 2.
 The report says first when the history stops before the game's end. ``show``, ``convert``
 and ``diagram`` (a deal drawn as an SVG hand diagram) exit 1, printing the positioned problems
-on stderr, when the file cannot be read.
+on stderr, when the file is a history with faults, and 2 in one line, as ``verify`` does, when
+it is no history at all.
 """
 
 from __future__ import annotations
@@ -146,11 +148,11 @@ def _print_diagnostics(result: ImportResult) -> None:
 def run_verify(args: argparse.Namespace) -> int:
     """Verifies FILE; returns 0 when everything holds, else 1.
 
-    :raises UsageError: if the file cannot be opened.
+    :raises UsageError: if the file cannot be opened or is no history at all.
     """
     checkpoint, keys = checkpoint_arguments(args, "fortyfive history verify")
     pinned = _pinned_head(args)
-    result = _read(args.file)
+    result = _read(args.file, "verify")
     report = verify(result.history, expected_head=args.head, checkpoint=checkpoint,
                     keys=keys) if (
         result.history is not None and not has_errors(result.diagnostics)) else None
@@ -287,9 +289,10 @@ def run_diagram(args: argparse.Namespace) -> int:
     """Writes deal ``--deal`` of FILE as an SVG hand diagram; returns 0, or 1 when FILE
     cannot be read.
 
-    :raises UsageError: if a file cannot be opened or written, or the history has no such deal.
+    :raises UsageError: if a file cannot be opened or written, is no history, or the history
+        has no such deal.
     """
-    result = _read(args.file)
+    result = _read(args.file, "diagram")
     _print_diagnostics(result)
     if result.history is None or has_errors(result.diagnostics):
         return 1

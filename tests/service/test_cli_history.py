@@ -135,7 +135,8 @@ def test_show_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
     (b"\x7fELF\x02\x01\x01\x00\xff\xfe", "it is not UTF-8 text"),
     (b"\n  \n", "it is empty"),
 ])
-@pytest.mark.parametrize("command", [["show"], ["convert", "--to", "json"]])
+@pytest.mark.parametrize("command", [["show"], ["convert", "--to", "json"], ["verify"],
+                                     ["verify", "--json"], ["diagram", "--deal", "1"]])
 def test_a_file_that_is_no_history_is_refused_in_one_line_with_status_2(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, reason: str,
     command: list[str],
