@@ -3,7 +3,9 @@
 :func:`render` reads only the history (events and derived results) and writes what its viewer
 may see; it never re-derives anything, so it shows a tampered history as it claims to be
 (``fortyfive history verify`` is what checks it). Seats are counted from 1, as people count them
-(:func:`engine.sides.seat_name`); the history's data count them from 0.
+(:func:`engine.sides.seat_name`); the history's data count them from 0. Each line is plain
+text: a character of the history that is no text (a control or bidi character in a name
+written before names were checked) is shown escaped (:mod:`replay.presentation.printable`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from engine.sides import seat_name, side_name
 from events.types import EVENT_TYPES
 from replay.formats.document import HandHistory, HistoryEvent, Section
 from replay.presentation.diagram import seat_names
+from replay.presentation.printable import escaped
 
 
 def render(history: HandHistory, *, deal: int | None = None) -> str:
@@ -41,7 +44,7 @@ def render(history: HandHistory, *, deal: int | None = None) -> str:
                          "this history states them, seats count from 0)")
         lines += [f"  event {item['version']}: {item['text']} [{item['rule']}]"
                   for item in irregular]
-    return "\n".join(lines) + "\n"
+    return "\n".join(map(escaped, lines)) + "\n"
 
 
 def _header(history: HandHistory) -> list[str]:

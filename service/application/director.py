@@ -41,7 +41,7 @@ from service.application.drives import (
     DirectorTokenError,
     load,
 )
-from service.application.names import name_key
+from service.application.names import name_key, unprintable_fault
 from service.application.tokens import TokenRegistry, new_token, token_digest
 
 DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table", "abandon_board", "end_round",
@@ -307,6 +307,9 @@ def _newcomer(drive: DriveState, given: dict[str, Any],
     key = name_key(name)
     if not key:
         raise DirectorRefusal(422, "director_action_incomplete", "a blank name names nobody")
+    fault = unprintable_fault(name)
+    if fault is not None:
+        raise DirectorRefusal(422, "invalid_name", f"the newcomer's name {fault}")
     for index, player in enumerate(drive.players):
         if index != replacing and name_key(player["name"]) == key:
             raise DirectorRefusal(409, "name_taken", f"{shown(name)} is the name of "

@@ -74,7 +74,7 @@ from events.fold_cache import Folded
 from events.types import BoardDealt, BoardSkipped, Event, SeedRevealed
 from events.upcasting import decode_drive
 from service.application import commands, signing
-from service.application.names import name_key
+from service.application.names import name_key, unprintable_fault
 from service.application.tokens import Role, TokenRegistry, new_token, token_digest
 
 MAX_PLAYERS = 400
@@ -218,10 +218,13 @@ def create_drive(
         if player["type"] == "bot":
             player["level"] = level or bot_level
     taken: dict[str, str] = {}
-    for player in roster:
+    for index, player in enumerate(roster):
         name, key = player["name"], name_key(player["name"])
         if not key:
             raise DriveError("every player of a drive needs a name: a blank one names nobody")
+        fault = unprintable_fault(name)
+        if fault is not None:
+            raise DriveError(f"the name of player {index} {fault}")
         if key in taken:
             raise DriveError(f"every player of a drive needs a name of their own: "
                              f"{shown(taken[key])} and {shown(name)} are the same name")

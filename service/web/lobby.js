@@ -8,7 +8,7 @@ import { explainRefusal, optionWords } from "./options.js";
 const lobby = { profiles: [] };
 /** What a refused name (422 invalid_name) is told, in the page's words: the API's detail counts
  * seats from 0, the page from 1. */
-const NAME_RULE = "That name cannot be used: a name has up to 40 characters, not all blank.";
+const NAME_RULE = "That name cannot be used: a name has up to 40 characters, not all blank, and no control or text-direction characters.";
 
 
 export async function openLobby() {

@@ -231,3 +231,21 @@ def test_verify_and_drive_verify_say_a_json_file_nests_too_deep(
     assert status == 1 and "JSON nested more than 32 levels deep" in err
     assert main(["drive", "verify", str(path)]) == 1
     assert "JSON nested more than 32 levels deep" in capsys.readouterr().err
+
+
+def test_show_escapes_a_name_that_is_no_text(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """A history written before names were checked may name a seat with an escape sequence, a
+    line break or a bidi override: show writes each such character escaped, never as it is."""
+    document = json.loads((GOLDEN / "jink.json").read_text())
+    created = next(event for event in document["events"] if event["type"] == "game_created")
+    created["data"]["names"] = ["\x1b[2J\x1b[32mOK", "A\r\nOK: verified", "\u202eX", None,
+                                None, None]
+    path = tmp_path / "named.json"
+    path.write_text(json.dumps(document))
+    status, out, _ = _run(capsys, "show", str(path))
+    assert status == 0
+    assert not any(c in out for c in "\x1b\r\u202e")
+    assert not any(line.startswith("OK") for line in out.splitlines()), "no line is faked"
+    assert ("A = seats 1 (\\u001b[2J\\u001b[32mOK), 4; B = seats 2 "
+            "(A\\u000d\\u000aOK: verified), 5; C = seats 3 (\\u202eX), 6") in out

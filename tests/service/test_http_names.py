@@ -191,3 +191,54 @@ def test_every_refusal_of_a_claim_counts_the_seat_as_the_path_does(client: Flask
     details.append(_claim(client, body, 2, "Bríd").get_json()["detail"])
     for detail in details:
         assert "seat 2" in detail and "seat 3" not in detail, details
+
+
+UNPRINTABLE_NAMES = [
+    ("\u001b[2J\u001b[32mOK: verified", "U+001B"),
+    ("Ann\u0000", "U+0000"),
+    ("Ann\r\nOK: verified", "U+000D"),
+    ("\u202eAnn", "U+202E"),
+    ("Ann\u2028Bo", "U+2028"),
+]
+
+
+@pytest.mark.parametrize(("name", "character"), UNPRINTABLE_NAMES)
+def test_a_name_with_a_character_that_is_no_text_is_refused(
+        client: FlaskClient, name: str, character: str) -> None:
+    """An escape sequence, a NUL, a line break or a bidi override would be written as it is
+    on a terminal (history show), a page or a picture: such a name creates nothing."""
+    response = _create(client, ["Ann", name])
+    assert response.status_code == 422, response.get_json()
+    problem = response.get_json()
+    assert problem["code"] == "invalid_name", problem
+    assert f"the name of seat 1 holds the character {character}" in problem["detail"], problem
+
+
+def test_a_claim_with_a_character_that_is_no_text_claims_nothing(client: FlaskClient) -> None:
+    body = _claimable(client)
+    path = f"/v1/games/{body['id']}"
+    before = client.get(path).get_json()["version"]
+    refused = _claim(client, body, 2, "\u001b[31mX")
+    assert (refused.status_code, refused.get_json()["code"]) == (422, "invalid_name")
+    assert "U+001B" in refused.get_json()["detail"]
+    assert client.get(path).get_json()["version"] == before, "nothing was recorded"
+    assert _claim(client, body, 2, "X").status_code == 201, "the invite still works"
+
+
+def test_a_drive_player_or_newcomer_with_a_character_that_is_no_text_is_refused(
+        client: FlaskClient) -> None:
+    players = [{"name": f"P{n}", "type": "bot"} for n in range(3)]
+    players.append({"name": "\u202eP3", "type": "bot"})
+    drive = {"profile": "classic", "format": "progressive", "rounds": 2, "players": players}
+    refused = client.post("/v1/drives", json=drive)
+    assert (refused.status_code, refused.get_json()["code"]) == (422, "invalid_drive")
+    assert "the name of player 3 holds the character U+202E" in refused.get_json()["detail"]
+    players[3]["name"] = "P3"
+    created = client.post("/v1/drives", json=drive)
+    assert created.status_code == 201, created.get_json()
+    answer = client.post(f"/v1/drives/{created.get_json()['id']}/director",
+                         json={"action": "add_player", "name": "\u001b[31mNora",
+                               "type": "bot"},
+                         headers=bearer(created.get_json()["director_token"]))
+    assert (answer.status_code, answer.get_json()["code"]) == (422, "invalid_name"), (
+        answer.get_json())

@@ -53,8 +53,9 @@ class SeatClaim(MethodView):
         Works once per seat: whoever claims first holds the seat, and a later claim gets 410
         ``seat_claimed``. A code that is not this seat's gets 404 ``claim_not_found``. With a
         ``name``, the table calls the seat's player so from then on (a ``seat_named`` event in
-        the game's history, recorded once the claim is won): a blank name, or one longer
-        than 40 characters, gets 422 ``invalid_name``, another seat's name at the table 409
+        the game's history, recorded once the claim is won): a blank name, one longer
+        than 40 characters, or one holding a control, format or line break character, gets 422
+        ``invalid_name``, another seat's name at the table 409
         ``name_taken``; the seat then stays unclaimed and the invite still works.
         """
         svc = services()
