@@ -40,6 +40,7 @@ from events.errors import (
 from events.redis_clients import is_unavailable
 from service.application.commands import GameNotFoundError, IdempotencyKeyReusedError
 from service.http import statuses
+from service.http.schemas.headers import HEADERS_BY_STATUS
 from service.http.schemas.requests import ActionSchema
 from service.http.schemas.views import RulingSchema
 
@@ -189,6 +190,8 @@ class FortyFiveApi(Api):  # type: ignore[misc]  # flask-smorest has no type hint
             response: dict[str, Any] = {"description": phrase}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
+            if status in HEADERS_BY_STATUS:
+                response["headers"] = HEADERS_BY_STATUS[status]
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(statuses.response_name(status), response, lazy=True)
         response = {"description": "Any other error", "schema": self.ERROR_SCHEMA}

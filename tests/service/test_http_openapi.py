@@ -16,9 +16,10 @@ import pytest
 import schemathesis
 import yaml
 from flask import Flask
-from http_table import Table, bearer
+from http_table import Table, bearer, read_stream
 from hypothesis import HealthCheck, settings
 
+from service.application.names import MAX_NAME_LENGTH
 from service.cli.serve import REGENERATE, openapi_yaml
 from service.http import statuses
 from service.http.app import BLUEPRINTS, get_api
@@ -234,3 +235,47 @@ def test_every_operation_with_a_json_body_documents_its_refusals(app: Flask) -> 
         for method, operation in operations.items():
             if isinstance(operation, dict) and "requestBody" in operation:
                 assert {"400", "413", "415", "422"} <= set(operation["responses"]), (method, path)
+
+
+_STANDARD_HEADERS = {"content-type", "content-length", "cache-control", "etag", "vary",
+                     "x-accel-buffering", "x-content-type-options", "ratelimit",
+                     "ratelimit-policy"}
+
+
+def _declared(document: dict[str, Any], path: str, method: str, status: int) -> set[str]:
+    response = document["paths"][path][method]["responses"][str(status)]
+    if "$ref" in response:
+        response = document["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+    return {name.lower() for name in response.get("headers", {})}
+
+
+def test_the_headers_the_service_sends_are_declared(app: Flask) -> None:
+    """A client reads Location, Idempotent-Replayed and the stream's seating from the
+    document: each header an answer carries beyond HTTP's own is declared for its status."""
+    document = get_api(app).spec.to_dict()
+    client = app.test_client()
+    created = client.post("/v1/games", json={"profile": "classic"})
+    table = Table(client, created.get_json())
+    seat, version = table.turn()
+    assert seat is not None
+    action = table.view(seat).get_json()["legal_actions"][0]
+    assert table.post(seat, action, version, key="k-1").status_code == 201
+    replayed = table.post(seat, action, version, key="k-1")
+    assert replayed.headers["Idempotent-Replayed"] == "true"
+    stream = read_stream(client, table.path, headers=bearer(table.tokens[0]))
+    assert stream.headers["Game-Auditor"] == "false"
+    for response, path, method in (
+            (created, "/v1/games", "post"),
+            (replayed, "/v1/games/{game_id}/actions", "post"),
+            (stream, "/v1/games/{game_id}/stream", "get")):
+        sent = {name.lower() for name in response.headers.keys()} - _STANDARD_HEADERS
+        assert sent <= _declared(document, path, method, response.status_code), (path, sent)
+    assert "location" in _declared(document, "/v1/games/{game_id}/rematch", "post", 201)
+    assert {"retry-after", "ratelimit", "ratelimit-policy"} <= _declared(
+        document, "/v1/games", "post", 429)
+
+
+def test_a_name_is_declared_as_long_as_the_names_rule_takes(app: Flask) -> None:
+    schemas = get_api(app).spec.to_dict()["components"]["schemas"]
+    for schema in ("SeatRequest", "SeatClaim"):
+        assert schemas[schema]["properties"]["name"]["maxLength"] == MAX_NAME_LENGTH, schema

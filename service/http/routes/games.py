@@ -39,6 +39,12 @@ from service.http.repository import (
     services,
     view_checkpoint,
 )
+from service.http.schemas.headers import (
+    ETAG_HEADER,
+    GAME_SEATING_HEADERS,
+    IDEMPOTENT_REPLAYED_HEADERS,
+    LOCATION_HEADERS,
+)
 from service.http.schemas.requests import (
     ActionSchema,
     EventsQuerySchema,
@@ -55,9 +61,6 @@ blp = Blueprint(
     "games", __name__, url_prefix="/v1/games", description="Create, watch and play games"
 )
 
-_ETAG_HEADER = {
-    "ETag": {"description": 'The game\'s version, e.g. "12"', "schema": {"type": "string"}}
-}
 _VERSION_TAG = re.compile(r'^\s*(?:"(\d{1,12})"|(\d{1,12}))\s*$', re.ASCII)
 _VERSION = re.compile(r"^\s*(\d{1,12})\s*$", re.ASCII)
 _KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
@@ -136,7 +139,7 @@ class Games(MethodView):
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @key_first("creating a game")
     @blp.arguments(GameCreateSchema())
-    @blp.response(201, GameCreatedSchema)
+    @blp.response(201, GameCreatedSchema, headers=LOCATION_HEADERS)
     @problems(blp, 400, 401, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game.
@@ -236,7 +239,7 @@ class Game(MethodView):
 
     @blp.doc(security=OPTIONAL_AUTH)
     @blp.arguments(ViewQuerySchema(), location="query")
-    @blp.response(200, GameViewSchema, headers=_ETAG_HEADER)
+    @blp.response(200, GameViewSchema, headers=ETAG_HEADER)
     @problems(blp, 401, 403, 404, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the game now.
@@ -286,7 +289,7 @@ class Actions(MethodView):
 
     @blp.doc(security=SEAT_AUTH, parameters=_ACTION_HEADERS)
     @blp.arguments(ActionSchema())
-    @blp.response(201, GameViewSchema, headers=_ETAG_HEADER)
+    @blp.response(201, GameViewSchema, headers={**ETAG_HEADER, **IDEMPOTENT_REPLAYED_HEADERS})
     @problems(blp, 400, 401, 403, 404, 409, 412, 413, 415, 428, 429, 503)
     def post(self, action: dict[str, Any], game_id: str) -> Any:
         """Take an action for the token's seat.
@@ -409,7 +412,7 @@ class Events(MethodView):
 
     @blp.doc(security=OPTIONAL_AUTH)
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventPageSchema, headers=_ETAG_HEADER)
+    @blp.response(200, EventPageSchema, headers=ETAG_HEADER)
     @problems(blp, 401, 403, 404, 429, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The caller's view of the event log, a page at a time (``after`` a version)."""
@@ -438,6 +441,7 @@ class Stream(MethodView):
         {"type": "string"},
         content_type="text/event-stream",
         description="id: version, event: type, data: the event as in /events",
+        headers=GAME_SEATING_HEADERS,
     )
     @blp.alt_response(204, description="The game is over and every event was sent")
     @problems(blp, 400, 401, 403, 404, 429, 503)

@@ -29,6 +29,7 @@ from service.application.names import SeatNameError
 from service.http.auth import OPTIONAL_AUTH, SEAT_AUTH, require_seat
 from service.http.errors import problems
 from service.http.repository import load_game, request_caller, services
+from service.http.schemas.headers import LOCATION_HEADERS
 from service.http.schemas.requests import (
     AccessLogQuerySchema,
     RematchRequestSchema,
@@ -118,7 +119,7 @@ class Rematch(MethodView):
 
     @blp.doc(security=SEAT_AUTH)
     @blp.arguments(RematchRequestSchema())
-    @blp.response(201, RematchSchema)
+    @blp.response(201, RematchSchema, headers=LOCATION_HEADERS)
     @blp.alt_response(200, schema=RematchSchema, description="The rematch existed already")
     @problems(blp, 400, 401, 403, 404, 409, 413, 415, 429, 503)
     def post(self, _body: dict[str, Any], game_id: str) -> Any:

@@ -14,6 +14,7 @@ from marshmallow import fields, validate
 
 from engine.levels import LEVELS
 from engine.profiles import PROFILES
+from service.application.names import MAX_NAME_LENGTH
 from service.http.schemas.action_body import (
     ACTION_BODY,
     ACTION_TYPES,
@@ -73,6 +74,16 @@ MAX_BOT_PACE_MS = 5000
 """The slowest pace a game may ask for."""
 
 
+def name_field(description: str) -> fields.String:
+    """Returns a field of a player's name, optional: the document says the longest name
+    (:data:`service.application.names.MAX_NAME_LENGTH`), while the field takes a few times
+    more, so that a name a little too long is told so by the names rule (422
+    ``invalid_name``) and not as a malformed request."""
+    return fields.String(allow_none=True, load_default=None,
+                         validate=validate.Length(max=5 * MAX_NAME_LENGTH),
+                         metadata={"description": description, "maxLength": MAX_NAME_LENGTH})
+
+
 class SeatRequestSchema(ma.Schema):
     """One seat of a new game."""
 
@@ -85,10 +96,10 @@ class SeatRequestSchema(ma.Schema):
         "A human seat only: instead of its token, the creator gets a one-time claim code and "
         "invite link; the token is minted for whoever claims the seat "
         "(POST /v1/games/{id}/seats/{seat}/claim)")})
-    name = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=200),
-                         metadata={"description": (
-        "What the table, the histories and the pictures call the seat's player (up to 40 "
-        "characters; not blank, and not another seat's name, case and Unicode form aside)")})
+    name = name_field(
+        "What the table, the histories and the pictures call the seat's player (up to "
+        f"{MAX_NAME_LENGTH} characters; not blank, no control, format or line break character, "
+        "and not another seat's name, case and Unicode form aside)")
 
     @ma.validates_schema
     def _human_if_claimable(self, data: dict[str, Any], **_: Any) -> None:
@@ -203,12 +214,11 @@ class SeatClaimSchema(ma.Schema):
     """A claim of a seat: the code from its invite, and the name its player gives."""
 
     code = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    name = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=200),
-                         metadata={"description": (
-                             "The name the table calls you by (optional; at most 40 "
-                             "characters; not blank, and not another seat's name at the table, "
-                             "case and Unicode form aside). Recorded in the game's history as "
-                             "a seat_named event")})
+    name = name_field(
+        f"The name the table calls you by (optional; at most {MAX_NAME_LENGTH} characters; not "
+        "blank, no control, format or line break character, and not another seat's name at the "
+        "table, case and Unicode form aside). Recorded in the game's history as a seat_named "
+        "event")
 
 
 class RematchRequestSchema(ma.Schema):
