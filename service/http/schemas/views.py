@@ -189,7 +189,12 @@ class EventSchema(ma.Schema):
                             {"type": "string", "enum": ["server"]}]},
     )
     occurred_at = fields.String(required=True)
-    data = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True)
+    data = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True,
+                       metadata={"description": (
+                           "The event's fields; those hidden from this viewer are null and "
+                           "named in a list data.redacted (e.g. deck_shuffled: "
+                           "{\"seed\": null, \"redacted\": [\"seed\"]}), where a hand "
+                           "history puts redacted on the event itself")})
     schema = fields.Integer()
     command_id = fields.String(allow_none=True)
     prev_hash = fields.String()
