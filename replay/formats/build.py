@@ -110,7 +110,7 @@ def build_history(
     start = replay.start
     low = 1
     if deal is not None:
-        first, last = _deal_range(replay.recorded[:last], deal)
+        first, last = _deal_range(replay.recorded[:last], deal, as_of)
         included = [0, *range(first, last)]
         low = replay.recorded[first].version
         if first > 1:
@@ -152,8 +152,10 @@ def build_history(
     )
 
 
-def _deal_range(recorded: Sequence[RecordedEvent], deal: int) -> tuple[int, int]:
-    """Returns the index of deal *deal*'s first event and the index just past its last."""
+def _deal_range(recorded: Sequence[RecordedEvent], deal: int,
+                as_of: int | None = None) -> tuple[int, int]:
+    """Returns the index of deal *deal*'s first event and the index just past its last (of
+    the events up to *as_of*, when the history is cut there)."""
     first = None
     for index, item in enumerate(recorded):
         if item.envelope.type in DEAL_START_TYPES:
@@ -162,7 +164,8 @@ def _deal_range(recorded: Sequence[RecordedEvent], deal: int) -> tuple[int, int]
             if getattr(item.event, "deal", None) == deal:
                 first = index
     if first is None:
-        raise HistoryRangeError(f"deal {deal} is not in this game (up to the chosen event)")
+        where = f" up to event {as_of}" if as_of is not None else " yet"
+        raise HistoryRangeError(f"deal {deal} is not in this game{where}")
     return first, len(recorded)
 
 

@@ -148,15 +148,16 @@ def viewer_for(caller: Caller, state: GameState, requested: str | None = None) -
     raise AssertionError("abort raises")  # pragma: no cover
 
 
-def require_seat(caller: Caller) -> Seat:
-    """Returns *caller*'s seat, for a request that acts.
+def require_seat(caller: Caller, doing: str = "acting") -> Seat:
+    """Returns *caller*'s seat, for a request that acts (or, as *doing* says, reads what only
+    a seat reads).
 
     :raises werkzeug.exceptions.HTTPException: 401 without a token; 403 for the auditor.
     """
     if caller.role is None:
         abort(
             401,
-            message="acting needs the seat's token: Authorization: Bearer <token>",
+            message=f"{doing} needs a seat's token: Authorization: Bearer <token>",
             code="token_required",
             headers=_CHALLENGE,
         )

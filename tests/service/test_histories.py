@@ -88,6 +88,10 @@ def test_one_deal_and_a_cut(finished: Table) -> None:
 def test_a_missing_deal_or_event_is_404(table: Table) -> None:
     _problem(table.client.get(f"{table.path}/history", query_string={"deal": 9}), 404,
              "deal_not_found")
+    for query, says in (({"deal": 9}, "deal 9 is not in this game yet"),
+                        ({"deal": 9, "at": 1}, "deal 9 is not in this game up to event 1")):
+        answer = table.client.get(f"{table.path}/history", query_string=query)
+        assert answer.get_json()["detail"] == says
     _problem(table.client.get(f"{table.path}/history", query_string={"at": 999}), 404,
              "event_not_found")
     _problem(table.client.get("/v1/games/nope/history"), 404, "game_not_found")

@@ -45,6 +45,7 @@ def test_a_deal_not_played_yet_is_404_and_a_stranger_token_401(client: FlaskClie
     missing = client.get(f"{table.path}/deals/4/diagram.svg")
     assert missing.status_code == 404
     assert missing.get_json()["code"] == "deal_not_found"
+    assert missing.get_json()["detail"] == "deal 4 is not in this game yet", "no event was chosen"
     stranger = client.get(f"{table.path}/deals/1/diagram.svg", headers=bearer("x" * 43))
     assert stranger.status_code == 401
     assert client.get("/v1/games/nosuchgame/deals/1/diagram.svg").status_code == 404

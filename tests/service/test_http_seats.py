@@ -236,6 +236,8 @@ def test_only_the_seats_read_the_access_log(client: FlaskClient) -> None:
     assert auditor.status_code == 403 and auditor.get_json()["code"] == "seats_only"
     anonymous = client.get(path)
     assert anonymous.status_code == 401 and anonymous.get_json()["code"] == "token_required"
+    assert anonymous.get_json()["detail"].startswith(
+        "reading the access log needs a seat's token"), "a read, not an action"
     assert client.get(path, headers=bearer(table.tokens[0])).get_json()["entries"] == []
 
 

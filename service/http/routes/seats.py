@@ -96,7 +96,7 @@ class AccessLog(MethodView):
         if caller.role is not None and caller.seat is None:
             abort(403, message="the access log is for the game's seats, not for the auditor "
                   "whose reads it records", code="seats_only")
-        require_seat(caller)
+        require_seat(caller, "reading the access log")
         if state.phase != "over":
             abort(409, message="the access log opens to the seats once the game is over; "
                   "every view shows meanwhile whether the game has an auditor",
