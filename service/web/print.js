@@ -1,11 +1,15 @@
 // The hall's printouts of a drive, from its view (GET /v1/drives/{id}): for each round a
 // movement sheet (every player: table, seat, side) and a card for each table (its players by
 // seat, and for a paper table a grid to write its deals in); then each player's score card for
-// the evening. Seats are numbered from 1 and sides named A, B, C, as the table names them. The
-// whole schedule is fixed at the drive's creation, so everything prints before round 1.
+// the evening. Seats are numbered from 1 and sides named A, B, C, as the table names them. It
+// prints the rounds the schedule seats now: every round from the creation, seated again by a
+// change of players (print again then), except in a winners_move drive, where a round is
+// seated only as the one before ends; a player's card leaves such a round's table to write in.
+// A player with no table in a round (sitting out, not arrived yet, withdrawn) gets a line
+// saying which, from the drive's roster changes (GET /v1/drives/{id}/standings).
 
 import { el, fill, sideName } from "./cards.js";
-import { $, api, showProblem } from "./page.js";
+import { $, api, say, showProblem } from "./page.js";
 
 const driveId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -18,16 +22,38 @@ function seated(drive, roundIndex) {
   }));
 }
 
-function movementSheet(drive, roundIndex) {
-  const rows = seated(drive, roundIndex).flatMap((t) => t.players.map((p) => ({ ...p, table: t.table })))
-    .sort((a, b) => a.name.localeCompare(b.name));
+function inDrive(roster, playerIndex, roundIndex) {
+  // True if the player is in the drive in that round: not a late arrival still to come, nor
+  // withdrawn before it (a roster change's round is the first round it applies to).
+  const number = roundIndex + 1;
+  return !roster.some((c) => c.player === playerIndex && (
+    (c.action === "add_player" && number < c.round) ||
+    (c.action === "withdraw_player" && number >= c.round)));
+}
+
+function tableOf(drive, roundIndex, name) {
+  // The player's table in that round and their place at it, or null if they have none.
+  const table = seated(drive, roundIndex).find((t) => t.players.some((p) => p.name === name));
+  return table ? { table, me: table.players.find((p) => p.name === name) } : null;
+}
+
+function noTable(roster, playerIndex, roundIndex) {
+  return inDrive(roster, playerIndex, roundIndex) ? "Sits out this round" : "Not playing this round";
+}
+
+function movementSheet(drive, roster, roundIndex) {
+  const rows = seated(drive, roundIndex).flatMap((t) => t.players.map((p) => ({ ...p, table: t.table })));
+  const out = drive.players.filter((p, index) => inDrive(roster, index, roundIndex)
+    && !tableOf(drive, roundIndex, p.name)).map((p) => ({ name: p.name, table: null }));
   return el("section", { class: "sheet movement-sheet" },
     el("h2", { text: `Round ${roundIndex + 1} of ${drive.round_count}: where everyone sits` }),
     el("table", {}, el("thead", {}, el("tr", {}, ["Player", "Table", "Seat", "Side"].map((h) =>
       el("th", { scope: "col", text: h })))),
-    el("tbody", {}, rows.map((r) => el("tr", {}, el("td", { text: r.name }),
-      el("td", { text: String(r.table) }), el("td", { text: String(r.seat + 1) }),
-      el("td", { text: sideName(r.side) }))))));
+    el("tbody", {}, [...rows, ...out].sort((a, b) => a.name.localeCompare(b.name)).map((r) =>
+      el("tr", {}, el("td", { text: r.name }), r.table === null
+        ? el("td", { colspan: "3", text: "Sits out this round" })
+        : [el("td", { text: String(r.table) }), el("td", { text: String(r.seat + 1) }),
+          el("td", { text: sideName(r.side) })])))));
 }
 
 function tableCard(drive, roundIndex, table) {
@@ -49,14 +75,22 @@ function tableCard(drive, roundIndex, table) {
       el("p", { text: "Enter it on the score card page; a player of the other side confirms it." })] : null);
 }
 
-function playerCard(drive, playerIndex) {
+function playerCard(drive, roster, playerIndex) {
   const name = drive.players[playerIndex].name;
-  const rows = drive.schedule.map((_, roundIndex) => {
-    const table = seated(drive, roundIndex).find((t) => t.players.some((p) => p.name === name));
-    const me = table.players.find((p) => p.name === name);
+  const rows = Array.from({ length: drive.round_count }, (_, roundIndex) => {
+    const round = el("td", { text: String(roundIndex + 1) });
+    if (roundIndex >= drive.schedule.length) {  // Seated as the round before ends: write it in.
+      return el("tr", {}, round, Array.from({ length: 7 }, () => el("td")));
+    }
+    const place = tableOf(drive, roundIndex, name);
+    if (!place) {
+      return el("tr", {}, round, el("td", { colspan: "5", text: noTable(roster, playerIndex, roundIndex) }),
+        el("td"), el("td"));
+    }
+    const { table, me } = place;
     const partners = table.players.filter((p) => p.side === me.side && p.name !== name);
     const others = table.players.filter((p) => p.side !== me.side);
-    return el("tr", {}, el("td", { text: String(roundIndex + 1) }), el("td", { text: String(table.table) }),
+    return el("tr", {}, round, el("td", { text: String(table.table) }),
       el("td", { text: String(me.seat + 1) }), el("td", { text: sideName(me.side) }),
       el("td", { text: partners.map((p) => p.name).join(", ") }),
       el("td", { text: others.map((p) => p.name).join(", ") }), el("td"), el("td"));
@@ -65,20 +99,33 @@ function playerCard(drive, playerIndex) {
     el("h2", { text: `Score card: ${name}` }),
     el("table", { class: "write-in" }, el("thead", {}, el("tr", {},
       ["Round", "Table", "Seat", "Side", "Partner", "Opponents", "Points", "Won"].map((h) =>
-        el("th", { scope: "col", text: h })))), el("tbody", {}, rows)));
+        el("th", { scope: "col", text: h })))), el("tbody", {}, rows)),
+    drive.schedule.length < drive.round_count ? el("p", { text: laterRounds(drive) }) : null);
+}
+
+function laterRounds(drive) {
+  // What a winners_move drive's printouts leave out: the rounds seated as the one before ends.
+  const first = drive.schedule.length + 1;
+  const which = first === drive.round_count ? `Round ${first} is` : `Rounds ${first} to ${drive.round_count} are`;
+  return `${which} seated as the round before ends (winners move): the drive page and the projector show where.`;
 }
 
 async function load() {
-  const answer = await api(`/v1/drives/${encodeURIComponent(driveId)}`);
-  if (!answer.ok) { await showProblem(answer, "Cannot load the drive: "); return; }
+  const path = `/v1/drives/${encodeURIComponent(driveId)}`;
+  const [answer, standings] = await Promise.all([api(path), api(`${path}/standings`)]);
+  for (const got of [answer, standings]) {
+    if (!got.ok) { await showProblem(got, "Cannot load the drive: "); return; }
+  }
   const drive = await answer.json();
+  const { roster } = await standings.json();
   document.title = `Forty-Five: printouts of drive ${drive.id}`;
+  if (drive.schedule.length < drive.round_count) say(laterRounds(drive));
   const sheets = [];
   drive.schedule.forEach((_, roundIndex) => {
-    sheets.push(movementSheet(drive, roundIndex));
+    sheets.push(movementSheet(drive, roster, roundIndex));
     for (const table of seated(drive, roundIndex)) sheets.push(tableCard(drive, roundIndex, table));
   });
-  drive.players.forEach((_, index) => sheets.push(playerCard(drive, index)));
+  drive.players.forEach((_, index) => sheets.push(playerCard(drive, roster, index)));
   fill($("sheets"), sheets);
   $("sheets").dataset.ready = "true";
 }

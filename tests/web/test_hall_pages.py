@@ -317,3 +317,74 @@ def test_the_printouts_print_one_sheet_a_page_on_a4_and_letter(
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     assert console_errors(browser) == []
+
+
+def _director(live: LiveServer, drive_id: str, token: str, **action: Any) -> None:
+    answer = live.app.test_client().post(f"/v1/drives/{drive_id}/director", json=action,
+                                         headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 200, answer.get_json()
+
+
+def _card_rows(browser: Any, name: str) -> list[str]:
+    """The rows of *name*'s score card, each as its cells' text joined by |."""
+    for card in css(browser, "#sheets .player-card"):
+        if card.find_element("css selector", "h2").text == f"Score card: {name}":
+            return [" | ".join(td.text for td in row.find_elements("css selector", "td"))
+                    for row in card.find_elements("css selector", "tbody tr")]
+    raise AssertionError(f"no score card for {name}")
+
+
+def test_the_printouts_print_every_players_card_after_changes_of_players_and_sit_outs(
+    browser: Any, live: LiveServer,
+) -> None:
+    # Round 1 is played by eight; then Nora and Olga arrive and P2 is withdrawn: of the nine
+    # left, one sits out each round.
+    created = _drive(live, rounds=3, paper_tables=[], odd_players="sit_out")
+    drive_id, director = created["id"], created["director_token"]
+    _director(live, drive_id, director, action="pause")
+    _director(live, drive_id, director, action="end_round")
+    _advance(live, drive_id)
+    _director(live, drive_id, director, action="add_player", name="Nora", type="bot")
+    _director(live, drive_id, director, action="add_player", name="Olga", type="bot")
+    _director(live, drive_id, director, action="withdraw_player", player=1)
+    view = live.app.test_client().get(f"/v1/drives/{drive_id}").get_json()
+    seated = [{name for table in round_ for name in table} for round_ in view["schedule"]]
+    here = [p["name"] for p in view["players"] if not p["withdrawn"]]
+    out = [[name for name in here if name not in seated[n]] for n in (1, 2)]
+    assert [len(o) for o in out] == [1, 1] and "P2" not in seated[1] | seated[2]
+    browser.get(f"{live.url}/drive/{drive_id}/print")
+    wait_for(browser, lambda b: by_id(b, "sheets").get_attribute("data-ready") == "true")
+    assert len(css(browser, "#sheets .player-card")) == 10  # Nora's, Olga's and P2's too.
+    assert _card_rows(browser, "Nora")[0] == "1 | Not playing this round |  | "
+    p2 = _card_rows(browser, "P2")
+    assert p2[0].startswith("1 | ") and "round" not in p2[0]  # P2 played round 1.
+    assert p2[1:] == ["2 | Not playing this round |  | ", "3 | Not playing this round |  | "]
+    for number, (name,) in enumerate(out, start=2):
+        assert _card_rows(browser, name)[number - 1] == (
+            f"{number} | Sits out this round |  | ")
+    # Each movement sheet names who sits out that round, and only them.
+    sheets = css(browser, "#sheets .movement-sheet")
+    assert "Sits out" not in sheets[0].text and "Nora" not in sheets[0].text
+    for sheet, (name,) in zip(sheets[1:], out, strict=True):
+        assert sheet.text.count("Sits out this round") == 1
+        assert f"{name} Sits out this round" in sheet.text and "P2" not in sheet.text
+    assert console_errors(browser) == []
+
+
+def test_the_printouts_of_a_winners_move_drive_print_round_1_and_say_the_rest_waits(
+    browser: Any, live: LiveServer,
+) -> None:
+    created = _drive(live, rounds=3, paper_tables=[], movement="winners_move")
+    browser.get(f"{live.url}/drive/{created['id']}/print")
+    wait_for(browser, lambda b: by_id(b, "sheets").get_attribute("data-ready") == "true")
+    # Round 1's movement sheet and two table cards, and eight players' cards of three rounds.
+    assert len(css(browser, "#sheets .movement-sheet")) == 1
+    assert len(css(browser, "#sheets .table-card")) == 2
+    assert len(css(browser, "#sheets .player-card")) == 8
+    rows = _card_rows(browser, "P1")
+    assert len(rows) == 3 and rows[0].startswith("1 | 1 | ") and rows[1:] == [
+        "2 |  |  |  |  |  |  | ", "3 |  |  |  |  |  |  | "]
+    later = "Rounds 2 to 3 are seated as the round before ends (winners move)"
+    assert later in by_id(browser, "messages").text
+    assert later in css(browser, "#sheets .player-card")[0].text
+    assert console_errors(browser) == []
