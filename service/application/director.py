@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from engine.drive_state import ADJUSTED, DriveState
+from engine.drive_state import ADJUSTED, DriveState, RoundState
 from engine.drives import apply_drive_event
 from engine.errors import DriveError, shown
 from engine.levels import BotLevelError, check_level, default_level
@@ -44,8 +44,20 @@ from service.application.drives import (
 from service.application.names import name_key, unprintable_fault
 from service.application.tokens import TokenRegistry, new_token, token_digest
 
-DIRECTOR_ACTIONS = ("pause", "resume", "stop", "abandon_table", "abandon_board", "end_round",
-                    "substitute", "add_player", "withdraw_player")
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "pause": (), "resume": (), "stop": (),
+    "abandon_table": ("table", "adjusted", "round"),
+    "abandon_board": ("table", "board", "adjusted", "round"),
+    "end_round": ("round",),
+    "substitute": ("player", "name", "type", "level"),
+    "add_player": ("name", "type", "level"),
+    "withdraw_player": ("player",),
+}
+"""The fields each director action takes beside ``action`` and ``reason`` (docs/api.md,
+"Running an evening"): any other is refused, not ignored. ``round``, where taken, names the
+round the director means, so that a request arriving after that round ended acts on no other."""
+
+DIRECTOR_ACTIONS = tuple(ACTION_FIELDS)
 """What a director can do to a drive (docs/api.md, "Running an evening")."""
 
 
@@ -74,7 +86,8 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
            cache: commands.GameCache | None = None,
            tokens: TokenRegistry | None = None) -> Directed:
     """Carries out the director's *action* on *drive_id* with its *fields* (``table``,
-    ``board``, ``adjusted``, ``player``, ``name``, ``type``, ``level``: docs/api.md) as one
+    ``board``, ``adjusted``, ``round``, ``player``, ``name``, ``type``, ``level``: those
+    :data:`ACTION_FIELDS` gives it; docs/api.md) as one
     drive event whose actor is the director. With the games' *cache*, a table whose game is
     over is not abandoned, and a board a table has played or not reached is not abandoned
     there; with *tokens*, a person who takes another's seat in the round in play gets it at
@@ -82,7 +95,8 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
 
     :raises DriveNotFoundError: if there is no such drive.
     :raises DirectorTokenError: if *token* is not its director's.
-    :raises DirectorRefusal: if the action does not fit the drive now; nothing is appended.
+    :raises DirectorRefusal: if the action does not fit the drive now, or is given a field it
+        does not take; nothing is appended.
     """
     load(drives, drive_id)  # Not found first: a missing drive has no director either.
     kept = drives.secrets(drive_id).get(DIRECTOR_SECRET)
@@ -93,6 +107,11 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
                               f"a director can {', '.join(DIRECTOR_ACTIONS)}, not "
                               f"{shown(action)}")
     given = {k: v for k, v in (fields or {}).items() if v is not None}
+    stray = sorted(f for f in given if f not in ACTION_FIELDS[action])
+    if stray:
+        raise DirectorRefusal(422, "field_not_taken",
+                              f"{action} does not take {_listed(stray, 'or')} (it takes "
+                              f"{_listed([*ACTION_FIELDS[action], 'reason'], 'and')})")
     new = new_token()
     while True:
         drive, head = load(drives, drive_id)
@@ -120,6 +139,11 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
                         new if secret.get(f"token:{seated}") else None)
 
 
+def _listed(names: Sequence[str], last: str) -> str:
+    """Returns *names* as a list in words: ``a``, ``a and b``, ``a, b and c``."""
+    return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else names[0]
+
+
 def _decide(drive: DriveState, action: str, reason: str, given: dict[str, Any],
             cache: commands.GameCache | None) -> tuple[Event, int | None]:
     """Returns the event *action* makes of *drive* now, and the player it seats (a
@@ -141,10 +165,7 @@ def _decide(drive: DriveState, action: str, reason: str, given: dict[str, Any],
     if action == "abandon_board":
         return _abandon_board(drive, reason, given, cache), None
     if action == "end_round":
-        current = drive.current
-        if current is None or current.ended:
-            raise DirectorRefusal(409, "no_round_in_play", "no round is in play: the bell "
-                                                           "ends the round in play")
+        current = _round_in_play(drive, given, "the bell ends the round in play")
         if current.called:
             raise DirectorRefusal(409, "round_called",
                                   f"round {current.number} is called already")
@@ -178,10 +199,7 @@ def _decide(drive: DriveState, action: str, reason: str, given: dict[str, Any],
 
 def _abandon(drive: DriveState, reason: str, given: dict[str, Any],
              cache: commands.GameCache | None) -> TableAbandoned:
-    current = drive.current
-    if current is None or current.ended:
-        raise DirectorRefusal(409, "no_round_in_play", "no round is in play: a table is "
-                                                       "abandoned during its round")
+    current = _round_in_play(drive, given, "a table is abandoned during its round")
     missing = [f for f in ("table", "adjusted") if f not in given]
     if missing:
         raise DirectorRefusal(422, "director_action_incomplete",
@@ -218,10 +236,7 @@ def _abandon_board(drive: DriveState, reason: str, given: dict[str, Any],
         raise DirectorRefusal(422, "not_duplicate",
                               f"drive {drive.drive_id!r} is {drive.format}: only a duplicate "
                               "drive has boards to abandon (abandon the table)")
-    current = drive.current
-    if current is None or current.ended:
-        raise DirectorRefusal(409, "no_round_in_play", "no round is in play: a board is "
-                                                       "abandoned during its round")
+    current = _round_in_play(drive, given, "a board is abandoned during its round")
     missing = [f for f in ("table", "board", "adjusted") if f not in given]
     if missing:
         raise DirectorRefusal(422, "director_action_incomplete",
@@ -264,6 +279,28 @@ def _abandon_board(drive: DriveState, reason: str, given: dict[str, Any],
                                   f"board {playing.number if playing else 1}): a board is "
                                   "abandoned at a table while the table plays it")
     return BoardAbandoned(current.number, table, deal, adjusted, reason)
+
+
+def _round_in_play(drive: DriveState, given: dict[str, Any], why: str) -> RoundState:
+    """Returns the round in play, which an action on it acts on: the one ``round`` names, if
+    given.
+
+    :raises DirectorRefusal: 409 ``round_not_in_play`` if ``round`` names another (the
+        director's page showed a round that has ended since), else 409 ``no_round_in_play``
+        between rounds (*why* says when the action is done).
+    """
+    current = drive.current
+    playing = current if current is not None and not current.ended else None
+    named = given.get("round")
+    if named is not None and (playing is None or named != playing.number):
+        started = current is not None and named <= current.number
+        now = f"round {playing.number} is in play" if playing else "no round is in play"
+        raise DirectorRefusal(409, "round_not_in_play",
+                              f"round {named} {'is over' if started else 'has not started'}; "
+                              f"{now}: nothing is done")
+    if playing is None:
+        raise DirectorRefusal(409, "no_round_in_play", f"no round is in play: {why}")
+    return playing
 
 
 def _between_rounds(drive: DriveState, why: str) -> None:

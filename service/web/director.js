@@ -9,7 +9,8 @@
 // add and withdraw a player) and each paper
 // table's score card (opened with the director's token). A refusal's words (the problem's
 // detail) show next to the control that was refused; a person seated by an action gets their
-// link and token shown once. Tables are numbered from 1, seats from 1 and sides A, B, C, as
+// link and token shown once. The bell and the abandonments name the round the page shows
+// (round), so one that ended meanwhile is refused, not the next one acted on. Tables are numbered from 1, seats from 1 and sides A, B, C, as
 // the table names them.
 
 import { botNote, el, fill, readProblem, sideName } from "./cards.js";
@@ -108,7 +109,7 @@ function boardControl(table, roundNumber, sides, boards) {
         ADJUSTED.map(([value, label]) => el("option", { value }, label))))),
     el("button", { type: "button", "aria-describedby": `${id}-refusal`,
       onclick: () => direct({
-        action: "abandon_board", table: table.table, board: Number($(`${id}-board`).value),
+        action: "abandon_board", round: roundNumber, table: table.table, board: Number($(`${id}-board`).value),
         adjusted: sides.map((side) => $(`${id}-${side}`).value) },
       `Board ${$(`${id}-board`).value} at table ${table.table} of round ${roundNumber} is `
         + "abandoned with adjusted scores; the table goes on with the next board.",
@@ -138,7 +139,7 @@ function tableCard(table, roundNumber, boards) {
       selects,
       el("button", { type: "button", "aria-describedby": `abandon-refusal-${table.table}`,
         onclick: () => direct({
-          action: "abandon_table", table: table.table,
+          action: "abandon_table", round: roundNumber, table: table.table,
           adjusted: sides.map((side) => $(`adjust-${table.table}-${side}`).value) },
         `Table ${table.table} of round ${roundNumber} is abandoned with adjusted scores.`,
         `abandon-refusal-${table.table}`) },
@@ -177,6 +178,13 @@ function render() {
   $("director-token").value = "";
 }
 
+/** The number of the round the page shows in play, or undefined between rounds. */
+function shownRound() {
+  const rounds = state.drive ? state.drive.rounds : [];
+  const current = rounds[rounds.length - 1];
+  return current && current.status === "running" ? current.number : undefined;
+}
+
 async function refresh() {
   const answer = await api(`/v1/drives/${encodeURIComponent(driveId)}`);
   if (!answer.ok) { await showProblem(answer, "Cannot load the drive: "); return; }
@@ -210,7 +218,10 @@ const DONE = { pause: "The drive is paused: the round in play ends and the next 
 for (const id of ["do-pause", "do-resume", "do-stop", "do-end-round"]) {
   const action = $(id).dataset.action;
   $(id).setAttribute("aria-describedby", "drive-refusal");
-  $(id).addEventListener("click", () => direct({ action }, DONE[action]));
+  // The bell names the round the page shows: if it has ended meanwhile, the service refuses
+  // rather than ring the next one.
+  $(id).addEventListener("click", () => direct(action === "end_round"
+    ? { action, round: shownRound() } : { action }, DONE[action]));
 }
 /** The newcomer's type, and a bot's level, from a "Played by" choice: "human", "bot:strong". */
 function playedBy(choice) {

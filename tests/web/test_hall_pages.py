@@ -187,7 +187,12 @@ def test_the_directors_page_rings_the_bell_and_changes_the_roster_with_refusals_
     assert not by_id(browser, "add-refusal").is_displayed()  # One refusal at a time.
     _axe_at_both_sizes(browser)
 
-    # Pause, then the bell: every table still playing ends as it stands.
+    # Pause, then the bell: every table still playing ends as it stands. The page names the
+    # round it shows in its requests (the bodies it sends are kept here).
+    browser.execute_script(
+        "window.sent = []; const send = window.fetch; window.fetch = (url, options) => {"
+        " if (options && options.body) window.sent.push(JSON.parse(options.body));"
+        " return send(url, options); };")
     by_id(browser, "do-pause").click()
     wait_for(browser, lambda b: "paused" in by_id(b, "director-state").text)
     by_id(browser, "do-end-round").click()
@@ -208,6 +213,9 @@ def test_the_directors_page_rings_the_bell_and_changes_the_roster_with_refusals_
     # Side B (the second select, seats 2 and 4) was given average-minus; side A average.
     assert [(e["data"]["table"], e["data"]["adjusted"]) for e in abandoned] == [
         (1, ["average", "average_minus"])]
+    sent = browser.execute_script("return window.sent")
+    assert [(b["action"], b.get("round")) for b in sent] == [
+        ("pause", None), ("end_round", 1), ("end_round", 1), ("abandon_table", 1)]
     _advance(live, drive_id)  # The worker ends round 1; paused, round 2 waits.
     wait_for(browser, lambda b: "round 1 of 2 finished" in by_id(b, "director-state").text)
     assert by_id(browser, "do-end-round").get_property("disabled")

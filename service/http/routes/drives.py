@@ -136,8 +136,7 @@ class Director(MethodView):
             done = director.direct(
                 _drives(), drive_id, bearer_of(request.headers.get("Authorization")),
                 body["action"], body["reason"],
-                fields={k: body[k] for k in ("table", "board", "adjusted", "player", "name",
-                                             "type", "level")},
+                fields={k: v for k, v in body.items() if k not in ("action", "reason")},
                 cache=svc.cache, tokens=svc.tokens)
         except drives.DriveNotFoundError:
             abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")

@@ -139,9 +139,11 @@ class DirectorActionSchema(ma.Schema):
                        "rounds: the rounds not started are not played), abandon_table "
                        "(with table and adjusted), abandon_board (duplicate: with table, "
                        "board and adjusted; that table skips the board), end_round (the "
-                       "bell: every table still playing ends as it stands), substitute "
+                       "bell: every table still playing ends as it stands; these three "
+                       "may name the round), substitute "
                        "(player, name, type, a bot's level), add_player (name, type, "
-                       "level; between rounds), withdraw_player (player; between rounds)"})
+                       "level; between rounds), withdraw_player (player; between rounds). "
+                       "A field the action does not take: 422 field_not_taken"})
     player = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=0),
                             metadata={"description": "substitute, withdraw_player: the "
                                                      "player's number (from 0, as the "
@@ -169,6 +171,12 @@ class DirectorActionSchema(ma.Schema):
         fields.String(validate=validate.OneOf(tuple(ADJUSTED))), load_default=None,
         metadata={"description": "abandon_table, abandon_board: each side's adjusted score, "
                                  "side 1 first"})
+    round = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1),
+                           metadata={"description": "abandon_table, abandon_board, end_round: "
+                                                    "the round meant, which must be the round "
+                                                    "in play (else 409 round_not_in_play and "
+                                                    "nothing is done); left out: the round in "
+                                                    "play, whichever it is"})
 
 
 class DriveViewPlayerSchema(ma.Schema):
