@@ -99,9 +99,13 @@ def direct(drives: DriveStore, drive_id: str, token: str | None, action: str,
         does not take; nothing is appended.
     """
     load(drives, drive_id)  # Not found first: a missing drive has no director either.
+    if token is None:
+        raise DirectorTokenError("a director's action needs the director's token: "
+                                 "Authorization: Bearer <director_token>", missing=True)
     kept = drives.secrets(drive_id).get(DIRECTOR_SECRET)
-    if token is None or kept is None or not hmac.compare_digest(kept, token_digest(token)):
-        raise DirectorTokenError(f"that is not the director's token of drive {drive_id!r}")
+    if kept is None or not hmac.compare_digest(kept, token_digest(token)):
+        raise DirectorTokenError(f"that is not the director's token of drive {drive_id!r}",
+                                 missing=False)
     if action not in DIRECTOR_ACTIONS:
         raise DirectorRefusal(422, "director_action_incomplete",
                               f"a director can {', '.join(DIRECTOR_ACTIONS)}, not "

@@ -75,7 +75,13 @@ from events.types import BoardDealt, BoardSkipped, Event, SeedRevealed
 from events.upcasting import decode_drive
 from service.application import commands, signing
 from service.application.names import name_key, unprintable_fault
-from service.application.tokens import Role, TokenRegistry, new_token, token_digest
+from service.application.tokens import (
+    Role,
+    TokenRefusedError,
+    TokenRegistry,
+    new_token,
+    token_digest,
+)
 
 MAX_PLAYERS = 400
 MAX_TABLES = 50
@@ -269,7 +275,7 @@ DIRECTOR_SECRET = "director"
 """The field of a drive's secrets that keeps its director's token digest."""
 
 
-class DirectorTokenError(PermissionError):
+class DirectorTokenError(TokenRefusedError):
     """Raised for a director's action without the drive's director token."""
 
 

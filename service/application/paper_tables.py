@@ -29,13 +29,13 @@ from events.envelope import DIRECTOR
 from events.errors import ConcurrencyError
 from events.types import Event
 from service.application.drives import DIRECTOR_SECRET, load
-from service.application.tokens import token_digest
+from service.application.tokens import TokenRefusedError, token_digest
 
 PLAYER_ACTOR = "player:"
 """The actor of a drive event a player decided: ``player:`` and their index in the drive."""
 
 
-class ScoreCardTokenError(PermissionError):
+class ScoreCardTokenError(TokenRefusedError):
     """Raised for a token that is neither the director's nor a drive player's."""
 
 
@@ -76,9 +76,12 @@ def writer_of(drives: DriveStore, drive: DriveState, token: str | None, table: i
     player = next((int(field.split(":", 1)[1]) for field, value in kept.items()
                    if field.startswith("token:") and token is not None
                    and hmac.compare_digest(value, digest)), None)
+    if token is None:
+        raise ScoreCardTokenError("a score card needs a token: Authorization: Bearer <a "
+                                  "player's drive token or the director's>", missing=True)
     if player is None:
         raise ScoreCardTokenError(f"that is no token of drive {drive.drive_id!r}: send a "
-                                  "player's drive token or the director's")
+                                  "player's drive token or the director's", missing=False)
     seated = _seated(drive, table)
     for side, members in enumerate(partner_pairs(seated, drive.sides)):
         if player in members:

@@ -38,6 +38,15 @@ CLAIM_PREFIX = "claim:"
 """The hash fields of claim code digests: ``claim:<seat>``."""
 
 Role = Seat | Literal["auditor"]
+
+
+class TokenRefusedError(PermissionError):
+    """Raised for a request without the token it needs: *missing* when it has none at all,
+    else it has another (the HTTP layer answers ``token_required`` or ``invalid_token``)."""
+
+    def __init__(self, message: str, *, missing: bool) -> None:
+        super().__init__(message)
+        self.missing = missing
 """What a token is for: a seat of the game, or its auditor."""
 
 def new_token() -> str:

@@ -17,13 +17,14 @@ view into the viewer :mod:`replay.views` takes.
 from __future__ import annotations
 
 import dataclasses
+from typing import NoReturn
 
 from flask import request
 from flask_smorest import abort
 
 from engine.state import GameState, Seat
 from replay.views import Viewer
-from service.application.tokens import AUDITOR, Role, TokenRegistry
+from service.application.tokens import AUDITOR, Role, TokenRefusedError, TokenRegistry
 from service.http.apikeys import bearer_of, looks_like_api_key
 
 _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="fortyfive"'}
@@ -58,12 +59,12 @@ def bearer_token() -> str | None:
     return bearer_token_of(request.headers.get("Authorization"))
 
 
-def bearer_token_of(header: str | None) -> str | None:
+def bearer_token_of(header: str | None, whose: str = "a token of this game") -> str | None:
     """Returns the bearer token in an ``Authorization`` header's value *header*, or ``None``
     without one.
 
     :raises werkzeug.exceptions.HTTPException: 401 for a value that is not
-        ``Bearer <token>``.
+        ``Bearer <token>`` (*whose* says which token is wanted).
     """
     if header is None:
         return None
@@ -71,11 +72,20 @@ def bearer_token_of(header: str | None) -> str | None:
     if token is None:
         abort(
             401,
-            message="the Authorization header must be 'Bearer <token>' with a token of this game",
+            message=f"the Authorization header must be 'Bearer <token>' with {whose}",
             code="invalid_token",
             headers=_CHALLENGE,
         )
     return token
+
+
+def refuse_token(error: TokenRefusedError) -> NoReturn:
+    """Answers 401 for a request without the token it needs, as a game's endpoints do:
+    ``token_required`` without one, ``invalid_token`` with another, each with the
+    ``WWW-Authenticate`` challenge."""
+    abort(401, message=str(error), code="token_required" if error.missing else "invalid_token",
+          headers=_CHALLENGE)
+    raise AssertionError("abort raises")  # pragma: no cover
 
 
 def caller_for(registry: TokenRegistry, game_id: str) -> Caller:

@@ -1,5 +1,6 @@
-"""What a director's request may say: the round it means (a late bell does not ring the next
-round), and only the fields its action takes."""
+"""What a director's request may say: its token (refused as a game's endpoints refuse one),
+the round it means (a late bell does not ring the next round), and only the fields its action
+takes."""
 
 from __future__ import annotations
 
@@ -87,3 +88,23 @@ def test_a_field_the_action_does_not_take_is_refused_and_nothing_is_done(
     assert refused.json["detail"] == detail
     view = client.get(f"/v1/drives/{drive_id}").json
     assert view["version"] == version and len(view["players"]) == 8 and not view["paused"]
+
+
+@pytest.mark.parametrize(("headers", "code", "detail"), [
+    ({}, "token_required", "a director's action needs the director's token: Authorization: "
+                           "Bearer <director_token>"),
+    ({"Authorization": "Bearer not-the-director"}, "invalid_token",
+     "that is not the director's token of drive"),
+    ({"Authorization": "Basic abc"}, "invalid_token",
+     "the Authorization header must be 'Bearer <token>' with the drive's director token"),
+])
+def test_a_director_request_without_the_token_is_answered_as_a_games_with_a_challenge(
+    client: FlaskClient, headers: dict[str, str], code: str, detail: str,
+) -> None:
+    drive_id, _director = _people_drive(client)
+    refused = client.post(f"/v1/drives/{drive_id}/director", json={"action": "pause"},
+                          headers=headers)
+    assert (refused.status_code, refused.json["code"]) == (401, code)
+    assert refused.json["detail"].startswith(detail)
+    assert refused.headers["WWW-Authenticate"].startswith("Bearer")
+    assert client.get(f"/v1/drives/{drive_id}").json["paused"] is False

@@ -92,7 +92,12 @@ def test_a_paper_table_plays_no_game_and_its_confirmed_card_is_its_result(
         refused = post("", a[0], {"deals": deals})
         assert (refused.status_code, refused.json["code"]) == (422, "invalid_score_card")
         assert says in refused.json["detail"], refused.json["detail"]
-    assert post("", "not-a-token", {"deals": CARD}).status_code == 401
+    stranger = post("", "not-a-token", {"deals": CARD})
+    assert (stranger.status_code, stranger.json["code"]) == (401, "invalid_token")
+    anonymous = client.post(url, json={"deals": CARD})
+    assert (anonymous.status_code, anonymous.json["code"]) == (401, "token_required")
+    for refused in (stranger, anonymous):  # As a game's endpoints answer.
+        assert refused.headers["WWW-Authenticate"].startswith("Bearer")
     entered = post("", a[0], {"deals": CARD})
     assert entered.status_code == 200, entered.json
     assert entered.json["status"] == "entered" and entered.json["card"]["scores"] == [50, 40]

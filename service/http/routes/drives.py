@@ -17,8 +17,8 @@ from engine.errors import DriveError
 from events.codec import canonical_json
 from events.drive_store import DriveStore
 from service.application import director, drive_history, drives, signing
-from service.http.apikeys import OPTIONAL_API_KEY_AUTH, bearer_of
-from service.http.auth import SEAT_AUTH
+from service.http.apikeys import OPTIONAL_API_KEY_AUTH
+from service.http.auth import SEAT_AUTH, bearer_token_of, refuse_token
 from service.http.errors import problems
 from service.http.limits import charge_creations
 from service.http.repository import key_first, services
@@ -134,14 +134,15 @@ class Director(MethodView):
         svc = services()
         try:
             done = director.direct(
-                _drives(), drive_id, bearer_of(request.headers.get("Authorization")),
+                _drives(), drive_id, bearer_token_of(request.headers.get("Authorization"),
+                                                     "the drive's director token"),
                 body["action"], body["reason"],
                 fields={k: v for k, v in body.items() if k not in ("action", "reason")},
                 cache=svc.cache, tokens=svc.tokens)
         except drives.DriveNotFoundError:
             abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
         except drives.DirectorTokenError as error:
-            abort(401, message=str(error), code="invalid_token")
+            refuse_token(error)
         except director.DirectorRefusal as error:
             abort(error.status, message=str(error), code=error.code)
         drives.abandon_tables(svc.store, svc.cache, done.drive)

@@ -18,8 +18,7 @@ from engine.errors import DriveError
 from events.drive_store import DriveStore
 from service.application import drives, paper_tables
 from service.http import uploads
-from service.http.apikeys import bearer_of
-from service.http.auth import SEAT_AUTH
+from service.http.auth import SEAT_AUTH, bearer_token_of, refuse_token
 from service.http.errors import problems
 from service.http.repository import services
 from service.http.schemas.paper import (
@@ -49,11 +48,12 @@ def _load(drive_id: str) -> DriveState:
 def _act(drive_id: str, table: int, act: Callable[[str | None], DriveState]) -> Any:
     """Runs *act* with the caller's bearer token; answers the card after it, or the problem."""
     try:
-        drive = act(bearer_of(request.headers.get("Authorization")))
+        drive = act(bearer_token_of(request.headers.get("Authorization"),
+                                    "a player's drive token or the director's"))
     except drives.DriveNotFoundError:
         abort(404, message=f"no drive {drive_id!r}", code="drive_not_found")
     except paper_tables.ScoreCardTokenError as error:
-        abort(401, message=str(error), code="invalid_token")
+        refuse_token(error)
     except paper_tables.NotAtTableError as error:
         abort(403, message=str(error), code="not_at_table")
     except ScoreCardRefused as error:
