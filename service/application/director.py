@@ -39,9 +39,10 @@ from service.application.drives import (
     DIRECTOR_SECRET,
     MAX_TABLES,
     DirectorTokenError,
+    check_player_name,
     load,
 )
-from service.application.names import name_key, unprintable_fault
+from service.application.names import SeatNameError, name_key
 from service.application.tokens import TokenRegistry, new_token, token_digest
 
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
@@ -345,12 +346,11 @@ def _newcomer(drive: DriveState, given: dict[str, Any],
         raise DirectorRefusal(422, "director_action_incomplete",
                               f"name the newcomer ({' and '.join(missing)})")
     name, kind = str(given["name"]), str(given["type"])
+    try:
+        check_player_name(name)
+    except SeatNameError as error:
+        raise DirectorRefusal(422, "invalid_name", str(error)) from None
     key = name_key(name)
-    if not key:
-        raise DirectorRefusal(422, "director_action_incomplete", "a blank name names nobody")
-    fault = unprintable_fault(name)
-    if fault is not None:
-        raise DirectorRefusal(422, "invalid_name", f"the newcomer's name {fault}")
     for index, player in enumerate(drive.players):
         if index != replacing and name_key(player["name"]) == key:
             raise DirectorRefusal(409, "name_taken", f"{shown(name)} is the name of "

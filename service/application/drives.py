@@ -74,7 +74,7 @@ from events.fold_cache import Folded
 from events.types import BoardDealt, BoardSkipped, Event, SeedRevealed
 from events.upcasting import decode_drive
 from service.application import commands, signing
-from service.application.names import name_key, unprintable_fault
+from service.application.names import SeatNameError, name_key, unprintable_fault
 from service.application.tokens import (
     Role,
     TokenRefusedError,
@@ -156,6 +156,22 @@ def load_envelopes(drives: DriveStore, drive_id: str) -> tuple[DriveState, list[
     return fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes)), envelopes
 
 
+def check_player_name(name: str) -> None:
+    """Checks a drive's player's *name* names someone: it is not blank as
+    :func:`service.application.names.name_key` compares names, and it is all text
+    (:func:`service.application.names.unprintable_fault`). The one check of every name a drive
+    takes, at its creation and from its director.
+
+    :raises SeatNameError: if it is blank or holds a character that is no text (the HTTP layer
+        answers 422 ``invalid_name``).
+    """
+    if not name_key(name):
+        raise SeatNameError("every player of a drive needs a name: a blank one names nobody")
+    fault = unprintable_fault(name)
+    if fault is not None:
+        raise SeatNameError(f"a player's name {fault}")
+
+
 def create_drive(
     drives: DriveStore,
     *,
@@ -182,6 +198,7 @@ def create_drive(
 
     :raises DriveError: for a bad format, count of rounds or boards, players that do not
         fill the tables or share a name, or a duplicate drive of one table.
+    :raises SeatNameError: for a blank name (:func:`check_player_name`).
     :raises engine.errors.ProfileError: for a bad profile or options.
     :raises engine.levels.BotLevelError: for a bot's unknown level, or a person's level (a
         bot named without one gets :func:`engine.levels.default_level` of the drive's
@@ -224,13 +241,9 @@ def create_drive(
         if player["type"] == "bot":
             player["level"] = level or bot_level
     taken: dict[str, str] = {}
-    for index, player in enumerate(roster):
+    for player in roster:
         name, key = player["name"], name_key(player["name"])
-        if not key:
-            raise DriveError("every player of a drive needs a name: a blank one names nobody")
-        fault = unprintable_fault(name)
-        if fault is not None:
-            raise DriveError(f"the name of player {index} {fault}")
+        check_player_name(name)
         if key in taken:
             raise DriveError(f"every player of a drive needs a name of their own: "
                              f"{shown(taken[key])} and {shown(name)} are the same name")

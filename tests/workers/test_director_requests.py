@@ -1,6 +1,6 @@
 """What a director's request may say: its token (refused as a game's endpoints refuse one),
-the round it means (a late bell does not ring the next round), and only the fields its action
-takes."""
+the round it means (a late bell does not ring the next round), only the fields its action
+takes, and a newcomer's name that is not blank (refused as at the drive's creation)."""
 
 from __future__ import annotations
 
@@ -108,3 +108,27 @@ def test_a_director_request_without_the_token_is_answered_as_a_games_with_a_chal
     assert refused.json["detail"].startswith(detail)
     assert refused.headers["WWW-Authenticate"].startswith("Bearer")
     assert client.get(f"/v1/drives/{drive_id}").json["paused"] is False
+
+
+BLANK = "every player of a drive needs a name: a blank one names nobody"
+"""The one refusal of a blank name, wherever a drive takes a name."""
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\t \u3000"])
+def test_a_blank_name_is_refused_alike_at_the_creation_and_from_the_director(
+    client: FlaskClient, name: str,
+) -> None:
+    created = client.post("/v1/drives", json={
+        "profile": "classic", "format": "progressive", "rounds": 1,
+        "players": [{"name": name, "type": "human"}] + [
+            {"name": f"B{n}", "type": "bot"} for n in range(1, 8)]})
+    drive_id, director = _people_drive(client)
+    refusals = [created] + [
+        _direct(client, drive_id, director, action="add_player", name=name, type="bot"),
+        _direct(client, drive_id, director, action="substitute", player=0, name=name,
+                type="human")]
+    for refused in refusals:
+        assert (refused.status_code, refused.json["code"], refused.json["detail"]) == (
+            422, "invalid_name", BLANK)
+    view = client.get(f"/v1/drives/{drive_id}").json
+    assert len(view["players"]) == 8 and view["players"][0]["name"] == "H1"

@@ -74,8 +74,6 @@ def test_bots_that_fill_a_table_take_names_nobody_has(client: FlaskClient) -> No
     ({"players": [{"name": "Ａnn", "type": "human"}, {"name": "Ann", "type": "bot"}]
       + _players(0, 6)},
      'every player of a drive needs a name of their own: "Ａnn" and "Ann" are the same name'),
-    ({"players": [{"name": "   ", "type": "human"}] + _players(0, 7)},
-     "every player of a drive needs a name: a blank one names nobody"),
     ({"boards": 3}, "boards are for duplicate drives: a progressive table deals its own"),
     ({"format": "duplicate", "players": _players(0, 4)},
      "a duplicate drive compares tables: it needs two or more, not one (5 players or more, "

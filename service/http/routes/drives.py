@@ -17,6 +17,7 @@ from engine.errors import DriveError
 from events.codec import canonical_json
 from events.drive_store import DriveStore
 from service.application import director, drive_history, drives, signing
+from service.application.names import SeatNameError
 from service.http.apikeys import OPTIONAL_API_KEY_AUTH
 from service.http.auth import SEAT_AUTH, bearer_token_of, refuse_token
 from service.http.errors import problems
@@ -79,6 +80,8 @@ class Drives(MethodView):
                 paper_tables=body["paper_tables"])
         except DriveError as error:
             abort(422, message=str(error), code="invalid_drive")
+        except SeatNameError as error:
+            abort(422, message=str(error), code="invalid_name")
         drive = _load(drive_id)
         players = [{"player": i, "name": p["name"], "type": p["type"],
                     "level": player_level(p), "token": tokens.get(i),

@@ -42,7 +42,8 @@ class PaperTablesField(fields.Raw):
 class DrivePlayerSchema(ma.Schema):
     """A player of a drive: a name of their own, human or bot."""
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = fields.String(required=True, validate=validate.Length(max=40), metadata={
+        "description": "A blank name (empty, or spaces only): 422 invalid_name"})
     type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
     level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
                           metadata={"enum": list(LEVELS), "description": (
@@ -148,9 +149,9 @@ class DirectorActionSchema(ma.Schema):
                             metadata={"description": "substitute, withdraw_player: the "
                                                      "player's number (from 0, as the "
                                                      "standings' player)"})
-    name = fields.String(load_default=None, validate=validate.Length(min=1, max=40),
+    name = fields.String(load_default=None, validate=validate.Length(max=40),
                          metadata={"description": "substitute, add_player: the newcomer's "
-                                                  "name"})
+                                                  "name (a blank one: 422 invalid_name)"})
     type = fields.String(load_default=None, validate=validate.OneOf(("human", "bot")),
                          metadata={"description": "substitute, add_player: human or bot"})
     level = fields.String(load_default=None, validate=validate.Length(max=40), metadata={
