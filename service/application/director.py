@@ -347,7 +347,7 @@ def _newcomer(drive: DriveState, given: dict[str, Any],
                               f"name the newcomer ({' and '.join(missing)})")
     name, kind = str(given["name"]), str(given["type"])
     try:
-        check_player_name(name)
+        check_player_name(name, "the newcomer's name")
     except SeatNameError as error:
         raise DirectorRefusal(422, "invalid_name", str(error)) from None
     key = name_key(name)

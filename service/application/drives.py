@@ -156,8 +156,9 @@ def load_envelopes(drives: DriveStore, drive_id: str) -> tuple[DriveState, list[
     return fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes)), envelopes
 
 
-def check_player_name(name: str) -> None:
-    """Checks a drive's player's *name* names someone: it is not blank as
+def check_player_name(name: str, who: str) -> None:
+    """Checks a drive's player's *name*, which the refusal calls *who* ("the name of player
+    3"), names someone: it is not blank as
     :func:`service.application.names.name_key` compares names, and it is all text
     (:func:`service.application.names.unprintable_fault`). The one check of every name a drive
     takes, at its creation and from its director.
@@ -169,7 +170,7 @@ def check_player_name(name: str) -> None:
         raise SeatNameError("every player of a drive needs a name: a blank one names nobody")
     fault = unprintable_fault(name)
     if fault is not None:
-        raise SeatNameError(f"a player's name {fault}")
+        raise SeatNameError(f"{who} {fault}")
 
 
 def create_drive(
@@ -241,9 +242,9 @@ def create_drive(
         if player["type"] == "bot":
             player["level"] = level or bot_level
     taken: dict[str, str] = {}
-    for player in roster:
+    for index, player in enumerate(roster):
         name, key = player["name"], name_key(player["name"])
-        check_player_name(name)
+        check_player_name(name, f"the name of player {index}")
         if key in taken:
             raise DriveError(f"every player of a drive needs a name of their own: "
                              f"{shown(taken[key])} and {shown(name)} are the same name")

@@ -231,7 +231,7 @@ def test_a_drive_player_or_newcomer_with_a_character_that_is_no_text_is_refused(
     players.append({"name": "\u202eP3", "type": "bot"})
     drive = {"profile": "classic", "format": "progressive", "rounds": 2, "players": players}
     refused = client.post("/v1/drives", json=drive)
-    assert (refused.status_code, refused.get_json()["code"]) == (422, "invalid_drive")
+    assert (refused.status_code, refused.get_json()["code"]) == (422, "invalid_name")
     assert "the name of player 3 holds the character U+202E" in refused.get_json()["detail"]
     players[3]["name"] = "P3"
     created = client.post("/v1/drives", json=drive)
