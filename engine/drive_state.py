@@ -147,9 +147,14 @@ class RosterChange:
     player: int
     name: str
     """The player's name after it (for a withdrawal, the name of who left)."""
-    replaced: str | None
-    """For a substitution, the name before it."""
+    was: Mapping[str, str] | None
+    """For a substitution, the player as they were before it (name, type, a bot's level)."""
     reason: str
+
+    @property
+    def replaced(self) -> str | None:
+        """For a substitution, the name before it."""
+        return None if self.was is None else self.was["name"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -230,6 +235,17 @@ class DriveState:
         """The round a change of the roster applies to first: the round in play, else the
         next to start."""
         return len(self.played) + (1 if self.between_rounds else 0)
+
+    def player_in_round(self, player: int, round_number: int) -> Mapping[str, str]:
+        """Returns *player* as they sat in round *round_number*: their record now, less every
+        substitution that applies only from a later round (a past round's tables show who
+        played them, not who took the place since)."""
+        seated = self.players[player]
+        for change in reversed(self.roster):
+            if (change.action == "substitute" and change.player == player
+                    and change.round > round_number and change.was is not None):
+                seated = change.was
+        return seated
 
     def is_paper(self, table: int) -> bool:
         """True if *table* (1-based) is played with real cards."""

@@ -396,7 +396,7 @@ def _player_substituted(event: PlayerSubstituted, state: DriveState) -> DriveSta
         raise DriveError("a substitute has a name that is not blank")
     if not state.between_rounds and event.type != state.players[player]["type"]:
         raise DriveError("a bot and a person change places only between rounds")
-    before = state.players[player]["name"]
+    before = state.players[player]
     players = (*state.players[:player], newcomer, *state.players[player + 1:])
     return _next(state, players=players, roster=(*state.roster, RosterChange(
         "substitute", state.next_round, player, event.name, before, event.reason)))

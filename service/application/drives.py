@@ -738,18 +738,18 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
     end (by moment, :func:`keep_checkpoints`); and the drive's ``head``: its version, the
     hash *head* of its last event, and *checkpoint*, that head signed."""
     results = public_results(drive, results)
-    names = [p["name"] for p in drive.players]
     rounds = []
     for played in drive.played:
         tables = []
         for index, (game, table) in enumerate(
                 zip(played.games, drive.schedule[played.number - 1], strict=True), start=1):
             result = results.get(game)
+            seated = [drive.player_in_round(p, played.number) for p in table]
             tables.append({
                 "table": index, "game": game,
-                "players": [{"name": names[p], "type": drive.players[p]["type"],
-                             "level": player_level(drive.players[p]), "seat": seat,
-                             "side": seat % drive.sides} for seat, p in enumerate(table)],
+                "players": [{"name": player["name"], "type": player["type"],
+                             "level": player_level(player), "seat": seat,
+                             "side": seat % drive.sides} for seat, player in enumerate(seated)],
                 "status": "over" if result is not None and result.over else "in_progress",
                 "scores": list(result.scores) if result is not None else [],
                 "winner": table_winner(played, result) if result is not None else None,
@@ -770,7 +770,8 @@ def drive_view(drive: DriveState, results: Mapping[str, TableResult], *, head: s
                      "withdrawn": i in drive.withdrawn}
                     for i, p in enumerate(drive.players)],
         "odd_players": drive.odd_players,
-        "schedule": [[[names[p] for p in t] for t in r] for r in drive.schedule],
+        "schedule": [[[drive.player_in_round(p, number)["name"] for p in t] for t in r]
+                     for number, r in enumerate(drive.schedule, start=1)],
         "current_round": drive.current.number if drive.current is not None else None,
         "paused": drive.paused, "stopped": drive.stopped,
         "round_minutes": drive.round_minutes,

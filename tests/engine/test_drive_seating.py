@@ -148,3 +148,21 @@ def test_a_bot_keeps_the_level_its_event_records_and_one_recorded_before_levels_
         None, "basic", "strong", "strong", "basic"]
     # What the drive keeps of a player is its name, type and level, nothing else given.
     assert drive.players[3] == {"name": "P3", "type": "bot", "level": "strong"}
+
+
+def test_a_past_round_shows_who_sat_there_not_who_took_the_place_since() -> None:
+    """Round 1's tables keep the players who played them; a substitute shows from the round
+    it came in (the round in play for one made mid-round)."""
+    mid_round = {"type": "player_substituted", "data": {"player": 2, "name": "Mid",
+                                                        "type": "bot", "reason": "ill"}}
+    between = {"type": "player_substituted", "data": {"player": 0, "name": "Later",
+                                                      "type": "bot", "reason": "left",
+                                                      "level": "strong"}}
+    again = {"type": "player_substituted", "data": {"player": 0, "name": "Last",
+                                                    "type": "human", "reason": "swap"}}
+    drive = fold_drive("d", _events(mid_round, ENDED, between, again))
+    assert drive.player_in_round(2, 1)["name"] == "Mid", "mid-round: from the round in play"
+    assert drive.player_in_round(0, 1) == {"name": "P0", "type": "human"}
+    assert drive.player_in_round(0, 2) == {"name": "Last", "type": "human"}
+    assert drive.player_in_round(1, 1) == drive.players[1]
+    assert [c.replaced for c in drive.roster] == ["P2", "P0", "Later"]

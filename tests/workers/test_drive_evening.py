@@ -211,6 +211,11 @@ def test_a_whole_evening_of_forty_with_a_director_and_standings_recomputed_from_
     round_two = evening.view()["rounds"][1]["tables"]
     assert len(round_two) == 11
     sams = next(t for t in round_two if any(p["name"] == "Sam" for p in t["players"]))
+    # Round 1 still shows who played it: Ann, not Sam, who took her place from round 2.
+    round_one = evening.view()["rounds"][0]["tables"]
+    names_one = [p["name"] for t in round_one for p in t["players"]]
+    assert "Ann" in names_one and "Sam" not in names_one
+    assert "Ann" in [name for t in evening.view()["schedule"][0] for name in t]
     assert client.get(f"/v1/games/{sams['game']}", headers={
         "Authorization": f"Bearer {old_token}"}).status_code == 401
     evening.run()
