@@ -169,13 +169,16 @@ def create_game(
     bot_pace_ms: int = 0,
     names: Sequence[str | None] = (),
     bot_levels: Sequence[str | None] = (),
+    names_seated: bool = False,
 ) -> CreatedGame:
     """Creates a game: checks the rules, then appends its creation and first shuffle.
 
     *bot_pace_ms* is how long the bots wait before each action where a person plays with
     them (:attr:`events.types.GameCreated.bot_pace_ms`); *names* each seat's name, or
-    ``None`` (checked by :func:`service.application.names.check_names`); *bot_levels* each
-    seat's bot level, or ``None`` for the default (:func:`engine.levels.seat_levels`).
+    ``None`` (checked by :func:`service.application.names.check_names`, unless
+    *names_seated*: names a game of this service already seated, as a rematch copies them,
+    which a rule made stricter since must not refuse); *bot_levels* each seat's bot level, or
+    ``None`` for the default (:func:`engine.levels.seat_levels`).
 
     :raises service.application.names.SeatNameError: for a blank, long or repeated name.
 
@@ -192,7 +195,8 @@ def create_game(
         if len(names) != len(seat_types):
             raise SeatNameError(f"give one name (or null) per seat: {len(seat_types)} seats, "
                                 f"{len(names)} names")
-        check_names(names)
+        if not names_seated:
+            check_names(names)
     game_id = new_game_id()
     # Dealt by hmac-sha256-fy/2: the deck depends on the game id and on the seats' nonces;
     # the bots' and the clock's cuts come from a secret committed here, before any seed, and

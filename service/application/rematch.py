@@ -73,7 +73,8 @@ def rematch(
         created = commands.create_game(
             store, state.rules.profile, state.rules.options(), state.seat_types,
             entropy=entropy, before_append=claim, bot_pace_ms=state.bot_pace_ms,
-            names=state.names, bot_levels=state.seat_levels)  # The same bots, at their levels.
+            names=state.names, bot_levels=state.seat_levels,  # The same bots, at their levels.
+            names_seated=True)
     except _Taken:
         winner = rematch_of(registry, game_id)
         assert winner is not None, "another request set it"

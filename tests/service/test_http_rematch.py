@@ -11,6 +11,7 @@ from http_table import Table, bearer
 
 from service.application import commands
 from service.application import rematch as rematches
+from service.application.names import SeatNameError
 
 
 def _over(client: FlaskClient, seats: list[str]) -> Table:
@@ -91,3 +92,24 @@ def test_of_two_requests_racing_only_one_makes_a_game(
     assert client.get(f"/v1/games/{created[0]}").status_code == 404, "no second game exists"
     assert client.get(f"/v1/games/{first}", headers=bearer(table.tokens[0])).get_json()[
         "viewer"] == 0
+
+
+def test_a_rematch_keeps_names_a_stricter_rule_would_now_refuse(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names the table was seated with are copied, not judged again: a name rule made
+    stricter since (characters refused that were taken before) must not turn a rematch of
+    an older game into an error."""
+    body = {"profile": "classic", "options": {"target": 15}, "auditor": True,
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "human"}]}
+    table = Table(client, client.post("/v1/games", json=body).get_json())
+    table.play_out(random.Random(5))
+
+    def stricter(names: Any) -> None:
+        raise SeatNameError("the name of seat 0 is refused by a newer rule")
+
+    monkeypatch.setattr(commands, "check_names", stricter)
+    assert client.post("/v1/games", json=body).status_code == 422, "new tables are held to it"
+    answer = client.post(f"{table.path}/rematch", json={}, headers=bearer(table.tokens[0]))
+    assert answer.status_code == 201, answer.get_json()
+    new = client.get(f"/v1/games/{answer.get_json()['rematch']}").get_json()
+    assert new["names"][0] == "Ann"
