@@ -8,6 +8,8 @@ is shown with each such character escaped (:func:`escaped`).
 
 >>> escaped("Ann\x1b[2J\u202eX\r\n")
 'Ann\\u001b[2J\\u202eX\\u000d\\u000a'
+>>> unprintable("\u200d"), unprintable("\u200b")
+(False, True)
 """
 
 from __future__ import annotations
@@ -18,10 +20,16 @@ UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 """The Unicode categories of the characters that are no text where they are shown: control,
 format (bidi controls among them), lone surrogate, line and paragraph separator."""
 
+JOINING = frozenset({"\u00ad", "\u200c", "\u200d"})
+"""The format characters that are part of ordinary text: the soft hyphen, and the zero-width
+non-joiner and joiner that Persian and Indic scripts and emoji sequences are written with.
+None moves a cursor or reorders a line."""
+
 
 def unprintable(character: str) -> bool:
-    """Whether *character* is no text where it is shown (:data:`UNPRINTABLE_CATEGORIES`)."""
-    return unicodedata.category(character) in UNPRINTABLE_CATEGORIES
+    """Whether *character* is no text where it is shown (:data:`UNPRINTABLE_CATEGORIES`, but
+    not the :data:`JOINING` characters of ordinary text)."""
+    return unicodedata.category(character) in UNPRINTABLE_CATEGORIES and character not in JOINING
 
 
 def escaped(line: str) -> str:

@@ -199,7 +199,17 @@ UNPRINTABLE_NAMES = [
     ("Ann\r\nOK: verified", "U+000D"),
     ("\u202eAnn", "U+202E"),
     ("Ann\u2028Bo", "U+2028"),
+    ("Ann\u200b", "U+200B"),
 ]
+
+
+@pytest.mark.parametrize("name", ["\u0645\u062d\u0645\u062f\u200c\u0631\u0636\u0627",
+                                  "Ann \U0001f469\u200d\U0001f4bb", "Stein\u00admetz"])
+def test_a_name_written_with_joiners_is_text(client: FlaskClient, name: str) -> None:
+    """The zero-width non-joiner and joiner (Persian and Indic scripts, emoji sequences) and
+    the soft hyphen are format characters of ordinary text: such a name is taken."""
+    response = _create(client, ["Ann", name])
+    assert response.status_code == 201, response.get_json()
 
 
 @pytest.mark.parametrize(("name", "character"), UNPRINTABLE_NAMES)
