@@ -40,7 +40,9 @@ def loads(data: str | bytes, **options: Any) -> Any:
     :raises ValueError: if it is not JSON (``json.JSONDecodeError``, or a ``UnicodeError``
         for bytes that are no text).
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    # Bytes are decoded as json.loads decodes them (UTF-8, with or without a byte order mark,
+    # UTF-16 or UTF-32), so a file saved by any editor or shell reads as it did.
+    text = data.decode(json.detect_encoding(data)) if isinstance(data, bytes) else data
     if too_deep(text):
         raise JSONTooDeepError()
     return json.loads(text, **options)
