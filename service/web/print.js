@@ -23,11 +23,12 @@ function seated(drive, roundIndex) {
 }
 
 function inDrive(roster, playerIndex, roundIndex) {
-  // True if the player is in the drive in that round: not a late arrival still to come, nor
-  // withdrawn before it (a roster change's round is the first round it applies to).
+  // True if the player is in the drive in that round: not a late arrival or a substitute still
+  // to come (the player they replaced sat that round, and the view shows that player there),
+  // nor withdrawn before it (a roster change's round is the first round it applies to).
   const number = roundIndex + 1;
   return !roster.some((c) => c.player === playerIndex && (
-    (c.action === "add_player" && number < c.round) ||
+    ((c.action === "add_player" || c.action === "substitute") && number < c.round) ||
     (c.action === "withdraw_player" && number >= c.round)));
 }
 

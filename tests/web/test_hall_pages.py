@@ -355,8 +355,10 @@ def test_the_printouts_print_every_players_card_after_changes_of_players_and_sit
     _director(live, drive_id, director, action="add_player", name="Nora", type="bot")
     _director(live, drive_id, director, action="add_player", name="Olga", type="bot")
     _director(live, drive_id, director, action="withdraw_player", player=1)
+    _director(live, drive_id, director, action="substitute", player=3, name="Sam", type="bot")
     view = live.app.test_client().get(f"/v1/drives/{drive_id}").get_json()
     seated = [{name for table in round_ for name in table} for round_ in view["schedule"]]
+    assert "P4" in seated[0] and "Sam" not in seated[0], "round 1 shows who played it"
     here = [p["name"] for p in view["players"] if not p["withdrawn"]]
     out = [[name for name in here if name not in seated[n]] for n in (1, 2)]
     assert [len(o) for o in out] == [1, 1] and "P2" not in seated[1] | seated[2]
@@ -364,6 +366,8 @@ def test_the_printouts_print_every_players_card_after_changes_of_players_and_sit
     wait_for(browser, lambda b: by_id(b, "sheets").get_attribute("data-ready") == "true")
     assert len(css(browser, "#sheets .player-card")) == 10  # Nora's, Olga's and P2's too.
     assert _card_rows(browser, "Nora")[0] == "1 | Not playing this round |  | "
+    # Sam came in for round 2 in P4's place: P4 played round 1, Sam did not.
+    assert _card_rows(browser, "Sam")[0] == "1 | Not playing this round |  | "
     p2 = _card_rows(browser, "P2")
     assert p2[0].startswith("1 | ") and "round" not in p2[0]  # P2 played round 1.
     assert p2[1:] == ["2 | Not playing this round |  | ", "3 | Not playing this round |  | "]
@@ -373,6 +377,7 @@ def test_the_printouts_print_every_players_card_after_changes_of_players_and_sit
     # Each movement sheet names who sits out that round, and only them.
     sheets = css(browser, "#sheets .movement-sheet")
     assert "Sits out" not in sheets[0].text and "Nora" not in sheets[0].text
+    assert "P4" in sheets[0].text and "Sam" not in sheets[0].text
     for sheet, (name,) in zip(sheets[1:], out, strict=True):
         assert sheet.text.count("Sits out this round") == 1
         assert f"{name} Sits out this round" in sheet.text and "P2" not in sheet.text
