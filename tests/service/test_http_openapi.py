@@ -264,8 +264,13 @@ def test_the_headers_the_service_sends_are_declared(app: Flask) -> None:
     assert replayed.headers["Idempotent-Replayed"] == "true"
     stream = read_stream(client, table.path, headers=bearer(table.tokens[0]))
     assert stream.headers["Game-Auditor"] == "false"
+    drive = client.post("/v1/drives", json={
+        "profile": "classic", "format": "progressive", "rounds": 1,
+        "players": [{"name": f"P{n}", "type": "bot"} for n in range(4)]})
+    assert drive.status_code == 201, drive.get_json()
     for response, path, method in (
             (created, "/v1/games", "post"),
+            (drive, "/v1/drives", "post"),
             (replayed, "/v1/games/{game_id}/actions", "post"),
             (stream, "/v1/games/{game_id}/stream", "get")):
         sent = {name.lower() for name in response.headers.keys()} - _STANDARD_HEADERS
@@ -273,6 +278,8 @@ def test_the_headers_the_service_sends_are_declared(app: Flask) -> None:
     assert "location" in _declared(document, "/v1/games/{game_id}/rematch", "post", 201)
     assert {"retry-after", "ratelimit", "ratelimit-policy"} <= _declared(
         document, "/v1/games", "post", 429)
+    assert "location" in _declared(document, "/v1/histories", "post", 201)
+    assert "retry-after" in _declared(document, "/v1/games/{game_id}", "get", 503)
 
 
 def test_a_name_is_declared_as_long_as_the_names_rule_takes(app: Flask) -> None:

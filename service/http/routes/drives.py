@@ -31,6 +31,7 @@ from service.http.schemas.drives import (
     DriveViewSchema,
     StandingsSchema,
 )
+from service.http.schemas.headers import DRIVE_LOCATION_HEADERS
 
 blp = Blueprint("drives", __name__, url_prefix="/v1/drives",
                 description="Drives: many tables, rounds of changing partners, or duplicate")
@@ -59,7 +60,7 @@ class Drives(MethodView):
     @blp.doc(security=OPTIONAL_API_KEY_AUTH)
     @key_first("creating a drive")
     @blp.arguments(DriveCreateSchema())
-    @blp.response(201, DriveCreatedSchema)
+    @blp.response(201, DriveCreatedSchema, headers=DRIVE_LOCATION_HEADERS)
     @problems(blp, 400, 401, 413, 415, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a drive.

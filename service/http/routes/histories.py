@@ -58,6 +58,7 @@ from service.http.repository import (
     request_viewer,
     services,
 )
+from service.http.schemas.headers import HISTORY_LOCATION_HEADERS
 from service.http.schemas.histories import (
     AuditSchema,
     HandHistorySchema,
@@ -213,7 +214,8 @@ class Histories(MethodView):
     @blp.arguments(SubmitQuerySchema, location="query")
     @blp.arguments(HistorySubmissionSchema)
     @blp.response(200, SubmissionResultSchema, description="Verified (dry run)")
-    @blp.alt_response(201, schema=SubmissionResultSchema, description="Verified and kept")
+    @blp.alt_response(201, schema=SubmissionResultSchema, description="Verified and kept",
+                      headers=HISTORY_LOCATION_HEADERS)
     @problems(blp, 400, 401, 413, 415, 422, 429, 503)
     def post(self, query: dict[str, Any], body: dict[str, Any]) -> Any:
         """Reads and verifies a history; with ``mode=keep`` also keeps it.

@@ -1,6 +1,6 @@
 """The response headers the OpenAPI document declares, each described once: what the service
 sends besides a body (``@blp.response(..., headers=...)``, and for the problems of a status its
-shared response component, :class:`service.http.errors.ProblemApi`)."""
+shared response component, :class:`service.http.errors.FortyFiveApi`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ def _header(description: str) -> dict[str, Any]:
 ETAG_HEADER = {"ETag": _header('The game\'s version, e.g. "12"')}
 
 LOCATION_HEADERS = {"Location": _header("The path of the game just created, e.g. /v1/games/g-...")}
+
+DRIVE_LOCATION_HEADERS = {"Location": _header(
+    "The path of the drive just created, e.g. /v1/drives/dr-...")}
+
+HISTORY_LOCATION_HEADERS = {"Location": _header(
+    "The path of the history just kept, e.g. /v1/histories/h-...")}
 
 IDEMPOTENT_REPLAYED_HEADERS = {"Idempotent-Replayed": _header(
     "true when this is the answer to an earlier request with the same Idempotency-Key, "
@@ -35,5 +41,9 @@ RATE_LIMITED_HEADERS = {
 """The fields of a 429 ``rate_limited`` (``RateLimit`` and ``RateLimit-Policy`` come with every
 answer counted against a quota: docs/api.md)."""
 
-HEADERS_BY_STATUS: dict[int, dict[str, Any]] = {429: RATE_LIMITED_HEADERS}
+UNAVAILABLE_HEADERS = {"Retry-After": _header("Seconds to wait before trying again")}
+"""The fields of a 503 (the store down, a process at its bound of streams, not ready)."""
+
+HEADERS_BY_STATUS: dict[int, dict[str, Any]] = {429: RATE_LIMITED_HEADERS,
+                                                503: UNAVAILABLE_HEADERS}
 """The headers of the problems of a status, declared on its shared response component."""
