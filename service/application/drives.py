@@ -157,11 +157,12 @@ def load_envelopes(drives: DriveStore, drive_id: str) -> tuple[DriveState, list[
 
 
 def check_player_name(name: str, who: str) -> None:
-    """Checks a drive's player's *name*, which the refusal calls *who* ("the name of player
-    3"), names someone: it is not blank as
+    """Checks a drive's player's *name* names someone: it is not blank as
     :func:`service.application.names.name_key` compares names, and it is all text
-    (:func:`service.application.names.unprintable_fault`). The one check of every name a drive
-    takes, at its creation and from its director.
+    (:func:`service.application.names.unprintable_fault`), the rules of a seat's name. The one
+    check of every name a drive takes, at its creation and from its director. A refusal of a
+    name that is no text says whose it is, *who* ("the name of player 3"); a blank one names
+    nobody, and is refused in the same words wherever it is given.
 
     :raises SeatNameError: if it is blank or holds a character that is no text (the HTTP layer
         answers 422 ``invalid_name``).
@@ -199,7 +200,7 @@ def create_drive(
 
     :raises DriveError: for a bad format, count of rounds or boards, players that do not
         fill the tables or share a name, or a duplicate drive of one table.
-    :raises SeatNameError: for a blank name (:func:`check_player_name`).
+    :raises SeatNameError: for a blank name, or one that is no text (:func:`check_player_name`).
     :raises engine.errors.ProfileError: for a bad profile or options.
     :raises engine.levels.BotLevelError: for a bot's unknown level, or a person's level (a
         bot named without one gets :func:`engine.levels.default_level` of the drive's

@@ -38,6 +38,7 @@ CLAIM_PREFIX = "claim:"
 """The hash fields of claim code digests: ``claim:<seat>``."""
 
 Role = Seat | Literal["auditor"]
+"""What a token is for: a seat of the game, or its auditor."""
 
 
 class TokenRefusedError(PermissionError):
@@ -47,7 +48,7 @@ class TokenRefusedError(PermissionError):
     def __init__(self, message: str, *, missing: bool) -> None:
         super().__init__(message)
         self.missing = missing
-"""What a token is for: a seat of the game, or its auditor."""
+
 
 def new_token() -> str:
     """Returns a fresh bearer token: 32 random bytes, URL-safe base64."""

@@ -114,7 +114,8 @@ def test_a_bearer_that_is_no_key_is_refused_where_a_key_is_taken(
 
 def test_a_dry_run_upload_takes_no_key(public: FlaskClient) -> None:
     response = public.post("/v1/histories?mode=dry_run", json={"history": 1})
-    assert response.status_code not in (401, 403), response.get_json()
+    assert response.status_code == 422, response.get_json()  # Read, and found no history.
+    assert response.get_json()["code"] in ("invalid_request", "unreadable_history")
 
 
 def test_seat_tokens_keep_working_for_play_and_an_api_key_reads_as_a_spectator(

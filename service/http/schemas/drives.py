@@ -18,6 +18,7 @@ from service.application.drives import (
     MAX_ROUND_MINUTES,
     MAX_ROUNDS,
 )
+from service.application.names import MAX_NAME_LENGTH
 from service.http.schemas.fields import StrictBoolean
 from service.http.schemas.views import SignedCheckpointSchema
 
@@ -42,7 +43,7 @@ class PaperTablesField(fields.Raw):
 class DrivePlayerSchema(ma.Schema):
     """A player of a drive: a name of their own, human or bot."""
 
-    name = fields.String(required=True, validate=validate.Length(max=40), metadata={
+    name = fields.String(required=True, validate=validate.Length(max=MAX_NAME_LENGTH), metadata={
         "description": "A blank name (empty, or spaces only): 422 invalid_name"})
     type = fields.String(required=True, validate=validate.OneOf(("human", "bot")))
     level = fields.String(allow_none=True, load_default=None, validate=validate.Length(max=40),
@@ -149,7 +150,7 @@ class DirectorActionSchema(ma.Schema):
                             metadata={"description": "substitute, withdraw_player: the "
                                                      "player's number (from 0, as the "
                                                      "standings' player)"})
-    name = fields.String(load_default=None, validate=validate.Length(max=40),
+    name = fields.String(load_default=None, validate=validate.Length(max=MAX_NAME_LENGTH),
                          metadata={"description": "substitute, add_player: the newcomer's "
                                                   "name (a blank one: 422 invalid_name)"})
     type = fields.String(load_default=None, validate=validate.OneOf(("human", "bot")),
