@@ -135,6 +135,19 @@ def ended_over(run: Run) -> bool | None:
     return None
 
 
+def deal_ended(run: Run) -> bool | None:
+    """Says whether the deal of a one-deal history has ended at the history's last event (its
+    seed revealed, or the game over): True or False where the history shows it, None where
+    this view cannot tell."""
+    over = ended_over(run)
+    if over:
+        return True
+    state = run.replayer.state
+    if run.blocked is None:
+        return state is not None and state.phase in ("shuffle", "over")
+    return None if over is None else False
+
+
 def server_dealt(run: Run) -> bool:
     """True when the history's deals are shuffled by the server (not recorded at a
     table)."""

@@ -407,3 +407,52 @@ def test_a_continuation_written_after_an_early_checkpoint_is_vouched_for_by_no_s
     report = _verify(whole, keys=KEYS)
     assert report.ok and report.complete and report.unsigned is None, report.format()
     assert report.signed_through == len(genuine.recorded)
+
+
+def _deal_with_checkpoint_at(driver: GameDriver, deal: int, version: int,
+                             as_of: int | None = None) -> Doc:
+    """*driver*'s auditor's history of deal *deal* (cut after *as_of*, if given) carrying the
+    checkpoint the service signed at *version* of the genuine game, and its key."""
+    history = build_history("g-fork", driver.recorded, "auditor", deal=deal, as_of=as_of)
+    doc: Doc = json.loads(dumps(history))
+    head = forked_game()[0].recorded[version - 1].envelope.hash
+    doc["checkpoint"] = checkpoints.sign(KEY, "g-fork", version, head, SIGNED_AT)
+    doc["checkpoint_key"] = _key_record(KEY)
+    return doc
+
+
+def _end_of_deal(driver: GameDriver, deal: int) -> int:
+    """The last event of deal *deal* in *driver*'s game (as ``?deal=`` cuts it)."""
+    history = build_history("g-fork", driver.recorded, "auditor", deal=deal)
+    return history.events[-1].version
+
+
+def test_a_one_deal_history_rewritten_after_an_early_checkpoint_is_vouched_for_by_no_signature(
+) -> None:
+    """The one-deal history of deal 2 of a game written on after a genuine checkpoint early
+    in that deal (``?deal=2&at=N`` makes the service sign one): the deal's events after it
+    are signed by no checkpoint, so it is not complete; the genuine one, signed at its last
+    event as the service serves it, is."""
+    genuine, forged, fork = forked_game()
+    end = _end_of_deal(forged, 2)
+    assert end > fork
+    for keys in (KEYS, None):
+        report = _verify(_deal_with_checkpoint_at(forged, 2, fork), keys=keys)
+        assert report.ok and not report.complete, report.format()
+        assert report.unsigned == (fork + 1, end) and report.prefix is None
+        assert f"events {fork + 1}-{end}: signature not checked" in report.format()
+    honest = _end_of_deal(genuine, 2)
+    report = _verify(_deal_with_checkpoint_at(genuine, 2, honest), keys=KEYS)
+    assert report.ok and report.complete and report.unsigned is None, report.format()
+
+
+def test_a_one_deal_history_cut_before_its_deal_ended_is_a_prefix() -> None:
+    """``?deal=2&at=N`` in the middle of deal 2 of a game that goes on: it stops before its
+    deal's end, so it is a prefix, never complete, however well it is signed."""
+    genuine, _, fork = forked_game()
+    cut = fork + 3
+    report = _verify(_deal_with_checkpoint_at(genuine, 2, cut, as_of=cut), keys=KEYS)
+    assert report.ok and not report.complete, report.format()
+    assert report.prefix is not None and report.prefix.last == cut
+    assert report.format().startswith(f"PREFIX: this history stops at event {cut} ")
+    assert report.unsigned is None

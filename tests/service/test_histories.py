@@ -217,3 +217,25 @@ def test_a_submission_needs_exactly_one_encoding(client: FlaskClient) -> None:
 def test_an_unknown_kept_history_is_404(client: FlaskClient) -> None:
     _problem(client.get("/v1/histories/h-0000"), 404, "history_not_found")
     _problem(client.get("/v1/histories/" + "x" * 300), 404, "history_not_found")
+
+
+def test_the_services_one_deal_histories_of_a_finished_game_are_complete(
+        finished: Table) -> None:
+    """Each deal's history as the service serves it carries the checkpoint signed at its last
+    event, so it verifies complete; cut in the middle of its deal it is a prefix."""
+    client = finished.client
+    whole = client.get(f"{finished.path}/history", query_string={"view": "auditor"}).get_json()
+    for deal in (entry["number"] for entry in whole["results"]["deals"]):
+        body = client.get(f"{finished.path}/history",
+                          query_string={"view": "auditor", "deal": deal}).get_json()
+        result = read_history(json.dumps(body))
+        assert result.history is not None
+        report = verify(result.history)
+        assert report.ok and report.complete, report.format()
+        assert report.signed_through == body["events"][-1]["version"]
+    cut = client.get(f"{finished.path}/history",
+                     query_string={"view": "auditor", "deal": 1, "at": 12}).get_json()
+    result = read_history(json.dumps(cut))
+    assert result.history is not None
+    report = verify(result.history)
+    assert report.ok and not report.complete and report.prefix is not None, report.format()
