@@ -32,13 +32,13 @@ class Failure:
     message: str
 
 
-def apply_start(state: GameState, start: StartBlock) -> GameState:
+def apply_start(state: GameState, start: StartBlock, *, played_out: bool = False) -> GameState:
     """Returns the freshly created game *state* moved to the point *start* states: its
     version, dealer, scores and games won (the history leaves out what came before).
 
     :raises ValueError: if the start block does not fit the table (:func:`start_problem`).
     """
-    problem = start_problem(state.rules, start)
+    problem = start_problem(state.rules, start, played_out=played_out)
     if problem is not None:
         raise ValueError(problem)
     return state._replace(
@@ -47,10 +47,12 @@ def apply_start(state: GameState, start: StartBlock) -> GameState:
     )
 
 
-def start_problem(rules: RuleSet, start: StartBlock) -> str | None:
+def start_problem(rules: RuleSet, start: StartBlock, *, played_out: bool = False) -> str | None:
     """Says why *start* cannot be a point of a game under *rules* (a dealer or a score list
-    of the wrong size, or a score below 0 where only an auction can lose points), or
-    ``None``."""
+    of the wrong size, a score below 0 where only an auction can lose points, a score at the
+    target, which would have ended the game before, or games won or a game number the match
+    never reaches), or ``None``. *played_out*: the game's boards are played out, so no target
+    ends it."""
     if not 0 <= start.dealer < rules.players:
         return f"start dealer {start.dealer} is not a seat of {rules.players}"
     if len(start.scores) != rules.sides or len(start.games_won) != rules.sides:
@@ -59,6 +61,17 @@ def start_problem(rules: RuleSet, start: StartBlock) -> str | None:
         # Only a set bid of the auction takes points away: elsewhere scores only grow from 0.
         return (f"start scores {list(start.scores)} go below 0, which no {rules.profile} "
                 "game reaches: only an auction's set bid loses points")
+    if not played_out and any(score >= rules.target for score in start.scores):
+        return (f"start scores {list(start.scores)} reach the target {rules.target}: the "
+                "game would have been won before this deal")
+    if any(not 0 <= won < rules.match_games for won in start.games_won):
+        return (f"start games won {list(start.games_won)}: each side has won 0 to "
+                f"{rules.match_games - 1} games of a match of {rules.match_games} before "
+                "it is won")
+    if start.game_number != sum(start.games_won) + 1:
+        return (f"start game number {start.game_number}: after "
+                f"{sum(start.games_won)} games won, the game being played is "
+                f"{sum(start.games_won) + 1}")
     return None
 
 

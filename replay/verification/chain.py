@@ -38,9 +38,21 @@ def revealed_seeds(history: HandHistory) -> dict[int, tuple[str, int]]:
 
 
 def check_start(run: Run) -> None:
-    """Checks a start block at version 1 links to event 1's hash."""
+    """Checks a start block belongs to a history that may have one, and that one at version 1
+    links to event 1's hash.
+
+    Only a one-deal history (the game before its deal, left out) and a table record (a game
+    taken up at stated scores) have a start block: in a whole game the service dealt, it
+    would stand in for the events it leaves out, and the results would be read off it.
+    """
     history = run.history
     start = history.start
+    if start is not None and history.view.deal is None and any(
+            event.type == "deck_shuffled" for event in history.events):
+        run.problem("start", "a start block belongs to a one-deal history or a table record, "
+                    "but this is a whole game the service dealt (its deals are shuffled by "
+                    "the server): its events from 1 on are the game, and nothing stands in for "
+                    "them", None, "/start")
     if start is not None and start.version == 1 and start.hash != history.events[0].hash:
         run.problem("start", "the start block links to a hash that is not event 1's", 1,
                     "/start/hash")

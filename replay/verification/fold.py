@@ -100,7 +100,9 @@ def apply(run: Run, event: HistoryEvent, data: dict[str, Any] | None, decoded: E
         current = run.replayer.state
         assert current is not None
         try:
-            run.replayer.restart(apply_start(current, start))
+            played_out = any(item.type == "board_dealt" and item.data.get("finish") == (
+                "played_out") for item in run.history.events)
+            run.replayer.restart(apply_start(current, start, played_out=played_out))
         except ValueError as error:
             run.problem("start", f"the start block does not fit the table: {error}",
                         None, "/start")

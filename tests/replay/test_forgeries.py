@@ -27,6 +27,7 @@ from events.chain import GENESIS_HASH, seal
 from events.envelope import RecordedEvent
 from events.upcasting import decode
 from replay.formats.build import build_history
+from replay.formats.derive import Replayer, apply_start, derive_results
 from replay.formats.jsonformat import dumps, read_json
 from replay.sample import GameDriver
 from replay.verification.reconstruct import stored_hash
@@ -456,3 +457,49 @@ def test_a_one_deal_history_cut_before_its_deal_ended_is_a_prefix() -> None:
     assert report.prefix is not None and report.prefix.last == cut
     assert report.format().startswith(f"PREFIX: this history stops at event {cut} ")
     assert report.unsigned is None
+
+
+def test_a_start_block_cannot_stand_in_for_a_whole_games_dropped_events() -> None:
+    """The last deal's history relabelled a whole game (``view.deal`` null), its results
+    derived again from the start block on, carrying the genuine final checkpoint: without the
+    events before the deal, the final scores would be read off the start block. It fails,
+    saying a start block belongs to a one-deal history or a table record."""
+    genuine = forked_game()[0]
+    assert genuine.state is not None and genuine.state.deal is not None
+    deal = genuine.state.deal.number
+    last = len(genuine.recorded)
+    doc = _deal_with_checkpoint_at(genuine, deal, last)
+    assert _verify(doc, keys=KEYS).complete
+    doc["view"]["deal"] = None
+    replayer = Replayer(legality=True)
+    history = build_history("g-fork", genuine.recorded, "auditor", deal=deal)
+    assert history.start is not None
+    for event in history.events:
+        replayer.apply(event.version, genuine.recorded[event.version - 1].event)
+        if event.version == 1:
+            assert replayer.state is not None
+            replayer.restart(apply_start(replayer.state, history.start))
+    assert replayer.state is not None and replayer.failure is None
+    doc["results"] = json.loads(json.dumps(derive_results(
+        replayer.state, replayer.dealt, replayer.irregularities, "auditor")))
+    report = _verify(doc, keys=KEYS)
+    assert not report.ok, report.format()
+    assert [(p.code, p.pointer) for p in report.problems] == [("start", "/start")]
+    assert "a start block belongs to a one-deal history or a table record" in report.format()
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ({"scores": [45, 0, 0]}, "reach the target 45"),
+    ({"games_won": [1, 0, 0]}, "each side has won 0 to 0 games of a match of 1"),
+    ({"game_number": 2}, "start game number 2: after 0 games won"),
+])
+def test_a_start_block_no_game_reaches_is_refused(change: Doc, said: str) -> None:
+    """A one-deal history whose start block states scores at the target, or games won or a
+    game number beyond the match: no game ever stood there before a deal."""
+    genuine = forked_game()[0]
+    doc = json.loads(dumps(build_history("g-fork", genuine.recorded, "auditor", deal=2)))
+    doc["start"].update(change)
+    report = _verify(doc)
+    assert not report.ok, report.format()
+    assert any(p.code == "start" and said in p.message for p in report.problems), \
+        report.format()
