@@ -14,6 +14,10 @@ every finished game, and at the last event of every one-deal history it hands ou
 of a finished game, or a one-deal history of an ended deal, judged by signatures (it carries or
 is given a checkpoint, or the caller gives keys) whose latest matching checkpoint is earlier
 than its last event leaves the events after it unchecked: no signature vouches for them
+A history of deals the service dealt (shuffled by the server) is always judged by
+signatures: with no checkpoint whose signature was checked, no signature vouches for any of its
+events, and it is not complete. Only a table record written by hand (deals recorded at a
+table, no server seeds) may be judged by nothing but its integrity
 (docs/verification.md section 8, "Extent").
 """
 
@@ -24,7 +28,7 @@ from typing import Any
 
 from events import checkpoints
 from replay.verification.findings import UNSIGNED, Prefix, Unchecked
-from replay.verification.fold import deal_ended, ended_over
+from replay.verification.fold import deal_ended, ended_over, server_dealt
 from replay.verification.state import Run
 
 CODES: tuple[str, ...] = ()
@@ -50,8 +54,8 @@ def check(run: Run, vouching: Iterable[Mapping[str, Any] | None], *,
     # A one-deal history ends where its deal does: a later checkpoint is the game going on.
     if ended is False or (vouched is not None and not one_deal):
         run.prefix = Prefix(last, vouched)
-    if ended is not True or not (present or keys_given):
-        return  # Not judged by signatures: the history's integrity alone is checked.
+    if ended is not True or not (present or keys_given or server_dealt(run)):
+        return  # A table record written by hand: its integrity alone is checked.
     through = max(run.vouched, default=None)
     run.signed_through = through
     if through is not None and through >= last:

@@ -14,8 +14,11 @@ of a real-table deal is imported first. ``verify`` exits 0 when everything the h
 checks out, 1 otherwise (naming each event that does not), and 2 for a usage error or a
 file that is no hand history at all (empty, another JSON document, binary bytes: one line);
 with ``--complete`` it also exits 1 when the view left anything unchecked, when the history
-stops before the game's end, or when no checkpoint vouches for the last events of a finished
-game. The signature of the checkpoint a history carries is always checked: with ``--keys``
+stops before the game's end (or its deal's, for a one-deal history), or when no checked
+checkpoint vouches for every event of a finished game (or ended deal) the service dealt: with
+``--complete``, signatures vouch for the whole history, or it fails (a table record written by
+hand, whose deals no server shuffled, is checked for its integrity alone).
+The signature of the checkpoint a history carries is always checked: with ``--keys``
 (the answer of ``GET /v1/keys``, a trust root the user gives), else with the key the history
 carries, and the report says which, and which events the keys vouch for. With
 ``--checkpoint`` (a checkpoint kept from the service, or a game view that carries one) and
@@ -71,7 +74,9 @@ def register(subparsers: Any) -> None:
     verify_parser.add_argument("file", help="the history (JSON or text; - for stdin)")
     verify_parser.add_argument("--json", action="store_true", help="print one JSON object")
     verify_parser.add_argument("--complete", action="store_true",
-                               help="also fail when this view leaves anything unchecked")
+                               help="also fail unless the history is the whole game (or an "
+                               "ended deal) and, where the service dealt it, a checked "
+                               "checkpoint's signature vouches for every event")
     verify_parser.add_argument("--head", metavar="HASH", type=_head_hash,
                                help="the head hash the history must end on (from the server)")
     add_arguments(verify_parser, "a game view")
@@ -201,6 +206,9 @@ def _incomplete(report: Report) -> str:
     if report.prefix is not None:
         return "this history stops before the game's end"
     if report.unsigned is not None and len(report.unchecked) == 1:
+        if report.unsigned[0] == 1:
+            return ("no signature vouches for any of its events (the service dealt it: give "
+                    "the checkpoint it carries as served, or the one you kept)")
         return "no signature vouches for the events after the latest checkpoint"
     return "this view leaves events unchecked"
 

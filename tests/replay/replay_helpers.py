@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
 import random
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from engine.bots import choose_action
+from events import checkpoints
 from events.envelope import Envelope, RecordedEvent
 from events.upcasting import decode
 from replay.formats.document import HandHistory
@@ -17,6 +21,24 @@ from replay.formats.jsonformat import read_json
 from replay.sample import GameDriver, seeded_choice
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+SIGNING_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+"""A test key that signs checkpoints as the service would (:func:`signed`)."""
+
+
+def signed(history: HandHistory) -> HandHistory:
+    """*history* as the service hands it out: carrying the checkpoint signed at its last
+    event by :data:`SIGNING_KEY`, and that key."""
+    public = checkpoints.public_bytes(SIGNING_KEY)
+    last = history.events[-1]
+    assert history.game_id is not None and last.hash is not None
+    checkpoint = checkpoints.sign(SIGNING_KEY, history.game_id, last.version, last.hash,
+                                  "2026-01-02T03:04:05Z")
+    key = {"key_id": checkpoints.key_id(public), "algorithm": "ed25519",
+           "public_key": public.hex(), "created_at": "2026-01-01T00:00:00Z",
+           "retired_at": None}
+    return dataclasses.replace(history, checkpoint=checkpoint, checkpoint_key=key)
 
 
 def golden_names() -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from replay_helpers import golden, json_paths, raw, recorded, sample_game, set_at
+from replay_helpers import golden, json_paths, raw, recorded, sample_game, set_at, signed
 
 from events.chain import GENESIS_HASH, seal
 from replay.formats.build import build_history, replay_log
@@ -258,7 +258,7 @@ def test_a_one_deal_history_verifies_and_catches_a_changed_start() -> None:
     history = golden("all-pass-redeal")
     replay = replay_log(recorded(history))
     second = build_history(str(history.game_id), replay, 1, deal=2)
-    report = verify(second)
+    report = verify(signed(second))
     assert report.ok and report.complete, report.format()
     assert ("the game before event 9 is taken from the history's start block (dealer seat 1, "
             "scores A 0, B 0); the events before it are not in this history, and no hash or "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from replay_helpers import golden, mixed_game, recorded, sample_game
+from replay_helpers import golden, mixed_game, recorded, sample_game, signed
 
 from events.chain import envelope_hash
 from events.envelope import Envelope
@@ -56,8 +56,12 @@ def test_a_finished_game_verifies_fully_for_every_view() -> None:
     driver = sample_game("finished")
     replay = replay_log(driver.recorded)
     for viewer in (*range(6), "spectator", "auditor"):
-        report = verify(build_history(driver.game_id, replay, viewer))
+        history = build_history(driver.game_id, replay, viewer)
+        report = verify(signed(history))
         assert report.ok and report.complete, (viewer, report.format())
+        unsigned = verify(history)  # Without its checkpoint, no signature vouches for it.
+        assert unsigned.ok and not unsigned.complete, (viewer, unsigned.format())
+        assert unsigned.unsigned == (1, history.events[-1].version)
 
 
 def test_the_stored_hash_is_the_envelope_hash() -> None:
@@ -118,7 +122,7 @@ def test_the_contribution_secret_is_hidden_until_the_game_is_over_then_shown_to_
             assert history.events[0].redacted == ("contribution_secret",)
         finished = build_history(driver.game_id, events, viewer)
         assert finished.events[0].redacted == ()
-        report = verify(finished)
+        report = verify(signed(finished))
         assert report.ok and report.complete, report.format()
 
 

@@ -21,7 +21,7 @@ from replay.formats.jsonformat import dumps, read_json
 from service.cli import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "replay"))
-from replay_helpers import forked_game, golden, recorded  # noqa: E402
+from replay_helpers import forked_game, golden, recorded, signed  # noqa: E402
 
 GAME = "all-pass-redeal"
 KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -207,3 +207,32 @@ def test_a_finished_game_rewritten_after_an_early_checkpoint_fails_complete(
     assert report["signatures"][0]["version"] == fork
     assert main(["history", "verify", history, "--keys", keys]) == 0
     capsys.readouterr()
+
+
+def test_complete_needs_a_signature_over_every_event_of_a_game_the_service_dealt(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """A finished game the service dealt, its checkpoint stripped (as a forger who rewrote it
+    would): no signature vouches for any of its events, so --complete fails, with keys or
+    without; carrying its final checkpoint it passes. A table record written by hand, which
+    no server dealt, is still judged by its integrity alone."""
+    genuine = forked_game()[0]
+    last = len(genuine.recorded)
+    history = build_history("g-fork", genuine.recorded, "auditor")
+    bare = _write(tmp_path, "bare.json", dumps(history))
+    keys = _write(tmp_path, "keys.json", _keys_doc(KEY))
+    for extra in ([], ["--keys", keys]):
+        status = main(["history", "verify", bare, "--complete", *extra])
+        out = capsys.readouterr().out
+        assert status == 1, out
+        assert f"events 1-{last}: signature not checked" in out
+        assert "FAILED: --complete, and no signature vouches for any of its events" in out
+    assert main(["history", "verify", bare]) == 0
+    capsys.readouterr()
+    whole = _write(tmp_path, "signed.json", dumps(signed(history)))
+    assert main(["history", "verify", whole, "--complete", "--keys", keys]) == 0, \
+        capsys.readouterr().out
+    capsys.readouterr()
+    table = str(Path(__file__).resolve().parents[1] / "replay" / "golden"
+                / "both-over-target.table.txt")
+    assert main(["history", "verify", table, "--complete"]) == 0, capsys.readouterr().out
