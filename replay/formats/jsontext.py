@@ -7,7 +7,9 @@ encoding itself, and each piece of JSON the text notation embeds: ``%event`` lin
 ``[Checkpoint "..."]`` tags, ``=json`` lines) is parsed by :func:`loads`, which measures the
 depth on the text first, without recursion, and refuses one nested deeper than
 :data:`MAX_DEPTH` with a :class:`JSONTooDeepError` that says so. A history nests seven
-levels at most, and so does a drive.
+levels at most, and so does a drive. An object that gives a member twice is refused too
+(:class:`DuplicateKeyError`): Python would keep the last, another reader the first, so a forged
+``"results"`` could hide behind a genuine one.
 """
 
 from __future__ import annotations
@@ -33,10 +35,22 @@ class JSONTooDeepError(ValueError):
         super().__init__(f"JSON nested more than {MAX_DEPTH} levels deep")
 
 
+class DuplicateKeyError(json.JSONDecodeError):
+    """An object of the JSON text gives a member twice; raised where the second one is."""
+
+    def __init__(self, key: str, text: str) -> None:
+        seen = [match.start() for match in re.finditer(
+            re.escape(json.dumps(key)) + r"\s*:", text)]
+        where = seen[1] if len(seen) > 1 else 0
+        super().__init__(f"the member {key!r} is given twice in one object", text, where)
+        self.key = key
+
+
 def loads(data: str | bytes, **options: Any) -> Any:
     """Returns the value of the JSON text *data* (``json.loads`` with *options*).
 
     :raises JSONTooDeepError: if it nests deeper than :data:`MAX_DEPTH`.
+    :raises DuplicateKeyError: if an object gives a member twice.
     :raises ValueError: if it is not JSON (``json.JSONDecodeError``, or a ``UnicodeError``
         for bytes that are no text).
     """
@@ -45,7 +59,16 @@ def loads(data: str | bytes, **options: Any) -> Any:
     text = data.decode(json.detect_encoding(data)) if isinstance(data, bytes) else data
     if too_deep(text):
         raise JSONTooDeepError()
-    return json.loads(text, **options)
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        value: dict[str, Any] = {}
+        for key, item in pairs:
+            if key in value:
+                raise DuplicateKeyError(key, text)
+            value[key] = item
+        return value
+
+    return json.loads(text, object_pairs_hook=unique, **options)
 
 
 def too_deep(text: str) -> bool:

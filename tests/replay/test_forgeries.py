@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from replay_helpers import MIXED_SEATS, forked_game, mixed_game
+from replay_helpers import MIXED_SEATS, forked_game, mixed_game, signed
 
 from engine.profiles import make_ruleset
 from events import checkpoints
@@ -28,6 +28,8 @@ from events.envelope import RecordedEvent
 from events.upcasting import decode
 from replay.formats.build import build_history
 from replay.formats.derive import Replayer, apply_start, derive_results
+from replay.formats.export import export_text
+from replay.formats.importing import read_history
 from replay.formats.jsonformat import dumps, read_json
 from replay.sample import GameDriver
 from replay.verification.reconstruct import stored_hash
@@ -503,3 +505,27 @@ def test_a_start_block_no_game_reaches_is_refused(change: Doc, said: str) -> Non
     assert not report.ok, report.format()
     assert any(p.code == "start" and said in p.message for p in report.problems), \
         report.format()
+
+
+def test_a_member_given_twice_is_refused_naming_it() -> None:
+    """``"results"`` twice, the forged one first: one reader would take the first, another
+    the last. Neither is taken: the history is unreadable, and the diagnostic names the key,
+    in the JSON encoding and in a JSON piece the text notation embeds."""
+    history = build_history("g-fork", forked_game()[0].recorded, "auditor")
+    text = dumps(signed(history)).decode()
+    assert text.count('"results":') == 1
+    forged = text.replace('"results":', '"results":{"forged":true},"results":', 1)
+    read, diagnostics = read_json(forged)
+    assert read is None
+    assert [(d.code, d.message) for d in diagnostics] == [
+        ("json_syntax", "invalid JSON: the member 'results' is given twice in one object")]
+    assert diagnostics[0].column == forged.index('"results":{"forged"') + len(
+        '"results":{"forged":true},') + 1
+    notation = export_text(signed(history))
+    assert '[Checkpoint "{' in notation
+    twice = notation.replace('[Checkpoint "{', '[Checkpoint "{\\"version\\":1,', 1)
+    result = read_history(twice, format="text")
+    assert not result.ok
+    assert [(d.code, d.severity, d.line) for d in result.diagnostics
+            if "the member 'version' is given twice" in d.message] == [
+        ("bad_header", "error", notation[:notation.index("[Checkpoint ")].count("\n") + 1)]
