@@ -324,7 +324,9 @@ def _round_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]]) 
 
 
 def _listed(document: Mapping[str, Any], problems: list[str]) -> dict[str, Mapping[str, Any]]:
-    """Returns the games the document lists, by id."""
+    """Returns the games the document lists, by id: a game listed twice is a problem (a
+    reader would see two results of it, and only one could be checked), its first entry
+    kept."""
     listed: dict[str, Mapping[str, Any]] = {}
     games = document.get("games")
     if not isinstance(games, list):
@@ -333,6 +335,9 @@ def _listed(document: Mapping[str, Any], problems: list[str]) -> dict[str, Mappi
     for entry in games:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("game"), str):
             problems.append(f"a listed game is not an object with its id: {shown(entry)}")
+            continue
+        if entry["game"] in listed:
+            problems.append(f"game {entry['game']}: the history lists it twice")
             continue
         listed[entry["game"]] = entry
     return listed

@@ -286,3 +286,22 @@ def test_a_signature_no_key_checks_is_said_unchecked_and_vouches_for_nothing(
             f"checked: key {VECTORS['key_id']} is neither given nor carried by the history"
             ) in out
     assert main(["drive", "verify", str(path), "--complete"]) == 1
+
+
+def test_a_game_listed_twice_fails_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    document = _signed(json.loads(GOLDEN.read_bytes()))
+    genuine = document["games"][0]
+    forged = {**{k: v for k, v in genuine.items() if k != "events"},
+              "result": {**genuine["result"], "scores": [15, 0], "winner": 0}}
+    document["games"].insert(0, forged)
+    report = check_drive(document, keys=KEYS)
+    assert not report.ok
+    assert report.problems[0] == f"game {genuine['game']}: the history lists it twice"
+    path = tmp_path / "drive.json"
+    path.write_text(json.dumps(document))
+    keys = tmp_path / "keys.json"
+    keys.write_text(json.dumps(VECTORS["keys_document"]))
+    assert main(["drive", "verify", str(path), "--complete", "--keys", str(keys)]) == 1
+    assert f"FAIL game {genuine['game']}: the history lists it twice" in capsys.readouterr().out
