@@ -75,6 +75,24 @@ class ScoreCardRefused(DriveError):
     card that does not fit the drive's state: the service answers it 422, not 409."""
 
 
+_GAME_OF_DRIVE = re.compile(r"(dr-[0-9a-f]{20})\.(\d+)\.(\d+)")
+
+
+def game_id_of(drive_id: str, round_number: int, table: int) -> str:
+    """Returns the id of the game of *table* (1-based) in round *round_number* of a drive."""
+    return f"{drive_id}.{round_number}.{table}"
+
+
+def drive_of(game_id: str) -> str | None:
+    """Returns the drive a game id belongs to, or ``None``.
+
+    >>> drive_of("dr-" + "a" * 20 + ".2.3") == "dr-" + "a" * 20, drive_of("abc")
+    (True, None)
+    """
+    found = _GAME_OF_DRIVE.fullmatch(game_id)
+    return found.group(1) if found else None
+
+
 def fold_drive(drive_id: str, events: Iterable[Event]) -> DriveState:
     """Returns the drive folded over its typed *events*, oldest first.
 

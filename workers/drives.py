@@ -12,6 +12,7 @@ import logging
 from rq import get_current_job
 from rq.exceptions import DuplicateJobError
 
+from engine.drives import drive_of
 from events.drive_store import DriveStore, is_drive_id
 from service.application import drives
 from service.application.tokens import TokenRegistry
@@ -67,7 +68,7 @@ def drive_reason(game_id: str, version: int, finished: int, phase: str) -> tuple
     """
     if is_drive_id(game_id):
         return game_id, f"v{version}"
-    drive_id = drives.drive_of(game_id)
+    drive_id = drive_of(game_id)
     if drive_id is None or phase not in ("reveal", "shuffle", "over"):
         return None
     return drive_id, f"{game_id}-d{finished}-{phase}"

@@ -31,6 +31,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
+from engine.drives import drive_of
 from engine.state import GameState
 from events.archive import Signer
 from events.drive_store import DriveStore
@@ -179,7 +180,7 @@ def abandon_idle(
         if idle <= after:
             client.zadd(keys.LIVE_KEY, {game_id: last})  # The index was behind the game.
             continue
-        drive_id = drives.drive_of(game_id)
+        drive_id = drive_of(game_id)
         if drive_id is not None:
             # A drive's table is its turn clock's and its director's to resolve, never the
             # store-wide policy's: abandoning it here would end one table of an evening, or

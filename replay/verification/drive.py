@@ -5,7 +5,8 @@ It trusts nothing in the document that it can derive: the drive's chain (sealed 
 by the user, and the one the document carries; every signature present checked, with the
 keys given or else the key the document carries, as a game history's:
 :func:`replay.verification.checkpoint.check_signature`), every game of an ended round against
-the head the drive pinned it at, the round each game is listed in, every listed game's chain
+the head the drive pinned it at, the round each game is listed in (once), the table each
+round started it at and the players it seats, every listed game's chain
 and result (re-folded from its events), every revealed board against its commitment, every
 board a game was dealt against the board the drive committed to (so every table of a round had
 the same cards), every game of boards played out against the rule (every board played, won on
@@ -31,7 +32,7 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from engine.drive_state import DriveState
-from engine.drives import fold_drive
+from engine.drives import apply_drive_event, fold_drive, game_id_of
 from engine.errors import DriveError, FortyFiveError, shown
 from engine.fold import fold
 from engine.seating import SEATED_AT_START, choose_sit_outs, mover, seat_present, winners_move
@@ -40,9 +41,10 @@ from engine.standings import TableResult, paper_results, standings_document
 from events import checkpoints
 from events.chain import verify as verify_game_chain
 from events.chain import verify_drive as verify_drive_chain
+from events.drive_types import RoundStarted
 from events.envelope import DriveEnvelope, Envelope
 from events.errors import CorruptStreamError, SchemaError
-from events.types import BoardDealt, BoardSkipped
+from events.types import BoardDealt, BoardSkipped, Event, GameCreated
 from events.upcasting import decode, decode_drive
 from replay.formats.document import FORMAT as HAND_HISTORY_FORMAT
 from replay.verification.checkpoint import CarriedKeyError, check_signature
@@ -155,7 +157,9 @@ def check_drive(document: Any, *, checkpoint: Any = None,
     try:
         envelopes = [DriveEnvelope.from_dict(raw) for raw in document["events"]]
         head = verify_drive_chain(envelopes, drive_id)
-        drive = fold_drive(drive_id, (decode_drive(envelope) for envelope in envelopes))
+        drive_events = [decode_drive(envelope) for envelope in envelopes]
+        drive = fold_drive(drive_id, drive_events)
+        seated = _seated_at_start(drive_id, drive_events)
     except (KeyError, TypeError, ValueError, CorruptStreamError, SchemaError,
             DriveError) as error:
         return _unread(drive_id, f"drive events: {error}")
@@ -184,6 +188,7 @@ def check_drive(document: Any, *, checkpoint: Any = None,
     if sorted(listed) != sorted(wanted):
         problems.append("the games listed are not the games the drive's rounds started")
     problems += _round_problems(drive, listed)
+    problems += _table_problems(drive, seated, listed)
     problems += _board_problems(drive, listed)
     problems += _pinned_problems(drive, listed, notes)
     outcomes: dict[str, Outcome] = {}
@@ -321,6 +326,53 @@ def _round_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]]) 
             f"{rounds[game]} started it" for game, entry in listed.items()
             if game in rounds and (type(entry.get("round")) is not int
                                    or entry.get("round") != rounds[game])]
+
+
+def _seated_at_start(drive_id: str, events: Sequence[Event]) -> dict[int, list[list[str]]]:
+    """Returns the names of each round's tables, player by player in seat order, as the round
+    started: what its games were created with (a substitution within the round changes who
+    plays on, not the names the game was created with; one since, nothing)."""
+    seated: dict[int, list[list[str]]] = {}
+    drive = fold_drive(drive_id, events[:1])
+    for event in events[1:]:
+        drive = apply_drive_event(drive, event)
+        if isinstance(event, RoundStarted):
+            seated[event.round] = [[drive.players[player]["name"] for player in table]
+                                   for table in drive.schedule[event.round - 1]]
+    return seated
+
+
+def _table_problems(drive: DriveState, seated: Mapping[int, list[list[str]]],
+                    listed: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Returns the games a round started at a table other than the one their id names
+    (:func:`engine.drives.game_id_of`), and the listed games that seat players other than the
+    drive's schedule put at their table, by name as they sat when the round started
+    (*seated*, :func:`_seated_at_start`). A game created before games named their seats is
+    not held to names; one whose events cannot be read is named where its result is
+    derived."""
+    problems = []
+    for played in drive.played:
+        for table, game in enumerate(played.games, start=1):
+            expected = game_id_of(drive.drive_id, played.number, table)
+            if game != expected:
+                problems.append(f"round {played.number} started game {game} at table {table}, "
+                                f"whose game is {expected}")
+                continue
+            events = listed.get(game, {}).get("events")
+            if not isinstance(events, list) or not events:
+                continue
+            try:
+                created = decode(Envelope.from_dict(events[0]))
+            except (KeyError, TypeError, ValueError, CorruptStreamError, SchemaError):
+                continue
+            if not isinstance(created, GameCreated) or created.names is None:
+                continue
+            names = seated[played.number][table - 1]
+            if list(created.names) != names:
+                problems.append(f"game {game}: it seats {shown(list(created.names))}, but the "
+                                f"drive's schedule puts {shown(names)} at table {table} of "
+                                f"round {played.number}")
+    return problems
 
 
 def _listed(document: Mapping[str, Any], problems: list[str]) -> dict[str, Mapping[str, Any]]:

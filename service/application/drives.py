@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import itertools
-import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -30,7 +29,7 @@ from engine.drive_state import (
     DriveState,
     RoundState,
 )
-from engine.drives import fold_drive, player_level
+from engine.drives import fold_drive, game_id_of, player_level
 from engine.errors import DriveError, shown
 from engine.fold import PLAYED_OUT, apply_event
 from engine.levels import check_level, default_level
@@ -98,27 +97,9 @@ DEFAULT_TURN_SECONDS = 120
 player's seat is played for after it, so one absence cannot halt an evening. A creator may
 give ``null`` for no clock; a stalled table is then the director's to resolve."""
 
-_GAME_OF_DRIVE = re.compile(r"(dr-[0-9a-f]{20})\.(\d+)\.(\d+)")
-
-
 def new_drive_id() -> str:
     """Returns a fresh, unguessable drive id (``dr-`` and 20 hex digits)."""
     return "dr-" + secrets.token_hex(10)
-
-
-def game_id_of(drive_id: str, round_number: int, table: int) -> str:
-    """Returns the id of the game of *table* (1-based) in round *round_number* of a drive."""
-    return f"{drive_id}.{round_number}.{table}"
-
-
-def drive_of(game_id: str) -> str | None:
-    """Returns the drive a game id belongs to, or ``None``.
-
-    >>> drive_of("dr-" + "a" * 20 + ".2.3") == "dr-" + "a" * 20, drive_of("abc")
-    (True, None)
-    """
-    found = _GAME_OF_DRIVE.fullmatch(game_id)
-    return found.group(1) if found else None
 
 
 def board_id(drive_id: str, round_number: int, deal: int) -> str:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar, cast
 from flask import current_app, g, request
 from flask_smorest import abort
 
+from engine.drives import drive_of
 from engine.fold import fold
 from engine.state import GameState
 from events.drive_store import DriveStore
@@ -276,7 +277,7 @@ def check_board_open(game_id: str, state: GameState) -> None:
     deal = state.deal
     if deal is None or deal.board is None or deal.seed_revealed:
         return
-    drive_id = drives.drive_of(game_id)
+    drive_id = drive_of(game_id)
     if drive_id is not None:
         try:
             drive, _ = drives.load(DriveStore(services().store), drive_id)

@@ -21,8 +21,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.drives import fold_drive
 from engine.standings import TableResult, public_results, standings, standings_document
 from events import checkpoints
+from events.chain import envelope_hash
 from events.codec import canonical_json
-from events.envelope import DriveEnvelope
+from events.envelope import DriveEnvelope, Envelope
 from events.upcasting import decode_drive
 from replay.verification.drive import check_drive
 from service.cli import main
@@ -305,3 +306,45 @@ def test_a_game_listed_twice_fails_naming_it(
     keys.write_text(json.dumps(VECTORS["keys_document"]))
     assert main(["drive", "verify", str(path), "--complete", "--keys", str(keys)]) == 1
     assert f"FAIL game {genuine['game']}: the history lists it twice" in capsys.readouterr().out
+
+
+def test_a_game_started_at_another_table_fails() -> None:
+    document = json.loads(GOLDEN.read_bytes())
+    started = next(e for e in document["events"] if e["type"] == "round_started")
+    started["data"]["games"].reverse()
+    first, second = started["data"]["games"]
+    report = check_drive(_reseal(document))
+    assert report.problems == [
+        f"round 1 started game {first} at table 1, whose game is {second}",
+        f"round 1 started game {second} at table 2, whose game is {first}"]
+
+
+def _named(document: Document, names: list[str]) -> Document:
+    """Names the seats of the first listed game *names*, its chain sealed again."""
+    entry = document["games"][0]
+    entry["events"][0]["data"]["names"] = names
+    prev = "0" * 64
+    for envelope in entry["events"]:
+        envelope["prev_hash"] = prev
+        envelope["hash"] = prev = envelope_hash(Envelope.from_dict(envelope))
+    entry["head"] = prev
+    return document
+
+
+def test_a_game_seating_players_its_table_does_not_fails() -> None:
+    # Round 1, table 1 seats players 7, 1, 0, 6 of the schedule.
+    seated = ["Hugh", "Bob", "Ann", "Gail"]
+    assert check_drive(_named(json.loads(GOLDEN.read_bytes()), seated)).problems == []
+    game = json.loads(GOLDEN.read_bytes())["games"][0]["game"]
+    swapped = ["Hugh", "Bob", "Ann", "Cora"]
+    assert check_drive(_named(json.loads(GOLDEN.read_bytes()), swapped)).problems == [
+        f'game {game}: it seats ["Hugh", "Bob", "Ann", "Cora"], but the drive\'s schedule puts '
+        '["Hugh", "Bob", "Ann", "Gail"] at table 1 of round 1']
+
+
+def test_a_past_round_names_its_seats_as_they_sat_before_a_substitution() -> None:
+    # _directed substitutes player 0 (Ann) by Nora after round 1: round 1 still seats Ann.
+    document = _named(_directed(), ["Hugh", "Bob", "Ann", "Gail"])
+    assert check_drive(document).problems == []
+    document = _named(_directed(), ["Hugh", "Bob", "Nora", "Gail"])
+    assert len(check_drive(document).problems) == 1

@@ -9,6 +9,7 @@ from rq import Queue
 from worker_helpers import drive as run_all
 from worker_helpers import state_of
 
+from engine.drives import drive_of
 from engine.seating import partner_pairs
 from engine.standings import table_result
 from events.drive_store import DriveStore
@@ -69,7 +70,7 @@ def test_a_progressive_drive_of_eight_bots_plays_itself_to_the_end(
 
 def test_a_drive_game_is_a_drive_game_by_its_id() -> None:
     game = drives.game_id_of("dr-" + "1" * 20, 2, 5)
-    assert drives.drive_of(game) == "dr-" + "1" * 20 and context is not None
+    assert drive_of(game) == "dr-" + "1" * 20 and context is not None
 
 
 def test_a_duplicate_drive_deals_the_same_hands_at_every_table_and_ranks_by_matchpoints(
