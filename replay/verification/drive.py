@@ -194,6 +194,10 @@ def check_drive(document: Any, *, checkpoint: Any = None,
     outcomes: dict[str, Outcome] = {}
     paper = paper_results(drive)
     for game, entry in listed.items():
+        result = entry.get("result")
+        if isinstance(result, Mapping) and not _same(result.get("game"), game):
+            problems.append(f"game {game}: its result is of game {shown(result.get('game'))}")
+            continue
         try:
             outcome = (_paper_outcome(game, entry, paper, envelopes) if entry.get("paper")
                        else _outcome(game, entry))
@@ -293,10 +297,22 @@ def _standings_problems(stated: Any, derived: Mapping[str, Any]) -> list[str]:
             if isinstance(value, list) and value:
                 problems.append(f"the standings leave out their {name}, which {source} make "
                                 f"{shown(value)}")
-        elif stated[part] != value:
+        elif not _same(stated[part], value):
             problems.append(f"the standings' {name} differ from those derived from {source}: "
                             f"{_difference(stated[part], value)}")
     return problems
+
+
+def _same(stated: Any, derived: Any) -> bool:
+    """True if the JSON value *stated* is *derived*, kind for kind: ``true`` is not ``1`` and
+    ``30.0`` is not ``30``, as Python's ``==`` would have them."""
+    if isinstance(stated, list | tuple) and isinstance(derived, list | tuple):
+        return len(stated) == len(derived) and all(
+            _same(a, b) for a, b in zip(stated, derived, strict=True))
+    if isinstance(stated, Mapping) and isinstance(derived, Mapping):
+        return stated.keys() == derived.keys() and all(
+            _same(stated[key], derived[key]) for key in derived)
+    return type(stated) is type(derived) and stated == derived
 
 
 def _difference(stated: Any, derived: Any) -> str:
@@ -304,10 +320,12 @@ def _difference(stated: Any, derived: Any) -> str:
     if isinstance(stated, list) and isinstance(derived, list):
         if len(stated) != len(derived):
             return f"{len(stated)} stated, {len(derived)} derived"
-        index = next(i for i, (a, b) in enumerate(zip(stated, derived, strict=True)) if a != b)
+        index = next(i for i, (a, b) in enumerate(zip(stated, derived, strict=True))
+                     if not _same(a, b))
         return f"entry {index + 1}: {_difference(stated[index], derived[index])}"
     if isinstance(stated, Mapping) and isinstance(derived, Mapping):
-        key = next(k for k in [*derived, *stated] if stated.get(k, ...) != derived.get(k, ...))
+        key = next(k for k in [*derived, *stated]
+                   if not _same(stated.get(k, ...), derived.get(k, ...)))
         if key not in stated:
             return f"it leaves out {key}, derived {shown(derived[key])}"
         if key not in derived:

@@ -348,3 +348,33 @@ def test_a_past_round_names_its_seats_as_they_sat_before_a_substitution() -> Non
     assert check_drive(document).problems == []
     document = _named(_directed(), ["Hugh", "Bob", "Nora", "Gail"])
     assert len(check_drive(document).problems) == 1
+
+
+def _float_points(standings: Document) -> None:
+    standings["players"][0]["points"] = float(standings["players"][0]["points"])
+
+
+def _bool_games_won(standings: Document) -> None:
+    player = next(p for p in standings["players"] if p["games_won"] == 1)
+    player["games_won"] = True
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    (_float_points, "entry 1: its points is 20.0, derived 20"),
+    (_bool_games_won, "its games_won is true, derived 1"),
+])
+def test_a_standings_number_written_as_another_kind_fails(change: Any, problem: str) -> None:
+    document = json.loads(GOLDEN.read_bytes())
+    change(document["standings"])
+    problems = check_drive(document).problems
+    assert len(problems) == 1 and problems[0].startswith(
+        "the standings' players (their points, games won and places) differ from those derived "
+        "from the games: ") and problems[0].endswith(problem), problems
+
+
+def test_a_result_naming_another_game_fails() -> None:
+    document = json.loads(GOLDEN.read_bytes())
+    first, second = document["games"][0], document["games"][1]
+    first["result"]["game"] = second["game"]
+    assert check_drive(document).problems[0] == (
+        f"game {first['game']}: its result is of game \"{second['game']}\"")
