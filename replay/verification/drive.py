@@ -49,7 +49,7 @@ from events.upcasting import decode, decode_drive
 from replay.formats.document import FORMAT as HAND_HISTORY_FORMAT
 from replay.verification.checkpoint import CarriedKeyError, check_signature
 from replay.verification.drive_standings import Outcome, derive
-from replay.verification.findings import Signature
+from replay.verification.findings import Signature, vouched_beyond
 
 FORMAT = "fortyfive-drive-history"
 """The ``format`` of a drive's history (``GET /v1/drives/{id}/history``)."""
@@ -83,12 +83,7 @@ class DrivePrefix:
         said += (f"with {self.ended} of its {self.rounds} rounds ended; rounds after "
                  f"{self.ended} are not in this history" if self.ended < self.rounds
                  else f"with all {self.rounds} of its rounds ended but not the drive's finish")
-        if self.vouched is None:
-            return said
-        missing = self.vouched - self.last
-        return (f"{said}; a checkpoint vouches for drive event {self.vouched}, so at least "
-                f"{missing} event{'s' if missing != 1 else ''} of the drive "
-                f"{'are' if missing != 1 else 'is'} missing from it")
+        return said + vouched_beyond(self.last, self.vouched, "drive event", "drive")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -97,13 +97,20 @@ class Prefix:
                 "missing": None if self.vouched is None else self.vouched - self.last}
 
     def __str__(self) -> str:
-        said = f"this history stops at event {self.last} of a game that was not over"
-        if self.vouched is None:
-            return said
-        missing = self.vouched - self.last
-        return (f"{said}; a checkpoint vouches for event {self.vouched}, so at least "
-                f"{missing} event{'s' if missing != 1 else ''} of the game "
-                f"{'are' if missing != 1 else 'is'} missing from it")
+        return (f"this history stops at event {self.last} of a game that was not over"
+                + vouched_beyond(self.last, self.vouched, "event", "game"))
+
+
+def vouched_beyond(last: int, vouched: int | None, event: str, whole: str) -> str:
+    """The words a prefix ending at *last* adds when a checkpoint vouches for a later *event*
+    (``"event"``, ``"drive event"``) of the *whole* (``"game"``, ``"drive"``): how many events
+    at least are missing from it; ``""`` when none does."""
+    if vouched is None:
+        return ""
+    missing = vouched - last
+    return (f"; a checkpoint vouches for {event} {vouched}, so at least {missing} "
+            f"event{'s' if missing != 1 else ''} of the {whole} "
+            f"{'are' if missing != 1 else 'is'} missing from it")
 
 
 def no_counts() -> dict[str, int]:
