@@ -13,7 +13,7 @@ vouches for those first events only. The service signs a checkpoint at the final
 every finished game, and at the last event of every one-deal history it hands out, so a history
 of a finished game, or a one-deal history of an ended deal, judged by signatures (it carries or
 is given a checkpoint, or the caller gives keys) whose latest matching checkpoint is earlier
-than its last event leaves the events after it unchecked: no signature vouches for them
+than its last event leaves the events after it unchecked: no signature vouches for them.
 A history of deals the service dealt (shuffled by the server) is always judged by
 signatures: with no checkpoint whose signature was checked, no signature vouches for any of its
 events, and it is not complete. Only a table record written by hand (deals recorded at a
@@ -70,6 +70,7 @@ def check(run: Run, vouching: Iterable[Mapping[str, Any] | None], *,
         first, last, UNSIGNED,
         f"{covered}, and the service signs one {signs}: no signature vouches for these events "
         "(fetch the history again, or give the final checkpoint you kept with --checkpoint)"))
+
 
 def _of_game(checkpoint: Mapping[str, Any], game_id: str | None) -> bool:
     try:
