@@ -606,6 +606,13 @@ async function checkCheckpoint(doc, hashes, keys, outcome) {
     return;
   }
   outcome.counts.checkpoint = { version: checkpoint.version, key_id: checkpoint.key_id, trust };
+  // A checkpoint vouches for the history up to its event and no further: the service signs one
+  // at the final event of every finished game, so a finished game's events after it (an early
+  // checkpoint on a history rewritten since) are vouched for by no signature.
+  const over = ((doc.results || {}).game || {}).phase === "over";
+  if (over && checkpoint.version < last) {
+    outcome.skip(`events ${checkpoint.version + 1}-${last}`, `no signature vouches for them: the checkpoint signs event ${checkpoint.version} only, and the service signs one at the final event of every finished game (docs/verification.md, "Extent")`);
+  }
 }
 
 /** "1 event", "2 events". */

@@ -332,6 +332,23 @@ def test_a_history_without_checkpoint_is_partly_checked(
     assert "checkpoint: " in verdict.text
 
 
+def test_an_early_checkpoint_vouches_for_no_event_after_it(
+    live: LiveServer, browser: Any, auditor_doc: dict[str, Any], published_keys: None,
+    tmp_path: Path,
+) -> None:
+    """A finished game carrying a genuine checkpoint of an early event (what ?at=N makes the
+    service sign) is not verified: the events after it could have been rewritten."""
+    doc = dict(auditor_doc)
+    last = doc["events"][-1]["version"]
+    doc["checkpoint"] = checkpoint_of(doc, 10)
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "early", doc))
+    assert verdict.get_attribute("data-verdict") == "partly", verdict.text
+    assert f"events 11-{last}: no signature vouches for them" in verdict.text, verdict.text
+    doc["checkpoint"] = checkpoint_of(doc)
+    verdict = open_file(browser, f"{live.url}/viewer", write(tmp_path, "final", doc))
+    assert verdict.get_attribute("data-verdict") == "verified", verdict.text
+
+
 def test_the_verdict_reads_on_a_phone(
     live: LiveServer, browser: Any, auditor_doc: dict[str, Any], published_keys: None,
     tmp_path: Path,
