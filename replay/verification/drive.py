@@ -153,8 +153,7 @@ def check_drive(document: Any, *, checkpoint: Any = None,
         envelopes = [DriveEnvelope.from_dict(raw) for raw in document["events"]]
         head = verify_drive_chain(envelopes, drive_id)
         drive_events = [decode_drive(envelope) for envelope in envelopes]
-        drive = fold_drive(drive_id, drive_events)
-        seated = _seated_at_start(drive_id, drive_events)
+        drive, seated = _folded_with_seating(drive_id, drive_events)
     except (KeyError, TypeError, ValueError, CorruptStreamError, SchemaError,
             DriveError) as error:
         return _unread(drive_id, f"drive events: {error}")
@@ -341,10 +340,13 @@ def _round_problems(drive: DriveState, listed: Mapping[str, Mapping[str, Any]]) 
                                    or entry.get("round") != rounds[game])]
 
 
-def _seated_at_start(drive_id: str, events: Sequence[Event]) -> dict[int, list[list[str]]]:
-    """Returns the names of each round's tables, player by player in seat order, as the round
-    started: what its games were created with (a substitution within the round changes who
-    plays on, not the names the game was created with; one since, nothing)."""
+def _folded_with_seating(drive_id: str, events: Sequence[Event]
+                         ) -> tuple[DriveState, dict[int, list[list[str]]]]:
+    """Returns the drive folded over its *events* (:func:`engine.drives.fold_drive`, step by
+    step) and, taken on the way, the names of each round's tables, player by player in seat
+    order, as the round started: what its games were created with (a substitution within the
+    round changes who plays on, not the names the game was created with; one since,
+    nothing)."""
     seated: dict[int, list[list[str]]] = {}
     drive = fold_drive(drive_id, events[:1])
     for event in events[1:]:
@@ -352,7 +354,7 @@ def _seated_at_start(drive_id: str, events: Sequence[Event]) -> dict[int, list[l
         if isinstance(event, RoundStarted):
             seated[event.round] = [[drive.players[player]["name"] for player in table]
                                    for table in drive.schedule[event.round - 1]]
-    return seated
+    return drive, seated
 
 
 def _table_problems(drive: DriveState, seated: Mapping[int, list[list[str]]],
@@ -360,7 +362,7 @@ def _table_problems(drive: DriveState, seated: Mapping[int, list[list[str]]],
     """Returns the games a round started at a table other than the one their id names
     (:func:`engine.drives.game_id_of`), and the listed games that seat players other than the
     drive's schedule put at their table, by name as they sat when the round started
-    (*seated*, :func:`_seated_at_start`). A game created before games named their seats is
+    (*seated*, :func:`_folded_with_seating`). A game created before games named their seats is
     not held to names; one whose events cannot be read is named where its result is
     derived."""
     problems = []
