@@ -25,6 +25,8 @@ The figures, all measured in one run on the same machine:
   the same events, both as bare data (``{"type": ..., "data": ...}`` per event) and as the
   store holds them (sealed envelopes, decoded one by one as a load does). The ratio says how
   much replaying a game costs beyond reading it; the aim is 6x or less.
+- ``compiled_modules``: the engine's modules that ran compiled by mypyc (``setup.py``); empty
+  for a build without it (``FORTYFIVE_PURE=1``, or no C compiler), whose figures differ.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from engine.actions import (
     start_game,
     start_game_and_apply,
 )
+from engine.compiled import compiled_modules
 from engine.fold import fold
 from engine.profiles import PROFILES, profile_players
 from events.chain import seal_events
@@ -139,6 +142,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "microseconds_per_event": round(fold_seconds / total_events * 1e6, 2),
         },
         "fold_vs_json": compare_with_json(bruff_game, args.repeat),
+        # Which of the engine's modules ran as C extensions (setup.py): none in a pure build.
+        "compiled_modules": list(compiled_modules()),
     }
 
 

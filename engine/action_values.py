@@ -74,6 +74,12 @@ class Action:
             body[name] = value
         return body
 
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Action:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
+
 
 def parse_action(body: Any) -> Action:
     """Returns the action in a JSON object such as ``{"type": "play", "card": "5S"}``.

@@ -100,7 +100,7 @@ def start_game(
     *,
     context: str | None = None,
     contribution_secret: bytes | None = None,
-    nonce_window: int | None = None,
+    nonce_window: object = None,
     names: Sequence[str | None] = (),
     bot_levels: Sequence[str | None] = (),
 ) -> tuple[Event, ...]:
@@ -134,7 +134,7 @@ def start_game_and_apply(
     *,
     context: str | None = None,
     contribution_secret: bytes | None = None,
-    nonce_window: int | None = None,
+    nonce_window: object = None,
     bot_pace_ms: int = 0,
     names: Sequence[str | None] = (),
     bot_levels: Sequence[str | None] = (),

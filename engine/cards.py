@@ -10,6 +10,8 @@ import dataclasses
 import enum
 from collections.abc import Iterable, Iterator
 
+from mypy_extensions import mypyc_attr
+
 from engine.errors import InvalidCardError, shown
 
 
@@ -63,6 +65,7 @@ RANK_LETTERS = "23456789TJQKA"
 _RANK_BY_LETTER = {letter: Rank(value) for value, letter in enumerate(RANK_LETTERS, start=2)}
 
 
+@mypyc_attr(native_class=False)
 class Card(int):
     """A playing card, or the joker (``suit`` is ``None`` only for the joker).
 
@@ -88,7 +91,7 @@ class Card(int):
             return card
 
     @staticmethod
-    def parse(text: str) -> Card:
+    def parse(text: object) -> Card:
         """Returns the card written as *text*, e.g. ``Card.parse("10d") == Card.parse("TD")``.
 
         >>> Card.parse("10d")
@@ -96,12 +99,11 @@ class Card(int):
 
         :raises InvalidCardError: if *text* is not a card.
         """
-        try:
-            return _CARDS_BY_TEXT[text]
-        except (KeyError, TypeError):
-            pass
         if not isinstance(text, str):
             raise InvalidCardError(f"invalid card {shown(text)}: expected a string such as '5S'")
+        known = _CARDS_BY_TEXT.get(text)
+        if known is not None:
+            return known
         normal = text.strip().upper()
         if normal.startswith("10"):
             normal = "T" + normal[2:]

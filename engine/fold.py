@@ -56,7 +56,7 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
 
     :raises EventSequenceError: if the events do not form a game.
     """
-    registry = _REGISTRY
+    registry = _APPLY
     plays: list[tuple[int, Card]] = []
     for event in events:
         if type(event) is CardPlayed and state is not None:
@@ -72,8 +72,8 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
             state, plays = play_cards(state, plays), []
         # apply_event's own steps, inlined for the common case: a registered type after the
         # first event (anything else goes through apply_event, which explains the error).
-        apply = registry.get(type(event)) if state is not None else None
-        if apply is None or type(event) is GameCreated:
+        apply = registry.get(type(event))
+        if apply is None or state is None:
             state = apply_event(state, event)
         else:
             state = apply(event, state)
@@ -98,21 +98,30 @@ def apply_event(state: GameState | None, event: Event) -> GameState:
         return _create(event)
     if isinstance(event, GameCreated):
         raise EventSequenceError("game_created may only be the first event")
-    # The registered function of the event's own type, looked up directly (singledispatch's
-    # wrapper, for a subclass or an unregistered type, is the fallback).
-    apply = _REGISTRY.get(type(event)) or _apply
+    apply = _APPLY.get(type(event))
+    if apply is None:
+        raise TypeError(f"no apply function registered for {type(event).__name__}")
     after = apply(event, state)
     assert after.version == state.version + 1, "every apply function moves the version on once"
     return after
 
 
-@functools.singledispatch
-def _apply(event: Event, state: GameState) -> GameState:
-    raise TypeError(f"no apply function registered for {type(event).__name__}")
+E = TypeVar("E", bound=Event)
 
 
-_REGISTRY = _apply.registry
-"""The apply function of each event type (singledispatch's registry: it fills as below)."""
+_APPLY: dict[type[Event], Callable[[Any, GameState], GameState]] = {}
+"""The apply function of each event type after ``game_created`` (filled by ``@_applies``)."""
+
+
+def _applies(kind: type[E]) -> Callable[[Callable[[E, GameState], GameState]],
+                                        Callable[[E, GameState], GameState]]:
+    """Registers the decorated function as the one that applies events of type *kind*."""
+    def register(
+            function: Callable[[E, GameState], GameState]) -> Callable[[E, GameState], GameState]:
+        _APPLY[kind] = function
+        return function
+    return register
+
 
 _CARD_BY_CODE = {card.code(): card for card in (*STANDARD_DECK, JOKER)}
 """Each card by its canonical code, as events write it (:meth:`Card.parse` reads any)."""
@@ -227,7 +236,7 @@ def _past_deals(state: GameState) -> tuple[DealState, ...]:
     return state.past_deals + ((state.deal,) if state.deal is not None else ())
 
 
-@_apply.register
+@_applies(DeckShuffled)
 def _shuffled(event: DeckShuffled, state: GameState) -> GameState:
     # A /2 deck depends on the cut and the contributions: it is derived at the cut.
     order = () if event.algorithm == ALGORITHM_2 else deck_order(
@@ -243,7 +252,7 @@ def _shuffled(event: DeckShuffled, state: GameState) -> GameState:
     return _with_deal(state, deal, past_deals=_past_deals(state))
 
 
-@_apply.register
+@_applies(BoardDealt)
 def _board(event: BoardDealt, state: GameState) -> GameState:
     if commitment(event.seed) != event.commitment:
         raise EventSequenceError(f"board {event.board!r}: the seed does not match its commitment")
@@ -261,7 +270,7 @@ def _board(event: BoardDealt, state: GameState) -> GameState:
                       past_deals=_past_deals(state))
 
 
-@_apply.register
+@_applies(DealContributed)
 def _contributed(event: DealContributed, state: GameState) -> GameState:
     deal = _deal_of(state, "cut")
     if event.deal != deal.number:
@@ -270,7 +279,7 @@ def _contributed(event: DealContributed, state: GameState) -> GameState:
     return _with_deal(state, _replaced(deal, nonces=deal.nonces + ((event.seat, event.nonce),)))
 
 
-@_apply.register
+@_applies(DeckCut)
 def _cut(event: DeckCut, state: GameState) -> GameState:
     deal = _deal_of(state, "cut")
     if deal.algorithm == ALGORITHM_2:
@@ -285,7 +294,7 @@ def _cut(event: DeckCut, state: GameState) -> GameState:
     return _with_deal(state, _deal_out(state.rules, deal, order, event.position))
 
 
-@_apply.register
+@_applies(DealRecorded)
 def _recorded(event: DealRecorded, state: GameState) -> GameState:
     rules = state.rules
     hands = tuple(tuple(Card.parse(code) for code in hand) for hand in event.hands)
@@ -385,7 +394,7 @@ def _replace_hand(
     return deal.hands[:seat] + (hand,) + deal.hands[seat + 1:]
 
 
-@_apply.register
+@_applies(JokerBuried)
 def _buried(event: JokerBuried, state: GameState) -> GameState:
     deal = _deal_of(state, "joker")
     card = Card.parse(event.card)
@@ -399,7 +408,7 @@ def _buried(event: JokerBuried, state: GameState) -> GameState:
     return _with_deal(state, _expose(state.rules, deal))
 
 
-@_apply.register
+@_applies(TurnUpRobbed)
 def _robbed(event: TurnUpRobbed, state: GameState) -> GameState:
     deal = _deal_of(state, "play")
     assert deal.turn_up is not None, "only a turn-up can be robbed"
@@ -434,22 +443,22 @@ def _call(state: GameState, seat: int, call: str, amount: int | None) -> GameSta
     return _with_deal(state, deal)
 
 
-@_apply.register
+@_applies(BidMade)
 def _bid(event: BidMade, state: GameState) -> GameState:
     return _call(state, event.seat, "bid", event.amount)
 
 
-@_apply.register
+@_applies(BidPassed)
 def _passed(event: BidPassed, state: GameState) -> GameState:
     return _call(state, event.seat, "pass", None)
 
 
-@_apply.register
+@_applies(BidHeld)
 def _held(event: BidHeld, state: GameState) -> GameState:
     return _call(state, event.seat, "hold", None)
 
 
-@_apply.register
+@_applies(TrumpNamed)
 def _trump_named(event: TrumpNamed, state: GameState) -> GameState:
     deal = _deal_of(state, "trump")
     deal = _replaced(
@@ -459,7 +468,7 @@ def _trump_named(event: TrumpNamed, state: GameState) -> GameState:
     return _with_deal(state, deal)
 
 
-@_apply.register
+@_applies(CardsDiscarded)
 def _discarded(event: CardsDiscarded, state: GameState) -> GameState:
     deal = _deal_of(state, "discard")
     hand = deal.hands[event.seat]
@@ -482,13 +491,13 @@ def _discarded(event: CardsDiscarded, state: GameState) -> GameState:
     return _with_deal(state, deal)
 
 
-@_apply.register
+@_applies(JinkAnnounced)
 def _jink(event: JinkAnnounced, state: GameState) -> GameState:
     deal = _deal_of(state, "play")
     return _with_deal(state, _replaced(deal, jink_seat=event.seat))
 
 
-@_apply.register
+@_applies(CardPlayed)
 def _played(event: CardPlayed, state: GameState) -> GameState:
     return play_cards(state, ((event.seat, _card_of(event)),))
 
@@ -739,7 +748,7 @@ def _bonus_counted(facts: tuple[Fact, ...], ended_at: int, completed: int) -> tu
     return tuple(amended)
 
 
-@_apply.register
+@_applies(SeedRevealed)
 def _revealed(event: SeedRevealed, state: GameState) -> GameState:
     # An abandoned game's deal in progress is revealed as it was left (GameState.seed_due).
     deal = state.deal if state.seed_due else _deal_of(state, "over")
@@ -752,7 +761,7 @@ def _revealed(event: SeedRevealed, state: GameState) -> GameState:
     return _with_deal(state, _replaced(deal, seed_revealed=True))
 
 
-@_apply.register
+@_applies(BoardSkipped)
 def _skipped(event: BoardSkipped, state: GameState) -> GameState:
     deal = state.deal
     if deal is None or deal.board != event.board or deal.number != event.deal:
@@ -781,7 +790,7 @@ def _skipped(event: BoardSkipped, state: GameState) -> GameState:
                      dealer=(deal.dealer + 1) % state.rules.players, **changes)
 
 
-@_apply.register
+@_applies(SeatNamed)
 def _named(event: SeatNamed, state: GameState) -> GameState:
     # A seat's name changes nothing of the play: the views, histories and pictures show it.
     if not 0 <= event.seat < state.rules.players:
@@ -792,9 +801,10 @@ def _named(event: SeatNamed, state: GameState) -> GameState:
     return _replaced(state, version=state.version + 1, names=tuple(names))
 
 
-@_apply.register
+@_applies(GameAbandoned)
 def _abandoned(event: GameAbandoned, state: GameState) -> GameState:
     del event  # Its data explains the decision; the fold only ends the game.
     if state.phase == "over":
         raise EventSequenceError("game_abandoned for a game that is already over")
     return _replaced(state, version=state.version + 1, abandoned=True)
+

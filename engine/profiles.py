@@ -14,7 +14,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from engine.errors import ProfileError, shown
 from engine.ranking import rankings_number
@@ -31,6 +31,12 @@ class Profile:
     """The fewest and most players."""
     auction: bool
     """Trumps chosen by bidding (no turn-up, no robbing) instead of by the turn-up."""
+
+    def __copy__(self) -> Profile:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Profile:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
 
 
 _PROFILES: dict[str, Profile] = {
@@ -105,6 +111,12 @@ class RuleSet:
         """Returns the SHA-256 of the canonical JSON of profile, players and options."""
         return _digest_of(self)
 
+    def __copy__(self) -> RuleSet:
+        return self
+
+    def __deepcopy__(self, memo: object) -> RuleSet:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Option:
@@ -149,8 +161,14 @@ class Option:
             return f"must be one of {', '.join(shown(v) for v in self.values)}"
         return None if self.accepts(value) else f"must be {self.allowed}"
 
+    def __copy__(self) -> Option:
+        return self
 
-def _is_int(value: Any) -> bool:
+    def __deepcopy__(self, memo: object) -> Option:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
+
+
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -300,7 +318,7 @@ def option_specs(profile: str, players: int | None = None) -> dict[str, dict[str
 
 
 def make_ruleset(
-    profile: str, options: Mapping[str, Any] | None = None, players: int | None = None
+    profile: str, options: Mapping[str, Any] | None = None, players: object = None
 ) -> RuleSet:
     """Returns the rule set of *profile* with *options* over its defaults, for *players* seats.
 

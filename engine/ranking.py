@@ -65,6 +65,12 @@ class Ranking:
         """Returns the suit *card* counts as: trumps for AH and the joker."""
         return self.led_suit_of[card]
 
+    def __copy__(self) -> Ranking:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Ranking:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
+
 
 def _code(letter: str, suit: Suit) -> Card:
     return Card(Rank("23456789TJQKA".index(letter) + 2), suit)

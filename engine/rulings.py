@@ -58,6 +58,12 @@ class Ruling:
         text = self.text if version is None else self.text_in(version)
         return {"rule": self.rule_id, "text": text}
 
+    def __copy__(self) -> Ruling:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Ruling:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
+
 
 @functools.lru_cache(maxsize=8192, typed=True)  # typed: True and 1 read differently.
 def ruling(rule_id: str, **args: Any) -> Ruling:

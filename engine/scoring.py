@@ -167,6 +167,12 @@ class Settlement:
     result: DealResult
     facts: tuple[Fact, ...]
 
+    def __copy__(self) -> Settlement:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Settlement:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
+
 
 def settle_chronology(
     deal: DealState, rules: RuleSet, finish: tuple[int, Side], version: int

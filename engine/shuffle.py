@@ -34,7 +34,7 @@ import hashlib
 import hmac
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, count
+from itertools import chain, count, repeat
 from typing import Any
 
 from engine.cards import JOKER, STANDARD_DECK, Card
@@ -69,14 +69,16 @@ def pack(rules: RuleSet) -> tuple[Card, ...]:
     return one * rules.decks
 
 
-def seed_bytes(seed_hex: str) -> bytes:
+def seed_bytes(seed_hex: object) -> bytes:
     """Returns the 32 bytes of a hex seed.
 
     :raises ShuffleError: if *seed_hex* is not 64 hex digits.
     """
+    if not isinstance(seed_hex, str):
+        raise ShuffleError(f"invalid seed {seed_hex!r}: expected 64 hex digits")
     try:
         raw = bytes.fromhex(seed_hex)
-    except (ValueError, TypeError):
+    except ValueError:
         raise ShuffleError(f"invalid seed {seed_hex!r}: expected 64 hex digits") from None
     if len(seed_hex) != 2 * len(raw):
         # bytes.fromhex skips whitespace; a seed has exactly one spelling up to case.
@@ -100,8 +102,11 @@ def keyed_stream(key: bytes, label: bytes) -> Iterator[int]:
     """Yields the bytes of HMAC-SHA256(*key*, *label* + i as 8 bytes big-endian), i = 0, 1...
 
     Chained in C: a byte costs no Python frame, only a block does (a shuffle reads ~60)."""
-    return chain.from_iterable(
-        hmac.digest(key, label + block.to_bytes(8, "big"), "sha256") for block in count())
+    return chain.from_iterable(map(_block_digest, repeat(key), repeat(label), count()))
+
+
+def _block_digest(key: bytes, label: bytes, block: int) -> bytes:
+    return hmac.digest(key, label + block.to_bytes(8, "big"), "sha256")
 
 
 def check_nonce(nonce: object) -> str:
@@ -201,7 +206,7 @@ def _drawn(bound: int, byte: int) -> int:
         return -1
 
 
-def cut(order: Sequence[Card], position: int) -> tuple[Card, ...]:
+def cut(order: Sequence[Card], position: object) -> tuple[Card, ...]:
     """Returns *order* cut at *position*: the top *position* cards go underneath.
 
     :raises ShuffleError: if *position* is not 1..len(order)-1.
@@ -215,7 +220,7 @@ def cut(order: Sequence[Card], position: int) -> tuple[Card, ...]:
     return tuple(order[position:]) + tuple(order[:position])
 
 
-def deck_order(rules: RuleSet, seed_hex: str, algorithm: str = ALGORITHM) -> tuple[Card, ...]:
+def deck_order(rules: RuleSet, seed_hex: object, algorithm: str = ALGORITHM) -> tuple[Card, ...]:
     """Returns the order of the pack after the ``/1`` shuffle of *seed_hex*, top card first.
 
     :raises ShuffleError: for a malformed seed or an algorithm other than ``/1`` (a ``/2``
@@ -228,8 +233,8 @@ def deck_order(rules: RuleSet, seed_hex: str, algorithm: str = ALGORITHM) -> tup
     return shuffled(pack(rules), byte_stream(seed_bytes(seed_hex)))
 
 
-def deal_order(rules: RuleSet, seed_hex: str, context: str, deal: int, position: int,
-               nonces: Iterable[tuple[int, str]] = ()) -> tuple[Card, ...]:
+def deal_order(rules: RuleSet, seed_hex: str, context: str, deal: int, position: object,
+               nonces: Iterable[tuple[int, object]] = ()) -> tuple[Card, ...]:
     """Returns the ``/2`` order of the pack before the cut, top card first: Fisher-Yates over
     the stream of :func:`deal_key` (the cut at *position* is then :func:`cut`).
 

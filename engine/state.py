@@ -86,6 +86,12 @@ class Auction:
     calls: tuple[tuple[Seat, str, int | None], ...] = ()
     """Every call in order: (seat, ``bid``/``pass``/``hold``, amount)."""
 
+    def __copy__(self) -> Auction:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Auction:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class DealResult:
@@ -98,6 +104,12 @@ class DealResult:
     """The last trick that counted (0 for a passed-out auction)."""
     winner: Side | None = None
     """The side that won the game in this deal, if any."""
+
+    def __copy__(self) -> DealResult:
+        return self
+
+    def __deepcopy__(self, memo: object) -> DealResult:
+        return self  # A value: compiled by mypyc, it cannot be rebuilt field by field.
 
 
 class DealState(NamedTuple):

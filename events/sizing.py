@@ -67,14 +67,17 @@ def deep_size(value: Any) -> int:
 def _fields(item: Any) -> list[Any]:
     """Returns the values of *item*'s instance fields (slots and ``__dict__``)."""
     values: list[Any] = []
-    for cls in type(item).__mro__:
-        for name in cls.__dict__.get("__slots__", ()):
-            if name in ("__dict__", "__weakref__"):
-                continue
-            try:
-                values.append(getattr(item, name))
-            except AttributeError:
-                continue
+    names = [name for cls in type(item).__mro__ for name in cls.__dict__.get("__slots__", ())]
+    if not names and not hasattr(item, "__dict__"):
+        # A class compiled by mypyc keeps its fields in C, without slots: its dataclass names them.
+        names = list(getattr(type(item), "__dataclass_fields__", ()))
+    for name in names:
+        if name in ("__dict__", "__weakref__"):
+            continue
+        try:
+            values.append(getattr(item, name))
+        except AttributeError:
+            continue
     instance = getattr(item, "__dict__", None)
     if isinstance(instance, dict):
         values.append(instance)

@@ -27,6 +27,8 @@ import pytest
 import redis
 from hypothesis import HealthCheck, settings
 
+import engine.actions  # noqa: F401  (the move path, compiled or not: checked below)
+from engine.compiled import compiled_modules, stale_modules
 from events.redis_store import RedisEventStore
 from service.processes.embedded_cluster import EmbeddedCluster
 from service.processes.embedded_redis import EmbeddedRedis
@@ -43,6 +45,21 @@ settings.load_profile("ci" if os.environ.get("CI") else "suite")
 # with strong bots (every bot seat of a game with a person, unless the test names basic) get a
 # small budget, so that the suite stays fast on two cores. The processes it starts inherit it.
 os.environ.setdefault("BOT_BUDGET_MS", "5")
+
+
+def pytest_report_header() -> str:
+    compiled = compiled_modules()
+    if compiled:
+        return f"engine: {len(compiled)} modules compiled by mypyc (setup.py)"
+    return "engine: plain Python (not compiled)"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    stale = stale_modules()
+    if stale:
+        pytest.exit(f"the source of {', '.join(stale)} changed after it was compiled, so the "
+                    "tests would run the old code: ./dev test compiles it again (or "
+                    "pip install -e . in this environment)", returncode=4)
 
 
 class ErrorLogRecorder(logging.Handler):

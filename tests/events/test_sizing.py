@@ -32,10 +32,13 @@ def _reference(value: Any) -> int:
             pending.extend(item.keys())
             pending.extend(item.values())
         else:
-            for cls in type(item).__mro__:
-                for name in cls.__dict__.get("__slots__", ()):
-                    if name not in ("__dict__", "__weakref__") and hasattr(item, name):
-                        pending.append(getattr(item, name))
+            names = [name for cls in type(item).__mro__
+                     for name in cls.__dict__.get("__slots__", ())]
+            if not names and not hasattr(item, "__dict__"):  # compiled: the dataclass's fields
+                names = list(getattr(type(item), "__dataclass_fields__", ()))
+            for name in names:
+                if name not in ("__dict__", "__weakref__") and hasattr(item, name):
+                    pending.append(getattr(item, name))
             instance = getattr(item, "__dict__", None)
             if isinstance(instance, dict):
                 pending.append(instance)
