@@ -17,13 +17,15 @@ def compiled_modules() -> tuple[str, ...]:
     ))
 
 
-def stale_modules() -> tuple[str, ...]:
-    """Returns the compiled modules whose source changed after they were compiled: in a
-    checkout, the source a developer edited would silently not be what runs."""
+def stale_modules(package: pathlib.Path = pathlib.Path(__file__).parent) -> tuple[str, ...]:
+    """Returns the modules of *package* (the engine's folder) built for this interpreter whose
+    source changed after they were compiled: in a checkout, the source a developer edited
+    would silently not be what runs. It reads the files, so a module not yet imported counts.
+    """
     stale = []
-    for name in compiled_modules():
-        built = pathlib.Path(str(sys.modules[name].__file__))
-        source = built.with_name(name.rpartition(".")[2] + ".py")
-        if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
-            stale.append(name)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for built in sorted(package.glob("*" + suffix)):
+            source = built.with_name(built.name[:-len(suffix)] + ".py")
+            if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
+                stale.append(f"{package.name}.{source.stem}")
     return tuple(stale)

@@ -27,7 +27,7 @@ import pytest
 import redis
 from hypothesis import HealthCheck, settings
 
-import engine.actions  # noqa: F401  (the move path, compiled or not: checked below)
+import engine.actions  # noqa: F401  (the move path, compiled or not: the header says which)
 from engine.compiled import compiled_modules, stale_modules
 from events.redis_store import RedisEventStore
 from service.processes.embedded_cluster import EmbeddedCluster

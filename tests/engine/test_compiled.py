@@ -30,18 +30,25 @@ def test_the_engine_runs_every_listed_module_compiled_or_none() -> None:
     assert set(compiled_modules()) in (set(), _listed())
 
 
-def test_a_compiled_module_older_than_its_source_is_stale(
+def test_a_module_loaded_from_an_extension_is_listed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    built = tmp_path / ("rules" + importlib.machinery.EXTENSION_SUFFIXES[0])
-    source = tmp_path / "rules.py"
+    module = types.ModuleType("engine.rules")
+    module.__file__ = str(tmp_path / ("rules" + importlib.machinery.EXTENSION_SUFFIXES[0]))
+    monkeypatch.setitem(sys.modules, "engine.rules", module)
+    assert "engine.rules" in compiled_modules()
+
+
+def test_a_compiled_module_older_than_its_source_is_stale_imported_or_not(
+        tmp_path: Path) -> None:
+    package = tmp_path / "engine"
+    package.mkdir()
+    built = package / ("rules" + importlib.machinery.EXTENSION_SUFFIXES[0])
+    source = package / "rules.py"
     built.write_bytes(b"")
     source.write_text("", encoding="utf-8")
-    module = types.ModuleType("engine.rules")
-    module.__file__ = str(built)
-    monkeypatch.setitem(sys.modules, "engine.rules", module)
+    (package / "plain.py").write_text("", encoding="utf-8")  # Not compiled: never stale.
     os.utime(built, (1_000_000, 1_000_000))
     os.utime(source, (2_000_000, 2_000_000))
-    assert "engine.rules" in compiled_modules()
-    assert "engine.rules" in stale_modules()
+    assert stale_modules(package) == ("engine.rules",)
     os.utime(built, (3_000_000, 3_000_000))
-    assert "engine.rules" not in stale_modules()
+    assert stale_modules(package) == ()
