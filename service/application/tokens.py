@@ -1,7 +1,7 @@
 """Seat and auditor tokens: issued, stored as digests, and identified.
 
 Each game gets one bearer token per human seat, and an auditor token only when its creator
-asks for one, all from ``secrets.token_urlsafe(32)``. A claimable seat gets no token at
+asks for one, all from :func:`new_token`. A claimable seat gets no token at
 creation but a one-time claim code (:mod:`service.application.claims`); its token is minted
 for whoever claims it. Only SHA-256 digests are stored, in a Redis hash beside the game's
 events (``f45:{p<NNN>}:seats:<id>``, the same cluster slot): ``seat:<n>`` (a seat's token),
@@ -51,8 +51,12 @@ class TokenRefusedError(PermissionError):
 
 
 def new_token() -> str:
-    """Returns a fresh bearer token: 32 random bytes, URL-safe base64."""
-    return secrets.token_urlsafe(32)
+    """Returns a fresh bearer token: 32 random bytes, URL-safe base64, drawn again while it
+    starts with ``-`` (one in 64), which a command line would read as an option
+    (``fortyfive bot --token -x...`` is refused as a missing value)."""
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return token
 
 
 def token_digest(token: str) -> str:

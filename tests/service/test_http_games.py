@@ -44,6 +44,16 @@ def test_tokens_are_distinct_and_long(table: Table) -> None:
     assert all(token and len(token) >= 43 for token in tokens)
 
 
+def test_no_token_starts_with_a_dash_which_a_command_line_reads_as_an_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from service.application import tokens
+
+    drawn = iter(["-" + "A" * 42, "-" + "B" * 42, "C" * 43])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda size: next(drawn))
+    assert tokens.new_token() == "C" * 43
+
+
 def test_tokens_are_stored_only_as_digests(table: Table, api_store: RedisEventStore) -> None:
     from events.keys import seats_key
     from service.application.tokens import token_digest
