@@ -52,6 +52,12 @@ ABANDON_MARGIN = 10
 MAINTENANCE_SECONDS = 10
 """How often RQ cleans its registries (and so retries abandoned jobs)."""
 
+COMMAND_WAIT = 1.0
+"""The longest wait of the thread reading RQ's command channel (RQ's is 60 s): the thread sees
+a stop only between waits, and redis-py's ``stop()`` waits for it, so a stopping worker could
+hang for a minute. RQ's ``unsubscribe`` sends UNSUBSCRIBE before the stop; a thread that read
+its reply first began another wait (seen in CI, as a worker cold-stopped by a second SIGTERM)."""
+
 STUCK_SECONDS = 5
 """How long after a maintenance pass first saw a job taken from the queue, yet neither started
 nor running, it counts as abandoned by a worker that died taking it (RQ waits a minute). Two
@@ -176,6 +182,17 @@ class ResilientWorker(SimpleWorker):
         else:
             super().heartbeat(timeout, pipeline)
         self._on_heartbeat()
+
+    def subscribe(self) -> None:
+        """RQ's subscription to this worker's command channel, read in waits of
+        :data:`COMMAND_WAIT` so that stopping it is prompt."""
+        self.log.info("Worker %s: subscribing to channel %s", self.name,
+                      self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(
+            sleep_time=COMMAND_WAIT, daemon=True,
+            exception_handler=self._pubsub_exception_handler)
 
     def _pubsub_exception_handler(self, exc: Exception, pubsub: Any, thread: Any) -> None:
         """Keeps RQ's command channel retrying through an outage at RQ's pace, without RQ's

@@ -194,6 +194,27 @@ def test_sigterm_stops_an_idle_worker_at_its_next_wait_for_a_job_not_inside_a_re
         queue.intermediate_queue_key), "no job left half taken"
 
 
+def test_the_command_channel_stops_within_seconds_when_no_message_wakes_it(
+    queue: Queue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    worker = _resilient_worker(queue, [])
+    handled = threading.Event()
+    monkeypatch.setattr(worker, "handle_payload", lambda message: handled.set())
+    worker.subscribe()
+    thread = worker.pubsub_thread
+    try:
+        # Once a command is handled the thread is back in its wait for the next one.
+        while not handled.wait(0.1):
+            queue.connection.publish(worker.pubsub_channel_name, '{"command": "none"}')
+        stopper = threading.Thread(target=thread.stop, daemon=True)
+        stopper.start()
+        # RQ's thread waited up to 60 s for a message before it saw the stop.
+        stopper.join(15)
+        assert not stopper.is_alive() and not thread.is_alive(), "the stop is seen promptly"
+    finally:
+        worker.pubsub.close()
+
+
 def test_a_job_whose_worker_died_is_abandoned_soon_and_retried_by_rq(queue: Queue) -> None:
     job = queue.enqueue("time.sleep", 0, retry=context.retry())
     worker = _resilient_worker(queue, [])
