@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from engine.actions import legal_actions
+from engine.action_values import PASS, Action, action_json
+from engine.actions import legal_moves
 from engine.cards import ACE_OF_HEARTS, JOKER, Card, Suit
 from engine.profiles import RuleSet
 from engine.ranking import Ranking, is_protected, ranking, trick_strengths
@@ -27,33 +28,42 @@ class Chance(Protocol):
 
 
 def choose_action(state: GameState, seat: Seat, chance: Chance) -> dict[str, Any] | None:
-    """Returns the action the bot in *seat* takes now, or ``None`` if it has nothing to do."""
-    actions = [action for action in legal_actions(state, seat) if action["type"] != "jink"]
+    """Returns the action the bot in *seat* takes now as the JSON object a client posts, or
+    ``None`` if it has nothing to do: :func:`choose_move` at the edge."""
+    move = choose_move(state, seat, chance)
+    return None if move is None else action_json(move)
+
+
+def choose_move(state: GameState, seat: Seat, chance: Chance) -> Action | None:
+    """Returns the action the bot in *seat* takes now, one of :func:`legal_moves`, or
+    ``None`` if it has nothing to do. Searches (the strong level's play-outs) call it on every
+    step, so it decides on the engine's typed values, never their JSON."""
+    moves = [move for move in legal_moves(state, seat) if move.type != "jink"]
     deal = state.deal
-    if not actions or deal is None:
+    if not moves or deal is None:
         return None
-    kind = actions[0]["type"]
+    kind = moves[0].type
     if kind == "cut":
-        committed = committed_cut_action(state, seat)
-        return committed if committed is not None else actions[chance.randrange(len(actions))]
+        committed = committed_cut_move(state, seat)
+        return committed if committed is not None else moves[chance.randrange(len(moves))]
     if kind == "bury":
-        return min(actions, key=lambda action: _keep_value(Card.parse(action["card"])))
+        return min(moves, key=lambda move: _keep_value(card_of(move)))
     if kind in ("bid", "hold", "pass"):
-        return _bid(state, deal, seat, actions)
+        return _bid(state, deal, seat, moves)
     if kind == "name_trump":
         suit = _best_suit(deal.hands[seat], state.rules)
-        return {"type": "name_trump", "suit": suit.name}
+        return next(move for move in moves if move.suit is suit)
     if kind == "discard":
-        return _discard(deal, seat, state.rules, actions)
-    robs = [action for action in actions if action["type"] == "rob"]
+        return _discard(deal, seat, state.rules, moves)
+    robs = [move for move in moves if move.type == "rob"]
     if robs:
         assert deal.trump is not None
         order = ranking(deal.trump, state.rules)
-        return min(robs, key=lambda action: _strength(Card.parse(action["discard"]), order))
-    return _play(state, deal, seat, actions)
+        return min(robs, key=lambda move: _strength(card_of(move), order))
+    return _play(state, deal, seat, moves)
 
 
-def committed_cut_action(state: GameState, seat: Seat) -> dict[str, Any] | None:
+def committed_cut_move(state: GameState, seat: Seat) -> Action | None:
     """Returns the cut a bot (or the turn clock) makes for *seat* in a ``/2`` deal: drawn from
     the game's committed contribution secret, so the server could not pick it once it knew the
     seed; ``None`` in a game without one (``/1``)."""
@@ -62,8 +72,13 @@ def committed_cut_action(state: GameState, seat: Seat) -> dict[str, Any] | None:
     if deal is None or secret is None or deal.algorithm != ALGORITHM_2 or deal.context is None:
         return None
     size = len(pack(state.rules))
-    return {"type": "cut",
-            "position": committed_cut(secret, deal.context, deal.number, seat, size)}
+    return Action("cut", position=committed_cut(secret, deal.context, deal.number, seat, size))
+
+
+def card_of(move: Action) -> Card:
+    """The card of a play, a rob's discard or a burial (the actions that name one)."""
+    assert move.card is not None, f"a {move.type} names a card"
+    return move.card
 
 
 def _keep_value(card: Card) -> int:
@@ -87,9 +102,7 @@ def _best_suit(hand: tuple[Card, ...], rules: RuleSet) -> Suit:
     return max(Suit, key=lambda suit: (_suit_strength(hand, suit, rules), -int(suit)))
 
 
-def _bid(
-    state: GameState, deal: DealState, seat: Seat, actions: list[dict[str, Any]]
-) -> dict[str, Any]:
+def _bid(state: GameState, deal: DealState, seat: Seat, moves: list[Action]) -> Action:
     """Bids by the strength of its best trump suit; passes on a weak hand."""
     hand = deal.hands[seat]
     suit = _best_suit(hand, state.rules)
@@ -97,38 +110,34 @@ def _bid(
     tops = sum(1 for card in hand if card in order.trump_power and is_protected(card, suit))
     trumps = sum(1 for card in hand if card in order.trump_power)
     worth = 5 * (tops + trumps)
-    bids = [action for action in actions if action["type"] == "bid" and action["amount"] <= worth]
-    holds = [action for action in actions if action["type"] == "hold"]
+    bids = [move for move in moves
+            if move.type == "bid" and move.amount is not None and move.amount <= worth]
+    holds = [move for move in moves if move.type == "hold"]
     if holds and deal.auction is not None and (deal.auction.high or 0) <= worth:
         return holds[0]
     if bids:
         return bids[0]
-    return {"type": "pass"}
+    return PASS
 
 
-def _discard(
-    deal: DealState, seat: Seat, rules: RuleSet, actions: list[dict[str, Any]]
-) -> dict[str, Any]:
+def _discard(deal: DealState, seat: Seat, rules: RuleSet, moves: list[Action]) -> Action:
     """Throws every non-trump (as far as the stock allows)."""
     assert deal.trump is not None
     order = ranking(deal.trump, rules)
     weak = sorted(card.code() for card in deal.hands[seat] if card not in order.trump_power)
-    for action in actions:
-        if sorted(action["cards"]) == weak:
-            return action
-    return actions[0]
+    for move in moves:
+        if sorted(card.code() for card in move.cards) == weak:
+            return move
+    return moves[0]
 
 
-def _play(
-    state: GameState, deal: DealState, seat: Seat, actions: list[dict[str, Any]]
-) -> dict[str, Any]:
+def _play(state: GameState, deal: DealState, seat: Seat, moves: list[Action]) -> Action:
     """Plays the card :func:`play_choice` picks among the legal plays."""
     assert deal.trump is not None and deal.current is not None
-    cards = [Card.parse(action["card"]) for action in actions if action["type"] == "play"]
+    plays = {card_of(move): move for move in moves if move.type == "play"}
     trick = deal.current
     order = ranking(deal.trump, state.rules)
-    card = play_choice(cards, trick.cards, trick.seats, seat, order, state.rules)
-    return {"type": "play", "card": card.code()}
+    return plays[play_choice(list(plays), trick.cards, trick.seats, seat, order, state.rules)]
 
 
 def play_choice(cards: Sequence[Card], trick_cards: Sequence[Card], trick_seats: Sequence[Seat],

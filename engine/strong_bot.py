@@ -10,8 +10,9 @@ other sides' mean, the highest-trump bonus included as the engine scores it, and
 lost in the deal counts :data:`WIN_VALUE` instead: near the target the bot plays to finish
 or to stop a finish, not for points.
 
-Every rule is the engine's: the candidates are :func:`engine.actions.legal_actions`, each
-play-out step is :func:`engine.actions.decide_and_apply`. Only the plays are searched, robbing
+Every rule is the engine's: the candidates are :func:`engine.actions.legal_moves`, each
+play-out step is :func:`engine.actions.decide_and_apply`, on the engine's typed actions (the
+JSON object is made once, for the answer). Only the plays are searched, robbing
 a candidate beside each (:data:`SEARCHED`); every other decision is the basic rules' (the
 calls of the auction, the trump named and the cards thrown in its exchange: searched, they
 did worse).
@@ -28,8 +29,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine import bots
-from engine.actions import decide_and_apply, legal_actions
-from engine.bots import Chance
+from engine.action_values import Action, action_json
+from engine.actions import decide_and_apply, legal_moves
+from engine.bots import Chance, card_of
 from engine.cards import Card
 from engine.ranking import Ranking, ranking
 from engine.state import DealState, GameState, Seat
@@ -103,14 +105,20 @@ def choose_action(state: GameState, seat: Seat, chance: Chance, *, budget_ms: in
     :data:`STEPS_PER_MS`); ``None`` for no limit but *max_worlds*, the number of worlds
     searched (then the decision depends on nothing but the view and *chance*).
     """
+    move = choose_move(state, seat, chance, budget_ms=budget_ms, max_worlds=max_worlds)
+    return None if move is None else action_json(move)
+
+
+def choose_move(state: GameState, seat: Seat, chance: Chance, *, budget_ms: int | None = 100,
+                max_worlds: int | None = None) -> Action | None:
+    """:func:`choose_action` as the engine's typed value, one of :func:`legal_moves`."""
     deal = state.deal
-    actions = [action for action in legal_actions(state, seat) if action["type"] != "jink"]
-    if not actions or deal is None:
+    moves = [move for move in legal_moves(state, seat) if move.type != "jink"]
+    if not moves or deal is None:
         return None
-    kind = actions[0]["type"]
-    if kind not in SEARCHED:
-        return bots.choose_action(state, seat, chance)
-    candidates = _candidates(state, deal, seat, actions)
+    if moves[0].type not in SEARCHED:
+        return bots.choose_move(state, seat, chance)
+    candidates = _candidates(state, deal, seat, moves)
     if len(candidates) == 1:
         return candidates[0]
     if budget_ms is None and max_worlds is None:
@@ -119,25 +127,25 @@ def choose_action(state: GameState, seat: Seat, chance: Chance, *, budget_ms: in
 
 
 def _candidates(state: GameState, deal: DealState, seat: Seat,
-                actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+                moves: list[Action]) -> list[Action]:
     """Returns the plays worth searching, and robbing with the two weakest discards, the basic
     bot's choice first (it wins ties)."""
-    basic = bots.choose_action(state, seat, _NoDraws())
+    basic = bots.choose_move(state, seat, _NoDraws())
     assert basic is not None
     assert deal.trump is not None
     order = ranking(deal.trump, state.rules)
-    robs = sorted((action for action in actions if action["type"] == "rob"),
-                  key=lambda action: _keep_value(Card.parse(action["discard"]), order))
-    listed = [*robs[:2], *(action for action in actions if action["type"] == "play")]
+    robs = sorted((move for move in moves if move.type == "rob"),
+                  key=lambda move: _keep_value(card_of(move), order))
+    listed = [*robs[:2], *(move for move in moves if move.type == "play")]
     # The rest in an order of their own (ties go to the first): not the hand's order, which
     # a state rebuilt from the view may list otherwise.
-    rest = sorted((action for action in listed if action != basic), key=_canonical)
+    rest = sorted((move for move in listed if move != basic), key=_canonical)
     return [basic, *rest]
 
 
-def _canonical(action: dict[str, Any]) -> tuple[str, ...]:
-    """Returns a key ordering actions by their content alone."""
-    return tuple(f"{key}={value}" for key, value in sorted(action.items()))
+def _canonical(move: Action) -> tuple[str, ...]:
+    """Returns a key ordering actions by their content alone (their JSON objects')."""
+    return tuple(f"{key}={value}" for key, value in sorted(action_json(move).items()))
 
 
 def _keep_value(card: Card, order: Ranking) -> tuple[int, int]:
@@ -193,7 +201,7 @@ class _Search:
             self.searched += 1
             yield pool.pop(index)
 
-    def best(self, candidates: list[dict[str, Any]]) -> dict[str, Any]:
+    def best(self, candidates: list[Action]) -> Action:
         """Returns the candidate with the best mean value over the worlds."""
         totals = [0.0] * len(candidates)
         for world in self.worlds():
@@ -201,7 +209,7 @@ class _Search:
                 totals[index] += self.value_after(world, self.seat, action)
         return candidates[totals.index(max(totals))]
 
-    def value_after(self, world: GameState, seat: Seat, action: dict[str, Any]) -> float:
+    def value_after(self, world: GameState, seat: Seat, action: Action) -> float:
         """Returns the value to the searching side of *seat* taking *action* in *world*."""
         _, state = decide_and_apply(world, seat, action, entropy=_ENTROPY)
         self.steps += 1
@@ -217,7 +225,7 @@ class _Search:
             if deal.number != self.number or deal.phase == "over" or state.turn is None:
                 break
             seat = state.turn
-            action = bots.choose_action(state, seat, chance)
+            action = bots.choose_move(state, seat, chance)
             assert action is not None
             _, state = decide_and_apply(state, seat, action, entropy=_ENTROPY)
             self.steps += 1
