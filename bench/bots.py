@@ -1,6 +1,8 @@
 """Bot strength: levels against each other and against random players, per profile, with
 Wilson 95% intervals, the seeds, and the CPU each level spends per decision (on the mean,
-``cpu_ms_per_decision``, and its slowest, ``cpu_ms_slowest``).
+``cpu_ms_per_decision``, and its slowest, ``cpu_ms_slowest``); for the strong level, its
+decisions that searched apart (``strong_search``: their mean CPU, and the play-out steps a
+millisecond of it bought, which calibrates :data:`engine.strong_bot.STEPS_PER_MS`).
 
 Each row plays *games* complete games of one profile in-process with the engine (no Redis):
 one side's seats play the row's first level, every other seat the second. The first level's
@@ -121,11 +123,14 @@ class _Player:
         self.cpu = 0.0
         self.slowest = 0.0
         self.decisions = 0
+        self.searches: list[tuple[int, float]] = []
+        """Each search's play-out steps and CPU seconds (the strong level's)."""
+        self._steps: list[int] = []
         self.choose: Callable[[GameState, Seat, random.Random], dict[str, Any] | None]
         if level == "strong":
             self.choose = lambda state, seat, chance: strong_bot.choose_action(
                 state, seat, chance, budget_ms=None if worlds else budget_ms,
-                max_worlds=worlds)
+                max_worlds=worlds, searched=self._steps.append)
         elif level == "basic":
             self.choose = bots.choose_action
         else:
@@ -138,6 +143,8 @@ class _Player:
         self.cpu += spent
         self.slowest = max(self.slowest, spent)
         self.decisions += 1
+        if self._steps:
+            self.searches.append((self._steps.pop(), spent))
         assert action is not None, f"the {self.level} level had nothing to do at its turn"
         return action
 
@@ -193,6 +200,7 @@ def play_game(job: tuple[str, str, str, str, int, int, int | None]) -> dict[str,
             "cpu": {level: player.cpu for level, player in players.items()},
             "slowest": {level: player.slowest for level, player in players.items()},
             "decisions": {level: player.decisions for level, player in players.items()},
+            "searches": players[STRONG].searches if STRONG in players else [],
             "contracts": contracts}
 
 
@@ -238,6 +246,15 @@ def summarize(profile: str, first: str, second: str, seed: str,
     if aim is not None:
         row["aim_low"] = aim
         row["aim_met"] = low >= aim
+    searches = [search for game in played for search in game.get("searches", ())]
+    if searches:
+        steps = sum(steps for steps, _ in searches)
+        seconds = sum(seconds for _, seconds in searches)
+        row["strong_search"] = {
+            "decisions": len(searches),
+            "cpu_ms_per_search": round(seconds / len(searches) * 1000, 3),
+            "steps_per_ms": round(steps / (seconds * 1000), 1) if seconds else None,
+        }
     if profile == "auction":
         row["contracts"] = _contracts(game for game in played)
     return row

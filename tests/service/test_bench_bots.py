@@ -29,10 +29,12 @@ def test_a_row_s_figures_are_summed_from_its_games() -> None:
         {"won": True, "cpu": {"strong": 0.5, "basic": 0.01}, "decisions": {"strong": 10,
                                                                            "basic": 20},
          "slowest": {"strong": 0.12, "basic": 0.0002},
+         "searches": [(9000, 0.1), (3000, 0.02)],
          "contracts": [("strong", 20, True, 10), ("basic", 25, False, -30)]},
         {"won": False, "cpu": {"strong": 1.5, "basic": 0.03}, "decisions": {"strong": 30,
                                                                            "basic": 40},
          "slowest": {"strong": 0.09, "basic": 0.0005},
+         "searches": [(6000, 0.03)],
          "contracts": [("strong", 20, False, -25), ("strong", 15, True, 5)]},
         {"won": True, "cpu": {"strong": 0.0, "basic": 0.0}, "decisions": {"strong": 0,
                                                                          "basic": 0},
@@ -45,6 +47,9 @@ def test_a_row_s_figures_are_summed_from_its_games() -> None:
     assert row["cpu_ms_per_decision"] == {"basic": 0.667, "strong": 50.0}
     assert row["cpu_ms_slowest"] == {"basic": 0.5, "strong": 120.0}
     assert row["decisions"] == {"basic": 60, "strong": 40}
+    # Three searches: 18,000 steps in 150 ms of CPU.
+    assert row["strong_search"] == {"decisions": 3, "cpu_ms_per_search": 50.0,
+                                    "steps_per_ms": 120.0}
     assert row["seeds"] == "s/auction/strong-basic/0..2"
     # Games 0 and 1 are a set, won and lost; game 2 starts a set the row does not finish.
     assert row["sets"] == {"count": 1, "by_games_won": {"0": 0, "1": 1, "2": 0}}
@@ -103,6 +108,10 @@ def test_the_command_plays_its_rows_and_reports_them(capsys: pytest.CaptureFixtu
                    for level in (row["first"], row["second"]))
         assert row["cpu_ms_slowest"]["strong"] > 0
         assert all(count > 0 for count in row["decisions"].values())
+    for row in (classic, auction):
+        search = row["strong_search"]  # Some of the strong level's decisions searched.
+        assert 0 < search["decisions"] < row["decisions"]["strong"]
+        assert search["steps_per_ms"] > 0 and search["cpu_ms_per_search"] > 0
     assert classic["aim_low"] == 0.53 and "contracts" not in classic
     for bids in auction["contracts"].values():
         for figures_of_bid in bids.values():
@@ -114,6 +123,8 @@ def test_the_command_plays_its_rows_and_reports_them(capsys: pytest.CaptureFixtu
         for row in (first, second):
             row.pop("cpu_ms_per_decision")
             row.pop("cpu_ms_slowest")
+            row["strong_search"].pop("cpu_ms_per_search")
+            row["strong_search"].pop("steps_per_ms")
         assert first == second
 
 
