@@ -37,11 +37,13 @@ from engine.ranking import Ranking, ranking
 from engine.state import DealState, GameState, Seat
 from engine.worlds import Knowledge, pick_weighted, plausibility, sample_world
 
-STEPS_PER_MS = 55
-"""Play-out steps (an action listed, chosen and applied) one millisecond of CPU buys, measured
-over the searched decisions of two classic and two bruff games of basic bots (58 and 59 steps
-a millisecond with the worlds dealt by the opponent model; a decision's CPU against its
-counted steps). ``fortyfive bench bots`` reports ``cpu_ms_per_decision`` at a budget."""
+STEPS_PER_MS = 110
+"""Play-out steps (an action listed, chosen and applied) one millisecond of CPU buys with the
+compiled engine, what an install builds: ``fortyfive bench bots`` measures it over the
+decisions that searched (``strong_search.steps_per_ms``: 122 in classic and 132 in bruff, so
+a search spends 84 to 90 ms of a 100 ms budget; 84 and 94 with the plain engine, 118 to 131
+ms; docs/bots.md, "Per-decision cost"). One constant for both builds, so that the same view
+and draws give the same decision wherever it runs."""
 
 WIN_VALUE = 100.0
 """What winning the game is worth, in points of a deal (a deal has at most 30, 60 for a made
