@@ -125,16 +125,20 @@ class _Player:
         self.decisions = 0
         self.searches: list[tuple[int, float]] = []
         """Each search's play-out steps and CPU seconds (the strong level's)."""
-        self._steps: list[int] = []
+        self._search_steps: int | None = None
+        """The play-out steps of the decision being made, once it has searched."""
         self.choose: Callable[[GameState, Seat, random.Random], dict[str, Any] | None]
         if level == "strong":
             self.choose = lambda state, seat, chance: strong_bot.choose_action(
                 state, seat, chance, budget_ms=None if worlds else budget_ms,
-                max_worlds=worlds, searched=self._steps.append)
+                max_worlds=worlds, searched=self._searched)
         elif level == "basic":
             self.choose = bots.choose_action
         else:
             self.choose = _random_action
+
+    def _searched(self, steps: int) -> None:
+        self._search_steps = steps
 
     def act(self, state: GameState, seat: Seat, chance: random.Random) -> dict[str, Any]:
         started = time.process_time()
@@ -143,8 +147,9 @@ class _Player:
         self.cpu += spent
         self.slowest = max(self.slowest, spent)
         self.decisions += 1
-        if self._steps:
-            self.searches.append((self._steps.pop(), spent))
+        if self._search_steps is not None:
+            self.searches.append((self._search_steps, spent))
+            self._search_steps = None
         assert action is not None, f"the {self.level} level had nothing to do at its turn"
         return action
 
