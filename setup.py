@@ -14,9 +14,10 @@ from setuptools import setup
 
 COMPILED = [
     "engine/action_values.py", "engine/actions.py", "engine/auction.py", "engine/boards.py",
-    "engine/cards.py", "engine/fold.py", "engine/legality.py", "engine/ranking.py",
-    "engine/rulings.py", "engine/scoring.py", "engine/seating.py", "engine/shuffle.py",
-    "engine/sides.py", "engine/state.py", "engine/tricks.py", "engine/profiles.py",
+    "engine/cards.py", "engine/deal_end.py", "engine/fold.py", "engine/legality.py",
+    "engine/ranking.py", "engine/rulings.py", "engine/scoring.py", "engine/seating.py",
+    "engine/shuffle.py", "engine/sides.py", "engine/state.py", "engine/tricks.py",
+    "engine/profiles.py",
 ]
 """The engine's modules on the path of a move: listing and checking an action, folding it,
 scoring and shuffling. (./dev rebuilds when one of them changes.)"""

@@ -8,7 +8,6 @@ that lacks it, a reveal of the wrong seed) raises :class:`EventSequenceError`.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -18,14 +17,22 @@ from engine import auction as bidding
 from engine import scoring
 from engine.boards import board_order
 from engine.cards import JOKER, STANDARD_DECK, Card, Suit
+from engine.deal_end import (
+    PLAYED_OUT,
+    boards_winner,
+    check_bonus,
+    end_deal,
+    game_won,
+    settlement_after,
+)
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.levels import BotLevelError, recorded_levels
 from engine.profiles import RuleSet, make_ruleset
-from engine.ranking import RANKINGS, Ranking
+from engine.ranking import RANKINGS
 from engine.rulings import ruling
 from engine.shuffle import ALGORITHM_2, commitment, cut, deal_order, deck_order, first_dealer
-from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick
+from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick, replaced
 from engine.tricks import winner_ruling
 from events.types import (
     BidHeld,
@@ -129,25 +136,6 @@ _CARD_BY_CODE = {card.code(): card for card in (*STANDARD_DECK, JOKER)}
 _new = tuple.__new__
 """Builds a named tuple from all its fields at once: the fold's fast ``_replace``."""
 
-_FIELD_INDEX: dict[type, dict[str, int]] = {
-    record: {name: index for index, name in enumerate(record._fields)}
-    for record in (DealState, GameState)
-}
-"""The position of each field of the records the fold rebuilds."""
-
-_Record = TypeVar("_Record", DealState, GameState)
-
-
-def _replaced(record: _Record, **changes: Any) -> _Record:
-    """Returns *record* with *changes*: ``_replace`` in one copy of the fields, about twice
-    as fast (a deal and the game are rebuilt on most events)."""
-    fields = list(record)
-    index = _FIELD_INDEX[type(record)]
-    for name, value in changes.items():
-        fields[index[name]] = value
-    return _new(type(record), fields)
-
-
 def _create(event: GameCreated) -> GameState:
     rules = _ruleset(event.profile, event.options, len(event.seats))
     try:
@@ -212,7 +200,7 @@ def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     """Returns *state* one version on, with *deal* (and any other *changes*). Most events
     change only those two, the game's first fields: the rest is copied in one slice."""
     if changes:
-        return _replaced(state, deal=deal, version=state.version + 1, **changes)
+        return replaced(state, deal=deal, version=state.version + 1, **changes)
     return _new(GameState, (state.version + 1, deal) + state[_AFTER_DEAL:])
 
 
@@ -276,7 +264,7 @@ def _contributed(event: DealContributed, state: GameState) -> GameState:
     if event.deal != deal.number:
         raise EventSequenceError(
             f"deal_contributed for deal {event.deal} while deal {deal.number} waits for its cut")
-    return _with_deal(state, _replaced(deal, nonces=deal.nonces + ((event.seat, event.nonce),)))
+    return _with_deal(state, replaced(deal, nonces=deal.nonces + ((event.seat, event.nonce),)))
 
 
 @_applies(DeckCut)
@@ -287,7 +275,7 @@ def _cut(event: DeckCut, state: GameState) -> GameState:
         nonces = deal.nonces + (((event.seat, event.nonce),) if event.nonce is not None else ())
         shuffled = deal_order(state.rules, deal.seed, deal.context, deal.number,
                               event.position, nonces)
-        deal = _replaced(deal, order=shuffled, nonces=nonces)
+        deal = replaced(deal, order=shuffled, nonces=nonces)
     elif event.nonce is not None:
         raise EventSequenceError(f"deck_cut with a nonce in a deal by {deal.algorithm}")
     order = cut(deal.order, event.position)
@@ -303,14 +291,14 @@ def _recorded(event: DealRecorded, state: GameState) -> GameState:
     stock = tuple(Card.parse(code) for code in event.stock)
     deal = _fresh_deal(state, event.deal, recorded=True, hands=hands, stock=stock)
     if rules.auction:
-        deal = _replaced(
+        deal = replaced(
             deal, phase="bidding", auction=bidding.opening(deal.dealer, rules),
             turn=(deal.dealer + 1) % rules.players,
         )
     else:
         if event.turn_up is None:
             raise EventSequenceError("a recorded turn-up deal needs its turn-up card")
-        deal = _expose(rules, _replaced(deal, turn_up=Card.parse(event.turn_up)))
+        deal = _expose(rules, replaced(deal, turn_up=Card.parse(event.turn_up)))
     return _with_deal(state, deal, past_deals=_past_deals(state))
 
 
@@ -323,12 +311,12 @@ def _deal_out(
     takers, top = _dealing(players, rules.deal_pattern, deal.dealer)
     dealt = tuple([take(order) for take in takers])
     if rules.auction:
-        return _replaced(
+        return replaced(
             deal, hands=dealt, cut_position=position, phase="bidding", stock=order[top:],
             auction=bidding.opening(deal.dealer, rules), turn=(deal.dealer + 1) % players,
         )
     # One copy of the deal, with the turn-up exposed.
-    return _replaced(deal, **{
+    return replaced(deal, **{
         "hands": dealt, "cut_position": position, "turn_up": order[top],
         "stock": order[top + 1:], **_exposure(rules, deal.dealer, dealt, order[top]),
     })
@@ -361,7 +349,7 @@ def _expose(rules: RuleSet, deal: DealState) -> DealState:
     """Returns *deal* after its turn-up is exposed (see :func:`_exposure`)."""
     turn_up = deal.turn_up
     assert turn_up is not None, "a turn-up deal exposes a card"
-    return _replaced(deal, **_exposure(rules, deal.dealer, deal.hands, turn_up))
+    return replaced(deal, **_exposure(rules, deal.dealer, deal.hands, turn_up))
 
 
 def _exposure(
@@ -401,7 +389,7 @@ def _buried(event: JokerBuried, state: GameState) -> GameState:
     hand = _without(deal.hands[event.seat], card, event.seat, state.version + 1)
     if not deal.stock:
         raise EventSequenceError("no card left to turn up after the joker")
-    deal = _replaced(
+    deal = replaced(
         deal, hands=_replace_hand(deal, event.seat, hand), face_down=deal.face_down + (card,),
         turn_up=deal.stock[0], stock=deal.stock[1:],
     )
@@ -414,7 +402,7 @@ def _robbed(event: TurnUpRobbed, state: GameState) -> GameState:
     assert deal.turn_up is not None, "only a turn-up can be robbed"
     discard = Card.parse(event.discard)
     hand = _without(deal.hands[event.seat], discard, event.seat, state.version + 1)
-    deal = _replaced(
+    deal = replaced(
         deal, hands=_replace_hand(deal, event.seat, hand + (deal.turn_up,)),
         face_down=deal.face_down + (discard,), robbed_by=event.seat,
     )
@@ -431,15 +419,15 @@ def _call(state: GameState, seat: int, call: str, amount: int | None) -> GameSta
         result = DealResult(
             (0,) * rules.sides, state.scores, (0,) * rules.sides, 0
         )
-        deal = _replaced(deal, auction=auction, facts=deal.facts + (fact,))
-        return _end_deal(state, deal, scoring.Settlement(result, (fact,)), add_facts=False)
+        deal = replaced(deal, auction=auction, facts=deal.facts + (fact,))
+        return end_deal(state, deal, scoring.Settlement(result, (fact,)), add_facts=False)
     if bidding.is_won(auction, rules):
-        deal = _replaced(
+        deal = replaced(
             deal, auction=auction, phase="trump", bidder=auction.high_seat, bid=auction.high,
             turn=auction.high_seat,
         )
     else:
-        deal = _replaced(deal, auction=auction, turn=auction.turn)
+        deal = replaced(deal, auction=auction, turn=auction.turn)
     return _with_deal(state, deal)
 
 
@@ -461,7 +449,7 @@ def _held(event: BidHeld, state: GameState) -> GameState:
 @_applies(TrumpNamed)
 def _trump_named(event: TrumpNamed, state: GameState) -> GameState:
     deal = _deal_of(state, "trump")
-    deal = _replaced(
+    deal = replaced(
         deal, trump=Suit.parse(event.suit), phase="discard",
         turn=(deal.dealer + 1) % state.rules.players,
     )
@@ -480,21 +468,21 @@ def _discarded(event: CardsDiscarded, state: GameState) -> GameState:
         raise EventSequenceError("the stock cannot replace that many discards")
     players = state.rules.players
     done = deal.discards_done + (event.seat,)
-    deal = _replaced(
+    deal = replaced(
         deal, hands=_replace_hand(deal, event.seat, hand + drawn), stock=deal.stock[len(cards):],
         face_down=deal.face_down + cards, discards_done=done, turn=(event.seat + 1) % players,
     )
     if len(done) == players:
         assert deal.bidder is not None, "an auction deal has a bidder"
         leader = (deal.bidder + 1) % players
-        deal = _replaced(deal, phase="play", current=Trick(leader=leader), turn=leader)
+        deal = replaced(deal, phase="play", current=Trick(leader=leader), turn=leader)
     return _with_deal(state, deal)
 
 
 @_applies(JinkAnnounced)
 def _jink(event: JinkAnnounced, state: GameState) -> GameState:
     deal = _deal_of(state, "play")
-    return _with_deal(state, _replaced(deal, jink_seat=event.seat))
+    return _with_deal(state, replaced(deal, jink_seat=event.seat))
 
 
 @_applies(CardPlayed)
@@ -601,14 +589,14 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
             # change (both depend only on completed tricks and on the highest trump).
             state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
             continue
-        deal = _check_bonus(deal, rules, order, version, trick_done)
-        settlement = _settlement(deal, rules, version)
+        deal = check_bonus(deal, rules, order, version, trick_done)
+        settlement = settlement_after(deal, rules, version)
         if settlement is None:
             state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
         else:
-            # _end_deal moves the game one version on from the one before the run's last play
+            # end_deal moves the game one version on from the one before the run's last play
             # (of which it reads the version and the fields after the deal).
-            state = _end_deal(_new(GameState, (version - 1, deal) + state[_AFTER_DEAL:]),
+            state = end_deal(_new(GameState, (version - 1, deal) + state[_AFTER_DEAL:]),
                               deal, settlement)
     return state
 
@@ -621,133 +609,6 @@ assert Fact._fields == ("kind", "ruling", "version", "trick", "seat", "side", "p
                         "credited_trick"), "a trick's fact is built from its fields in order"
 
 
-def _check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
-                 trick_done: bool) -> DealState:
-    """Returns *deal* with the bonus marked proven (and a fact) once public knowledge proves it."""
-    if not rules.bonus or deal.bonus_proven or deal.highest is None:
-        return deal
-    ruling = scoring.prove_bonus(deal, rules, order)
-    if ruling is None:
-        return deal
-    highest = deal.highest
-    at_trick = len(deal.tricks) if trick_done else len(deal.tricks) + 1
-    fact = Fact("bonus_proven", ruling, version, trick=at_trick, seat=highest.seat,
-                side=rules.side_of(highest.seat), points=scoring.BONUS_POINTS,
-                credited_trick=highest.trick)
-    return _replaced(deal, bonus_proven=True, facts=deal.facts + (fact,))
-
-
-PLAYED_OUT = "played_out"
-"""The ``finish`` of a board every table plays out (``board_dealt``)."""
-BOARD_TARGET = 1 << 30
-"""The target a played-out board is scored against: none a deal can reach, so no board stops
-at the game's target (every table plays it out and every board compares); the game of boards
-is decided after its last board (:func:`_end_deal`)."""
-
-
-def _settlement(deal: DealState, rules: RuleSet, version: int) -> scoring.Settlement | None:
-    """Returns how the deal ends after this play, or ``None`` while it goes on."""
-    if deal.played_out:
-        # Taking all five tricks of a board is its points, not the game (bruff's jink).
-        rules = dataclasses.replace(rules, target=BOARD_TARGET, jink="none")
-    if deal.jink_seat is not None and rules.jink == "announced":
-        jinker = rules.side_of(deal.jink_seat)
-        if any(rules.side_of(t.winner) != jinker for t in deal.tricks if t.winner is not None):
-            return scoring.settle_failed_jink(deal, rules, version)
-    if len(deal.tricks) == scoring.TRICKS_PER_DEAL:
-        return scoring.settle_complete(deal, rules, version)
-    if rules.finish != "trick" or rules.auction or deal.jink_seat is not None:
-        return None
-    # No side can have reached the target yet, wherever the bonus lies: nothing to settle.
-    # First the bound of a side that won every trick so far, then each side's own count.
-    reach = rules.target - (scoring.BONUS_POINTS if rules.bonus else 0)
-    if max(deal.start_scores) + scoring.TRICK_POINTS * len(deal.tricks) < reach:
-        return None
-    won = scoring.tricks_won(deal, rules)
-    if scoring.nobody_took_three(won, rules):
-        return None  # The deal may yet be spoiled.
-    for start, tricks in zip(deal.start_scores, won, strict=True):
-        if start + scoring.TRICK_POINTS * tricks >= reach:
-            break
-    else:
-        return None
-    finish = scoring.certain_finish(deal, rules)
-    if finish is None:
-        return None
-    return scoring.settle_chronology(deal, rules, finish, version)
-
-
-def _end_deal(
-    state: GameState, deal: DealState, settlement: scoring.Settlement, add_facts: bool = True
-) -> GameState:
-    """Returns the game after *deal* ends: scores, the next dealer, a game or match won."""
-    rules = state.rules
-    result = settlement.result
-    facts = _bonus_counted(deal.facts, result.ended_at_trick, len(deal.tricks))
-    facts += settlement.facts if add_facts else ()
-    version = state.version + 1
-    scores = result.scores
-    games_won = state.games_won
-    game_number = state.game_number
-    winner = state.winner
-    game_winners = state.game_winners
-    if deal.played_out:
-        result = dataclasses.replace(result, winner=_boards_winner(deal, scores))
-    if result.winner is not None:
-        won = _game_won(state, result.winner, scores, version)
-        games_won, game_winners, winner, scores, game_number = won[:5]
-        facts += won[5]
-    # A finish can be declared in the middle of a trick: its cards stay on the table as the
-    # interrupted trick (they have left the hands), though it has no winner and does not count.
-    interrupted = deal.current if deal.current is not None and deal.current.cards else None
-    deal = _replaced(
-        deal, phase="over", turn=None, current=interrupted, result=result, facts=facts
-    )
-    return _replaced(
-        state, version=version, deal=deal, scores=scores, games_won=games_won,
-        game_number=game_number, winner=winner, game_winners=game_winners,
-        deals_played=state.deals_played + 1, dealer=(deal.dealer + 1) % rules.players,
-    )
-
-
-def _boards_winner(deal: DealState, scores: tuple[int, ...]) -> int | None:
-    """Returns the side that wins a game of played-out boards as *deal* ends with the game at
-    *scores*: after its last board, whatever the scores, the side with the most points over
-    the boards (equal best: nobody); before it, nobody yet."""
-    best = max(scores)
-    leaders = [side for side, score in enumerate(scores) if score == best]
-    return leaders[0] if deal.number >= deal.boards and len(leaders) == 1 else None
-
-
-def _game_won(state: GameState, side: int, scores: tuple[int, ...], version: int) -> tuple[
-        tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...], int, tuple[Fact, ...]]:
-    """Returns the game's ``games_won``, ``game_winners``, ``winner``, ``scores`` and
-    ``game_number`` once *side* has won a game at *scores* (event *version*), and the fact
-    that says so: the match is won, or the next game starts from nothing."""
-    rules = state.rules
-    games_won = state.games_won[:side] + (state.games_won[side] + 1,) + state.games_won[side + 1:]
-    fact = Fact("game_won", ruling("match.game_won", side=side, game=state.game_number),
-                version, side=side, points=scores[side])
-    if games_won[side] >= rules.match_games:
-        return (games_won, state.game_winners + (side,), side, scores, state.game_number,
-                (fact,))
-    return (games_won, state.game_winners + (side,), state.winner, (0,) * rules.sides,
-            state.game_number + 1, (fact,))
-
-
-def _bonus_counted(facts: tuple[Fact, ...], ended_at: int, completed: int) -> tuple[Fact, ...]:
-    """Returns *facts* with the bonus's ruling saying so when its trick does not count: a
-    game decided before that trick, or ended before it was completed."""
-    amended = []
-    for fact in facts:
-        credited = fact.credited_trick
-        if fact.kind == "bonus_proven" and credited is not None and credited > ended_at:
-            why = "not_completed" if credited > completed else "not_counted"
-            fact = fact._replace(ruling=fact.ruling.with_args(uncounted=why, ended=ended_at))
-        amended.append(fact)
-    return tuple(amended)
-
-
 @_applies(SeedRevealed)
 def _revealed(event: SeedRevealed, state: GameState) -> GameState:
     # An abandoned game's deal in progress is revealed as it was left (GameState.seed_due).
@@ -758,7 +619,7 @@ def _revealed(event: SeedRevealed, state: GameState) -> GameState:
             f"seed_revealed for deal {event.deal} does not match the seed shuffled for "
             f"deal {deal.number}"
         )
-    return _with_deal(state, _replaced(deal, seed_revealed=True))
+    return _with_deal(state, replaced(deal, seed_revealed=True))
 
 
 @_applies(BoardSkipped)
@@ -779,14 +640,14 @@ def _skipped(event: BoardSkipped, state: GameState) -> GameState:
     version = state.version + 1
     changes: dict[str, Any] = {}
     facts: tuple[Fact, ...] = ()
-    side = _boards_winner(deal, state.scores)
+    side = boards_winner(deal, state.scores)
     if side is not None:
-        won = _game_won(state, side, state.scores, version)
+        won = game_won(state, side, state.scores, version)
         changes = dict(zip(("games_won", "game_winners", "winner", "scores", "game_number"),
                            won[:5], strict=True))
         facts = won[5]
-    ended = _replaced(deal, phase="over", turn=None, skipped=True, facts=deal.facts + facts)
-    return _replaced(state, version=version, deal=ended,
+    ended = replaced(deal, phase="over", turn=None, skipped=True, facts=deal.facts + facts)
+    return replaced(state, version=version, deal=ended,
                      dealer=(deal.dealer + 1) % state.rules.players, **changes)
 
 
@@ -798,7 +659,7 @@ def _named(event: SeatNamed, state: GameState) -> GameState:
                                  f"{state.rules.players}")
     names = list(state.names) or [None] * state.rules.players
     names[event.seat] = event.name
-    return _replaced(state, version=state.version + 1, names=tuple(names))
+    return replaced(state, version=state.version + 1, names=tuple(names))
 
 
 @_applies(GameAbandoned)
@@ -806,5 +667,5 @@ def _abandoned(event: GameAbandoned, state: GameState) -> GameState:
     del event  # Its data explains the decision; the fold only ends the game.
     if state.phase == "over":
         raise EventSequenceError("game_abandoned for a game that is already over")
-    return _replaced(state, version=state.version + 1, abandoned=True)
+    return replaced(state, version=state.version + 1, abandoned=True)
 

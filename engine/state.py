@@ -8,7 +8,7 @@ here in full: :mod:`replay.views` is the only place that decides who may see it.
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal, NamedTuple, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias, TypeVar
 
 from engine.cards import Card, Suit
 from engine.profiles import RuleSet
@@ -267,3 +267,22 @@ class GameState(NamedTuple):
 def _seed_settled(deal: DealState) -> bool:
     """True once nothing about the deal's seed is left to reveal."""
     return deal.recorded or deal.seed_revealed or deal.seed is None
+
+
+_FIELD_INDEX: dict[type, dict[str, int]] = {
+    record: {name: index for index, name in enumerate(record._fields)}
+    for record in (DealState, GameState)
+}
+"""The position of each field of the records the fold rebuilds."""
+
+_Record = TypeVar("_Record", DealState, GameState)
+
+
+def replaced(record: _Record, **changes: Any) -> _Record:
+    """Returns *record* with *changes*: ``_replace`` in one copy of the fields, about twice
+    as fast (the fold rebuilds a deal and the game on most events)."""
+    fields = list(record)
+    index = _FIELD_INDEX[type(record)]
+    for name, value in changes.items():
+        fields[index[name]] = value
+    return tuple.__new__(type(record), fields)

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.actions import start_game
 from engine.boards import BOARD_ALGORITHM
+from engine.deal_end import PLAYED_OUT
 from engine.drive_state import (
     FORMATS,
     RANKINGS,
@@ -31,7 +32,7 @@ from engine.drive_state import (
 )
 from engine.drives import fold_drive, game_id_of, player_level
 from engine.errors import DriveError, shown
-from engine.fold import PLAYED_OUT, apply_event
+from engine.fold import apply_event
 from engine.levels import check_level, default_level
 from engine.paper import ScoreCardError, check_paper_rules
 from engine.profiles import RuleSet, make_ruleset

@@ -11,10 +11,11 @@ import pytest
 
 from engine.actions import decide_and_apply, start_game
 from engine.bots import choose_action
+from engine.deal_end import PLAYED_OUT
 from engine.drive_state import BoardAdjustment
 from engine.drives import apply_drive_event, fold_drive
 from engine.errors import DriveError, EventSequenceError
-from engine.fold import PLAYED_OUT, apply_event, fold
+from engine.fold import apply_event, fold
 from engine.seating import movement, partner_pairs
 from engine.shuffle import commitment
 from engine.standings import TableResult, standings, table_result
