@@ -17,16 +17,16 @@ from engine.state import DealState, Fact, GameState, replaced
 
 
 def check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
-                 trick_done: bool) -> DealState:
+                trick_done: bool) -> DealState:
     """Returns *deal* with the bonus marked proven (and a fact) once public knowledge proves it."""
     if not rules.bonus or deal.bonus_proven or deal.highest is None:
         return deal
-    ruling = scoring.prove_bonus(deal, rules, order)
-    if ruling is None:
+    proof = scoring.prove_bonus(deal, rules, order)
+    if proof is None:
         return deal
     highest = deal.highest
     at_trick = len(deal.tricks) if trick_done else len(deal.tricks) + 1
-    fact = Fact("bonus_proven", ruling, version, trick=at_trick, seat=highest.seat,
+    fact = Fact("bonus_proven", proof, version, trick=at_trick, seat=highest.seat,
                 side=rules.side_of(highest.seat), points=scoring.BONUS_POINTS,
                 credited_trick=highest.trick)
     return replaced(deal, bonus_proven=True, facts=deal.facts + (fact,))

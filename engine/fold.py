@@ -597,7 +597,7 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
             # end_deal moves the game one version on from the one before the run's last play
             # (of which it reads the version and the fields after the deal).
             state = end_deal(_new(GameState, (version - 1, deal) + state[_AFTER_DEAL:]),
-                              deal, settlement)
+                             deal, settlement)
     return state
 
 
@@ -648,7 +648,7 @@ def _skipped(event: BoardSkipped, state: GameState) -> GameState:
         facts = won[5]
     ended = replaced(deal, phase="over", turn=None, skipped=True, facts=deal.facts + facts)
     return replaced(state, version=version, deal=ended,
-                     dealer=(deal.dealer + 1) % state.rules.players, **changes)
+                    dealer=(deal.dealer + 1) % state.rules.players, **changes)
 
 
 @_applies(SeatNamed)
