@@ -21,6 +21,9 @@ from engine.shuffle import ALGORITHM_2, ShuffleError, deal_order
 BOARD_ALGORITHM = ALGORITHM_2
 """The algorithm of every board's deck."""
 
+PLAYED_OUT = "played_out"
+"""The ``finish`` of a board every table plays out (``board_dealt``)."""
+
 
 def board_order(rules: RuleSet, seed_hex: str, board: str, deal: int, cut: int,
                 algorithm: str = BOARD_ALGORITHM) -> tuple[Card, ...]:

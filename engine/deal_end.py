@@ -32,8 +32,6 @@ def check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
     return replaced(deal, bonus_proven=True, facts=deal.facts + (fact,))
 
 
-PLAYED_OUT = "played_out"
-"""The ``finish`` of a board every table plays out (``board_dealt``)."""
 BOARD_TARGET = 1 << 30
 """The target a played-out board is scored against: none a deal can reach, so no board stops
 at the game's target (every table plays it out and every board compares); the game of boards

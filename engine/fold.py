@@ -15,10 +15,9 @@ from typing import Any, TypeVar
 
 from engine import auction as bidding
 from engine import scoring
-from engine.boards import board_order
+from engine.boards import PLAYED_OUT, board_order
 from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.deal_end import (
-    PLAYED_OUT,
     boards_winner,
     check_bonus,
     end_deal,

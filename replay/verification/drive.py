@@ -31,6 +31,7 @@ import hashlib
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
+from engine.boards import PLAYED_OUT
 from engine.drive_state import DriveState
 from engine.drives import apply_drive_event, fold_drive, game_id_of
 from engine.errors import DriveError, FortyFiveError, shown
@@ -558,7 +559,7 @@ def _outcome(game: str, entry: Mapping[str, Any]) -> Outcome:
     derived = Outcome.of_game(state)
     if derived != stated:
         raise ValueError("the listed result differs from the result of its events")
-    played_out = [e for e in events if isinstance(e, BoardDealt) and e.finish == "played_out"]
+    played_out = [e for e in events if isinstance(e, BoardDealt) and e.finish == PLAYED_OUT]
     if played_out and derived.over and not state.abandoned:
         check_played_out(derived, played_out[0].boards,
                          {e.deal for e in events if isinstance(e, BoardSkipped)})

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.action_values import action_of
+from engine.boards import PLAYED_OUT
 from engine.sides import seat_name
 from events.envelope import SERVER
 from events.errors import StoreError
@@ -100,8 +101,8 @@ def apply(run: Run, event: HistoryEvent, data: dict[str, Any] | None, decoded: E
         current = run.replayer.state
         assert current is not None
         try:
-            played_out = any(item.type == "board_dealt" and item.data.get("finish") == (
-                "played_out") for item in run.history.events)
+            played_out = any(item.type == "board_dealt" and item.data.get("finish") == PLAYED_OUT
+                             for item in run.history.events)
             run.replayer.restart(apply_start(current, start, played_out=played_out))
         except ValueError as error:
             run.problem("start", f"the start block does not fit the table: {error}",

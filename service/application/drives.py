@@ -22,8 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.actions import start_game
-from engine.boards import BOARD_ALGORITHM
-from engine.deal_end import PLAYED_OUT
+from engine.boards import BOARD_ALGORITHM, PLAYED_OUT
 from engine.drive_state import (
     FORMATS,
     RANKINGS,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from engine.actions import decide_and_apply, start_game
+from engine.boards import PLAYED_OUT
 from engine.bots import choose_action
-from engine.deal_end import PLAYED_OUT
 from engine.drive_state import BoardAdjustment
 from engine.drives import apply_drive_event, fold_drive
 from engine.errors import DriveError, EventSequenceError
