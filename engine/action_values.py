@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import JOKER, STANDARD_DECK, Card, Suit
 from engine.errors import InvalidActionError, InvalidCardError, shown
@@ -142,17 +142,17 @@ def parse_action(body: Any) -> Action:
     return Action(kind)
 
 
-PLAY_ACTIONS = tuple(Action("play", card=card) for card in (*STANDARD_DECK, JOKER))
+PLAY_ACTIONS: Final = tuple(Action("play", card=card) for card in (*STANDARD_DECK, JOKER))
 """The action of playing each card, indexed by card."""
-ROB_ACTIONS = tuple(Action("rob", card=card) for card in (*STANDARD_DECK, JOKER))
+ROB_ACTIONS: Final = tuple(Action("rob", card=card) for card in (*STANDARD_DECK, JOKER))
 """The action of robbing the turn-up with each card as the discard, indexed by card."""
-BURY_ACTIONS = tuple(Action("bury", card=card) for card in (*STANDARD_DECK, JOKER))
+BURY_ACTIONS: Final = tuple(Action("bury", card=card) for card in (*STANDARD_DECK, JOKER))
 """The action of burying each card, indexed by card."""
-JINK = Action("jink")
-JINK_ONLY = (JINK,)
-HOLD = Action("hold")
-PASS = Action("pass")
-NAME_TRUMP = tuple(Action("name_trump", suit=suit) for suit in Suit)
+JINK: Final = Action("jink")
+JINK_ONLY: Final = (JINK,)
+HOLD: Final = Action("hold")
+PASS: Final = Action("pass")
+NAME_TRUMP: Final = tuple(Action("name_trump", suit=suit) for suit in Suit)
 """Naming each suit, in notation order."""
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine import auction as bidding
 from engine.action_values import (
@@ -520,7 +520,7 @@ def _play(state: GameState, deal: DealState, seat: Seat, action: Action) -> Even
     return _CARD_PLAYED[seat][card]
 
 
-_CARD_PLAYED = tuple(
+_CARD_PLAYED: Final = tuple(
     tuple(CardPlayed(seat, code) for code in CARD_CODES) for seat in range(MOST_PLAYERS))
 """The play events, by seat and card."""
 
@@ -585,7 +585,8 @@ def _ace_of_trumps(trump: Suit) -> Card:
     return _ACES_OF_TRUMPS[trump]
 
 
-_ACES_OF_TRUMPS = tuple(ACE_OF_HEARTS if suit is Suit.H else Card(Rank.ACE, suit) for suit in Suit)
+_ACES_OF_TRUMPS: Final = tuple(ACE_OF_HEARTS if suit is Suit.H else Card(Rank.ACE, suit)
+                               for suit in Suit)
 """The ace of trumps by trump suit (looked up on every listing of a play's actions)."""
 
 

@@ -8,6 +8,7 @@ deal is settled, and ends it here; a passed-out auction and a skipped board end 
 from __future__ import annotations
 
 import dataclasses
+from typing import Final
 
 from engine import scoring
 from engine.profiles import RuleSet
@@ -32,7 +33,7 @@ def check_bonus(deal: DealState, rules: RuleSet, order: Ranking, version: int,
     return replaced(deal, bonus_proven=True, facts=deal.facts + (fact,))
 
 
-BOARD_TARGET = 1 << 30
+BOARD_TARGET: Final = 1 << 30
 """The target a played-out board is scored against: none a deal can reach, so no board stops
 at the game's target (every table plays it out and every board compares); the game of boards
 is decided after its last board (:func:`end_deal`)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from engine import auction as bidding
 from engine import scoring
@@ -31,7 +31,16 @@ from engine.profiles import RuleSet, make_ruleset
 from engine.ranking import RANKINGS
 from engine.rulings import ruling
 from engine.shuffle import ALGORITHM_2, commitment, cut, deal_order, deck_order, first_dealer
-from engine.state import DealResult, DealState, Fact, GameState, HighestTrump, Trick, replaced
+from engine.state import (
+    DealResult,
+    DealState,
+    Fact,
+    GameState,
+    HighestTrump,
+    Seat,
+    Trick,
+    replaced,
+)
 from engine.tricks import winner_ruling
 from events.types import (
     BidHeld,
@@ -115,7 +124,7 @@ def apply_event(state: GameState | None, event: Event) -> GameState:
 E = TypeVar("E", bound=Event)
 
 
-_APPLY: dict[type[Event], Callable[[Any, GameState], GameState]] = {}
+_APPLY: Final[dict[type[Event], Callable[[Any, GameState], GameState]]] = {}
 """The apply function of each event type after ``game_created`` (filled by ``@_applies``)."""
 
 
@@ -129,10 +138,10 @@ def _applies(kind: type[E]) -> Callable[[Callable[[E, GameState], GameState]],
     return register
 
 
-_CARD_BY_CODE = {card.code(): card for card in (*STANDARD_DECK, JOKER)}
+_CARD_BY_CODE: Final = {card.code(): card for card in (*STANDARD_DECK, JOKER)}
 """Each card by its canonical code, as events write it (:meth:`Card.parse` reads any)."""
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 """Builds a named tuple from all its fields at once: the fold's fast ``_replace``."""
 
 def _create(event: GameCreated) -> GameState:
@@ -181,7 +190,7 @@ def _ruleset(profile: str, options: Mapping[str, Any], players: int) -> RuleSet:
     return rules
 
 
-_RULESETS: dict[Hashable, RuleSet] = {}
+_RULESETS: Final[dict[Hashable, RuleSet]] = {}
 """The rule sets made by :func:`_ruleset`, by profile, players and options (at most 256)."""
 
 
@@ -200,11 +209,20 @@ def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     change only those two, the game's first fields: the rest is copied in one slice."""
     if changes:
         return replaced(state, deal=deal, version=state.version + 1, **changes)
-    return _new(GameState, (state.version + 1, deal) + state[_AFTER_DEAL:])
+    return _moved_on(state, state.version + 1, deal)
 
 
-_AFTER_DEAL = 2
-assert GameState._fields[:_AFTER_DEAL] == ("version", "deal"), "an event's fields, first"
+def _moved_on(state: GameState, version: int, deal: DealState) -> GameState:
+    """Returns *state* at *version* with *deal*, its other fields as they were: the game an
+    event makes, built as one tuple of the fields read by their place (compiled, that is two
+    allocations where joining slices takes four)."""
+    return _new(GameState, (version, deal, state[2], state[3], state[4], state[5], state[6],
+                             state[7], state[8], state[9], state[10], state[11], state[12],
+                             state[13], state[14], state[15], state[16], state[17], state[18]))
+
+
+assert len(GameState._fields) == 19 and GameState._fields[:2] == ("version", "deal"), (
+    "_moved_on lists the game's fields by their place")
 
 
 def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
@@ -579,31 +597,41 @@ def play_cards(state: GameState, plays: Sequence[tuple[int, Card]]) -> GameState
         else:
             current = _new(Trick, (trick.leader, seats, cards, None))
             turn = (seat + 1) % players
-        # The deal after these plays: the fields they change, in a row, between slices of the
-        # rest.
-        deal = _new(DealState, deal[:_HANDS] + (tuple(hands), tricks, current, turn, highest,
-                                                facts) + deal[_AFTER_HOT:])
+        deal = _after_plays(deal, tuple(hands), tricks, current, turn, highest, facts)
         if not trick_done and highest is highest_before:
             # Mid-trick, the highest trump unchanged: neither the bonus proof nor a finish can
             # change (both depend only on completed tricks and on the highest trump).
-            state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
+            state = _moved_on(state, version, deal)
             continue
         deal = check_bonus(deal, rules, order, version, trick_done)
         settlement = settlement_after(deal, rules, version)
         if settlement is None:
-            state = _new(GameState, (version, deal) + state[_AFTER_DEAL:])
+            state = _moved_on(state, version, deal)
         else:
             # end_deal moves the game one version on from the one before the run's last play
             # (of which it reads the version and the fields after the deal).
-            state = end_deal(_new(GameState, (version - 1, deal) + state[_AFTER_DEAL:]),
-                             deal, settlement)
+            state = end_deal(_moved_on(state, version - 1, deal), deal, settlement)
     return state
 
 
-_HANDS = DealState._fields.index("hands")
-_AFTER_HOT = _HANDS + 6
-assert DealState._fields[_HANDS:_AFTER_HOT] == (
-    "hands", "tricks", "current", "turn", "highest", "facts"), "a play's fields, in a row"
+def _after_plays(
+    deal: DealState, hands: tuple[tuple[Card, ...], ...], tricks: tuple[Trick, ...],
+    current: Trick | None, turn: Seat | None, highest: HighestTrump | None,
+    facts: tuple[Fact, ...],
+) -> DealState:
+    """Returns *deal* with the fields a run of plays changes (``hands`` to ``facts``), the
+    others as they were: one tuple of the fields read by their place (compiled, two
+    allocations where joining slices of the deal around them takes six)."""
+    return _new(DealState, (deal[0], deal[1], deal[2], hands, tricks, current, turn, highest,
+                            facts, deal[9], deal[10], deal[11], deal[12], deal[13], deal[14],
+                            deal[15], deal[16], deal[17], deal[18], deal[19], deal[20], deal[21],
+                            deal[22], deal[23], deal[24], deal[25], deal[26], deal[27], deal[28],
+                            deal[29], deal[30], deal[31], deal[32], deal[33], deal[34], deal[35]))
+
+
+assert len(DealState._fields) == 36 and DealState._fields[3:9] == (
+    "hands", "tricks", "current", "turn", "highest", "facts"), (
+    "_after_plays lists the deal's fields by their place")
 assert Fact._fields == ("kind", "ruling", "version", "trick", "seat", "side", "points",
                         "credited_trick"), "a trick's fact is built from its fields in order"
 

@@ -9,6 +9,7 @@ only, never with a higher card played later in the trick.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import JOKER_INDEX, Card, cards_of, format_cards
 from engine.profiles import RuleSet
@@ -54,12 +55,11 @@ def _legal(
     legal actions, checking the play, the fold's renege fact), so the last answer is kept:
     hands and tricks are immutable tuples, so the same objects mean the same answer.
     """
-    global _last
-    last = _last
-    if last[0] is hand and last[1] is trick and last[2] is order and last[3] is rules:
-        return last[4]
+    last = _LAST
+    if last.hand is hand and last.trick is trick and last.order is order and last.rules is rules:
+        return last.answer
     answer = _decide(hand, trick, order, rules)
-    _last = (hand, trick, order, rules, answer)
+    last.hand, last.trick, last.order, last.rules, last.answer = hand, trick, order, rules, answer
     return answer
 
 
@@ -88,11 +88,23 @@ def _decide(
     return followers | trumps, "play.plain_lead.trump_or_follow"
 
 
-_BIT = tuple(1 << index for index in range(JOKER_INDEX + 1))
+_BIT: Final = tuple(1 << index for index in range(JOKER_INDEX + 1))
 """Each card's bit in a mask, indexed by card."""
 
-_last: tuple[object, object, object, object, tuple[int, str]] = (None, None, None, None, (0, ""))
-"""The last hand, trick, ranking and rules :func:`_legal` answered, and its answer."""
+class _LastAnswer:
+    """The last hand, trick, ranking and rules :func:`_legal` answered, and its answer (an
+    object's fields rather than a module global: compiled, they are read and written
+    in place)."""
+
+    def __init__(self) -> None:
+        self.hand: object = None
+        self.trick: object = None
+        self.order: object = None
+        self.rules: object = None
+        self.answer: tuple[int, str] = (0, "")
+
+
+_LAST: Final = _LastAnswer()
 
 
 def _ruling(rule_id: str, hand: Sequence[Card], trick: Sequence[Card], order: Ranking) -> Ruling:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from engine.cards import ACE_OF_HEARTS, JOKER, STANDARD_DECK, Card, Rank, Suit, mask_of
 
@@ -146,11 +146,11 @@ def rankings_number(joker: str, diamond_ace: str) -> int:
     return number
 
 
-RANKINGS: list[tuple[Ranking, ...]] = []
+RANKINGS: Final[list[tuple[Ranking, ...]]] = []
 """The rankings of each joker placement and diamond-ace rule asked for so far, by trump
 suit."""
 
-_NUMBERS: dict[tuple[str, str], int] = {}
+_NUMBERS: Final[dict[tuple[str, str], int]] = {}
 """The number in :data:`RANKINGS` of each (joker, diamond_ace) made so far."""
 
 
@@ -177,6 +177,10 @@ def trick_winner(cards: Sequence[Card], order: Ranking) -> int:
     >>> trick_winner(parse_cards("7S,5S,KD"), ranking_for(Suit.S, "none", "low"))
     1
     """
-    strengths = trick_strengths(cards, order)
-    best = max(strengths)
-    return strengths.index(best)
+    strength_of = order.strengths[order.led_suit_of[cards[0]]]  # As trick_strengths.
+    index = best = 0
+    for at, card in enumerate(cards):
+        strength = strength_of[card]
+        if strength > best:  # Strictly: the first of equals keeps the trick.
+            index, best = at, strength
+    return index

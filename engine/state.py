@@ -118,7 +118,7 @@ class DealState(NamedTuple):
     The records the fold rebuilds on every event (deals, tricks) are named tuples rather than
     frozen dataclasses: ``_replace`` copies one in a single C-level pass, several times faster
     than ``dataclasses.replace``, and folding is the service's hot path. The fields a play
-    changes (``hands`` to ``facts``) stand in a row, so that a play copies the rest in slices.
+    changes (``hands`` to ``facts``) stand in a row (``engine.fold._after_plays``).
     """
 
     number: int

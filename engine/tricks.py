@@ -7,9 +7,10 @@ all call :func:`winner_ruling`, so they give the same rule id and sentence for t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import Card
-from engine.ranking import Ranking, trick_strengths
+from engine.ranking import Ranking, trick_winner
 from engine.rulings import Ruling, ruling
 
 
@@ -30,15 +31,33 @@ def winner_ruling(cards: Sequence[Card], order: Ranking) -> tuple[int, Ruling]:
     """
     if not cards:
         raise ValueError("a trick needs at least one card to have a winner")
-    strengths = trick_strengths(cards, order)
-    index = strengths.index(max(strengths))
+    index = trick_winner(cards, order)
     card = cards[index]
-    code = card.code()
     if card in cards[index + 1:]:
-        return index, ruling("trick.identical_first", card=code, position=index + 1)
-    if order.is_trump(card):
-        mask = order.trump_mask
-        trumps = len([other for other in cards if mask >> other & 1])
-        return index, ruling("trick.highest_trump", card=code, trumps=trumps)
-    led = order.effective_suit(cards[0])
-    return index, ruling("trick.highest_of_led_suit", card=code, suit=led.name)
+        return index, ruling("trick.identical_first", card=card.code(), position=index + 1)
+    mask = order.trump_mask
+    if mask >> card & 1:
+        trumps = 0
+        for played in cards:
+            trumps += mask >> played & 1
+        key = (card, trumps)
+        found = _HIGHEST_TRUMP.get(key)
+        if found is None:
+            found = _HIGHEST_TRUMP[key] = ruling("trick.highest_trump", card=card.code(),
+                                                 trumps=trumps)
+        return index, found
+    led = order.led_suit_of[cards[0]]
+    key = (card, led)
+    found = _HIGHEST_OF_LED.get(key)
+    if found is None:
+        found = _HIGHEST_OF_LED[key] = ruling("trick.highest_of_led_suit", card=card.code(),
+                                              suit=led.name)
+    return index, found
+
+
+_HIGHEST_TRUMP: Final[dict[tuple[int, int], Ruling]] = {}
+"""The ruling of a trick won by a trump, by (card, trumps played): the commonest rulings of
+the fold, looked up without building :func:`ruling`'s keyword arguments."""
+
+_HIGHEST_OF_LED: Final[dict[tuple[int, int], Ruling]] = {}
+"""The ruling of a trick won in the led suit, by (card, led suit)."""
