@@ -45,7 +45,7 @@ from engine.errors import InvalidActionError
 from engine.fold import apply_event, play_cards
 from engine.legality import allow_card, legal_mask
 from engine.levels import BASIC, seat_levels
-from engine.profiles import MOST_PLAYERS, make_ruleset
+from engine.profiles import MOST_PLAYERS, shared_ruleset
 from engine.ranking import RANKINGS
 from engine.rejections import (
     ActionRejectedError,
@@ -157,7 +157,7 @@ def start_game_and_apply(
         if kind not in ("human", "bot"):
             raise InvalidActionError(f"seat type must be 'human' or 'bot', got {kind!r}")
     levels = seat_levels(seat_types, bot_levels)
-    rules = make_ruleset(profile, options, len(seat_types))
+    rules = shared_ruleset(profile, options, len(seat_types))
     secret = None
     if context is not None:
         if contribution_secret is None or len(contribution_secret) != 32:

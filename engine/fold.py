@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, TypeVar
 
 from engine import auction as bidding
@@ -27,7 +27,7 @@ from engine.deal_end import (
 from engine.errors import EventSequenceError
 from engine.legality import withheld_trumps
 from engine.levels import BotLevelError, recorded_levels
-from engine.profiles import RuleSet, make_ruleset
+from engine.profiles import RuleSet, shared_ruleset
 from engine.ranking import RANKINGS
 from engine.rulings import ruling
 from engine.shuffle import ALGORITHM_2, commitment, cut, deal_order, deck_order, first_dealer
@@ -145,7 +145,7 @@ _new: Final = tuple.__new__
 """Builds a named tuple from all its fields at once: the fold's fast ``_replace``."""
 
 def _create(event: GameCreated) -> GameState:
-    rules = _ruleset(event.profile, event.options, len(event.seats))
+    rules = shared_ruleset(event.profile, event.options, len(event.seats))
     try:
         levels = recorded_levels(event.seats, event.bot_levels)
     except BotLevelError as error:
@@ -165,33 +165,6 @@ def _create(event: GameCreated) -> GameState:
         scores=(0,) * rules.sides,
         games_won=(0,) * rules.sides,
     )
-
-
-def _ruleset(profile: str, options: Mapping[str, Any], players: int) -> RuleSet:
-    """Returns :func:`make_ruleset` of the arguments, the same value for the same options (a
-    rule set is immutable; every load of a game folds its creation again).
-
-    :raises ProfileError: as :func:`make_ruleset`.
-    """
-    try:
-        # The type is part of the key: ``True == 1`` but only one of them may be valid.
-        key = (profile, players, tuple(sorted(
-            (name, type(value), value) for name, value in options.items()
-        )))
-        hash(key)
-    except TypeError:
-        return make_ruleset(profile, options, players)
-    rules = _RULESETS.get(key)
-    if rules is None:
-        rules = make_ruleset(profile, options, players)
-        if len(_RULESETS) >= 256:
-            _RULESETS.clear()
-        _RULESETS[key] = rules
-    return rules
-
-
-_RULESETS: Final[dict[Hashable, RuleSet]] = {}
-"""The rule sets made by :func:`_ruleset`, by profile, players and options (at most 256)."""
 
 
 def _deal_of(state: GameState, *phases: str) -> DealState:

@@ -13,8 +13,8 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
-from typing import Any, Literal, TypeGuard
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, Final, Literal, TypeGuard
 
 from engine.errors import ProfileError, shown
 from engine.ranking import rankings_number
@@ -347,6 +347,34 @@ def make_ruleset(
     _check_combination(count, values)
     return RuleSet(profile=profile, players=count, auction=_PROFILES[profile].auction,
                    **{option.name: option.to_rule(values[option.name]) for option in OPTIONS})
+
+
+def shared_ruleset(profile: str, options: Mapping[str, Any], players: int) -> RuleSet:
+    """Returns :func:`make_ruleset` of the arguments, the same value for the same options (a
+    rule set is immutable; every load of a game folds its creation again, and every new game
+    starts with one).
+
+    :raises ProfileError: as :func:`make_ruleset`.
+    """
+    try:
+        # The type is part of the key: ``True == 1`` but only one of them may be valid.
+        key = (profile, players, tuple(sorted(
+            (name, type(value), value) for name, value in options.items()
+        )))
+        hash(key)
+    except TypeError:
+        return make_ruleset(profile, options, players)
+    rules = _RULESETS.get(key)
+    if rules is None:
+        rules = make_ruleset(profile, options, players)
+        if len(_RULESETS) >= 256:
+            _RULESETS.clear()
+        _RULESETS[key] = rules
+    return rules
+
+
+_RULESETS: Final[dict[Hashable, RuleSet]] = {}
+"""The rule sets made by :func:`shared_ruleset`, by profile, players and options (at most 256)."""
 
 
 def _unknown(profile: str, name: str) -> ProfileError:
