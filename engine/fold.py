@@ -179,7 +179,8 @@ def _deal_of(state: GameState, *phases: str) -> DealState:
 
 def _with_deal(state: GameState, deal: DealState, **changes: Any) -> GameState:
     """Returns *state* one version on, with *deal* (and any other *changes*). Most events
-    change only those two, the game's first fields: the rest is copied in one slice."""
+    change only those two, the game's first fields: the rest is copied as it was
+    (:func:`_moved_on`)."""
     if changes:
         return replaced(state, deal=deal, version=state.version + 1, **changes)
     return _moved_on(state, state.version + 1, deal)
