@@ -55,11 +55,11 @@ def _legal(
     legal actions, checking the play, the fold's renege fact), so the last answer is kept:
     hands and tricks are immutable tuples, so the same objects mean the same answer.
     """
-    last = _LAST
-    if last.hand is hand and last.trick is trick and last.order is order and last.rules is rules:
-        return last.answer
+    last = _LAST.entry
+    if last[0] is hand and last[1] is trick and last[2] is order and last[3] is rules:
+        return last[4]
     answer = _decide(hand, trick, order, rules)
-    last.hand, last.trick, last.order, last.rules, last.answer = hand, trick, order, rules, answer
+    _LAST.entry = (hand, trick, order, rules, answer)  # One store: a thread reads all or none.
     return answer
 
 
@@ -92,16 +92,13 @@ _BIT: Final = tuple(1 << index for index in range(JOKER_INDEX + 1))
 """Each card's bit in a mask, indexed by card."""
 
 class _LastAnswer:
-    """The last hand, trick, ranking and rules :func:`_legal` answered, and its answer (an
-    object's fields rather than a module global: compiled, they are read and written
-    in place)."""
+    """Holds the last hand, trick, ranking and rules :func:`_legal` answered, and its answer,
+    as one tuple replaced whole (an object's field rather than a module global: compiled, it
+    is read and written in place, not through the module's dictionary)."""
 
     def __init__(self) -> None:
-        self.hand: object = None
-        self.trick: object = None
-        self.order: object = None
-        self.rules: object = None
-        self.answer: tuple[int, str] = (0, "")
+        self.entry: tuple[object, object, object, object, tuple[int, str]] = (
+            None, None, None, None, (0, ""))
 
 
 _LAST: Final = _LastAnswer()
