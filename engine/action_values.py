@@ -149,7 +149,7 @@ ROB_ACTIONS: Final = tuple(Action("rob", card=card) for card in (*STANDARD_DECK,
 BURY_ACTIONS: Final = tuple(Action("bury", card=card) for card in (*STANDARD_DECK, JOKER))
 """The action of burying each card, indexed by card."""
 JINK: Final = Action("jink")
-JINK_ONLY: Final = (JINK,)
+JINK_ONLY = (JINK,)  # Not Final: compiled, a Final tuple of one is rebuilt at each use.
 HOLD: Final = Action("hold")
 PASS: Final = Action("pass")
 NAME_TRUMP: Final = tuple(Action("name_trump", suit=suit) for suit in Suit)

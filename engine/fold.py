@@ -195,8 +195,10 @@ def _moved_on(state: GameState, version: int, deal: DealState) -> GameState:
                              state[13], state[14], state[15], state[16], state[17], state[18]))
 
 
-assert len(GameState._fields) == 19 and GameState._fields[:2] == ("version", "deal"), (
-    "_moved_on lists the game's fields by their place")
+if len(GameState._fields) != 19 or GameState._fields[:2] != ("version", "deal"):
+    # Not an assert: python -O would drop it, and a field added would go unnoticed.
+    raise ImportError("_moved_on lists the game's 19 fields by their place, version and deal "
+                      "first")
 
 
 def _fresh_deal(state: GameState, number: int, **fields: Any) -> DealState:
@@ -603,9 +605,10 @@ def _after_plays(
                             deal[29], deal[30], deal[31], deal[32], deal[33], deal[34], deal[35]))
 
 
-assert len(DealState._fields) == 36 and DealState._fields[3:9] == (
-    "hands", "tricks", "current", "turn", "highest", "facts"), (
-    "_after_plays lists the deal's fields by their place")
+if len(DealState._fields) != 36 or DealState._fields[3:9] != (
+        "hands", "tricks", "current", "turn", "highest", "facts"):
+    raise ImportError("_after_plays lists the deal's 36 fields by their place, hands to facts "
+                      "at 3 to 8")
 assert Fact._fields == ("kind", "ruling", "version", "trick", "seat", "side", "points",
                         "credited_trick"), "a trick's fact is built from its fields in order"
 

@@ -59,7 +59,7 @@ def _legal(
     if last[0] is hand and last[1] is trick and last[2] is order and last[3] is rules:
         return last[4]
     answer = _decide(hand, trick, order, rules)
-    _LAST.entry = (hand, trick, order, rules, answer)  # One store: a thread reads all or none.
+    _LAST.entry = (hand, trick, order, rules, answer)  # Replaced whole, never field by field.
     return answer
 
 
@@ -93,8 +93,10 @@ _BIT: Final = tuple(1 << index for index in range(JOKER_INDEX + 1))
 
 class _LastAnswer:
     """Holds the last hand, trick, ranking and rules :func:`_legal` answered, and its answer,
-    as one tuple replaced whole (an object's field rather than a module global: compiled, it
-    is read and written in place, not through the module's dictionary)."""
+    as one tuple replaced whole: interpreted, one attribute store; compiled, a copy of its
+    fields that no other thread can interrupt (the GIL is not released within it). An
+    object's field rather than a module global, so that compiled code reads and writes it in
+    place, not through the module's dictionary."""
 
     def __init__(self) -> None:
         self.entry: tuple[object, object, object, object, tuple[int, str]] = (

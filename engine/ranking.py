@@ -161,9 +161,15 @@ def is_protected(card: Card, trump: Suit) -> bool:
     )
 
 
+def strength_table(cards: Sequence[Card], order: Ranking) -> tuple[int, ...]:
+    """Returns how strongly each card stands in a trick led by ``cards[0]``, by card (0 for a
+    card that cannot win it)."""
+    return order.strengths[order.led_suit_of[cards[0]]]
+
+
 def trick_strengths(cards: Sequence[Card], order: Ranking) -> list[int]:
     """Returns how strongly each card of a trick stands (0 for a card that cannot win)."""
-    table = order.strengths[order.led_suit_of[cards[0]]]
+    table = strength_table(cards, order)
     return [table[card] for card in cards]
 
 
@@ -177,7 +183,7 @@ def trick_winner(cards: Sequence[Card], order: Ranking) -> int:
     >>> trick_winner(parse_cards("7S,5S,KD"), ranking_for(Suit.S, "none", "low"))
     1
     """
-    strength_of = order.strengths[order.led_suit_of[cards[0]]]  # As trick_strengths.
+    strength_of = strength_table(cards, order)
     index = best = 0
     for at, card in enumerate(cards):
         strength = strength_of[card]

@@ -118,7 +118,8 @@ class DealState(NamedTuple):
     The records the fold rebuilds on every event (deals, tricks) are named tuples rather than
     frozen dataclasses: ``_replace`` copies one in a single C-level pass, several times faster
     than ``dataclasses.replace``, and folding is the service's hot path. The fields a play
-    changes (``hands`` to ``facts``) stand in a row (``engine.fold._after_plays``).
+    changes (``hands`` to ``facts``) stand at the places ``engine.fold._after_plays`` writes
+    them (it checks so when the fold is imported).
     """
 
     number: int

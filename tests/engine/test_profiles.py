@@ -18,6 +18,7 @@ from engine.profiles import (
     option_specs,
     parse_option_text,
     profile_players,
+    shared_ruleset,
 )
 from engine.ranking import ranking, ranking_for
 from events.sizing import deep_size
@@ -374,3 +375,19 @@ def test_each_option_is_described_once_and_is_a_rule_set_field_of_its_name() -> 
         for option in OPTIONS:
             if profile in option.fixed:
                 assert getattr(rules, option.name) == option.to_rule(option.fixed[profile])
+
+
+def test_shared_ruleset_gives_one_value_per_profile_players_and_options() -> None:
+    # Every new game and every load of one makes its rule set: the same options share one.
+    first = shared_ruleset("classic", {"match_games": 3}, 2)
+    assert shared_ruleset("classic", {"match_games": 3}, 2) is first
+    assert first == make_ruleset("classic", {"match_games": 3}, 2)
+    assert shared_ruleset("classic", {"match_games": 1}, 2).match_games == 1
+    assert shared_ruleset("classic", {"match_games": 3}, 4) is not first
+    # True == 1, but only the number is a count of games: the cache must not answer for it.
+    with pytest.raises(ProfileError, match="match_games"):
+        shared_ruleset("classic", {"match_games": True}, 2)
+    assert shared_ruleset("classic", {"match_games": 1}, 2).match_games == 1
+    # An option no cache key can hold is still checked, as make_ruleset checks it.
+    with pytest.raises(ProfileError, match="match_games"):
+        shared_ruleset("classic", {"match_games": [3]}, 2)
