@@ -35,29 +35,26 @@ def winner_ruling(cards: Sequence[Card], order: Ranking) -> tuple[int, Ruling]:
     card = cards[index]
     if card in cards[index + 1:]:
         return index, ruling("trick.identical_first", card=card.code(), position=index + 1)
-    mask = order.trump_mask
-    if mask >> card & 1:
+    if order.is_trump(card):
         trumps = 0
         for played in cards:
-            trumps += mask >> played & 1
-        key = (card, trumps)
-        found = _HIGHEST_TRUMP.get(key)
-        if found is None:
-            found = _HIGHEST_TRUMP[key] = ruling("trick.highest_trump", card=card.code(),
-                                                 trumps=trumps)
-        return index, found
-    led = order.led_suit_of[cards[0]]
-    key = (card, led)
-    found = _HIGHEST_OF_LED.get(key)
+            trumps += order.is_trump(played)
+        return index, _winning("trick.highest_trump", card, "trumps", trumps)
+    led = order.effective_suit(cards[0])
+    return index, _winning("trick.highest_of_led_suit", card, "suit", led.name)
+
+
+def _winning(rule_id: str, card: Card, name: str, value: int | str) -> Ruling:
+    """Returns ``ruling(rule_id, card=<card's code>, <name>=value)``, kept by rule, card and
+    value: the commonest rulings of the fold, found again without building the keyword
+    arguments :func:`ruling`'s own cache is keyed by."""
+    key = (rule_id, card, value)
+    found = _WINNING.get(key)
     if found is None:
-        found = _HIGHEST_OF_LED[key] = ruling("trick.highest_of_led_suit", card=card.code(),
-                                              suit=led.name)
-    return index, found
+        found = _WINNING[key] = ruling(rule_id, **{"card": card.code(), name: value})
+    return found
 
 
-_HIGHEST_TRUMP: Final[dict[tuple[int, int], Ruling]] = {}
-"""The ruling of a trick won by a trump, by (card, trumps played): the commonest rulings of
-the fold, looked up without building :func:`ruling`'s keyword arguments."""
-
-_HIGHEST_OF_LED: Final[dict[tuple[int, int], Ruling]] = {}
-"""The ruling of a trick won in the led suit, by (card, led suit)."""
+_WINNING: Final[dict[tuple[str, int, int | str], Ruling]] = {}
+"""The rulings :func:`_winning` made (a few hundred at most: by card, and trumps played or
+the led suit)."""
